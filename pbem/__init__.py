@@ -1,0 +1,6 @@
+"""pbem: a play-by-email adjudicator for the Axis & Allies family of board games.
+
+Only the version lives here so that `import pbem` stays fast; everything heavy is imported lazily.
+"""
+
+__version__ = "0.1.0"

@@ -1,0 +1,154 @@
+"""The game model as frozen values: unit profiles, the board, powers and the state between turns.
+
+The engine never mutates these; every phase returns new values. Nothing here reads files: the
+`pbem.io` layer builds these objects from a ruleset's YAML data and a game's state file.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal, Mapping
+
+Domain = Literal["land", "sea", "air", "structure"]
+SpaceKind = Literal["land", "sea"]
+
+# Unit tags: what a unit *can do*, named as the rulebooks say it.  The combat and movement code
+# asks for tags, never for unit names, so a new rule system only writes data.
+TAGS = frozenset(
+    {
+        "infantry",  # supported by artillery; the "additional infantry" on a transport
+        "artillery",  # supports one infantry on attack
+        "blitz",  # may move through one empty hostile territory
+        "aa",  # anti-aircraft artillery / AA gun
+        "factory",  # industrial complex
+        "fighter",  # carrier-capable air unit; escort / interceptor
+        "bomber",  # strategic bombing raids
+        "transport",
+        "submarine",
+        "destroyer",  # anti-submarine warfare
+        "carrier",
+        "surface_warship",  # makes a sea zone hostile (1942): battleship, carrier, cruiser, destroyer
+        "two_hit",  # takes two hits to destroy
+        "bombard",  # may bombard in amphibious assaults at its `bombard` value
+        "capture_blocking",  # (structures) stop a blitz: AAA, industrial complex
+        "moves_noncombat_only",  # AAA in 1942
+        "cannot_attack",
+    }
+)
+
+
+@dataclass(frozen=True)
+class UnitType:
+    """A unit profile, as printed in the rulebook's unit profiles."""
+
+    name: str
+    domain: Domain
+    cost: int
+    attack: int
+    defense: int
+    move: int
+    hits: int = 1
+    tags: frozenset[str] = frozenset()
+    bombard: int = 0  # hit value when bombarding (0: cannot)
+    transport_capacity: int = 0  # cargo slots of a transport
+    transport_size: int = 0  # slots a land unit takes aboard (0: cannot be transported)
+    carrier_capacity: int = 0  # air units a carrier holds
+    aliases: tuple[str, ...] = ()
+
+    def has(self, tag: str) -> bool:
+        return tag in self.tags
+
+
+@dataclass(frozen=True)
+class Space:
+    """A territory or sea zone of the map."""
+
+    name: str
+    kind: SpaceKind
+    ipc: int = 0
+    original_owner: str | None = None  # None: neutral (territory) or a sea zone
+    capital_of: str | None = None
+    victory_city: str | None = None  # the city's name, e.g. "Berlin"
+    island: bool = False
+    impassable: bool = False  # impassable neutral: no entry, no overflight
+    aliases: tuple[str, ...] = ()
+
+    @property
+    def is_sea(self) -> bool:
+        return self.kind == "sea"
+
+    @property
+    def is_land(self) -> bool:
+        return self.kind == "land"
+
+
+@dataclass(frozen=True)
+class Canal:
+    """A canal joins two sea zones; a side may use it when it controls every listed territory."""
+
+    name: str
+    sea_zones: tuple[str, str]
+    controlled_by: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Board:
+    spaces: Mapping[str, Space]
+    adjacency: Mapping[str, frozenset[str]]
+    canals: tuple[Canal, ...] = ()
+
+    def neighbours(self, name: str) -> frozenset[str]:
+        return self.adjacency.get(name, frozenset())
+
+    def are_adjacent(self, a: str, b: str) -> bool:
+        return b in self.adjacency.get(a, frozenset())
+
+    def canal_between(self, a: str, b: str) -> Canal | None:
+        for canal in self.canals:
+            if set(canal.sea_zones) == {a, b}:
+                return canal
+        return None
+
+
+@dataclass(frozen=True)
+class Power:
+    name: str
+    side: str
+    capital: str  # territory name
+    starting_treasury: int
+    colour: str = "#888888"
+    aliases: tuple[str, ...] = ()
+
+
+# Units at one space: owner -> unit name -> count.  Kept as plain sorted dicts for stable YAML.
+UnitCounts = Mapping[str, int]
+Stacks = Mapping[str, Mapping[str, UnitCounts]]  # space -> owner -> unit -> count
+
+
+@dataclass(frozen=True)
+class Setup:
+    """The opening position of a rule system."""
+
+    control: Mapping[str, str]  # land territory -> controlling power (neutrals absent)
+    units: Stacks
+    treasury: Mapping[str, int]
+
+
+@dataclass(frozen=True)
+class GameState:
+    """Everything that carries from one power's turn to the next.
+
+    Units at sea that are land units are cargo aboard transports in that zone; air units at sea are
+    aboard carriers.  Factory damage persists between turns; battleship damage does not in 1942.
+    """
+
+    ruleset: str
+    round: int
+    turn_index: int  # index into the ruleset's turn order of the power to move
+    control: Mapping[str, str]
+    units: Stacks
+    treasury: Mapping[str, int]
+    damage: Mapping[str, int] = field(default_factory=dict)  # territory -> factory damage
+    # territories captured during the current round whose liberation is decided at the end of turn
+    pending: Mapping[str, object] = field(default_factory=dict)
+    winner: str | None = None  # side that won, once victory is checked
