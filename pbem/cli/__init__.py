@@ -1,0 +1,46 @@
+"""The `pbem` command line: the only place that prints or sets an exit code.
+
+Sub-commands live in their own modules and are imported only when invoked, so `pbem --help` and
+every command start fast.  Register a command in COMMANDS as "module:attribute".
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+import click
+
+from pbem import __version__
+
+COMMANDS: dict[str, str] = {
+    # name: "module:attribute" of a click.Command
+}
+
+
+class LazyGroup(click.Group):
+    """Loads each sub-command's module on first use."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(set(super().list_commands(ctx)) | set(COMMANDS))
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in COMMANDS:
+            module_name, attr = COMMANDS[cmd_name].split(":")
+            module = importlib.import_module(module_name)
+            command: click.Command = getattr(module, attr)
+            return command
+        return super().get_command(ctx, cmd_name)
+
+
+@click.group(cls=LazyGroup)
+@click.version_option(__version__, prog_name="pbem")
+def cli() -> None:
+    """Adjudicate Axis & Allies games played by email, forum or git."""
+
+
+def main() -> None:
+    try:
+        cli(standalone_mode=True)
+    except KeyboardInterrupt:  # pragma: no cover - interactive only
+        sys.exit(130)
