@@ -1,0 +1,396 @@
+"""Moving units: paths over the map graph and the rules of combat and noncombat movement.
+
+Each move is checked against the world as it stands when the move is made, so a list of moves is a
+sequence (load the infantry, then move the transport, then offload).  A move that breaks a rule
+changes nothing and returns the problems; the rulebook section is named in each.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+from typing import Callable
+
+from pbem.engine.orders import Move
+from pbem.engine.problems import Problem
+from pbem.engine.world import Unit, World
+
+R_COMBAT = "Combat Move"
+R_NONCOMBAT = "Noncombat Move"
+R_LAND = "Combat Move: land units stop on entering a hostile territory"
+R_BLITZ = "Tanks and Blitzing, pg. 13"
+R_SEA = "Combat Move: sea units stop in hostile sea zones"
+R_SUBS = "Submarines: movement"
+R_CANAL = "Canals"
+R_NEUTRAL = "Neutral territories: cannot be entered or flown over"
+R_TRANSPORT = "Transports: loading and offloading"
+R_AIR = "Air units: movement and landing"
+R_AAA = "Unit Profiles, pg. 24: antiaircraft artillery moves only in noncombat"
+R_END_IN_COMBAT = "Combat Move: every combat move must end in combat"
+
+
+@dataclass
+class Step:
+    """A path found for a unit: the spaces entered, and the hostile territory it blitzed, if any."""
+
+    path: list[str]
+    blitzed: str | None = None
+
+
+def _problem(move: Move, message: str, rule: str, hint: str = "", code: str = "", key: str = "to") -> Problem:
+    return Problem("illegal", message, rule=rule, hint=hint, path=(*move.yaml_path, key), code=code)
+
+
+class Mover:
+    """Applies one power's moves to a world."""
+
+    def __init__(self, world: World):
+        self.w = world
+
+    # --- graph --------------------------------------------------------------------------------
+    def _passable(self, space: str) -> bool:
+        return not self.w.space(space).impassable
+
+    def _neighbours(self, domain: str, here: str) -> list[str]:
+        w = self.w
+        out = []
+        for n in sorted(w.board.neighbours(here)):
+            if not self._passable(n):
+                continue
+            sp = w.space(n)
+            if domain == "land" and not sp.is_land:
+                continue
+            if domain == "sea":
+                if not sp.is_sea:
+                    continue
+                if not w.canal_open(here, n):
+                    continue
+            out.append(n)
+        return out
+
+    def find_path(self, domain: str, frm: str, to: str, budget: int, may_pass: Callable[[str], bool]) -> list[str] | None:
+        """Shortest path within `budget` spaces whose intermediate spaces satisfy `may_pass`."""
+        if frm == to:
+            return []
+        prev: dict[str, str] = {frm: ""}
+        queue = deque([(frm, 0)])
+        while queue:
+            here, dist = queue.popleft()
+            if dist >= budget:
+                continue
+            if here != frm and not may_pass(here):
+                continue
+            for n in self._neighbours(domain, here):
+                if n in prev:
+                    continue
+                prev[n] = here
+                if n == to:
+                    path = [n]
+                    while prev[path[-1]] != frm:
+                        path.append(prev[path[-1]])
+                    return list(reversed(path))
+                queue.append((n, dist + 1))
+        return None
+
+    def air_distance(self, frm: str, targets: Callable[[str], bool], budget: int) -> int | None:
+        seen = {frm}
+        queue = deque([(frm, 0)])
+        while queue:
+            here, dist = queue.popleft()
+            if targets(here):
+                return dist
+            if dist >= budget:
+                continue
+            for n in self._neighbours("air", here):
+                if n not in seen:
+                    seen.add(n)
+                    queue.append((n, dist + 1))
+        return None
+
+    # --- selection ----------------------------------------------------------------------------
+    def _select(self, move: Move, phase: str, problems: list[Problem]) -> list[Unit] | None:
+        w = self.w
+        chosen: list[Unit] = []
+        for utype, count in move.units.items():
+            pool = [u for u in w.owned(w.power, move.frm, [utype]) if u.id not in {c.id for c in chosen}]
+            if phase == "noncombat":
+                movable = [u for u in pool if self._may_move_in_noncombat(u)]
+            else:
+                movable = [u for u in pool if u.phase is None and not u.fought]
+            if move.cargo is not None and w.utype(w.units[pool[0].id]).has("transport") if pool else False:
+                movable.sort(key=lambda u: (not self._cargo_matches(u, move.cargo or {}), u.id))
+            else:
+                movable.sort(key=lambda u: (-len(w.cargo_of(u)) if w.utype(u).has("transport") else 0, u.moved, u.id))
+            if len(movable) < count:
+                have = len(pool)
+                if have < count:
+                    hint = f"{have} {utype} of {w.power} stand{'s' if have == 1 else ''} in {move.frm}" if have else self._where_are(utype)
+                    problems.append(_problem(move, f"{w.power} has {have} {utype} in {move.frm}, not {count}", "Units must exist where the order names them", hint, "move.no-units", key="units"))
+                else:
+                    problems.append(_problem(move, f"only {len(movable)} of the {have} {utype} in {move.frm} may still move in {phase} move", R_NONCOMBAT if phase == "noncombat" else R_COMBAT, "units that moved in combat move or fought cannot move in noncombat move (air units excepted)", "move.already-moved", key="units"))
+                return None
+            chosen.extend(movable[:count])
+        return chosen
+
+    def _cargo_matches(self, transport: Unit, cargo: dict[str, int] | object) -> bool:
+        aboard: dict[str, int] = {}
+        for r in self.w.cargo_of(transport):
+            aboard[r.type] = aboard.get(r.type, 0) + 1
+        return bool(aboard) and all(cargo.get(t, 0) >= n for t, n in aboard.items())  # type: ignore[union-attr]
+
+    def _where_are(self, utype: str) -> str:
+        spaces = sorted({u.space for u in self.w.units.values() if u.owner == self.w.power and u.type == utype})
+        if not spaces:
+            return f"{self.w.power} has no {utype}"
+        return f"{self.w.power}'s {utype} stand in " + ", ".join(spaces[:6]) + (" ..." if len(spaces) > 6 else "")
+
+    def _may_move_in_noncombat(self, u: Unit) -> bool:
+        if u.retreated and self.w.utype(u).domain != "air":
+            return False
+        if self.w.utype(u).domain == "air":
+            return u.mission != "strategic_bombing" or True
+        return u.phase is None and not u.fought and u.loaded_phase != "combat"
+
+    # --- the move -----------------------------------------------------------------------------
+    def apply(self, move: Move) -> list[Problem]:
+        w = self.w
+        problems: list[Problem] = []
+        phase = move.phase
+        if not self._passable(move.to):
+            return [_problem(move, f"{move.to} is an impassable neutral", R_NEUTRAL, "go around it", "move.neutral")]
+        units = self._select(move, phase, problems)
+        if units is None:
+            return problems
+        domains = {w.utype(u).domain for u in units}
+        if "structure" in domains:
+            return [_problem(move, "industrial complexes cannot move", "Unit Profiles, pg. 24: industrial complex", "", "move.structure", key="units")]
+        if phase == "combat" and not w.rules.aa_moves_in_combat and any(w.utype(u).has("moves_noncombat_only") for u in units):
+            return [_problem(move, "antiaircraft artillery cannot move in combat move", R_AAA, "move it in noncombat_move", "move.aaa-combat", key="units")]
+        frm_sea, to_sea = w.is_sea(move.frm), w.is_sea(move.to)
+        land = [u for u in units if w.utype(u).domain == "land"]
+        if land and not frm_sea and to_sea:
+            return self._load(move, land, units)
+        if land and frm_sea and not to_sea:
+            return self._offload(move, land, units)
+        if len(domains) > 1 and not ("air" in domains and len(domains) == 2 and False):
+            # Different kinds moving together: check each kind on its own.
+            for domain in sorted(domains):
+                sub = [u for u in units if w.utype(u).domain == domain]
+                problems += self._move_group(move, domain, sub)
+            return problems
+        return self._move_group(move, domains.pop(), units)
+
+    def _move_group(self, move: Move, domain: str, units: list[Unit]) -> list[Problem]:
+        w = self.w
+        phase = move.phase
+        budget = min(w.utype(u).move - u.moved for u in units)
+        if domain == "land" and any(u.carrier is not None for u in units):
+            return [_problem(move, "land units aboard a transport move with the transport, or offload to a territory", R_TRANSPORT, "move the transport, or order the units from the sea zone to a coastal territory", "move.cargo")]
+        if domain == "land" and w.is_sea(move.to):
+            return [_problem(move, f"land units cannot move into {move.to}", R_TRANSPORT, "load them aboard a transport from an adjacent territory", "move.land-to-sea")]
+        if domain == "sea" and not w.is_sea(move.to):
+            return [_problem(move, f"sea units cannot move onto land ({move.to})", "Sea units", "", "move.sea-to-land")]
+        if domain == "sea" and any(u.offloaded_to for u in units):
+            return [_problem(move, "a transport that has offloaded cannot move again this turn", R_TRANSPORT, "", "move.transport-offloaded", key="units")]
+        steps = self._path_for(move, domain, units, budget)
+        if isinstance(steps, Problem):
+            return [steps]
+        path, blitzed = steps.path, steps.blitzed
+        cost = len(path)
+        if cost > budget:
+            return [_problem(move, f"{move.frm} to {move.to} takes {cost} moves; these units have {budget} left", "Movement allowance", "give a shorter path with via:, or split the move", "move.too-far")]
+        # Sea units starting in a hostile zone may leave; entering hostile zones stops sea units.
+        for u in units:
+            if u.carrier is not None and domain == "air":
+                u.carrier = None
+            w.move_unit(u, path)
+            u.phase = phase
+            if move.mission:
+                u.mission = move.mission
+        if blitzed:
+            self.capture_by_blitz(blitzed)
+        return []
+
+    def _path_for(self, move: Move, domain: str, units: list[Unit], budget: int) -> Step | Problem:
+        w = self.w
+        phase = move.phase
+        if domain == "land":
+            blitz = all(w.utype(u).has("blitz") for u in units)
+
+            def friendly(s: str) -> bool:
+                return w.is_friendly_territory(s)
+
+            if move.via is not None:
+                return self._check_given_path(move, domain, units, [*move.via, move.to])
+            path = self.find_path("land", move.frm, move.to, budget, friendly)
+            if path is not None:
+                return self._check_given_path(move, domain, units, path)
+            if blitz and phase == "combat":
+                # A blitz: through exactly one empty hostile territory.
+                for mid in self._neighbours("land", move.frm):
+                    if w.board.are_adjacent(mid, move.to) and self._blitzable(mid):
+                        return self._check_given_path(move, domain, units, [mid, move.to])
+            return self._no_path(move, domain, budget)
+        if move.via is not None:
+            return self._check_given_path(move, domain, units, [*move.via, move.to])
+        if domain == "sea":
+            subs = all(w.utype(u).has("submarine") for u in units)
+
+            def sea_ok(s: str) -> bool:
+                if subs and w.rules.subs_ignore_hostile_zones:
+                    return not w.enemy_destroyer_at(s)
+                return not w.is_hostile_sea_zone(s)
+
+            path = self.find_path("sea", move.frm, move.to, budget, sea_ok)
+        else:
+            path = self.find_path("air", move.frm, move.to, budget, lambda s: True)
+        if path is None:
+            return self._no_path(move, domain, budget)
+        return self._check_given_path(move, domain, units, path)
+
+    def _no_path(self, move: Move, domain: str, budget: int) -> Problem:
+        w = self.w
+        unrestricted = self.find_path(domain if domain != "air" else "air", move.frm, move.to, 99, lambda s: True)
+        if unrestricted is None:
+            if domain == "sea":
+                direct = self.find_path("air", move.frm, move.to, 99, lambda s: w.is_sea(s))
+                if direct is not None:
+                    return _problem(move, f"no sea route from {move.frm} to {move.to}: a canal on the way is closed to your side", R_CANAL, "a canal may be used only if your side controlled its territories at the start of the turn", "move.canal")
+            return _problem(move, f"{move.to} cannot be reached from {move.frm} by {domain} units", "Movement", "check the map: the spaces are not connected for these units", "move.unreachable")
+        if len(unrestricted) > budget:
+            return _problem(move, f"{move.frm} to {move.to} is {len(unrestricted)} spaces; these units have {budget} movement left", "Movement allowance", "", "move.too-far")
+        if domain == "land":
+            return _problem(move, f"the way from {move.frm} to {move.to} passes through hostile territory", R_LAND, "land units stop on entering a hostile territory; only tanks blitz through one empty one", "move.through-hostile")
+        return _problem(move, f"the way from {move.frm} to {move.to} passes through a hostile sea zone", R_SEA, "sea units stop on entering a sea zone with enemy surface warships (submarines pass unless a destroyer is there)", "move.through-hostile-sea")
+
+    def _blitzable(self, space: str) -> bool:
+        w = self.w
+        if not w.is_hostile_territory(space):
+            return False
+        return not any(w.utype(u).domain in w.rules.blitz_blocked_by_domains for u in w.enemy_units_at(space))
+
+    def _check_given_path(self, move: Move, domain: str, units: list[Unit], path: list[str]) -> Step | Problem:
+        w = self.w
+        prev = move.frm
+        blitzed: str | None = None
+        for i, space in enumerate(path):
+            last = i == len(path) - 1
+            if not w.board.are_adjacent(prev, space):
+                return _problem(move, f"{prev} and {space} are not adjacent", "Movement: spaces must be adjacent", "give the spaces in order with via:", "move.not-adjacent", key="via" if move.via else "to")
+            if not self._passable(space):
+                return _problem(move, f"{space} is an impassable neutral", R_NEUTRAL, "go around it", "move.neutral", key="via" if move.via else "to")
+            if domain == "sea" and not w.canal_open(prev, space):
+                canal = w.board.canal_between(prev, space)
+                return _problem(move, f"the {canal.name if canal else 'canal'} between {prev} and {space} is closed to your side", R_CANAL, "your side must control " + " and ".join(canal.controlled_by if canal else ()) + " at the start of your turn", "move.canal")
+            if domain == "land" and w.is_sea(space):
+                return _problem(move, f"land units cannot enter {space}", R_TRANSPORT, "", "move.land-to-sea")
+            if domain == "sea" and not w.is_sea(space):
+                return _problem(move, f"sea units cannot enter {space}", "Sea units", "", "move.sea-to-land")
+            if not last:
+                if domain == "land":
+                    if move.phase == "noncombat":
+                        if not w.is_friendly_territory(space):
+                            return _problem(move, f"noncombat moves may pass only friendly territories; {space} is hostile", R_NONCOMBAT, "", "move.noncombat-hostile")
+                    elif not w.is_friendly_territory(space):
+                        if blitzed is None and all(w.utype(u).has("blitz") for u in units) and self._blitzable(space):
+                            blitzed = space
+                        elif all(w.utype(u).has("blitz") for u in units):
+                            return _problem(move, f"a tank can blitz only through an unoccupied hostile territory; {space} holds enemy units or is not the first", R_BLITZ, "stop in it and fight", "move.blitz-blocked")
+                        else:
+                            return _problem(move, f"land units stop on entering hostile {space}", R_LAND, "only tanks may blitz through one empty hostile territory", "move.through-hostile")
+                elif domain == "sea":
+                    subs = all(w.utype(u).has("submarine") for u in units)
+                    if subs and w.rules.subs_ignore_hostile_zones:
+                        if w.enemy_destroyer_at(space):
+                            return _problem(move, f"submarines stop on entering {space}: an enemy destroyer is there", R_SUBS, "", "move.sub-destroyer")
+                    elif w.is_hostile_sea_zone(space):
+                        return _problem(move, f"sea units stop on entering hostile {space}", R_SEA, "only submarines pass enemy warships, and not where a destroyer is", "move.through-hostile-sea")
+                    elif move.phase == "noncombat" and w.enemy_units_at(space):
+                        return _problem(move, f"noncombat moves may pass only friendly sea zones; {space} holds enemy units", R_NONCOMBAT, "", "move.noncombat-hostile")
+            prev = space
+        # The destination.
+        dest = path[-1] if path else move.frm
+        if move.phase == "noncombat":
+            if domain == "land" and not w.is_friendly_territory(dest):
+                return _problem(move, f"noncombat moves must end in friendly territory; {dest} is hostile", R_NONCOMBAT, "attack it in combat_move instead", "move.noncombat-hostile")
+            if domain == "sea" and w.enemy_units_at(dest) and not all(w.utype(u).has("submarine") for u in units):
+                return _problem(move, f"noncombat moves cannot end in {dest}: enemy units are there", R_NONCOMBAT, "attack them in combat_move instead", "move.noncombat-hostile")
+        return Step(path, blitzed)
+
+    def capture_by_blitz(self, space: str) -> None:
+        """A blitzing tank takes control of the empty territory it passes (Tanks and Blitzing)."""
+        self.w.pending.setdefault("blitzed", [])  # type: ignore[union-attr]
+        blitzed = self.w.pending["blitzed"]
+        assert isinstance(blitzed, list)
+        blitzed.append(space)
+
+    # --- transports ---------------------------------------------------------------------------
+    def _load(self, move: Move, land: list[Unit], units: list[Unit]) -> list[Problem]:
+        w = self.w
+        if len(land) != len(units):
+            return [_problem(move, "only land units board transports", R_TRANSPORT, "", "move.load-mixed", key="units")]
+        if not w.board.are_adjacent(move.frm, move.to):
+            return [_problem(move, f"{move.frm} is not adjacent to {move.to}", R_TRANSPORT, "land units load from a territory adjacent to the transport's sea zone", "move.load-not-adjacent")]
+        if any(u.moved for u in land):
+            return [_problem(move, "loading is a land unit's whole move; these units already moved", R_TRANSPORT, "", "move.load-after-move", key="units")]
+        if w.is_hostile_sea_zone(move.to):
+            return [_problem(move, f"transports cannot load in hostile {move.to}", R_TRANSPORT, "clear the sea zone first, or load elsewhere", "move.load-hostile")]
+        hosts = [u for u in w.units_at(move.to) if w.utype(u).has("transport") and not w.is_enemy(u.owner) and not u.offloaded_to]
+        hosts.sort(key=lambda h: (h.owner != w.power, -len(w.cargo_of(h)), h.id))
+        placed: list[tuple[Unit, Unit]] = []
+        for rider in sorted(land, key=lambda u: -w.utype(u).transport_size):
+            for host in hosts:
+                if host.owner != w.power and move.phase == "combat":
+                    continue  # an ally's transport cannot carry you into an assault on your turn
+                if w.has_room(host, rider.type):
+                    rider.carrier = host.id
+                    placed.append((rider, host))
+                    break
+            else:
+                for r, _ in placed:
+                    r.carrier = None
+                room = "no transport" if not hosts else "not enough room aboard the transports"
+                return [_problem(move, f"{room} in {move.to} for {rider.type}", R_TRANSPORT, "a transport carries one land unit plus one infantry", "move.load-capacity", key="units")]
+        for rider in land:
+            rider.space = move.to
+            rider.moved = w.utype(rider).move
+            rider.phase = move.phase
+            rider.loaded_phase = move.phase
+            rider.path.append(move.to)
+        return []
+
+    def _offload(self, move: Move, land: list[Unit], units: list[Unit]) -> list[Problem]:
+        w = self.w
+        if len(land) != len(units):
+            return [_problem(move, "only land units offload from transports", R_TRANSPORT, "", "move.offload-mixed", key="units")]
+        if not w.board.are_adjacent(move.frm, move.to):
+            return [_problem(move, f"{move.to} is not adjacent to {move.frm}", R_TRANSPORT, "transports offload into a territory next to their sea zone", "move.offload-not-adjacent")]
+        if w.is_hostile_sea_zone(move.frm) and move.phase == "noncombat":
+            return [_problem(move, f"transports cannot offload in hostile {move.frm}", R_TRANSPORT, "", "move.offload-hostile")]
+        hosts = {u.carrier for u in land}
+        for hid in hosts:
+            if hid is None:
+                return [_problem(move, "these land units are not aboard a transport", R_TRANSPORT, "", "move.offload-not-aboard", key="units")]
+            host = w.units[hid]
+            if host.offloaded_to and host.offloaded_to != move.to:
+                return [_problem(move, f"a transport cannot offload in two territories in one turn (it offloaded in {host.offloaded_to})", R_TRANSPORT, "", "move.offload-twice")]
+            if host.retreated:
+                return [_problem(move, "a transport that retreated cannot offload this turn", R_TRANSPORT, "", "move.offload-retreated")]
+            if move.phase == "noncombat" and (host.phase == "combat" or host.fought):
+                return [_problem(move, "a transport that moved or fought in combat cannot offload in noncombat move", R_TRANSPORT, "", "move.offload-after-combat")]
+        hostile = w.is_hostile_territory(move.to)
+        if move.phase == "combat" and not hostile:
+            return [_problem(move, f"offloading into friendly {move.to} is not a combat move", R_END_IN_COMBAT, "offload there in noncombat_move", "move.offload-friendly")]
+        if move.phase == "noncombat" and hostile:
+            return [_problem(move, f"{move.to} is hostile: offloading into it is an amphibious assault, a combat move", R_NONCOMBAT, "", "move.offload-hostile-noncombat")]
+        for rider in land:
+            host = w.units[rider.carrier]  # type: ignore[index]
+            host.offloaded_to = move.to
+            rider.carrier = None
+            rider.space = move.to
+            rider.moved = w.utype(rider).move
+            rider.phase = move.phase
+            rider.path.append(move.to)
+            if move.phase == "combat":
+                rider.seaborne_from = move.frm
+        return []

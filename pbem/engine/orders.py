@@ -1,0 +1,87 @@
+"""A power's orders for one turn, and its standing orders, as values with resolved names.
+
+The `path` of each item is the key path into the YAML document it came from, so a problem found by
+the engine can be located at file:line:column by `pbem.io`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal, Mapping
+
+from pbem.engine.problems import PathItem
+
+YamlPath = tuple[PathItem, ...]
+Phase = Literal["combat", "noncombat"]
+
+
+@dataclass(frozen=True)
+class Move:
+    phase: Phase
+    units: Mapping[str, int]  # unit name -> count
+    frm: str
+    to: str
+    via: tuple[str, ...] | None = None  # spaces between frm and to, when the player gives them
+    mission: str | None = None  # "strategic_bombing" for bombers raiding a complex
+    cargo: Mapping[str, int] | None = None  # for transports: the cargo they carry (selects which)
+    yaml_path: YamlPath = ()
+
+
+@dataclass(frozen=True)
+class RetreatCondition:
+    """When the attacker retreats, read from directives such as "after round 2"."""
+
+    kind: Literal["never", "after_round", "attackers_at_most", "defenders_outnumber", "always"]
+    value: int = 0
+    text: str = "never"
+
+
+@dataclass(frozen=True)
+class BattleDirective:
+    space: str
+    order_of_loss: tuple[str, ...] = ()
+    retreat: RetreatCondition = RetreatCondition("never")
+    retreat_to: str | None = None
+    submerge: bool | None = None  # attacking subs submerge when they may (None: standing/default)
+    yaml_path: YamlPath = ()
+
+
+@dataclass(frozen=True)
+class Placement:
+    space: str
+    units: Mapping[str, int]
+    yaml_path: YamlPath = ()
+
+
+@dataclass(frozen=True)
+class Orders:
+    game: str
+    power: str
+    round: int
+    purchase: Mapping[str, int] = field(default_factory=dict)
+    repair: Mapping[str, int] = field(default_factory=dict)  # territory -> damage points repaired
+    combat_moves: tuple[Move, ...] = ()
+    battles: Mapping[str, BattleDirective] = field(default_factory=dict)
+    noncombat_moves: tuple[Move, ...] = ()
+    placements: tuple[Placement, ...] = ()
+
+
+@dataclass(frozen=True)
+class DefencePolicy:
+    """How a power defends when attacked on someone else's turn (rulebook: the defender chooses)."""
+
+    order_of_loss: tuple[str, ...] = ()
+    hold_territory: bool = True  # keep a land unit alive so the territory is not lost
+    submerge: bool = False  # defending subs submerge when they may instead of firing
+    yaml_path: YamlPath = ()
+
+
+@dataclass(frozen=True)
+class StandingOrders:
+    power: str
+    default: DefencePolicy = DefencePolicy()
+    per_space: Mapping[str, DefencePolicy] = field(default_factory=dict)
+    explicit: bool = False  # False: nothing written; the documented defaults apply
+
+    def policy_for(self, space: str) -> DefencePolicy:
+        return self.per_space.get(space, self.default)

@@ -1,0 +1,35 @@
+"""The points outside combat where the rule systems differ, as one typed record.
+
+Every field has no default: a ruleset must state each choice, with its rulebook citation, in its own
+`rules.py`.  The engine reads these fields and never asks which ruleset is running.  Combat choices
+live in `pbem.engine.combat.rules.CombatRules`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+
+@dataclass(frozen=True)
+class Rules:
+    # Movement
+    hostile_sea_zone_tags: frozenset[str]  # enemy units with any of these tags make a sea zone hostile
+    subs_ignore_hostile_zones: bool  # subs move through hostile zones unless an enemy destroyer is there
+    blitz_blocked_by_domains: frozenset[str]  # enemy units of these domains stop a blitzing tank
+    air_may_land_in_captured: bool  # may air units land in a territory captured this turn?
+    aa_moves_in_combat: bool
+    # Capture, capitals, liberation
+    capital_plunder: bool  # capturing a capital takes the loser's unspent IPCs
+    liberation_deferred_to_end_of_turn: bool  # liberate-or-capture decided at end of turn (A42)
+    no_income_without_capital: bool
+    no_purchase_without_capital: bool
+    # Mobilisation
+    production_limit: Literal["territory_ipc"]
+    place_at_ally_complex: Literal["never", "if_ally_capital_lost"]
+    new_complex_min_ipc: int
+    max_complexes_per_territory: int
+    refund_unplaced: bool
+    repair_cost_per_point: int
+    # Victory
+    victory_checked_after: str  # the power after whose turn victory is checked

@@ -1,0 +1,181 @@
+"""The working copy of one power's turn: individual units with what they did this turn.
+
+The saved state counts units per space; within a turn the engine needs individual units (movement
+used, cargo aboard which transport, whether it fought).  `World.from_state` expands the counts in a
+fixed order and `World.to_state` counts them back, so the round trip is deterministic.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Iterable
+
+from pbem.engine.model import GameState, Space, UnitType
+from pbem.engine.ruleset import Ruleset
+from pbem.engine.rules import Rules
+
+
+@dataclass
+class Unit:
+    id: int
+    type: str
+    owner: str
+    space: str
+    start: str
+    moved: int = 0  # movement points used this turn
+    phase: str | None = None  # "combat" or "noncombat" once it moved
+    carrier: int | None = None  # id of the transport or carrier it is aboard
+    loaded_phase: str | None = None  # the phase it boarded a transport in, this turn
+    offloaded_to: str | None = None  # transports: where they offloaded this turn
+    fought: bool = False
+    retreated: bool = False
+    mission: str | None = None
+    seaborne_from: str | None = None  # land units: the sea zone they assaulted from
+    path: list[str] = field(default_factory=list)
+
+
+class World:
+    """Mutable within one turn; built from and returned to frozen `GameState`s."""
+
+    def __init__(self, ruleset: Ruleset, rules: Rules, state: GameState):
+        self.ruleset = ruleset
+        self.rules = rules
+        self.board = ruleset.board
+        self.state = state
+        self.power = ruleset.powers[state.turn_index].name
+        self.side = ruleset.side_of(self.power)
+        self.control: dict[str, str] = dict(state.control)
+        self.control_at_start: dict[str, str] = dict(state.control)
+        self.treasury: dict[str, int] = dict(state.treasury)
+        self.damage: dict[str, int] = dict(state.damage)
+        self.units: dict[int, Unit] = {}
+        self.captured_this_turn: set[str] = set()
+        self.pending: dict[str, object] = dict(state.pending)
+        self._next_id = 1
+        for space in sorted(state.units):
+            for owner in sorted(state.units[space]):
+                for utype in sorted(state.units[space][owner]):
+                    for _ in range(state.units[space][owner][utype]):
+                        self.add(utype, owner, space)
+        for space in sorted({u.space for u in self.units.values() if self.is_sea(u.space)}):
+            self._embark_at(space)
+
+    # --- construction -------------------------------------------------------------------------
+    def add(self, utype: str, owner: str, space: str) -> Unit:
+        unit = Unit(self._next_id, utype, owner, space, space)
+        self.units[unit.id] = unit
+        self._next_id += 1
+        return unit
+
+    def _embark_at(self, space: str) -> None:
+        """Land units at sea ride transports, air units at sea sit on carriers: own first, then allies'."""
+        here = self.units_at(space)
+        for cargo_tag, host_tag, domain in (("transport", "transport", "land"), ("carrier", "carrier", "air")):
+            hosts = [u for u in here if self.utype(u).has(host_tag)]
+            riders = [u for u in here if self.utype(u).domain == domain and u.carrier is None]
+            for rider in riders:
+                ordered = sorted(hosts, key=lambda h: (h.owner != rider.owner, h.id))
+                for host in ordered:
+                    if self.ruleset.side_of(host.owner) != self.ruleset.side_of(rider.owner):
+                        continue
+                    if self.has_room(host, rider.type):
+                        rider.carrier = host.id
+                        break
+
+    def to_state(self, **changes: object) -> GameState:
+        counts: dict[str, dict[str, dict[str, int]]] = {}
+        for u in self.units.values():
+            counts.setdefault(u.space, {}).setdefault(u.owner, {}).setdefault(u.type, 0)
+            counts[u.space][u.owner][u.type] += 1
+        units = {
+            s: {o: dict(sorted(t.items())) for o, t in sorted(by_owner.items())}
+            for s, by_owner in sorted(counts.items())
+        }
+        base = replace(
+            self.state,
+            control=dict(sorted(self.control.items())),
+            units=units,
+            treasury={p.name: self.treasury.get(p.name, 0) for p in self.ruleset.powers},
+            damage={k: v for k, v in sorted(self.damage.items()) if v},
+            pending=dict(sorted(self.pending.items())),
+        )
+        return replace(base, **changes)  # type: ignore[arg-type]
+
+    # --- queries ------------------------------------------------------------------------------
+    def utype(self, unit: Unit) -> UnitType:
+        return self.ruleset.units[unit.type]
+
+    def space(self, name: str) -> Space:
+        return self.board.spaces[name]
+
+    def is_sea(self, name: str) -> bool:
+        return self.board.spaces[name].is_sea
+
+    def units_at(self, space: str) -> list[Unit]:
+        return sorted((u for u in self.units.values() if u.space == space), key=lambda u: u.id)
+
+    def cargo_of(self, host: Unit) -> list[Unit]:
+        return sorted((u for u in self.units.values() if u.carrier == host.id), key=lambda u: u.id)
+
+    def has_room(self, host: Unit, rider_type: str) -> bool:
+        host_type = self.utype(host)
+        rider = self.ruleset.units[rider_type]
+        aboard = self.cargo_of(host)
+        if host_type.has("transport") and rider.domain == "land":
+            if rider.transport_size == 0:
+                return False
+            used = sum(self.ruleset.units[u.type].transport_size for u in aboard)
+            return used + rider.transport_size <= host_type.transport_capacity
+        if host_type.has("carrier") and rider.has("fighter"):
+            return len(aboard) < host_type.carrier_capacity
+        return False
+
+    def is_enemy(self, power: str | None, of: str | None = None) -> bool:
+        if power is None:
+            return False
+        return self.ruleset.side_of(power) != self.ruleset.side_of(of or self.power)
+
+    def is_friendly_territory(self, name: str, *, at_start: bool = False, of: str | None = None) -> bool:
+        control = self.control_at_start if at_start else self.control
+        owner = control.get(name)
+        return owner is not None and not self.is_enemy(owner, of)
+
+    def is_hostile_territory(self, name: str, *, of: str | None = None) -> bool:
+        owner = self.control.get(name)
+        return owner is not None and self.is_enemy(owner, of)
+
+    def enemy_units_at(self, space: str, of: str | None = None) -> list[Unit]:
+        return [u for u in self.units_at(space) if self.is_enemy(u.owner, of)]
+
+    def is_hostile_sea_zone(self, space: str, of: str | None = None) -> bool:
+        return any(self.utype(u).tags & self.rules.hostile_sea_zone_tags for u in self.enemy_units_at(space, of))
+
+    def enemy_destroyer_at(self, space: str, of: str | None = None) -> bool:
+        return any(self.utype(u).has("destroyer") for u in self.enemy_units_at(space, of))
+
+    def canal_open(self, a: str, b: str, of: str | None = None) -> bool:
+        """A canal may be used when the mover's side controlled it at the start of the turn."""
+        canal = self.board.canal_between(a, b)
+        if canal is None:
+            return True
+        return all(self.is_friendly_territory(t, at_start=True, of=of) for t in canal.controlled_by)
+
+    def owned(self, power: str, space: str, types: Iterable[str] | None = None) -> list[Unit]:
+        wanted = set(types) if types is not None else None
+        return [u for u in self.units_at(space) if u.owner == power and (wanted is None or u.type in wanted)]
+
+    def remove(self, unit: Unit) -> None:
+        for rider in self.cargo_of(unit):
+            del self.units[rider.id]
+        del self.units[unit.id]
+
+    def move_unit(self, unit: Unit, path: list[str], cost: int | None = None) -> None:
+        unit.path.extend(path)
+        unit.moved += len(path) if cost is None else cost
+        unit.space = path[-1] if path else unit.space
+        for rider in self.cargo_of(unit):
+            rider.space = unit.space
+
+    def capital_held(self, power: str) -> bool:
+        capital = self.ruleset.power(power).capital
+        return not self.is_enemy(self.control.get(capital), power)

@@ -1,0 +1,122 @@
+"""Forgiving names: players type "armour", "Tanks", "sz15" or "w. europe"; the engine wants one name.
+
+Resolution is exact (after normalising case, spacing and plurals), then aliases, then a unique
+prefix; anything else is an error that suggests the closest names.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass
+from typing import Iterable, Mapping
+
+_SEA_ZONE = [
+    re.compile(r"^(?:sz|sea\s*zone|seazone|s\.z\.)\s*-?\s*(\d+)$"),
+    re.compile(r"^(\d+)\s*(?:sea\s*zone|sz)$"),
+]
+
+
+def normalise(text: str) -> str:
+    """Lower case, single spaces, no dots or quotes: the key every name is compared under."""
+    text = text.strip().lower().replace("_", " ").replace("’", "'")
+    text = re.sub(r"[.\"]", "", text)
+    return re.sub(r"\s+", " ", text)
+
+
+def sea_zone_number(text: str) -> int | None:
+    key = normalise(text)
+    for pattern in _SEA_ZONE:
+        m = pattern.match(key)
+        if m:
+            return int(m.group(1))
+    return None
+
+
+def _singular(key: str) -> str:
+    for suffix, repl in (("ies", "y"), ("es", ""), ("s", "")):
+        if key.endswith(suffix) and len(key) > len(suffix) + 2:
+            return key[: -len(suffix)] + repl
+    return key
+
+
+@dataclass(frozen=True)
+class Resolution:
+    name: str | None
+    suggestions: tuple[str, ...] = ()
+    ambiguous: tuple[str, ...] = ()
+
+
+class NameTable:
+    """One kind of name (units, spaces or powers) with its aliases."""
+
+    def __init__(self, names: Mapping[str, Iterable[str]], *, prefixes: bool = True, sea_zones: bool = False):
+        self.canonical = tuple(sorted(names))
+        self._exact: dict[str, str] = {}
+        self._prefixes = prefixes
+        self._sea_zones = sea_zones
+        for name, aliases in names.items():
+            for key in (name, *aliases):
+                k = normalise(key)
+                self._exact.setdefault(k, name)
+                self._exact.setdefault(_singular(k), name)
+
+    def resolve(self, text: str) -> Resolution:
+        key = normalise(str(text))
+        if not key:
+            return Resolution(None)
+        if self._sea_zones:
+            number = sea_zone_number(key)
+            if number is not None:
+                name = f"SZ {number}"
+                if name in self._exact.values():
+                    return Resolution(name)
+                return Resolution(None, self._suggest(name))
+        for candidate in (key, _singular(key)):
+            if candidate in self._exact:
+                return Resolution(self._exact[candidate])
+        if self._prefixes and len(key) >= 3:
+            hits = sorted({name for k, name in self._exact.items() if k.startswith(key)})
+            if len(hits) == 1:
+                return Resolution(hits[0])
+            if len(hits) > 1:
+                return Resolution(None, ambiguous=tuple(hits[:8]))
+        return Resolution(None, self._suggest(key))
+
+    def _suggest(self, key: str) -> tuple[str, ...]:
+        keys = difflib.get_close_matches(normalise(key), list(self._exact), n=6, cutoff=0.6)
+        seen: list[str] = []
+        for k in keys:
+            name = self._exact[k]
+            if name not in seen:
+                seen.append(name)
+        return tuple(seen[:3])
+
+    def hint(self, text: str) -> str:
+        """The 'what would be right' part of an error message."""
+        res = self.resolve(text)
+        if res.ambiguous:
+            return "it could be " + ", ".join(res.ambiguous) + "; type more of the name"
+        if res.suggestions:
+            return "did you mean " + " or ".join(repr(s) for s in res.suggestions) + "?"
+        return ""
+
+
+def parse_unit_list(text: str) -> list[tuple[int, str]] | None:
+    """'3 infantry, 1 tank' -> [(3, 'infantry'), (1, 'tank')]; a bare name counts one.
+
+    Returns None when the text has a part that is not 'COUNT NAME' or 'NAME'.
+    """
+    result: list[tuple[int, str]] = []
+    for part in re.split(r"[,;+]|\band\b", str(text)):
+        part = part.strip()
+        if not part:
+            continue
+        m = re.match(r"^(\d+)\s*[x×]?\s*(.+)$", part)
+        if m:
+            result.append((int(m.group(1)), m.group(2).strip()))
+        elif re.match(r"^[A-Za-z]", part):
+            result.append((1, part))
+        else:
+            return None
+    return result

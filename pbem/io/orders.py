@@ -1,0 +1,272 @@
+"""Orders and standing-orders files: YAML text -> engine values, every problem located.
+
+Two layers run before the rules: the YAML itself (`pbem.io.yamlfile`) and the schema; then every
+name is resolved forgivingly.  All problems are collected, never only the first.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Mapping
+
+from pbem.engine.orders import (
+    BattleDirective,
+    DefencePolicy,
+    Move,
+    Orders,
+    Placement,
+    RetreatCondition,
+    StandingOrders,
+)
+from pbem.engine.problems import PathItem, Problem, ProblemsError
+from pbem.engine.ruleset import Ruleset
+from pbem.io.names import NameTable, parse_unit_list
+from pbem.io.schemas import check
+from pbem.io.yamlfile import YamlDocument, load_yaml
+
+Path_ = tuple[PathItem, ...]
+
+
+@dataclass(frozen=True)
+class Names:
+    units: NameTable
+    spaces: NameTable
+    powers: NameTable
+
+
+@lru_cache(maxsize=8)
+def names_for(ruleset: Ruleset) -> Names:
+    units = NameTable({u.name: u.aliases for u in ruleset.units.values()}, prefixes=False)
+    spaces = NameTable({s.name: s.aliases for s in ruleset.board.spaces.values()}, sea_zones=True)
+    powers = NameTable({p.name: p.aliases for p in ruleset.powers}, prefixes=False)
+    return Names(units, spaces, powers)
+
+
+class _Reader:
+    """Resolves names inside one document, collecting problems with their YAML paths."""
+
+    def __init__(self, ruleset: Ruleset):
+        self.ruleset = ruleset
+        self.names = names_for(ruleset)
+        self.problems: list[Problem] = []
+
+    def error(self, message: str, path: Path_, *, rule: str = "", hint: str = "", code: str = "", kind: str = "invalid") -> None:
+        self.problems.append(Problem(kind, message, rule=rule, hint=hint, path=path, code=code))  # type: ignore[arg-type]
+
+    def space(self, text: Any, path: Path_) -> str | None:
+        res = self.names.spaces.resolve(str(text))
+        if res.name:
+            return res.name
+        if res.ambiguous:
+            self.problems.append(Problem("ambiguous", f"{text!r} could name several spaces", hint=self.names.spaces.hint(str(text)), path=path, code="name.ambiguous-space"))
+        else:
+            self.error(f"unknown territory or sea zone {text!r}", path, hint=self.names.spaces.hint(str(text)) or "sea zones are written 'SZ 15'", code="name.unknown-space")
+        return None
+
+    def power(self, text: Any, path: Path_) -> str | None:
+        res = self.names.powers.resolve(str(text))
+        if res.name:
+            return res.name
+        self.error(f"unknown power {text!r}", path, hint=self.names.powers.hint(str(text)) or "powers: " + ", ".join(p.name for p in self.ruleset.powers), code="name.unknown-power")
+        return None
+
+    def unit(self, text: str, path: Path_) -> str | None:
+        res = self.names.units.resolve(text)
+        if res.name:
+            return res.name
+        self.error(f"unknown unit {text!r}", path, hint=self.names.units.hint(text) or "units: " + ", ".join(sorted(self.ruleset.units)), code="name.unknown-unit")
+        return None
+
+    def units(self, value: Any, path: Path_) -> dict[str, int]:
+        result: dict[str, int] = {}
+        if value is None:
+            return result
+        items: list[tuple[int, str]]
+        if isinstance(value, str):
+            parsed = parse_unit_list(value)
+            if parsed is None:
+                self.error(f"cannot read the units {value!r}", path, hint="write them as '3 infantry, 1 tank' or as a mapping {infantry: 3, tank: 1}", code="units.syntax")
+                return result
+            items = parsed
+        elif isinstance(value, Mapping):
+            items = [(int(n), str(k)) for k, n in value.items()]
+        else:
+            return result
+        for count, text in items:
+            name = self.unit(text, path if isinstance(value, str) else (*path, text))
+            if name and count:
+                result[name] = result.get(name, 0) + count
+        return dict(sorted(result.items()))
+
+    def name_list(self, value: Any, path: Path_) -> tuple[str, ...]:
+        texts = [t.strip() for t in value.split(",")] if isinstance(value, str) else list(value or [])
+        out = []
+        for i, text in enumerate(texts):
+            name = self.unit(str(text), path if isinstance(value, str) else (*path, i))
+            if name:
+                out.append(name)
+        return tuple(out)
+
+
+_RETREAT = [
+    (re.compile(r"^never$"), "never"),
+    (re.compile(r"^(?:always|immediately|after round 0)$"), "always"),
+    (re.compile(r"^after (?:round )?(\d+)(?: rounds?)?$"), "after_round"),
+    (re.compile(r"^(?:when )?(?:attackers|we|our units|units) ?(?:<=|=<|at most|fall to|are at most) ?(\d+)$"), "attackers_at_most"),
+    (re.compile(r"^(?:when )?(?:attackers|we|our units|units) ?< ?(\d+)$"), "attackers_below"),
+    (re.compile(r"^(?:when )?(?:defenders outnumber (?:us|attackers)|outnumbered)$"), "defenders_outnumber"),
+]
+
+RETREAT_VOCABULARY = (
+    "never | always | after round N | when attackers <= N | when attackers < N | when defenders outnumber us"
+)
+
+
+def parse_retreat_condition(text: str) -> RetreatCondition | None:
+    key = re.sub(r"\s+", " ", str(text).strip().lower())
+    for pattern, kind in _RETREAT:
+        m = pattern.match(key)
+        if m:
+            if kind == "attackers_below":
+                return RetreatCondition("attackers_at_most", int(m.group(1)) - 1, key)
+            value = int(m.group(1)) if m.groups() else 0
+            return RetreatCondition(kind, value, key)  # type: ignore[arg-type]
+    return None
+
+
+def _move(reader: _Reader, phase: str, raw: Mapping[str, Any], path: Path_) -> Move | None:
+    units = reader.units(raw.get("units"), (*path, "units"))
+    frm = reader.space(raw.get("from"), (*path, "from"))
+    to = reader.space(raw.get("to"), (*path, "to"))
+    via_raw = raw.get("via")
+    via: tuple[str, ...] | None = None
+    if via_raw is not None:
+        texts = [t.strip() for t in via_raw.split(",")] if isinstance(via_raw, str) else list(via_raw)
+        resolved = [reader.space(t, (*path, "via") if isinstance(via_raw, str) else (*path, "via", i)) for i, t in enumerate(texts)]
+        if all(resolved):
+            via = tuple(r for r in resolved if r)
+    cargo = reader.units(raw.get("cargo"), (*path, "cargo")) if "cargo" in raw else None
+    if not units and raw.get("units") is not None and not reader.problems:
+        reader.error("a move needs at least one unit", (*path, "units"), code="move.no-units")
+    if frm is None or to is None or not units:
+        return None
+    mission = raw.get("mission")
+    if mission == "attack":
+        mission = None
+    return Move(phase, units, frm, to, via, mission, cargo, path)  # type: ignore[arg-type]
+
+
+def _directive(reader: _Reader, space: str, raw: Mapping[str, Any], path: Path_) -> BattleDirective:
+    ool = reader.name_list(raw.get("order_of_loss"), (*path, "order_of_loss")) if "order_of_loss" in raw else ()
+    retreat = RetreatCondition("never")
+    retreat_to = None
+    r = raw.get("retreat")
+    if r is not None:
+        when_text: Any = r if isinstance(r, str) else r.get("when", "always")
+        rpath = (*path, "retreat") if isinstance(r, str) else (*path, "retreat", "when")
+        cond = parse_retreat_condition(when_text)
+        if cond is None:
+            reader.error(f"cannot read the retreat condition {when_text!r}", rpath, hint="write one of: " + RETREAT_VOCABULARY, code="directive.retreat")
+        else:
+            retreat = cond
+        if isinstance(r, Mapping) and r.get("to") is not None:
+            retreat_to = reader.space(r["to"], (*path, "retreat", "to"))
+    return BattleDirective(space, ool, retreat, retreat_to, raw.get("submerge"), path)
+
+
+def parse_orders(doc: YamlDocument, ruleset: Ruleset) -> Orders:
+    """Schema and names; raises ProblemsError (unlocated) when anything is wrong."""
+    data = doc.data
+    problems = check("orders", data)
+    if problems:
+        raise ProblemsError(problems)
+    reader = _Reader(ruleset)
+    power = reader.power(data["power"], ("power",))
+    purchase = reader.units(data.get("purchase"), ("purchase",))
+    repair: dict[str, int] = {}
+    for text, points in (data.get("repair") or {}).items():
+        space = reader.space(text, ("repair", text))
+        if space:
+            repair[space] = int(points)
+    moves: dict[str, list[Move]] = {"combat": [], "noncombat": []}
+    for phase, key in (("combat", "combat_move"), ("noncombat", "noncombat_move")):
+        for i, raw in enumerate(data.get(key) or []):
+            move = _move(reader, phase, raw, (key, i))
+            if move:
+                moves[phase].append(move)
+    battles: dict[str, BattleDirective] = {}
+    for text, raw in (data.get("battles") or {}).items():
+        space = reader.space(text, ("battles", text))
+        if space:
+            battles[space] = _directive(reader, space, raw or {}, ("battles", text))
+    placements = []
+    for text, raw in (data.get("place") or {}).items():
+        space = reader.space(text, ("place", text))
+        units = reader.units(raw, ("place", text))
+        if space and units:
+            placements.append(Placement(space, units, ("place", text)))
+    if reader.problems or power is None:
+        raise ProblemsError(reader.problems)
+    return Orders(
+        game=str(data.get("game", "")),
+        power=power,
+        round=int(data["round"]),
+        purchase=purchase,
+        repair=repair,
+        combat_moves=tuple(moves["combat"]),
+        battles=battles,
+        noncombat_moves=tuple(moves["noncombat"]),
+        placements=tuple(placements),
+    )
+
+
+def _policy(reader: _Reader, raw: Mapping[str, Any], path: Path_) -> DefencePolicy:
+    ool = reader.name_list(raw.get("order_of_loss"), (*path, "order_of_loss")) if "order_of_loss" in raw else ()
+    return DefencePolicy(ool, bool(raw.get("hold_territory", True)), bool(raw.get("submerge", False)), path)
+
+
+def parse_standing(doc: YamlDocument, ruleset: Ruleset) -> StandingOrders:
+    data = doc.data
+    problems = check("standing", data)
+    if problems:
+        raise ProblemsError(problems)
+    reader = _Reader(ruleset)
+    power = reader.power(data["power"], ("power",))
+    body = data["standing_orders"] or {}
+    default = _policy(reader, body.get("default") or {}, ("standing_orders", "default"))
+    per_space = {}
+    for text, raw in (body.get("territories") or {}).items():
+        space = reader.space(text, ("standing_orders", "territories", text))
+        if space:
+            per_space[space] = _policy(reader, raw or {}, ("standing_orders", "territories", text))
+    if reader.problems or power is None:
+        raise ProblemsError(reader.problems)
+    return StandingOrders(power, default, per_space, explicit=True)
+
+
+def locate(problems: list[Problem], doc: YamlDocument | None, filename: str) -> list[Problem]:
+    """Fill file:line:column from each problem's YAML path."""
+    out = []
+    for p in problems:
+        if p.line is not None:
+            out.append(p if p.file else p.located(filename, p.line, p.column))
+            continue
+        if doc is not None and p.path:
+            line, column = doc.locate(p.path)
+            out.append(p.located(filename, line, column))
+        else:
+            out.append(p.located(filename, None, None))
+    return out
+
+
+def read_orders_text(text: str | bytes, filename: str, ruleset: Ruleset) -> tuple[YamlDocument, Orders | StandingOrders]:
+    """Parse an orders or standing-orders file; ProblemsError carries located problems."""
+    doc = load_yaml(text, filename, expect_mapping=True)
+    try:
+        if isinstance(doc.data, Mapping) and "standing_orders" in doc.data:
+            return doc, parse_standing(doc, ruleset)
+        return doc, parse_orders(doc, ruleset)
+    except ProblemsError as err:
+        raise ProblemsError(locate(err.problems, doc, filename)) from None

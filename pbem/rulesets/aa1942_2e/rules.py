@@ -1,0 +1,45 @@
+"""Axis & Allies 1942 Second Edition: every choice the engine leaves open, with its rulebook section.
+
+Combat choices (submarines, anti-aircraft artillery, bombardment, defenceless transports, bombing
+raids) are in `combat_rules.py` beside this file; unit profiles in `units.yaml`; map and setup in
+`map.yaml` and `setup.yaml`.
+"""
+
+from pbem.engine.rules import Rules
+
+RULES = Rules(
+    # "Hostile sea zones contain enemy surface warships (this does not include enemy submarines and
+    # transports)" (Combat Move).
+    hostile_sea_zone_tags=frozenset({"surface_warship"}),
+    # Submarines "may pass through sea zones with enemy warships unless an enemy destroyer is present"
+    # (Submarines).
+    subs_ignore_hostile_zones=True,
+    # "A tank that encounters enemy units, including antiaircraft artillery units or an industrial
+    # complex, in the first territory ... must stop" (Tanks and Blitzing, pg. 13).
+    blitz_blocked_by_domains=frozenset({"land", "structure", "air"}),
+    # Air units must land in a territory "friendly at the start of your turn" (Noncombat Move).
+    air_may_land_in_captured=False,
+    # Antiaircraft artillery "can move only during the Noncombat Move phase" (Unit Profiles, pg. 24).
+    aa_moves_in_combat=False,
+    # Capturing a capital takes "all unspent IPCs" of its original controller (Capitals).
+    capital_plunder=True,
+    # Liberation becomes capture if the original controller's capital "is in enemy hands at the end
+    # of the turn" (Liberating a Territory, pg. 19; DIGEST §5 A42.5).
+    liberation_deferred_to_end_of_turn=True,
+    # A power without its capital "cannot collect income ... and cannot buy new units".
+    no_income_without_capital=True,
+    no_purchase_without_capital=True,
+    # Each complex mobilizes up to the territory's IPC value, sea zones included, minus damage.
+    production_limit="territory_ipc",
+    # "You can never mobilize units at an industrial complex of a friendly power".
+    place_at_ally_complex="never",
+    # A new complex needs a territory "with an income value of at least 1" held since turn start.
+    new_complex_min_ipc=1,
+    max_complexes_per_territory=1,
+    # Units bought but not placed are returned and refunded (Mobilize New Units).
+    refund_unplaced=True,
+    # Repairs cost 1 IPC per damage point, paid in the Purchase phase.
+    repair_cost_per_point=1,
+    # Victory is checked "at the end of the round, after the U.S. turn" (Check for Victory).
+    victory_checked_after="United States",
+)
