@@ -1,0 +1,273 @@
+"""Render one turn's report data to every format players read: Markdown, BBCode, HTML, text, JSON.
+
+All formats are fed by the same report data (described by `schemas/report.schema.json`), so a
+fact shown in one is shown in all.  The wording and layout live in Jinja2 templates under
+`templates/`; a user may point to a directory of their own templates, which override ours file by
+file (a missing file falls back to ours).  Output is byte-identical for the same data: nothing
+here reads the clock, and unit-count maps are shown sorted by unit name.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import textwrap
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
+
+if TYPE_CHECKING:  # pragma: no cover - typing only
+    import jinja2
+
+FORMATS: tuple[str, ...] = ("md", "bbcode", "html", "text", "json")
+
+TEMPLATE_NAMES: dict[str, str] = {
+    "md": "report.md.j2",
+    "bbcode": "report.bbcode.j2",
+    "html": "report.html.j2",
+    "text": "report.txt.j2",
+}
+
+SCHEMA_FILE = "report.schema.json"
+
+
+class ReportDataError(ValueError):
+    """The report data does not match the schema: a bug in whatever produced it, listed in full."""
+
+    def __init__(self, errors: list[str]):
+        self.errors = errors
+        super().__init__(
+            "report data does not match schemas/report.schema.json:\n  " + "\n  ".join(errors)
+        )
+
+
+def _repository_root() -> Path:
+    # pbem/report/render.py -> the directory holding pbem/, templates/ and schemas/.
+    return Path(__file__).resolve().parent.parent.parent
+
+
+def default_templates_dir() -> Path:
+    """Our templates: the `templates/` directory beside the `pbem` package (a source checkout or an
+    editable install).  A wheel must ship it there too, or the caller passes `templates_dir`."""
+    return _repository_root() / "templates"
+
+
+def schema_path() -> Path:
+    """The report-data schema, `schemas/report.schema.json` beside the `pbem` package."""
+    return _repository_root() / "schemas" / SCHEMA_FILE
+
+
+@lru_cache(maxsize=1)
+def _validator() -> Any:
+    import jsonschema  # lazily: only reports need it
+
+    schema = json.loads(schema_path().read_text(encoding="utf-8"))
+    jsonschema.Draft202012Validator.check_schema(schema)
+    return jsonschema.Draft202012Validator(schema)
+
+
+def validate_report(data: Mapping[str, Any]) -> None:
+    """Raise ReportDataError naming every place where `data` breaks the schema."""
+    errors = sorted(
+        _validator().iter_errors(data), key=lambda e: ([str(p) for p in e.absolute_path], e.message)
+    )
+    if errors:
+        raise ReportDataError(
+            [f"{'/'.join(str(p) for p in e.absolute_path) or '(top level)'}: {e.message}" for e in errors]
+        )
+
+
+# ---------------------------------------------------------------- filters shared by all templates
+
+_UNCOUNTABLE = ("infantry", "artillery", "aircraft")
+
+
+def plural(word: str, count: int = 2) -> str:
+    """English plural of a unit or noun ("2 tanks", "3 infantry", "2 industrial complexes")."""
+    if count == 1 or word.endswith(_UNCOUNTABLE):
+        return word
+    if word == "die":
+        return "dice"
+    if word.endswith(("s", "x", "ch", "sh")):
+        return word + "es"
+    if word.endswith("y") and len(word) > 1 and word[-2] not in "aeiou":
+        return word[:-1] + "ies"
+    return word + "s"
+
+
+def count_of(count: int, word: str) -> str:
+    """ "1 hit", "2 hits"."""
+    return f"{count} {plural(word, count)}"
+
+
+def units_text(units: Mapping[str, int]) -> str:
+    """A unit-count map as "3 infantry, 2 tanks", sorted by unit name so any key order reads the same."""
+    if not units:
+        return "none"
+    return ", ".join(count_of(units[name], name) for name in sorted(units))
+
+
+def percent(value: float) -> str:
+    return f"{value * 100:.1f}%"
+
+
+def fixed(value: float, digits: int = 1) -> str:
+    return f"{value:.{digits}f}"
+
+
+def signed(value: float, digits: int = 1) -> str:
+    return f"{value:+.{digits}f}"
+
+
+def dice_text(dice: Sequence[int]) -> str:
+    return " ".join(str(d) for d in dice) if dice else "-"
+
+
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]<>|~])")
+
+
+def md_escape(text: Any) -> str:
+    """Escape Markdown's special characters so names and quoted orders show as typed."""
+    return _MD_SPECIAL.sub(r"\\\1", str(text))
+
+
+def md_code(text: Any) -> str:
+    """An inline code span that survives backticks inside the text."""
+    text = str(text)
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * (longest + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
+_BB_TAG = re.compile(r"\[(?=/?[A-Za-z*])")
+
+
+def bb_escape(text: Any) -> str:
+    """Stop user text from opening or closing BBCode tags.
+
+    BBCode has no escape character that phpBB and SMF both honour, so a zero-width space goes after
+    any "[" that could start a tag: the text reads the same and no forum parses it as a tag.
+    """
+    return _BB_TAG.sub("[\u200b", str(text))
+
+
+def fixed_table(header: Sequence[Any], rows: Iterable[Sequence[Any]], align: str = "") -> str:
+    """A fixed-width table for text and [code] blocks: header, a rule, the rows.
+
+    `align` has one letter per column, "l" or "r" (default "l").  Widths are the widest cell.
+    """
+    table = [[str(c) for c in header]] + [[str(c) for c in row] for row in rows]
+    widths = [max(len(row[i]) for row in table) for i in range(len(header))]
+    aligns = align.ljust(len(header), "l")
+
+    def line(cells: Sequence[str]) -> str:
+        out = [
+            cell.rjust(widths[i]) if aligns[i] == "r" else cell.ljust(widths[i])
+            for i, cell in enumerate(cells)
+        ]
+        return "  ".join(out).rstrip()
+
+    rule = "  ".join("-" * w for w in widths)
+    return "\n".join([line(table[0]), rule] + [line(row) for row in table[1:]])
+
+
+def wrap(text: Any, width: int = 78, indent: str = "", subsequent: str | None = None) -> str:
+    """Wrap a paragraph for the text format; long words (links) are never broken."""
+    return textwrap.fill(
+        str(text),
+        width=width,
+        initial_indent=indent,
+        subsequent_indent=indent if subsequent is None else subsequent,
+        break_long_words=False,
+        break_on_hyphens=False,
+    )
+
+
+STEP_LABELS: dict[str, str] = {
+    "aa": "AA fire",
+    "bombard": "Bombardment",
+    "surprise-attacker": "Surprise strike (attacker)",
+    "surprise-defender": "Surprise strike (defender)",
+    "attacker": "Attacker fires",
+    "defender": "Defender fires",
+}
+
+RESULT_LABELS: dict[str, str] = {
+    "attacker-won": "attacker won",
+    "defender-won": "defender won",
+    "draw": "draw: both sides destroyed",
+    "retreated": "attacker retreated",
+}
+
+CHOSEN_BY_LABELS: dict[str, str] = {
+    "directive": "directive",
+    "default": "default",
+    "rule": "rule",
+    "only-choice": "only choice",
+}
+
+
+def _filters() -> dict[str, Any]:
+    return {
+        "plural": plural,
+        "count_of": count_of,
+        "units": units_text,
+        "percent": percent,
+        "fixed": fixed,
+        "signed": signed,
+        "dice": dice_text,
+        "md": md_escape,
+        "md_code": md_code,
+        "bb": bb_escape,
+        "table": fixed_table,
+        "wrap": wrap,
+        "step_label": STEP_LABELS.__getitem__,
+        "result_label": RESULT_LABELS.__getitem__,
+        "chosen_by_label": CHOSEN_BY_LABELS.__getitem__,
+    }
+
+
+# ---------------------------------------------------------------- rendering
+
+
+def _environment(templates_dir: Path | None) -> "jinja2.Environment":
+    import jinja2  # lazily: keeps `pbem` start-up fast
+
+    search = [str(templates_dir)] if templates_dir is not None else []
+    search.append(str(default_templates_dir()))
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(search, encoding="utf-8"),
+        undefined=jinja2.StrictUndefined,
+        # HTML only: the other formats escape with their own filters (md, bb).
+        autoescape=lambda name: bool(name) and (name.endswith(".html.j2") or name.startswith("_html")),
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        auto_reload=False,
+    )
+    env.filters.update(_filters())
+    return env
+
+
+def render_report(data: Mapping[str, Any], fmt: str, *, templates_dir: Path | None = None) -> str:
+    """Validate `data` against the schema and render it in `fmt` (one of FORMATS)."""
+    if fmt not in FORMATS:
+        raise ValueError(f"unknown report format {fmt!r}; choose one of {', '.join(FORMATS)}")
+    validate_report(data)
+    if fmt == "json":
+        return json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    if templates_dir is not None and not Path(templates_dir).is_dir():
+        raise ValueError(f"templates directory {templates_dir} does not exist")
+    template = _environment(templates_dir).get_template(TEMPLATE_NAMES[fmt])
+    return template.render(report=data)
+
+
+def render_email(
+    data: Mapping[str, Any], *, templates_dir: Path | None = None
+) -> tuple[str, str]:
+    """The HTML body and its plain-text alternative, for a multipart/alternative email."""
+    return (
+        render_report(data, "html", templates_dir=templates_dir),
+        render_report(data, "text", templates_dir=templates_dir),
+    )
