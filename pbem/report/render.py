@@ -152,12 +152,22 @@ def bb_escape(text: Any) -> str:
     return _BB_TAG.sub("[\u200b", str(text))
 
 
+def columns(items: Iterable[Mapping[str, Any]], *keys: str) -> list[list[Any]]:
+    """Table rows from a list of mappings: `economy|columns("power", "treasury")`."""
+    return [[item[key] for key in keys] for item in items]
+
+
 def fixed_table(header: Sequence[Any], rows: Iterable[Sequence[Any]], align: str = "") -> str:
     """A fixed-width table for text and [code] blocks: header, a rule, the rows.
 
-    `align` has one letter per column, "l" or "r" (default "l").  Widths are the widest cell.
+    `align` has one letter per column, "l" or "r" (default "l").  Widths are the widest cell;
+    None shows as "-".
     """
-    table = [[str(c) for c in header]] + [[str(c) for c in row] for row in rows]
+
+    def cell(value: Any) -> str:
+        return "-" if value is None else str(value)
+
+    table = [[cell(c) for c in header]] + [[cell(c) for c in row] for row in rows]
     widths = [max(len(row[i]) for row in table) for i in range(len(header))]
     aligns = align.ljust(len(header), "l")
 
@@ -221,6 +231,7 @@ def _filters() -> dict[str, Any]:
         "md_code": md_code,
         "bb": bb_escape,
         "table": fixed_table,
+        "columns": columns,
         "wrap": wrap,
         "step_label": STEP_LABELS.__getitem__,
         "result_label": RESULT_LABELS.__getitem__,
