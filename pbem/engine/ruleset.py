@@ -1,0 +1,119 @@
+"""A rule system as one frozen value: powers, units, board, opening setup, turn sequence, options.
+
+The engine asks a `Ruleset` questions ("whose side is Japan on?", "what is a tank?") instead of
+hard-coding a game, so a new rule system is new data, not new code.  `pbem.io.rulesets` builds it
+from the YAML files of a ruleset folder; nothing here reads files.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Mapping
+
+from pbem.engine.model import Board, Power, Setup, UnitType
+
+
+def _key(name: str) -> str:
+    """Names are matched ignoring case and surrounding blanks, as players type them."""
+    return " ".join(name.split()).casefold()
+
+
+@dataclass(frozen=True)
+class Phase:
+    """One phase of a power's turn, with its ordered sub-steps (e.g. combat: SBR, amphibious, general)."""
+
+    id: str
+    name: str
+    steps: tuple[str, ...] = ()
+    mandatory: bool = False  # A42: collecting income is the one phase a power may not skip
+    rule: str = ""  # rulebook citation
+
+
+@dataclass(frozen=True)
+class VictoryRules:
+    """How the game is won: a number of victory cities, chosen by a game option."""
+
+    cities: int  # victory cities on the map
+    conditions: Mapping[str, int]  # option value -> cities a side must hold, e.g. standard -> 9
+    option: str  # the game option choosing the condition
+    checked_after: str  # power after whose turn (the end of the round) victory is checked
+    rule: str = ""
+
+
+@dataclass(frozen=True)
+class RuleOption:
+    """A rule players may switch before the game, with its default and where the rulebook says so."""
+
+    name: str
+    default: object
+    allowed: tuple[object, ...]
+    rule: str
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    id: str
+    name: str
+    powers: tuple[Power, ...]  # in turn order
+    units: Mapping[str, UnitType]
+    board: Board
+    setup: Setup
+    phases: tuple[Phase, ...]
+    victory: VictoryRules
+    options: Mapping[str, RuleOption]
+    data_hash: str  # sha256 of the canonical parsed data: two machines agree on the same rules
+    sides: tuple[str, ...] = ()
+    _powers_by_key: Mapping[str, Power] = field(init=False, repr=False, compare=False)
+    _units_by_key: Mapping[str, UnitType] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        powers: dict[str, Power] = {}
+        for p in self.powers:
+            for n in (p.name, *p.aliases):
+                powers.setdefault(_key(n), p)
+        units: dict[str, UnitType] = {}
+        for u in self.units.values():
+            for n in (u.name, *u.aliases):
+                units.setdefault(_key(n), u)
+        object.__setattr__(self, "_powers_by_key", MappingProxyType(powers))
+        object.__setattr__(self, "_units_by_key", MappingProxyType(units))
+
+    @property
+    def turn_order(self) -> tuple[str, ...]:
+        return tuple(p.name for p in self.powers)
+
+    def power(self, name: str) -> Power:
+        """The power called `name` or one of its aliases (any case); KeyError if none."""
+        try:
+            return self._powers_by_key[_key(name)]
+        except KeyError:
+            raise KeyError(f"no power {name!r} in {self.id}; powers: {', '.join(self.turn_order)}") from None
+
+    def side_of(self, power: str) -> str:
+        return self.power(power).side
+
+    def allies(self, power: str) -> tuple[str, ...]:
+        """The other powers on `power`'s side, in turn order."""
+        me = self.power(power)
+        return tuple(p.name for p in self.powers if p.side == me.side and p.name != me.name)
+
+    def enemies(self, power: str) -> tuple[str, ...]:
+        """The powers on any other side, in turn order."""
+        me = self.power(power)
+        return tuple(p.name for p in self.powers if p.side != me.side)
+
+    def unit(self, name: str) -> UnitType:
+        """The unit type called `name` or one of its aliases (any case); KeyError if none."""
+        try:
+            return self._units_by_key[_key(name)]
+        except KeyError:
+            raise KeyError(f"no unit {name!r} in {self.id}; units: {', '.join(self.units)}") from None
+
+    def option_defaults(self) -> dict[str, object]:
+        return {name: opt.default for name, opt in self.options.items()}
+
+    def victory_cities(self) -> dict[str, str]:
+        """City name -> territory holding it."""
+        return {s.victory_city: s.name for s in self.board.spaces.values() if s.victory_city}

@@ -1,0 +1,344 @@
+"""Load a ruleset folder (ruleset.yaml, units.yaml, map.yaml, setup.yaml) into an engine `Ruleset`.
+
+Every file is checked against its JSON Schema in `schemas/` and then against the others (names that
+must exist, symmetric adjacency, consistent treasuries), so a broken data file stops the program
+with all its problems, each naming the file, the path inside it and the line, instead of an
+obscure failure in the middle of a game.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, Mapping
+
+import yaml
+from jsonschema import Draft202012Validator
+
+import pbem
+import pbem.rulesets as registry
+from pbem.engine.model import Board, Canal, Power, Setup, Space, UnitType
+from pbem.engine.problems import PathItem, Problem, ProblemsError
+from pbem.engine.ruleset import Phase, RuleOption, Ruleset, VictoryRules
+
+__all__ = [
+    "load_ruleset",
+    "load_ruleset_dir",
+    "available_rulesets",
+    "resolve_ruleset_id",
+    "ruleset_dir",
+    "schemas_dir",
+    "canonical_hash",
+]
+
+FILES = ("ruleset", "units", "map", "setup")  # each <name>.yaml is checked by schemas/<name>.schema.json
+
+
+def schemas_dir() -> Path:
+    """`schemas/` of the repository (the package is installed editable), else a copy in the package.
+
+    A non-editable install ships no `schemas/` (pyproject packages only `pbem*`), so there the copy
+    `pbem/schemas/` would have to exist; the error says so rather than skipping validation.
+    """
+    package = Path(pbem.__file__).resolve().parent
+    for candidate in (package.parent / "schemas", package / "schemas"):
+        if (candidate / "ruleset.schema.json").is_file():
+            return candidate
+    raise FileNotFoundError(
+        f"no JSON Schemas found in {package.parent / 'schemas'} or {package / 'schemas'}; "
+        "install pbem editable (pip install -e .) from a checkout"
+    )
+
+
+def _normalise(name: str) -> str:
+    return "-".join(name.strip().casefold().replace("_", " ").split())
+
+
+def resolve_ruleset_id(name: str) -> str:
+    """The canonical id for an id, alias or folder name (any case; `_`, `-` and spaces alike)."""
+    key = _normalise(name)
+    table = {_normalise(i): i for i in registry.RULESETS}
+    table.update({_normalise(folder): i for i, folder in registry.RULESETS.items()})
+    table.update({_normalise(a): i for a, i in registry.ALIASES.items()})
+    if key not in table:
+        raise ProblemsError(
+            [
+                Problem(
+                    "invalid",
+                    f"unknown ruleset {name!r}",
+                    hint=f"available: {', '.join(available_rulesets())}",
+                    code="ruleset.unknown",
+                )
+            ]
+        )
+    return table[key]
+
+
+def available_rulesets() -> list[str]:
+    return sorted(registry.RULESETS)
+
+
+def ruleset_dir(ruleset_id: str) -> Path:
+    return Path(registry.__file__).resolve().parent / registry.RULESETS[resolve_ruleset_id(ruleset_id)]
+
+
+def load_ruleset(ruleset_id: str) -> Ruleset:
+    """The ruleset by id or alias, loaded and validated once per process."""
+    return _load_cached(resolve_ruleset_id(ruleset_id))
+
+
+@functools.cache
+def _load_cached(canonical_id: str) -> Ruleset:
+    return load_ruleset_dir(ruleset_dir(canonical_id))
+
+
+def canonical_hash(data: Mapping[str, Any]) -> str:
+    """sha256 of canonical JSON (sorted keys, no spaces, UTF-8): the same parsed data hashes the same
+    on any machine, whatever its line endings, comments or key order."""
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+# --- Reading and checking
+def _locate(text: str, path: tuple[PathItem, ...]) -> tuple[int | None, int | None]:
+    """1-based line and column of the node at `path` in a YAML text (the deepest one that exists)."""
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError:
+        return None, None
+    if node is None:
+        return None, None
+    for item in path:
+        nxt = None
+        if isinstance(node, yaml.MappingNode):
+            for k, v in node.value:
+                if k.value == item:
+                    nxt = v
+                    break
+        elif isinstance(node, yaml.SequenceNode) and isinstance(item, int) and 0 <= item < len(node.value):
+            nxt = node.value[item]
+        if nxt is None:
+            break
+        node = nxt
+    return node.start_mark.line + 1, node.start_mark.column + 1
+
+
+class _Files:
+    """The parsed files of one folder, collecting problems with file, path, line and column."""
+
+    def __init__(self, directory: Path):
+        self.directory = directory
+        self.texts: dict[str, str] = {}
+        self.data: dict[str, Any] = {}
+        self.problems: list[Problem] = []
+
+    def display(self, name: str) -> str:
+        return f"{self.directory.name}/{name}.yaml"
+
+    def add(self, name: str, path: tuple[PathItem, ...], message: str, hint: str = "", code: str = "ruleset.data") -> None:
+        line, column = _locate(self.texts.get(name, ""), path)
+        self.problems.append(
+            Problem("invalid", message, hint=hint, path=path, file=self.display(name), line=line, column=column, code=code)
+        )
+
+    def read(self, name: str, schemas: Path) -> None:
+        path = self.directory / f"{name}.yaml"
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError as e:
+            self.problems.append(Problem("invalid", f"cannot read: {e.strerror or e}", file=self.display(name), code="ruleset.missing"))
+            return
+        self.texts[name] = text
+        try:
+            data = yaml.safe_load(text)
+        except yaml.YAMLError as e:
+            mark = getattr(e, "problem_mark", None)
+            self.problems.append(
+                Problem(
+                    "invalid",
+                    f"not valid YAML: {getattr(e, 'problem', None) or e}",
+                    file=self.display(name),
+                    line=mark.line + 1 if mark else None,
+                    column=mark.column + 1 if mark else None,
+                    code="ruleset.yaml",
+                )
+            )
+            return
+        schema = json.loads((schemas / f"{name}.schema.json").read_text(encoding="utf-8"))
+        errors = sorted(Draft202012Validator(schema).iter_errors(data), key=lambda e: list(map(str, e.absolute_path)))
+        for err in errors:
+            where = ".".join(str(p) for p in err.absolute_path) or "(top level)"
+            self.add(name, tuple(err.absolute_path), f"{where}: {err.message}", code="ruleset.schema")
+        if not errors:
+            self.data[name] = data
+
+
+def load_ruleset_dir(directory: Path) -> Ruleset:
+    """Load and validate the four YAML files of a ruleset folder; ProblemsError lists every problem."""
+    files = _Files(Path(directory))
+    schemas = schemas_dir()
+    for name in FILES:
+        files.read(name, schemas)
+    if files.problems:
+        raise ProblemsError(files.problems)
+    ruleset = _build(files)
+    if files.problems:
+        raise ProblemsError(files.problems)
+    return ruleset
+
+
+def _build(f: _Files) -> Ruleset:
+    rs, units_doc, map_doc, setup_doc = (f.data[n] for n in FILES)
+    for name, doc in (("map", map_doc), ("setup", setup_doc)):
+        if doc["ruleset"] != rs["id"]:
+            f.add(name, ("ruleset",), f"made for ruleset {doc['ruleset']!r}, not {rs['id']!r}")
+
+    units = {
+        name: UnitType(
+            name=name,
+            domain=u["domain"],
+            cost=u["cost"],
+            attack=u["attack"],
+            defense=u["defense"],
+            move=u["move"],
+            hits=u.get("hits", 1),
+            tags=frozenset(u.get("tags", ())),
+            bombard=u.get("bombard", 0),
+            transport_capacity=u.get("transport_capacity", 0),
+            transport_size=u.get("transport_size", 0),
+            carrier_capacity=u.get("carrier_capacity", 0),
+            aliases=tuple(u.get("aliases", ())),
+        )
+        for name, u in units_doc["units"].items()
+    }
+    seen: dict[str, str] = {}
+    for u in units.values():
+        for n in (u.name, *u.aliases):
+            if seen.setdefault(n.casefold(), u.name) != u.name:
+                f.add("units", ("units", u.name), f"name {n!r} is used by both {seen[n.casefold()]!r} and {u.name!r}")
+
+    # Board.
+    spaces_doc: dict[str, Any] = map_doc["spaces"]
+    power_names = [p["name"] for p in rs["powers"]]
+    spaces: dict[str, Space] = {}
+    adjacency: dict[str, frozenset[str]] = {}
+    for name, s in spaces_doc.items():
+        for key in ("original_owner", "capital_of"):
+            # Only powers of the ruleset may own territories in its map.
+            if key in s and s[key] not in power_names:
+                f.add("map", ("spaces", name, key), f"{name}: {key} {s[key]!r} is not a power of {rs['id']}")
+        for n in s["adjacent"]:
+            if n not in spaces_doc:
+                f.add("map", ("spaces", name, "adjacent"), f"{name}: adjacent space {n!r} does not exist")
+            elif name not in spaces_doc[n]["adjacent"]:
+                f.add("map", ("spaces", name, "adjacent"), f"{name} lists {n} as adjacent but {n} does not list {name}")
+        spaces[name] = Space(
+            name=name,
+            kind=s["kind"],
+            ipc=s.get("ipc", 0),
+            original_owner=s.get("original_owner"),
+            capital_of=s.get("capital_of"),
+            victory_city=s.get("victory_city"),
+            island=s.get("island", False),
+            impassable=s.get("impassable", False),
+            aliases=tuple(s.get("aliases", ())),
+        )
+        adjacency[name] = frozenset(s["adjacent"])
+    canals = []
+    for i, c in enumerate(map_doc["canals"]):
+        a, b = c["sea_zones"]
+        for z in (a, b):
+            if spaces.get(z) is None or not spaces[z].is_sea:
+                f.add("map", ("canals", i, "sea_zones"), f"canal {c['name']}: {z!r} is not a sea zone")
+        for t in c["controlled_by"]:
+            if spaces.get(t) is None or not spaces[t].is_land:
+                f.add("map", ("canals", i, "controlled_by"), f"canal {c['name']}: {t!r} is not a territory")
+        canals.append(Canal(c["name"], (a, b), tuple(c["controlled_by"])))
+    board = Board(MappingProxyType(spaces), MappingProxyType(adjacency), tuple(canals))
+
+    # Powers.
+    powers = []
+    taken: dict[str, str] = {}
+    for i, p in enumerate(rs["powers"]):
+        if p["side"] not in rs["sides"]:
+            f.add("ruleset", ("powers", i, "side"), f"{p['name']}: side {p['side']!r} is not one of {rs['sides']}")
+        if spaces.get(p["capital"]) is None or spaces[p["capital"]].capital_of != p["name"]:
+            f.add("ruleset", ("powers", i, "capital"), f"{p['name']}: the map has no capital of {p['name']} called {p['capital']!r}")
+        for n in (p["name"], *p.get("aliases", ())):
+            if taken.setdefault(n.casefold(), p["name"]) != p["name"]:
+                f.add("ruleset", ("powers", i), f"name {n!r} is used by both {taken[n.casefold()]} and {p['name']}")
+        for n in p.get("aliases", ()):
+            if any(n.casefold() in (s.name.casefold(), *(a.casefold() for a in s.aliases)) for s in spaces.values()):
+                f.add("ruleset", ("powers", i, "aliases"), f"{p['name']}: alias {n!r} is also the name of a space")
+        powers.append(
+            Power(p["name"], p["side"], p["capital"], p["starting_treasury"], p.get("colour", "#888888"), tuple(p.get("aliases", ())))
+        )
+
+    # Setup.
+    for t, owner in setup_doc["control"].items():
+        if t not in spaces or not spaces[t].is_land:
+            f.add("setup", ("control", t), f"{t!r} is not a territory of the map")
+        if owner not in power_names:
+            f.add("setup", ("control", t), f"{t}: {owner!r} is not a power of {rs['id']}")
+    for where, by_owner in setup_doc["units"].items():
+        if where not in spaces:
+            f.add("setup", ("units", where), f"{where!r} is not a space of the map")
+        for owner, stack in by_owner.items():
+            if owner not in power_names:
+                f.add("setup", ("units", where, owner), f"{where}: {owner!r} is not a power of {rs['id']}")
+            for unit in stack:
+                if unit not in units:
+                    f.add("setup", ("units", where, owner, unit), f"{where}: unknown unit {unit!r}")
+    treasury = dict(setup_doc["treasury"])
+    for i, p in enumerate(powers):
+        if treasury.get(p.name) != p.starting_treasury:
+            f.add(
+                "setup",
+                ("treasury",),
+                f"{p.name} starts with {treasury.get(p.name)} IPCs in setup.yaml but {p.starting_treasury} in ruleset.yaml",
+                hint="the rulebook's starting income belongs in both; fix the importer's corrections list",
+            )
+    setup = Setup(
+        control=MappingProxyType(dict(setup_doc["control"])),
+        units=MappingProxyType(
+            {s: MappingProxyType({o: MappingProxyType(dict(st)) for o, st in by.items()}) for s, by in setup_doc["units"].items()}
+        ),
+        treasury=MappingProxyType(treasury),
+    )
+
+    # Turn sequence, victory and options.
+    phases = tuple(
+        Phase(p["id"], p["name"], tuple(p.get("steps", ())), p.get("mandatory", False), p.get("rule", "")) for p in rs["phases"]
+    )
+    options = {}
+    for name, o in rs["options"].items():
+        if o["default"] not in o["allowed"] or any(type(v) is not type(o["default"]) for v in o["allowed"]):
+            f.add("ruleset", ("options", name), f"option {name}: default {o['default']!r} must be one of allowed {o['allowed']}")
+        options[name] = RuleOption(name, o["default"], tuple(o["allowed"]), o["rule"], o.get("description", ""))
+    v = rs["victory"]
+    if v["checked_after"] not in power_names:
+        f.add("ruleset", ("victory", "checked_after"), f"{v['checked_after']!r} is not a power")
+    vopt = options.get(v["option"])
+    if vopt is None or set(vopt.allowed) != set(v["conditions"]):
+        f.add("ruleset", ("victory", "option"), f"victory option {v['option']!r} must allow exactly {sorted(v['conditions'])}")
+    n_cities = sum(1 for s in spaces.values() if s.victory_city)
+    if n_cities != v["cities"]:
+        f.add("map", ("spaces",), f"the map has {n_cities} victory cities, ruleset.yaml says {v['cities']}")
+    victory = VictoryRules(v["cities"], MappingProxyType(dict(v["conditions"])), v["option"], v["checked_after"], v.get("rule", ""))
+
+    return Ruleset(
+        id=rs["id"],
+        name=rs["name"],
+        powers=tuple(powers),
+        units=MappingProxyType(units),
+        board=board,
+        setup=setup,
+        phases=phases,
+        victory=victory,
+        options=MappingProxyType(options),
+        data_hash=canonical_hash({n: f.data[n] for n in FILES}),
+        sides=tuple(rs["sides"]),
+    )

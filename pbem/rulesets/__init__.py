@@ -1,0 +1,19 @@
+"""The rule systems pbem ships: canonical ids, the data folder of each, and the names players use.
+
+Only data lives here; `pbem.io.rulesets` resolves names (case-insensitively) and loads the folders.
+"""
+
+# canonical ruleset id -> folder under pbem/rulesets/ holding ruleset.yaml, units.yaml, map.yaml, setup.yaml
+RULESETS: dict[str, str] = {
+    "1942-2e": "aa1942_2e",
+}
+
+# alternative name -> canonical id (compared case-insensitively, spaces and underscores as hyphens)
+ALIASES: dict[str, str] = {
+    "1942": "1942-2e",
+    "1942-2nd": "1942-2e",
+    "1942-second-edition": "1942-2e",
+    "aa1942-2e": "1942-2e",
+    "aa1942": "1942-2e",
+    "a42": "1942-2e",
+}
