@@ -194,7 +194,7 @@ def _douglas_peucker(points: Sequence[Point], tolerance: float) -> list[Point]:
             keep[worst_at] = True
             stack.append((first, worst_at))
             stack.append((worst_at, last))
-    return [p for p, k in zip(points, keep) if k]
+    return [p for p, k in zip(points, keep, strict=True) if k]
 
 
 def signed_area(ring: Sequence[Point]) -> float:
@@ -254,7 +254,9 @@ def simplify_ring(ring: Sequence[Point], tolerance: float) -> Ring:
     if len(points) < 4:
         return tuple(points)
     start = points[0]
-    far = max(range(len(points)), key=lambda i: (points[i][0] - start[0]) ** 2 + (points[i][1] - start[1]) ** 2)
+    far = max(
+        range(len(points)), key=lambda i: (points[i][0] - start[0]) ** 2 + (points[i][1] - start[1]) ** 2
+    )
     tol = tolerance
     while tol >= 0.5:
         first = _douglas_peucker(points[: far + 1], tol)

@@ -1,0 +1,214 @@
+"""The map picture: SVG structure, colours, arrows, battles, determinism, and the PNG rendering."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from pbem.io.triplea_geometry import Geometry, SpaceGeometry, load_geometry
+from pbem.report.mappng import PNG_MAGIC, png_size, svg_to_png
+from pbem.report.mapsvg import (
+    NEUTRAL_FILL,
+    SEA_FILL,
+    MapMove,
+    MapView,
+    render_map_svg,
+    stack_items,
+    view_from_setup,
+)
+
+NS = {"s": "http://www.w3.org/2000/svg"}
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _box(name: str, x: int, y: int, size: int = 100, *, sea: bool = False) -> SpaceGeometry:
+    ring = ((x, y), (x + size, y), (x + size, y + size), (x, y + size))
+    centre = (x + size // 2, y + size // 2)
+    return SpaceGeometry(
+        name=name, sea=sea, polygons=(ring,), centre=centre, label=(x + 5, y + 20), places=((x + 10, y + 40),)
+    )
+
+
+# A 1000-wide wrapping strip: West at the left edge, Eastland at the right edge.
+GEO = Geometry(
+    width=1000,
+    height=300,
+    wrap_x=True,
+    spaces={
+        "West": _box("West", 0, 0),
+        "Middle": _box("Middle", 400, 0),
+        "Eastland": _box("Eastland", 890, 0),
+        "Rock": _box("Rock", 600, 0),
+        "SZ 1": _box("SZ 1", 0, 150, sea=True),
+        "SZ 2": _box("SZ 2", 400, 150, sea=True),
+    },
+)
+
+VIEW = MapView(
+    title="Round 1 & all that <test>",
+    owners={"West": "Red", "Middle": "Blue", "Eastland": "Red", "Rock": None},
+    colours={"Red": "#ff0000", "Blue": "#0000ff"},
+    units={
+        "Middle": {"Blue": {"infantry": 3, "tank": 1}, "Red": {"fighter": 2}},
+        "SZ 2": {"Blue": {"transport": 1, "battleship": 1}},
+    },
+    moves=(
+        MapMove("Red", "West", "Middle", "2 ftr"),
+        MapMove("Red", "Eastland", "West", "1 inf"),  # across the east-west seam
+    ),
+    battles=("Middle",),
+    impassable=frozenset({"Rock"}),
+)
+
+
+def _parse(svg: str) -> ET.Element:
+    return ET.fromstring(svg.encode("utf-8"))
+
+
+def _space_fills(root: ET.Element) -> dict[str, str]:
+    fills = {}
+    for path in root.iterfind(".//s:g[@id='land']/s:path", NS):
+        fills[path.findtext("s:title", namespaces=NS, default="").split(" (")[0]] = path.get("fill", "")
+    for path in root.iterfind(".//s:g[@id='sea']/s:path", NS):
+        fills[path.findtext("s:title", namespaces=NS, default="").split(" (")[0]] = path.get("fill", "")
+    return fills
+
+
+def test_svg_is_valid_xml_with_a_title_and_every_space() -> None:
+    root = _parse(render_map_svg(GEO, VIEW))
+
+    assert root.tag == "{http://www.w3.org/2000/svg}svg"
+    assert root.findtext("s:title", namespaces=NS) == VIEW.title
+    assert root.findtext("s:desc", namespaces=NS)
+    assert set(_space_fills(root)) == set(GEO.spaces)
+    names = {t.text for t in root.iterfind(".//s:g[@id='names']/s:text", NS)}
+    assert names == set(GEO.spaces)
+
+
+def test_spaces_are_coloured_by_controller() -> None:
+    fills = _space_fills(_parse(render_map_svg(GEO, VIEW)))
+
+    assert fills["West"] == fills["Eastland"] == "#ff7373"  # red, 45 % towards white
+    assert fills["Middle"] == "#7373ff"
+    assert fills["SZ 1"] == fills["SZ 2"] == SEA_FILL
+    assert fills["Rock"] == "url(#impassable)"
+    neutral = MapView(title="t", owners={}, colours={}, units={})
+    assert _space_fills(_parse(render_map_svg(GEO, neutral)))["Rock"] == NEUTRAL_FILL
+
+
+def test_unit_stacks_are_labelled_per_power_in_its_colour() -> None:
+    root = _parse(render_map_svg(GEO, VIEW))
+    texts = [t.text for t in root.iterfind(".//s:g[@id='units']//s:text", NS)]
+    assert texts == ["2 ftr", "3 inf 1 tnk", "1 trn 1 bb"]
+    fills = [r.get("fill") for r in root.iterfind(".//s:g[@id='units']//s:rect", NS)]
+    assert fills == ["#ff0000", "#0000ff", "#0000ff"]  # Red before Blue: the colours' order
+
+
+def test_stack_items_order_and_merge() -> None:
+    assert stack_items({"battleship": 1, "infantry": 2, "armour": 1, "tank": 2, "zeppelin": 1}) == [
+        "2 inf",
+        "3 tnk",
+        "1 bb",
+        "1 zep",
+    ]
+    assert stack_items({"infantry": 0}) == []
+
+
+def test_moves_are_arrows_in_the_power_colour_and_wrap_the_short_way() -> None:
+    root = _parse(render_map_svg(GEO, VIEW))
+    moves = root.find(".//s:g[@id='moves']", NS)
+    assert moves is not None
+    groups = moves.findall("s:g", NS)
+    assert [g.findtext("s:title", namespaces=NS) for g in groups] == [
+        "Red: 2 ftr West to Middle",
+        "Red: 1 inf Eastland to West",
+    ]
+    for group in groups:
+        shafts = [p for p in group.findall("s:path", NS) if p.get("stroke") == "#ff0000"]
+        heads = [p for p in group.findall("s:path", NS) if p.get("fill") == "#ff0000"]
+        assert shafts and len(heads) == 1
+    # The seam move is two pieces, each shorter than half the map, none crossing the whole map.
+    seam = [p for p in groups[1].findall("s:path", NS) if p.get("stroke") == "#ff0000"]
+    assert len(seam) == 2
+    for piece in seam:
+        xs = [
+            float(tok.split(",")[0]) for tok in piece.get("d", "").replace("M", "").replace("Q", "").split()
+        ]
+        assert max(xs) - min(xs) < GEO.width / 2
+    labels = [t.text for t in root.iterfind(".//s:g[@id='move-labels']/s:text", NS)]
+    assert labels == ["2 ftr", "1 inf"]
+
+
+def test_battles_are_marked_at_the_space() -> None:
+    root = _parse(render_map_svg(GEO, VIEW))
+    rings = [
+        c for c in root.iterfind(".//s:g[@id='battles']/s:circle", NS) if c.find("s:title", NS) is not None
+    ]
+    assert [(c.get("cx"), c.get("cy"), c.findtext("s:title", namespaces=NS)) for c in rings] == [
+        ("450", "50", "battle in Middle")
+    ]
+
+
+def test_legend_lists_the_powers() -> None:
+    root = _parse(render_map_svg(GEO, VIEW))
+    legend = [t.text for t in root.iterfind(".//s:g[@id='legend']/s:text", NS)]
+    assert legend[:2] == ["Red", "Blue"] and "battle" in legend
+
+
+def test_output_is_deterministic_whatever_the_mapping_order() -> None:
+    reordered = MapView(
+        title=VIEW.title,
+        owners=dict(reversed(list(VIEW.owners.items()))),
+        colours=VIEW.colours,
+        units={
+            space: {p: dict(reversed(list(u.items()))) for p, u in reversed(list(powers.items()))}
+            for space, powers in reversed(list(VIEW.units.items()))
+        },
+        moves=VIEW.moves,
+        battles=VIEW.battles,
+        impassable=VIEW.impassable,
+    )
+    assert render_map_svg(GEO, VIEW) == render_map_svg(GEO, VIEW) == render_map_svg(GEO, reordered)
+
+
+def test_unknown_spaces_are_an_error() -> None:
+    bad = MapView(title="t", owners={}, colours={}, units={}, moves=(MapMove("Red", "West", "Atlantis"),))
+    with pytest.raises(KeyError, match="Atlantis"):
+        render_map_svg(GEO, bad)
+
+
+def test_view_from_setup() -> None:
+    view = view_from_setup(
+        "Opening",
+        control={"West": "Red"},
+        units={"West": {"Red": {"infantry": 2}}},
+        colours={"Red": "#ff0000"},
+        impassable=["Rock"],
+    )
+    assert view.owners == {"West": "Red"} and view.impassable == frozenset({"Rock"})
+    assert "2 inf" in render_map_svg(GEO, view)
+
+
+def test_png_has_the_requested_width() -> None:
+    pytest.importorskip("resvg_py")
+    png = svg_to_png(render_map_svg(GEO, VIEW), width=500)
+    assert png.startswith(PNG_MAGIC)
+    assert png_size(png) == (500, round(500 * (300 + 120) / 1000))
+    with pytest.raises(ValueError):
+        svg_to_png("<svg/>", width=0)
+
+
+def test_the_1942_map_renders() -> None:
+    geo = load_geometry(REPO / "pbem" / "rulesets" / "aa1942_2e" / "geometry.json")
+    view = MapView(
+        title="1942",
+        owners={"Germany": "Germany"},
+        colours={"Germany": "#5a5a5a", "United States": "#5a5a00"},
+        units={"Germany": {"Germany": {"infantry": 3}}},
+        moves=(MapMove("United States", "Western United States", "Central United States", "2 inf"),),
+        battles=("SZ 15",),
+    )
+    root = _parse(render_map_svg(geo, view))
+    assert len(_space_fills(root)) == 161
