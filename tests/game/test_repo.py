@@ -1,0 +1,423 @@
+"""pbem.game.repo: commits are atomic, serialised, identity-free and work in bare repositories."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+from filelock import FileLock
+
+from pbem.game.repo import (
+    DEFAULT_IDENTITY,
+    ConcurrentUpdate,
+    GameRepo,
+    Identity,
+    NotAGameRepo,
+    RepoError,
+    RepositoryBusy,
+    WorkTreeConflict,
+)
+
+
+@pytest.fixture(autouse=True)
+def no_git_identity(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Like a fresh machine or CI: no global config, no identity anywhere."""
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", os.devnull)
+    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
+    for name in ("GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME",
+                 "GIT_COMMITTER_EMAIL", "EMAIL", "GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE"):
+        monkeypatch.delenv(name, raising=False)
+
+
+def git(cwd: Path, *args: str, check: bool = True) -> str:
+    result = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True)
+    if check:
+        assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
+def new_game(path: Path, **options: object) -> GameRepo:
+    return GameRepo.init(path, initial_files={"game.yaml": b"ruleset: aa1942_2e\n",
+                                              "state/round-0.yaml": b"round: 0\n"},
+                         message="Start the game", trailers={"Round": "0", "Phase": "setup"},
+                         **options)  # type: ignore[arg-type]
+
+
+def snapshot(repo: GameRepo) -> dict[str, object]:
+    """Everything a failed write must leave untouched: refs, index, work tree."""
+    files = {}
+    if repo.work_tree is not None:
+        for path in sorted(repo.work_tree.rglob("*")):
+            if ".git" not in path.relative_to(repo.work_tree).parts and path.is_file():
+                files[str(path.relative_to(repo.work_tree))] = path.read_bytes()
+    index = repo.git_dir / "index"
+    return {
+        "refs": git(repo.git_dir, "for-each-ref", "--format=%(refname) %(objectname)"),
+        "HEAD": (repo.git_dir / "HEAD").read_text(),
+        "index": hashlib.sha256(index.read_bytes()).hexdigest() if index.exists() else None,
+        "staged": git(repo.git_dir, "ls-files", "-s") if not repo.bare else "",
+        "files": files,
+    }
+
+
+# ------------------------------------------------------------------ identity and basics
+
+
+def test_init_and_commit_without_any_git_identity(tmp_path: Path) -> None:
+    repo = new_game(tmp_path / "game")
+    assert git(repo.path, "config", "user.name", check=False) == ""  # really none configured
+    sha = repo.commit({"orders/germany.yaml": b"moves: []\n"}, "Germany submits orders",
+                      {"Round": "1", "Power": "Germany", "Phase": "orders"})
+    assert repo.head() == sha == repo.resolve("HEAD") == repo.resolve()
+    info = repo.history()[-1]
+    assert info.author == DEFAULT_IDENTITY == Identity("pbem", "pbem@localhost")
+    assert git(repo.path, "log", "-1", "--format=%cn <%ce>").strip() == "pbem <pbem@localhost>"
+
+
+def test_game_identity_is_remembered_and_can_be_overridden(tmp_path: Path) -> None:
+    gm = Identity("Game Master", "gm@example.org")
+    repo = new_game(tmp_path / "game", identity=gm)
+    reopened = GameRepo(repo.path)
+    reopened.commit({"a": b"1"}, "by the game identity")
+    reopened.commit({"b": b"2"}, "by a player", identity=Identity("Ann", "ann@example.org"))
+    authors = [c.author for c in reopened.history()]
+    assert authors == [gm, gm, Identity("Ann", "ann@example.org")]
+
+
+def test_commit_then_read_back_and_work_tree_follows(tmp_path: Path) -> None:
+    repo = new_game(tmp_path / "game")
+    payload = b"line\r\nbinary \x00\xff\n"
+    first = repo.head()
+    sha = repo.commit({"orders/japan.yaml": payload, "state/round-0.yaml": None},
+                      "Japan submits orders", {"Round": "1"})
+    assert repo.read("orders/japan.yaml") == payload  # exact bytes, no filters
+    assert repo.read("state/round-0.yaml") is None
+    assert repo.read("state/round-0.yaml", first) == b"round: 0\n"
+    assert repo.read("missing.yaml") is None
+    assert repo.list() == ["game.yaml", "orders/japan.yaml"]
+    assert repo.list("orders") == ["orders/japan.yaml"] == repo.list("orders/")
+    assert repo.list("state", first) == ["state/round-0.yaml"]
+    assert (repo.path / "orders/japan.yaml").read_bytes() == payload
+    assert not (repo.path / "state/round-0.yaml").exists()
+    assert git(repo.path, "rev-parse", "HEAD").strip() == sha
+    assert git(repo.path, "status", "--porcelain") == ""  # index and work tree match HEAD
+    assert "-round: 0\n" in repo.diff(first, sha) and "orders/japan.yaml" in repo.diff(first)
+    assert repo.diff(sha, sha) == ""
+
+
+def test_deleting_a_missing_file_and_empty_commits(tmp_path: Path) -> None:
+    repo = new_game(tmp_path / "game")
+    sha = repo.commit({"never-there.yaml": None}, "Nothing to delete")
+    assert repo.history()[-1].files_changed == () and repo.head() == sha
+
+
+def test_history_and_trailers_round_trip(tmp_path: Path) -> None:
+    repo = new_game(tmp_path / "game")
+    repo.commit({"orders/germany.yaml": b"x\n"}, "Germany submits orders\n\nMoved 3 tanks.\n\n"
+                "Second paragraph.", {"Round": "1", "Power": "Germany", "Phase": "orders"})
+    repo.commit({"state/round-1.yaml": b"r\n", "orders/germany.yaml": None},
+                "Adjudicate round 1", {"Round": "1", "Phase": "adjudication"})
+    history = repo.history()
+    assert [c.subject for c in history] == ["Start the game", "Germany submits orders",
+                                            "Adjudicate round 1"]
+    assert history[0].parents == () and history[1].parents == (history[0].sha,)
+    assert history[0].files_changed == ("game.yaml", "state/round-0.yaml")
+    assert history[1].body == "Moved 3 tanks.\n\nSecond paragraph."
+    assert history[1].trailers == {"Round": "1", "Power": "Germany", "Phase": "orders"}
+    assert history[2].files_changed == ("orders/germany.yaml", "state/round-1.yaml")
+    assert [c.sha for c in repo.history(history[1].sha)] == [history[0].sha, history[1].sha]
+    message = git(repo.path, "log", "-1", "--skip=1", "--format=%B")
+    parsed = subprocess.run(["git", "interpret-trailers", "--parse"], input=message, text=True,
+                            capture_output=True, check=True).stdout
+    assert parsed == "Pbem-Round: 1\nPbem-Power: Germany\nPbem-Phase: orders\n"
+
+
+@pytest.mark.parametrize("files, message, trailers", [
+    ({"../escape": b"x"}, "m", {}),
+    ({"/abs": b"x"}, "m", {}),
+    ({".git/config": b"x"}, "m", {}),
+    ({"a//b": b"x"}, "m", {}),
+    ({"a\nb": b"x"}, "m", {}),
+    ({"ok": b"x"}, "", {}),
+    ({"ok": b"x"}, "m", {"Bad Key": "1"}),
+    ({"ok": b"x"}, "m", {"Round": "1\nPbem-Power: Evil"}),
+    ({"game.yaml/inner": b"x"}, "m", {}),  # would silently replace the file game.yaml
+    ({"state": b"x"}, "m", {}),  # would silently drop the directory state/
+])
+def test_bad_input_changes_nothing(tmp_path: Path, files: dict[str, bytes], message: str,
+                                   trailers: dict[str, str]) -> None:
+    repo = new_game(tmp_path / "game")
+    before = snapshot(repo)
+    with pytest.raises(ValueError):
+        repo.commit(files, message, trailers)
+    assert snapshot(repo) == before
+
+
+def test_replacing_a_file_by_a_directory_in_one_commit_is_allowed(tmp_path: Path) -> None:
+    repo = new_game(tmp_path / "game")
+    repo.commit({"game.yaml": None, "game.yaml/inner": b"x"}, "Reshape")
+    assert repo.list() == ["game.yaml/inner", "state/round-0.yaml"]
+
+
+# ------------------------------------------------------------------ atomicity
+
+
+@pytest.mark.parametrize("seam", ["_before_ref_update", "_commit_tree", "_build_tree"])
+def test_failure_before_the_ref_moves_leaves_everything_as_before(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, seam: str) -> None:
+    repo = new_game(tmp_path / "game")
+    (repo.path / "notes.txt").write_text("my untracked notes")
+    before = snapshot(repo)
+
+    def crash(*args: object) -> None:
+        raise RuntimeError("injected crash")
+
+    monkeypatch.setattr(GameRepo, seam, crash)
+    with pytest.raises(RuntimeError, match="injected"):
+        repo.commit({"orders/germany.yaml": b"x\n", "game.yaml": None}, "Doomed", {"Round": "1"})
+    assert snapshot(repo) == before
+    monkeypatch.undo()
+    repo.commit({"orders/germany.yaml": b"x\n"}, "Works after the crash")  # no stale lock
+    assert len(repo.history()) == 2
+
+
+def test_expected_head_mismatch_raises_and_changes_nothing(tmp_path: Path) -> None:
+    repo = new_game(tmp_path / "game")
+    seen = repo.head()
+    repo.commit({"orders/germany.yaml": b"x\n"}, "Germany submits")
+    before = snapshot(repo)
+    with pytest.raises(ConcurrentUpdate, match="re-read"):
+        repo.commit({"orders/japan.yaml": b"y\n"}, "Japan submits", expected_head=seen)
+    assert snapshot(repo) == before
+    repo.commit({"orders/japan.yaml": b"y\n"}, "Japan submits", expected_head=repo.head())
+
+
+def test_branch_moved_behind_our_back_is_detected_by_compare_and_swap(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    repo = new_game(tmp_path / "game")
+    env = {**os.environ, "GIT_AUTHOR_NAME": "x", "GIT_AUTHOR_EMAIL": "x@x",
+           "GIT_COMMITTER_NAME": "x", "GIT_COMMITTER_EMAIL": "x@x"}
+    other = subprocess.run(["git", "commit-tree", "-m", "someone else", "-p", repo.head(),
+                            f"{repo.head()}^{{tree}}"], cwd=repo.path, env=env,
+                           capture_output=True, text=True, check=True).stdout.strip()
+
+    def sneak_in(self: GameRepo, new: str) -> None:
+        git(self.path, "update-ref", "refs/heads/main", other)
+
+    monkeypatch.setattr(GameRepo, "_before_ref_update", sneak_in)
+    with pytest.raises(ConcurrentUpdate):
+        repo.commit({"orders/germany.yaml": b"x\n"}, "Lost race")
+    assert repo.head() == other  # their commit kept, ours not half-applied
+    assert repo.read("orders/germany.yaml") is None
+    assert not (repo.path / "orders/germany.yaml").exists()
+
+
+def test_lock_held_too_long_gives_repository_busy(tmp_path: Path) -> None:
+    repo = GameRepo(new_game(tmp_path / "game").path, lock_timeout=0.2)
+    before = snapshot(repo)
+    with FileLock(str(repo.git_dir / "pbem.lock")):
+        start = time.perf_counter()
+        with pytest.raises(RepositoryBusy, match="busy"):
+            repo.commit({"a": b"1"}, "Blocked")
+        assert time.perf_counter() - start < 5
+    assert snapshot(repo) == before
+
+
+# ------------------------------------------------------------------ the user's checkout
+
+
+def test_unrelated_untracked_and_modified_files_survive(tmp_path: Path) -> None:
+    repo = new_game(tmp_path / "game")
+    (repo.path / "scratch.txt").write_text("mine")
+    (repo.path / "game.yaml").write_bytes(b"ruleset: edited locally\n")
+    repo.commit({"orders/germany.yaml": b"x\n"}, "Germany submits")
+    assert (repo.path / "scratch.txt").read_text() == "mine"
+    assert (repo.path / "game.yaml").read_bytes() == b"ruleset: edited locally\n"
+    assert (repo.path / "orders/germany.yaml").read_bytes() == b"x\n"
+
+
+@pytest.mark.parametrize("local", ["untracked", "modified"])
+def test_commit_that_would_overwrite_local_work_is_refused(tmp_path: Path, local: str) -> None:
+    repo = new_game(tmp_path / "game")
+    target = "orders/germany.yaml" if local == "untracked" else "game.yaml"
+    (repo.path / target).parent.mkdir(exist_ok=True)
+    (repo.path / target).write_bytes(b"precious local work\n")
+    before = snapshot(repo)
+    with pytest.raises(WorkTreeConflict, match="nothing was written"):
+        repo.commit({target: b"from pbem\n"}, "Would clobber")
+    assert snapshot(repo) == before
+
+
+def test_checkout_on_another_branch_is_left_alone(tmp_path: Path) -> None:
+    repo = new_game(tmp_path / "game")
+    git(repo.path, "checkout", "-q", "-b", "scratch")
+    before_files = snapshot(repo)["files"]
+    sha = repo.commit({"orders/germany.yaml": b"x\n"}, "Germany submits")
+    assert repo.head() == sha and git(repo.path, "rev-parse", "HEAD").strip() != sha
+    assert snapshot(repo)["files"] == before_files
+
+
+def test_forced_signing_and_inherited_hook_environment_are_ignored(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    config = tmp_path / "gitconfig"
+    config.write_text("[commit]\n\tgpgsign = true\n[gpg]\n\tprogram = false\n")
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(config))
+    elsewhere = tmp_path / "elsewhere"
+    subprocess.run(["git", "init", "-q", str(elsewhere)], check=True)
+    monkeypatch.setenv("GIT_DIR", str(elsewhere / ".git"))  # as inside a git hook
+    monkeypatch.setenv("GIT_INDEX_FILE", str(elsewhere / ".git" / "index"))
+    repo = new_game(tmp_path / "game")
+    repo.commit({"a": b"1"}, "Signed? No.")
+    assert len(repo.history()) == 2
+    monkeypatch.delenv("GIT_DIR")
+    monkeypatch.delenv("GIT_INDEX_FILE")
+    assert git(elsewhere, "for-each-ref") == ""
+
+
+# ------------------------------------------------------------------ opening and bare repos
+
+
+def test_not_a_game_repo(tmp_path: Path) -> None:
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    with pytest.raises(NotAGameRepo):
+        GameRepo(plain)
+    with pytest.raises(NotAGameRepo):
+        GameRepo(tmp_path / "missing")
+    repo = new_game(tmp_path / "game")
+    (repo.path / "sub").mkdir()
+    with pytest.raises(NotAGameRepo, match="inside"):
+        GameRepo(repo.path / "sub")  # never commit into an enclosing repository
+    with pytest.raises(NotAGameRepo):
+        GameRepo(repo.path, branch="other")
+    empty = tmp_path / "empty"
+    subprocess.run(["git", "init", "-q", str(empty)], check=True)
+    with pytest.raises(NotAGameRepo, match="no branch"):
+        GameRepo(empty)
+    with pytest.raises(RepoError):
+        new_game(repo.path)  # not empty: refuse rather than re-initialise
+    assert len(repo.history()) == 1
+
+
+def test_failed_init_leaves_nothing_behind(tmp_path: Path) -> None:
+    with pytest.raises(ValueError):
+        GameRepo.init(tmp_path / "game", initial_files={"../x": b""}, message="m")
+    assert not (tmp_path / "game").exists()
+
+
+def test_bare_repository(tmp_path: Path) -> None:
+    created = new_game(tmp_path / "game.git", bare=True)
+    repo = GameRepo(created.path)
+    assert repo.bare and repo.work_tree is None
+    sha = repo.commit({"orders/uk.yaml": b"uk\n"}, "UK submits", {"Round": "1", "Power": "UK"})
+    assert repo.read("orders/uk.yaml") == b"uk\n" and repo.head() == sha
+    assert [c.trailers for c in repo.history()][-1] == {"Round": "1", "Power": "UK"}
+    assert sorted(p.name for p in repo.path.iterdir() if p.name.endswith(".yaml")) == []
+    clone = tmp_path / "clone"
+    subprocess.run(["git", "clone", "-q", str(repo.path), str(clone)], check=True)
+    assert (clone / "orders/uk.yaml").read_bytes() == b"uk\n"
+    assert GameRepo(clone).head() == sha
+
+
+# ------------------------------------------------------------------ concurrency
+
+
+WORKER = textwrap.dedent("""\
+    import os, sys, time
+    from pbem.game.repo import GameRepo, ConcurrentUpdate
+    path, name, count, go, stale = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5]
+    repo = GameRepo(path, lock_timeout=60)
+    seen = repo.head()
+    while not os.path.exists(go):
+        time.sleep(0.001)
+    for i in range(count):
+        expected = seen if stale == "1" else None
+        try:
+            repo.commit({f"orders/{name}-{i}.yaml": f"{name} {i}\\n".encode()},
+                        f"{name} submits {i}", {"Power": name, "Round": str(i)},
+                        expected_head=expected)
+            print("landed", name, i, flush=True)
+        except ConcurrentUpdate:
+            print("refused", name, i, flush=True)
+""")
+
+
+def run_workers(path: Path, tmp_path: Path, workers: int, count: int, stale: bool) -> list[str]:
+    script = tmp_path / "worker.py"
+    script.write_text(WORKER)
+    go = tmp_path / "go"
+    processes = [subprocess.Popen([sys.executable, str(script), str(path), f"p{n}", str(count),
+                                   str(go), "1" if stale else "0"],
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                 for n in range(workers)]
+    time.sleep(0.5)  # let every worker open the repository and wait at the start line
+    go.touch()
+    lines = []
+    for process in processes:
+        out, err = process.communicate(timeout=120)
+        assert process.returncode == 0, err
+        lines += out.split("\n")
+    return [line for line in lines if line]
+
+
+@pytest.mark.parametrize("bare", [False, True])
+def test_many_processes_committing_at_once_lose_nothing(tmp_path: Path, bare: bool) -> None:
+    repo = new_game(tmp_path / "game", bare=bare)
+    workers, count = 6, 5
+    lines = run_workers(repo.path, tmp_path, workers, count, stale=False)
+    assert sorted(lines) == sorted(f"landed p{n} {i}" for n in range(workers)
+                                   for i in range(count))
+    history = repo.history()
+    assert len(history) == 1 + workers * count
+    assert all(len(c.parents) <= 1 for c in history)  # one straight line of commits
+    orders = repo.list("orders")
+    assert orders == sorted(f"orders/p{n}-{i}.yaml" for n in range(workers) for i in range(count))
+    if not bare:
+        assert git(repo.path, "status", "--porcelain") == ""
+        assert sorted(p.name for p in (repo.path / "orders").iterdir()) == [
+            o.split("/")[1] for o in orders]
+
+
+def test_stale_writers_are_refused_clearly_never_lost(tmp_path: Path) -> None:
+    repo = new_game(tmp_path / "game")
+    lines = run_workers(repo.path, tmp_path, 5, 2, stale=True)
+    landed = [line for line in lines if line.startswith("landed")]
+    refused = [line for line in lines if line.startswith("refused")]
+    assert len(landed) + len(refused) == 10
+    assert len(landed) == 1  # all saw the same head: exactly one can win
+    assert len(repo.history()) == 1 + len(landed)
+    name, i = landed[0].split()[1:]
+    assert repo.list("orders") == [f"orders/{name}-{i}.yaml"]
+
+
+# ------------------------------------------------------------------ speed
+
+
+def test_large_repo_operations_stay_fast(tmp_path: Path, capsys: pytest.CaptureFixture[str]
+                                         ) -> None:
+    files = {f"state/t{n // 100}/territory-{n}.yaml": f"owner: p{n % 5}\n".encode()
+             for n in range(3000)}
+    start = time.perf_counter()
+    repo = GameRepo.init(tmp_path / "game", initial_files=files, message="Big start")
+    init_s = time.perf_counter() - start
+    start = time.perf_counter()
+    for n in range(5):
+        repo.commit({f"state/t0/territory-{n}.yaml": b"owner: p9\n", f"new-{n}": b"x"},
+                    f"Change {n}", {"Round": str(n)})
+    commit_ms = (time.perf_counter() - start) / 5 * 1000
+    start = time.perf_counter()
+    assert len(repo.list()) == 3005 and len(repo.history()) == 6
+    read_ms = (time.perf_counter() - start) * 1000
+    with capsys.disabled():
+        print(f"\n[bench] init 3000 files: {init_s:.2f} s; commit: {commit_ms:.0f} ms; "
+              f"list+history: {read_ms:.0f} ms")
+    assert commit_ms < 3000
