@@ -1,0 +1,202 @@
+"""Choosing casualties: the owner's order of loss, under "as many hits as possible must be assigned".
+
+Each unit is one or two *slots* (a two-hit unit: a damage slot, then a kill slot).  Slots are
+ranked by the owner's order of loss; a set of slots can take the hits when every slot is matched
+to a hit whose fire class may be assigned to it.  Those sets form a transversal matroid, so taking
+slots greedily in rank order whenever the set stays matchable yields both the largest number of
+hits assigned (the rule) and, among such choices, the one the owner ranks best (the order of loss).
+That makes the solver exact, not a heuristic: the rulebook's cruiser-and-two-subs example
+(General Combat step 3, p. 17) comes out as the rule says.
+
+Matchability is Hall's condition over *signatures* (the set of fire classes that may hit a slot);
+at most four classes exist, so the check is a handful of sums.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Mapping, Sequence
+
+from pbem.engine.combat.model import CasualtyReason, FireClass, Orders
+from pbem.engine.model import UnitType
+
+RULE_MAX_HITS: CasualtyReason = "rule: as many hits as possible must be assigned"
+RULE_TRANSPORTS_LAST: CasualtyReason = "rule: transports chosen last"
+
+
+@dataclass(frozen=True)
+class Category:
+    """Units of one side that are interchangeable for the rules: same type, owner and status."""
+
+    unit: str
+    owner: str
+    seaborne: bool
+    damaged: bool
+    profile: UnitType
+
+    @property
+    def two_hit(self) -> bool:
+        return self.profile.hits >= 2 and not self.damaged
+
+
+def can_hit(fire_class: FireClass, profile: UnitType) -> bool:
+    """May a hit of this class be assigned to a unit with this profile?"""
+    if fire_class == "any":
+        return True
+    if fire_class == "not_air":
+        return profile.domain != "air"
+    if fire_class == "not_sub":
+        return not profile.has("submarine")
+    return profile.domain == "air"  # "air": antiaircraft fire
+
+
+@dataclass(frozen=True)
+class Run:
+    """A block of equal slots in rank order: `effect` "damaged" marks a two-hit unit's first hit."""
+
+    category: int
+    effect: str  # "destroyed" | "damaged"
+    reason: CasualtyReason
+    transport: bool = False
+    limit: int | None = None  # at most this many (the rest is held back by `keep_one`)
+
+
+@dataclass(frozen=True)
+class Taken:
+    category: int
+    effect: str
+    count: int
+    reason: CasualtyReason
+
+
+def default_rank(profile: UnitType) -> tuple[int, int, str]:
+    """Club convention: cheapest first, air units last (ties by name, so the order is stable)."""
+    return (1 if profile.domain == "air" else 0, profile.cost, profile.name)
+
+
+class LossPlan:
+    """One side's ranking of its slots, built once per battle from its orders.
+
+    `keep_one`: the land battle's "hold the territory" convention: the last land unit with a
+    combat value (for this side) is moved behind every other slot.
+    """
+
+    def __init__(
+        self,
+        categories: Sequence[Category],
+        orders: Orders,
+        *,
+        keep_one: bool,
+        combat_value: Sequence[bool],
+        transports_last: bool,
+        aa_can_be_casualty: bool,
+    ):
+        self.categories = tuple(categories)
+        self.keep_one = keep_one
+        self.combat_value = tuple(combat_value)
+        listed = {name: i for i, name in enumerate(orders.order_of_loss)}
+        self.uses_default = any(c.unit not in listed for c in self.categories)
+
+        def rank(i: int) -> tuple[object, ...]:
+            c = self.categories[i]
+            first = (0, listed[c.unit]) if c.unit in listed else (1, 0)
+            # a damaged two-hit unit sinks before an undamaged one; seaborne units go first
+            return (first, default_rank(c.profile), not c.damaged, not c.seaborne, i)
+
+        order = sorted(range(len(self.categories)), key=rank)
+        runs: list[Run] = []
+        # a two-hit unit's first hit costs nothing lasting, so every such damage slot comes first
+        for i in order:
+            if self.categories[i].two_hit:
+                runs.append(Run(i, "damaged", "default"))
+        tail: list[Run] = []
+        for i in order:
+            c = self.categories[i]
+            if not aa_can_be_casualty and c.profile.has("aa"):
+                continue
+            reason: CasualtyReason = "directive" if c.unit in listed else "default"
+            if transports_last and c.profile.has("transport"):
+                tail.append(Run(i, "destroyed", RULE_TRANSPORTS_LAST, transport=True))
+            else:
+                runs.append(Run(i, "destroyed", reason))
+        self.runs = tuple(runs + tail)
+
+    def assign(self, available: Sequence[int], hits: Mapping[FireClass, int]) -> tuple[Taken, ...]:
+        """The casualties for `hits` among `available` units (per category, not yet casualties)."""
+        live = {c: n for c, n in hits.items() if n > 0}
+        if not live:
+            return ()
+        classes = tuple(sorted(live))
+        sig_of: dict[int, frozenset[FireClass]] = {}
+        for i, c in enumerate(self.categories):
+            sig_of[i] = frozenset(k for k in classes if can_hit(k, c.profile))
+        signatures = sorted({s for s in sig_of.values() if s}, key=sorted)
+        subsets: list[tuple[frozenset[frozenset[FireClass]], int]] = []
+        for r in range(1, len(signatures) + 1):
+            for combo in combinations(signatures, r):
+                union: frozenset[FireClass] = frozenset().union(*combo)
+                subsets.append((frozenset(combo), sum(live[k] for k in union)))
+        chosen: dict[frozenset[FireClass], int] = {s: 0 for s in signatures}
+        total = sum(live.values())
+
+        runs = list(self.runs)
+        remaining = list(available)
+        if self.keep_one:
+            runs = self._hold_back(runs, remaining)
+        damaged_now = [0] * len(self.categories)
+        taken: list[Taken] = []
+        forced = False
+        assigned = 0
+        for run in runs:
+            if assigned >= total:
+                break
+            i = run.category
+            sig = sig_of[i]
+            if run.effect == "damaged":
+                room = remaining[i]
+            elif self.categories[i].two_hit:
+                room = min(remaining[i], damaged_now[i])  # sinks only after its damage hit
+            else:
+                room = remaining[i]
+            if run.limit is not None:
+                room = min(room, run.limit)
+            if room <= 0:
+                continue
+            if not sig:
+                continue
+            slack = min(cap - sum(chosen[s] for s in combo) for combo, cap in subsets if sig in combo)
+            k = min(room, slack)
+            if k < min(room, total - assigned):
+                forced = True  # a better-ranked unit is skipped so that no hit is lost
+            if k <= 0:
+                continue
+            chosen[sig] += k
+            assigned += k
+            if run.effect == "damaged":
+                damaged_now[i] += k
+            else:
+                remaining[i] -= k
+            reason = run.reason
+            if forced and not run.transport and run.effect == "destroyed":
+                reason = RULE_MAX_HITS
+            taken.append(Taken(i, run.effect, k, reason))
+        return tuple(taken)
+
+    def _hold_back(self, runs: list[Run], remaining: Sequence[int]) -> list[Run]:
+        """Move one unit of the last land run with a combat value behind everything else."""
+        for pos in range(len(runs) - 1, -1, -1):
+            run = runs[pos]
+            c = self.categories[run.category]
+            if (
+                run.effect == "destroyed"
+                and c.profile.domain == "land"
+                and self.combat_value[run.category]
+                and remaining[run.category] > 0
+            ):
+                later = [r for r in runs[pos + 1 :] if remaining[r.category] > 0]
+                if not later:
+                    return runs
+                most = Run(run.category, "destroyed", run.reason, run.transport, remaining[run.category] - 1)
+                return runs[:pos] + [most] + runs[pos + 1 :] + [run]
+        return runs

@@ -1,0 +1,592 @@
+"""The battle as pure step functions: dice are a question the engine asks.
+
+A round is a fixed list of phases.  For each phase the engine states the dice it needs as
+`Volley`s (who fires, in which groups, at which hit values and at what) and, given the number of
+hits per fire class, returns the next state.  `fight` answers the questions with real dice; the
+odds calculator answers them with every possible number of hits and its exact probability.
+Both walk the same functions, so there is one copy of the rules.
+
+States are tuples (a `NamedTuple`) rather than dataclasses because the odds calculator hashes
+millions of them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Mapping, NamedTuple, Sequence
+
+from pbem.engine.combat.casualties import Category, LossPlan, Taken, can_hit
+from pbem.engine.combat.model import (
+    Battle,
+    CasualtiesChosen,
+    Casualty,
+    DiceGroup,
+    Event,
+    FireClass,
+    Force,
+    Orders,
+    Retreated,
+    Side,
+    Submerged,
+    Winner,
+)
+
+Hits = tuple[tuple[FireClass, int], ...]  # hits per fire class, sorted by class
+PHASES = ("opening", "surprise", "fire", "end")
+
+
+class State(NamedTuple):
+    """Where the battle stands between phases; counts are per side category (see `Engine`)."""
+
+    round: int
+    a: tuple[int, ...]  # attacking units on the battle strip
+    d: tuple[int, ...]
+    a_pending: tuple[int, ...]  # casualties behind the casualty strip: they still fire
+    d_pending: tuple[int, ...]
+    a_submerged: tuple[int, ...]
+    d_submerged: tuple[int, ...]
+    a_retreated: tuple[int, ...]
+    over: str  # "" while the battle goes on, else the winner
+    no_combat: bool = False  # ended before any round (e.g. AAA alone)
+
+
+@dataclass(frozen=True)
+class Volley:
+    """Dice one side rolls in one step, grouped by hit value in a stable order (value, unit)."""
+
+    side: Side
+    step: str  # label step: aa, bombard, surprise-attacker, surprise-defender, attacker, defender
+    groups: tuple[DiceGroup, ...]
+
+    @property
+    def classes(self) -> tuple[FireClass, ...]:
+        return tuple(sorted({g.fire_class for g in self.groups}))
+
+
+def _tuple_sub(x: Sequence[int], y: Sequence[int]) -> tuple[int, ...]:
+    return tuple(p - q for p, q in zip(x, y))
+
+
+def _tuple_add(x: Sequence[int], y: Sequence[int]) -> tuple[int, ...]:
+    return tuple(p + q for p, q in zip(x, y))
+
+
+class Engine:
+    """The rules of one battle, with its categories and each side's loss plan built once."""
+
+    def __init__(self, battle: Battle, attacker_orders: Orders, defender_orders: Orders):
+        if not any(f.count for f in battle.attackers):
+            raise ValueError(f"battle at {battle.space} has no attacking units")
+        self.battle = battle
+        self.rules = battle.rules
+        self.kind = battle.kind
+        self.orders = {"attacker": attacker_orders, "defender": defender_orders}
+        self.a_cats, a_start = self._categories(battle.attackers, {})
+        self.d_cats, d_start = self._categories(battle.defenders, battle.damaged)
+        self.a_start = a_start
+        self.d_start = d_start
+        land = battle.kind == "land"
+        self.plans = {
+            "attacker": LossPlan(
+                self.a_cats,
+                attacker_orders,
+                keep_one=land and attacker_orders.hold_territory,
+                combat_value=[c.profile.attack > 0 and not c.profile.has("cannot_attack") for c in self.a_cats],
+                transports_last=self.rules.transports_chosen_last,
+                aa_can_be_casualty=self.rules.aa_can_be_casualty,
+            ),
+            "defender": LossPlan(
+                self.d_cats,
+                defender_orders,
+                keep_one=land and defender_orders.hold_territory,
+                combat_value=[c.profile.defense > 0 for c in self.d_cats],
+                transports_last=self.rules.transports_chosen_last,
+                aa_can_be_casualty=self.rules.aa_can_be_casualty,
+            ),
+        }
+        seaborne = sum(f.count for f in battle.attackers if f.seaborne)
+        ships = list(battle.bombard) if land else []
+        if self.rules.bombard_cap_per_seaborne_unit:
+            ships = ships[:seaborne]
+        self.bombard_ships = tuple(ships)
+        self.has_aa = land and any(c.profile.has("aa") for c in self.d_cats)
+        retreat = attacker_orders.retreat
+        first_round_special = self.has_aa or bool(self.bombard_ships)
+        cap = 2 if first_round_special else 1
+        if retreat.kind == "after_round":
+            cap = max(cap, retreat.value)
+        self.steady_round = cap
+        self.a_idx = self._index(self.a_cats)
+        self.d_idx = self._index(self.d_cats)
+
+    # ------------------------------------------------------------------ categories
+    def _categories(
+        self, forces: Iterable[Force], damaged: Mapping[str, Mapping[str, int]]
+    ) -> tuple[tuple[Category, ...], tuple[int, ...]]:
+        counts: dict[tuple[str, str, bool, bool], int] = {}
+        order: list[tuple[str, str, bool, bool]] = []
+        left_damaged = {o: dict(m) for o, m in damaged.items()}
+        for force in forces:
+            profile = self.battle.units[force.unit]
+            if profile.domain == "structure" or force.count == 0:
+                continue  # industrial complexes are not placed on the battle strip
+            keys = [(force.unit, force.owner, force.seaborne, False)]
+            if profile.hits >= 2:
+                keys.append((force.unit, force.owner, force.seaborne, True))
+            for key in keys:
+                if key not in counts:
+                    counts[key] = 0
+                    order.append(key)
+            hurt = min(force.count, left_damaged.get(force.owner, {}).get(force.unit, 0)) if profile.hits >= 2 else 0
+            if hurt:
+                left_damaged[force.owner][force.unit] -= hurt
+                counts[keys[1]] += hurt
+            counts[keys[0]] += force.count - hurt
+        cats = tuple(Category(u, o, s, dmg, self.battle.units[u]) for (u, o, s, dmg) in order)
+        return cats, tuple(counts[k] for k in order)
+
+    @staticmethod
+    def _index(cats: Sequence[Category]) -> dict[tuple[str, str, bool, bool], int]:
+        return {(c.unit, c.owner, c.seaborne, c.damaged): i for i, c in enumerate(cats)}
+
+    def cats(self, side: Side) -> tuple[Category, ...]:
+        return self.a_cats if side == "attacker" else self.d_cats
+
+    # ------------------------------------------------------------------ state helpers
+    def initial(self) -> State:
+        """Round 1 before any dice; ends at once when the defender has nothing that fights."""
+        zero_a = (0,) * len(self.a_cats)
+        zero_d = (0,) * len(self.d_cats)
+        state = State(1, self.a_start, self.d_start, zero_a, zero_d, zero_a, zero_d, zero_a, "")
+        if self.kind == "land":
+            state = self._aa_alone(state)
+            if not any(state.d):
+                return state._replace(over="attacker", no_combat=True)
+        return state
+
+    def _has(self, side: Side, counts: Sequence[int], tag: str) -> bool:
+        return any(n and c.profile.has(tag) for n, c in zip(counts, self.cats(side)))
+
+    def _value(self, side: Side, c: Category) -> int:
+        if side == "attacker":
+            return 0 if c.profile.has("cannot_attack") else c.profile.attack
+        return c.profile.defense
+
+    def _aa_alone(self, state: State) -> State:
+        """AAA with no defending combat units are destroyed without a battle (AAA profile)."""
+        if not self.rules.aa_destroyed_when_alone or self.kind != "land":
+            return state
+        if any(n and self._value("defender", c) > 0 for n, c in zip(state.d, self.d_cats)):
+            return state
+        return state._replace(d=(0,) * len(self.d_cats))
+
+    def side_counts(self, state: State, side: Side) -> tuple[int, ...]:
+        return state.a if side == "attacker" else state.d
+
+    # ------------------------------------------------------------------ fire classes
+    def _air_class(self, side: Side, own: Sequence[int], enemy: Sequence[int]) -> FireClass:
+        enemy_side: Side = "defender" if side == "attacker" else "attacker"
+        if self.kind != "sea" or not self._has(enemy_side, enemy, "submarine"):
+            return "any"
+        if self.rules.air_hits_subs == "always" or self._has(side, own, "destroyer"):
+            return "any"
+        return "not_sub"
+
+    def _sub_class(self, side: Side, enemy: Sequence[int]) -> FireClass:
+        enemy_side: Side = "defender" if side == "attacker" else "attacker"
+        if self.rules.subs_can_hit_air:
+            return "any"
+        if any(n and c.profile.domain == "air" for n, c in zip(enemy, self.cats(enemy_side))):
+            return "not_air"
+        return "any"
+
+    def _surprise(self, side: Side, state: State) -> bool:
+        """Do this side's subs strike (or may they submerge) in step 2 of this round?"""
+        if self.kind != "sea":
+            return False
+        allowed = self.rules.sub_surprise_attacker if side == "attacker" else self.rules.sub_surprise_defender
+        if not allowed:
+            return False
+        if state.round > 1 and not self.rules.surprise_repeats_every_round:
+            return False
+        enemy_side: Side = "defender" if side == "attacker" else "attacker"
+        enemy = state.d if side == "attacker" else state.a
+        if self.rules.surprise_cancelled_by_destroyer and self._has(enemy_side, enemy, "destroyer"):
+            return False
+        return True
+
+    # ------------------------------------------------------------------ volleys
+    def volleys(self, state: State, phase: str) -> tuple[Volley, ...]:
+        """The dice this phase needs from `state` (empty: the phase is deterministic)."""
+        if state.over:
+            return ()
+        if phase == "opening":
+            return self._opening_volleys(state)
+        if phase == "surprise":
+            return self._surprise_volleys(self._submerge(state, log=None))
+        if phase == "fire":
+            out = []
+            for side in ("attacker", "defender"):
+                v = self._fire_volley(side, state)
+                if v.groups:
+                    out.append(v)
+            return tuple(out)
+        return ()
+
+    def _opening_volleys(self, state: State) -> tuple[Volley, ...]:
+        out: list[Volley] = []
+        if state.round == 1 or not self.rules.bombard_first_round_only:
+            if self.bombard_ships and state.round == 1:
+                groups: dict[tuple[str, int], int] = {}
+                for ship in self.bombard_ships:
+                    key = (ship, self.battle.units[ship].bombard)
+                    groups[key] = groups.get(key, 0) + 1
+                out.append(
+                    Volley(
+                        "attacker",
+                        "bombard",
+                        tuple(DiceGroup(u, v, n, "any") for (u, v), n in sorted(groups.items(), key=_gkey)),
+                    )
+                )
+        if self.has_aa and (state.round == 1 or not self.rules.aa_first_round_only):
+            guns = sum(n for n, c in zip(state.d, self.d_cats) if c.profile.has("aa"))
+            planes = sum(n for n, c in zip(state.a, self.a_cats) if c.profile.domain == "air")
+            shots = guns * self.rules.aa_shots_per_unit
+            if self.rules.aa_one_shot_per_air_unit:
+                shots = min(shots, planes)
+            if guns and planes and shots:
+                out.append(Volley("defender", "aa", (DiceGroup("antiaircraft", self.rules.aa_hit, shots, "air"),)))
+        return tuple(out)
+
+    def _surprise_volleys(self, state: State) -> tuple[Volley, ...]:
+        out: list[Volley] = []
+        for side, step, value in (
+            ("attacker", "surprise-attacker", self.rules.sub_surprise_attack_value),
+            ("defender", "surprise-defender", self.rules.sub_surprise_defense_value),
+        ):
+            if not self._surprise(side, state):
+                continue
+            own = state.a if side == "attacker" else state.d
+            enemy = state.d if side == "attacker" else state.a
+            cls = self._sub_class(side, enemy)
+            groups: dict[str, int] = {}
+            for n, c in zip(own, self.cats(side)):
+                if n and c.profile.has("submarine"):
+                    groups[c.unit] = groups.get(c.unit, 0) + n
+            if groups:
+                out.append(Volley(side, step, tuple(DiceGroup(u, value, n, cls) for u, n in sorted(groups.items()))))
+        return tuple(out)
+
+    def _fire_volley(self, side: Side, state: State) -> Volley:
+        own = _tuple_add(state.a, state.a_pending) if side == "attacker" else _tuple_add(state.d, state.d_pending)
+        enemy = state.d if side == "attacker" else state.a
+        cats = self.cats(side)
+        surprised = self._surprise(side, state)
+        air_cls = self._air_class(side, own, enemy)
+        sub_cls = self._sub_class(side, enemy)
+        supported = 0
+        if side == "attacker" and self.rules.artillery_supports:
+            infantry = sum(n for n, c in zip(own, cats) if c.profile.has("infantry"))
+            artillery = sum(n for n, c in zip(own, cats) if c.profile.has("artillery"))
+            supported = min(infantry, artillery * self.rules.artillery_supports)
+        groups: dict[tuple[str, int, str, str], int] = {}
+        for n, c in zip(own, cats):
+            value = self._value(side, c)
+            if not n or value <= 0:
+                continue
+            cls: FireClass = "any"
+            if c.profile.has("submarine"):
+                if surprised:
+                    continue  # fired (or submerged) in step 2
+                cls = sub_cls
+            elif c.profile.domain == "air":
+                cls = air_cls
+            if c.profile.has("infantry") and supported:
+                boosted = min(n, supported)
+                supported -= boosted
+                key = (c.unit, value + self.rules.artillery_bonus, cls, "supported by artillery")
+                groups[key] = groups.get(key, 0) + boosted
+                n -= boosted
+                if not n:
+                    continue
+            key = (c.unit, value, cls, "")
+            groups[key] = groups.get(key, 0) + n
+        ordered = sorted(groups.items(), key=lambda kv: (kv[0][1], kv[0][0], kv[0][3], kv[0][2]))
+        step = "attacker" if side == "attacker" else "defender"
+        return Volley(side, step, tuple(DiceGroup(u, v, n, cls, note) for (u, v, cls, note), n in ordered))
+
+    # ------------------------------------------------------------------ apply
+    def apply(
+        self, state: State, phase: str, hits: Sequence[Mapping[FireClass, int]], log: list[Event] | None = None
+    ) -> State:
+        """The state after `phase`, given the hits per fire class of each of its volleys."""
+        if state.over:
+            return state
+        if phase == "opening":
+            return self._apply_opening(state, hits, log)
+        if phase == "surprise":
+            return self._apply_surprise(state, hits, log) if self.kind == "sea" else state
+        if phase == "fire":
+            return self._apply_fire(state, hits, log)
+        return self._end_round(state, log)
+
+    def _take(
+        self, side: Side, state: State, hits: Mapping[FireClass, int], step: str, pending: bool, log: list[Event] | None
+    ) -> State:
+        """Assign `hits` to `side`'s units; kills go behind the casualty strip if `pending`."""
+        if side == "attacker":
+            counts, pend = list(state.a), list(state.a_pending)
+        else:
+            counts, pend = list(state.d), list(state.d_pending)
+        available = [n - p for n, p in zip(counts, pend)]
+        taken = self.plans[side].assign(available, hits)
+        idx = self.a_idx if side == "attacker" else self.d_idx
+        cats = self.cats(side)
+        for t in taken:
+            c = cats[t.category]
+            if t.effect == "damaged":
+                counts[t.category] -= t.count
+                counts[idx[(c.unit, c.owner, c.seaborne, True)]] += t.count
+                available[idx[(c.unit, c.owner, c.seaborne, True)]] += t.count
+            elif c.two_hit:
+                # sunk with both hits in one volley: it was moved to the damaged count above
+                j = idx[(c.unit, c.owner, c.seaborne, True)]
+                if pending:
+                    pend[j] += t.count
+                else:
+                    counts[j] -= t.count
+            elif pending:
+                pend[t.category] += t.count
+            else:
+                counts[t.category] -= t.count
+        total = sum(hits.values())
+        if log is not None and total:
+            log.append(
+                CasualtiesChosen(
+                    state.round, step, side, _casualties(cats, taken), total - sum(t.count for t in taken)
+                )
+            )
+        if side == "attacker":
+            return state._replace(a=tuple(counts), a_pending=tuple(pend))
+        return state._replace(d=tuple(counts), d_pending=tuple(pend))
+
+    def _apply_opening(self, state: State, hits: Sequence[Mapping[FireClass, int]], log: list[Event] | None) -> State:
+        for volley, h in zip(self._opening_volleys(state), hits):
+            if volley.step == "bombard":
+                pending = self.rules.bombard_casualties_fire_back
+                state = self._take("defender", state, h, "bombard", pending, log)
+            else:
+                state = self._take("attacker", state, h, "aa", False, log)
+        return state
+
+    def _submerge(self, state: State, log: list[Event] | None) -> State:
+        if self.kind != "sea" or self.rules.submerge_timing != "instead_of_surprise_strike":
+            return state
+        for side in ("attacker", "defender"):
+            if self.orders[side].submerge != "always":
+                continue
+            enemy_side: Side = "defender" if side == "attacker" else "attacker"
+            enemy = state.d if side == "attacker" else state.a
+            if self.rules.submerge_cancelled_by_destroyer and self._has(enemy_side, enemy, "destroyer"):
+                continue
+            own = list(state.a if side == "attacker" else state.d)
+            under = list(state.a_submerged if side == "attacker" else state.d_submerged)
+            moved = []
+            for i, c in enumerate(self.cats(side)):
+                if own[i] and c.profile.has("submarine"):
+                    moved.append((c.owner, c.unit, own[i]))
+                    under[i] += own[i]
+                    own[i] = 0
+            if not moved:
+                continue
+            if log is not None:
+                log.append(Submerged(state.round, side, tuple(moved)))
+            if side == "attacker":
+                state = state._replace(a=tuple(own), a_submerged=tuple(under))
+            else:
+                state = state._replace(d=tuple(own), d_submerged=tuple(under))
+        return state
+
+    def _apply_surprise(self, state: State, hits: Sequence[Mapping[FireClass, int]], log: list[Event] | None) -> State:
+        state = self._submerge(state, log)
+        volleys = self._surprise_volleys(state)
+        keep = self.rules.surprise_casualties_fire_back
+        for volley, h in zip(volleys, hits):
+            target: Side = "defender" if volley.side == "attacker" else "attacker"
+            state = self._take(target, state, h, volley.step, True, log)
+        if not keep:
+            state = self._remove_pending(state)
+        if self.kind == "sea":
+            state = self._defenceless(state, log)
+            state = self._conclude(state, log)
+        return state
+
+    def _apply_fire(self, state: State, hits: Sequence[Mapping[FireClass, int]], log: list[Event] | None) -> State:
+        volleys = [v for v in (self._fire_volley("attacker", state), self._fire_volley("defender", state)) if v.groups]
+        for volley, h in zip(volleys, hits):
+            if volley.side == "attacker":
+                state = self._take("defender", state, h, "attacker", True, log)
+            else:
+                state = self._take("attacker", state, h, "defender", False, log)
+        return state
+
+    def _remove_pending(self, state: State) -> State:
+        zero_a = (0,) * len(self.a_cats)
+        zero_d = (0,) * len(self.d_cats)
+        return state._replace(
+            a=_tuple_sub(state.a, state.a_pending),
+            d=_tuple_sub(state.d, state.d_pending),
+            a_pending=zero_a,
+            d_pending=zero_d,
+        )
+
+    # ------------------------------------------------------------------ step 5 - 6
+    def _can_hurt(self, side: Side, own: Sequence[int], enemy: Sequence[int]) -> bool:
+        enemy_side: Side = "defender" if side == "attacker" else "attacker"
+        enemy_cats = self.cats(enemy_side)
+        air_cls = self._air_class(side, own, enemy)
+        sub_cls = self._sub_class(side, enemy)
+        for n, c in zip(own, self.cats(side)):
+            if not n or self._value(side, c) <= 0:
+                continue
+            cls = sub_cls if c.profile.has("submarine") else air_cls if c.profile.domain == "air" else "any"
+            if any(m and can_hit(cls, e.profile) for m, e in zip(enemy, enemy_cats)):
+                return True
+        return False
+
+    def _defenceless(self, state: State, log: list[Event] | None) -> State:
+        """Transports nobody can protect are destroyed at once (sidebar next to step 5)."""
+        if not self.rules.defenceless_transports:
+            return state
+        for side in ("defender", "attacker"):
+            if side == "attacker" and self._may_retreat():
+                continue  # attacking transports can retreat instead
+            own = list(state.a if side == "attacker" else state.d)
+            enemy = state.d if side == "attacker" else state.a
+            cats = self.cats(side)
+            if not any(n and c.profile.has("transport") for n, c in zip(own, cats)):
+                continue
+            escorts = [n if not c.profile.has("transport") else 0 for n, c in zip(own, cats)]
+            enemy_side: Side = "defender" if side == "attacker" else "attacker"
+            if self._can_hurt(side, escorts, enemy) or not self._can_hurt(enemy_side, enemy, own):
+                continue
+            lost: list[Casualty] = []
+            for i, c in enumerate(cats):
+                if own[i] and c.profile.has("transport"):
+                    lost.extend(
+                        Casualty(c.owner, c.unit, "destroyed", "defenceless transports") for _ in range(own[i])
+                    )
+                    own[i] = 0
+            if log is not None:
+                log.append(CasualtiesChosen(state.round, "defenceless", side, tuple(lost)))
+            if side == "attacker":
+                state = state._replace(a=tuple(own))
+            else:
+                state = state._replace(d=tuple(own))
+        return state
+
+    def _may_retreat(self) -> bool:
+        return self.battle.can_retreat
+
+    def _conclude(self, state: State, log: list[Event] | None) -> State:
+        """Condition A: one side has nothing left on the strip, or neither can hurt the other."""
+        a_on = any(state.a)
+        d_on = any(state.d)
+        winner: Winner | None = None
+        retreated = any(state.a_retreated)
+        if not d_on:
+            winner = "attacker" if a_on else ("retreat" if retreated else "draw")
+        elif not a_on:
+            winner = "retreat" if retreated else "defender"
+        elif not self._can_hurt("attacker", state.a, state.d) and not self._can_hurt("defender", state.d, state.a):
+            winner = "retreat" if retreated else "none"
+        if winner is None:
+            return state
+        return state._replace(over=winner)
+
+    def _wants_retreat(self, state: State) -> bool:
+        cond = self.orders["attacker"].retreat
+        if cond.kind == "never" or any(state.a_retreated):
+            return False
+        if cond.kind == "after_round":
+            return state.round >= cond.value
+        attackers = sum(state.a)
+        if cond.kind == "when_attackers_at_most":
+            return attackers <= cond.value
+        return sum(state.d) > attackers  # when_defenders_outnumber
+
+    def retreat_destination(self) -> str | None:
+        wanted = self.orders["attacker"].retreat_to
+        if wanted is not None and wanted in self.battle.retreat_to:
+            return wanted
+        return self.battle.retreat_to[0] if self.battle.retreat_to else None
+
+    def _retreat(self, state: State, log: list[Event] | None) -> State:
+        if not self.battle.can_retreat or not self._wants_retreat(state):
+            return state
+        amphibious = any(c.seaborne for c in self.a_cats)
+        dest = self.retreat_destination()
+        a = list(state.a)
+        ret = list(state.a_retreated)
+        moved, stayed = [], []
+        for i, c in enumerate(self.a_cats):
+            if not a[i]:
+                continue
+            air = c.profile.domain == "air"
+            ok = air or dest is not None
+            if c.seaborne and not self.rules.seaborne_can_retreat:
+                ok = False
+            elif amphibious and c.profile.domain == "land" and not self.rules.overland_can_retreat_from_amphibious:
+                ok = False
+            if ok:
+                moved.append((c.owner, c.unit, a[i]))
+                ret[i] += a[i]
+                a[i] = 0
+            else:
+                stayed.append((c.owner, c.unit, a[i]))
+        if not moved:
+            return state
+        if log is not None:
+            log.append(Retreated(state.round, dest, tuple(moved), tuple(stayed)))
+        state = state._replace(a=tuple(a), a_retreated=tuple(ret))
+        if not any(a):
+            state = state._replace(over="retreat")
+        return state
+
+    def _end_round(self, state: State, log: list[Event] | None) -> State:
+        state = self._remove_pending(state)
+        if self.kind == "land":
+            state = self._aa_alone_logged(state, log)
+        else:
+            state = self._defenceless(state, log)
+        state = self._conclude(state, log)
+        if not state.over:
+            state = self._retreat(state, log)
+        if not state.over:
+            state = state._replace(round=state.round + 1)
+        return state
+
+    def _aa_alone_logged(self, state: State, log: list[Event] | None) -> State:
+        after = self._aa_alone(state)
+        if log is not None and after.d != state.d:
+            lost = tuple(
+                Casualty(c.owner, c.unit, "destroyed", "aa alone")
+                for n, c in zip(state.d, self.d_cats)
+                for _ in range(n)
+            )
+            log.append(CasualtiesChosen(state.round, "conclude", "defender", lost))
+        return after
+
+
+def _gkey(item: tuple[tuple[str, int], int]) -> tuple[int, str]:
+    (unit, value), _ = item
+    return (value, unit)
+
+
+def _casualties(cats: Sequence[Category], taken: Sequence[Taken]) -> tuple[Casualty, ...]:
+    out: list[Casualty] = []
+    for t in taken:
+        c = cats[t.category]
+        effect = "damaged" if t.effect == "damaged" else "destroyed"
+        out.extend(Casualty(c.owner, c.unit, effect, t.reason, c.seaborne) for _ in range(t.count))
+    return tuple(out)

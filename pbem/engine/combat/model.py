@@ -1,0 +1,236 @@
+"""The values a battle is made of: what fights, the players' standing orders, and what happened.
+
+All frozen.  A `Battle` is everything the rules need; `Orders` are the decisions the players write
+in advance (order of loss, retreat, submerge) because nobody is at the table when the dice fall;
+`BattleOutcome` carries survivors, losses and a typed event log for the turn report.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal, Mapping, Protocol
+
+from pbem.engine.combat.rules import CombatRules
+from pbem.engine.model import UnitType
+
+BattleKind = Literal["land", "sea"]
+Side = Literal["attacker", "defender"]
+Winner = Literal["attacker", "defender", "draw", "retreat", "none"]
+# Fire classes: which enemy units a hit may be assigned to.
+#   any      every unit on the battle strip
+#   not_air  not air units (submarines: "cannot hit air units")
+#   not_sub  not submarines (air units without a friendly destroyer)
+#   air      air units only (antiaircraft fire)
+FireClass = Literal["any", "not_air", "not_sub", "air"]
+Counts = Mapping[str, Mapping[str, int]]  # owner -> unit -> count
+
+
+class DiceSource(Protocol):
+    """The question the engine asks: `count` d6 faces from the stream named `label`.
+
+    Each label is its own stream, so one battle's dice never shift another's.  `pbem.dice`
+    provides seeded and fixed implementations.
+    """
+
+    def roll(self, label: str, count: int) -> tuple[int, ...]: ...
+
+
+@dataclass(frozen=True)
+class Force:
+    """Some units of one type and owner in a battle.
+
+    `seaborne`: land units offloaded from transports in an amphibious assault (they cannot
+    retreat, and they entitle bombardment).
+    """
+
+    unit: str
+    owner: str
+    count: int
+    seaborne: bool = False
+
+    def __post_init__(self) -> None:
+        if self.count < 0:
+            raise ValueError(f"negative count for {self.unit}: {self.count}")
+
+
+@dataclass(frozen=True)
+class Battle:
+    """One contested space as the rules see it once units are on the battle strip.
+
+    `defenders` may belong to several allied owners: they defend together.  `bombard` names the
+    attacker's battleships and cruisers supporting an amphibious assault; the caller decides their
+    eligibility (no sea combat in that zone), and the per-unit cap is enforced again here when the
+    rules have it (the first ships listed fire).  `damaged` counts two-hit units already damaged
+    (owner -> unit -> count), for rule systems whose damage persists.
+    """
+
+    space: str
+    kind: BattleKind
+    attacker: str
+    attackers: tuple[Force, ...]
+    defenders: tuple[Force, ...]
+    units: Mapping[str, UnitType]
+    rules: CombatRules
+    bombard: tuple[str, ...] = ()
+    can_retreat: bool = True
+    retreat_to: tuple[str, ...] = ()
+    damaged: Counts = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        for force in self.attackers + self.defenders:
+            if force.unit not in self.units:
+                raise ValueError(f"unknown unit {force.unit!r} in battle at {self.space}")
+        for ship in self.bombard:
+            if ship not in self.units or self.units[ship].bombard <= 0:
+                raise ValueError(f"{ship!r} cannot bombard")
+
+
+RetreatKind = Literal["never", "after_round", "when_attackers_at_most", "when_defenders_outnumber"]
+
+
+@dataclass(frozen=True)
+class RetreatCondition:
+    """When the attacker retreats (checked at step 6, after each round).
+
+    `after_round` N: retreat after round N if the battle is still on.  `when_attackers_at_most` N:
+    retreat once the attacker has N units or fewer on the strip.  `when_defenders_outnumber`:
+    retreat once the defender has more units than the attacker.
+    """
+
+    kind: RetreatKind = "never"
+    value: int = 0
+
+
+SubmergePolicy = Literal["never", "always"]
+
+
+@dataclass(frozen=True)
+class Orders:
+    """One side's standing orders for a battle.
+
+    `order_of_loss`: unit names, first listed lost first; the rest follow the default (cheapest
+    first, air units last).  `hold_territory`: in land battles keep one land unit until last (the
+    defender holds the territory, the attacker can still capture).  None of these fields is read
+    for the side they do not concern (a defender cannot retreat).
+    """
+
+    order_of_loss: tuple[str, ...] = ()
+    hold_territory: bool = True
+    retreat: RetreatCondition = RetreatCondition()
+    retreat_to: str | None = None
+    submerge: SubmergePolicy = "never"
+
+
+# ------------------------------------------------------------------------------------------
+# events
+
+
+@dataclass(frozen=True)
+class DiceGroup:
+    """Dice rolled together by units with one hit value: "3 dice at 1: 1 5 6"."""
+
+    unit: str
+    value: int  # hit on this or less
+    count: int  # number of units (dice, except in Low Luck)
+    fire_class: FireClass
+    note: str = ""  # e.g. "supported by artillery"
+
+
+@dataclass(frozen=True)
+class RolledGroup:
+    group: DiceGroup
+    dice: tuple[int, ...]
+    hits: int
+
+
+@dataclass(frozen=True)
+class DiceRolled:
+    """One side's dice for one step; in Low Luck `dice` hold the one die for the remainders."""
+
+    round: int
+    step: str
+    side: Side
+    label: str
+    groups: tuple[RolledGroup, ...]
+    hits: int
+    low_luck: bool = False
+    guaranteed_hits: int = 0  # Low Luck: hits from whole sixes of strength
+
+
+CasualtyReason = Literal[
+    "directive",
+    "default",
+    "rule: as many hits as possible must be assigned",
+    "rule: transports chosen last",
+    "defenceless transports",
+    "aa alone",
+]
+
+
+@dataclass(frozen=True)
+class Casualty:
+    owner: str
+    unit: str
+    effect: Literal["destroyed", "damaged"]
+    reason: CasualtyReason
+    seaborne: bool = False
+
+
+@dataclass(frozen=True)
+class CasualtiesChosen:
+    round: int
+    step: str
+    side: Side  # the side that loses the units
+    casualties: tuple[Casualty, ...]
+    unassigned_hits: int = 0  # hits no eligible unit could take
+
+
+@dataclass(frozen=True)
+class Submerged:
+    round: int
+    side: Side
+    units: tuple[tuple[str, str, int], ...]  # (owner, unit, count)
+
+
+@dataclass(frozen=True)
+class Retreated:
+    round: int
+    to: str | None
+    units: tuple[tuple[str, str, int], ...]
+    stayed: tuple[tuple[str, str, int], ...] = ()  # seaborne units that cannot retreat
+
+
+@dataclass(frozen=True)
+class BattleEnded:
+    round: int
+    winner: Winner
+    reason: str
+
+
+Event = DiceRolled | CasualtiesChosen | Submerged | Retreated | BattleEnded
+
+
+@dataclass(frozen=True)
+class BattleOutcome:
+    """What the battle did.  Unit mappings are owner -> unit -> count, zero counts left out.
+
+    `attacker_survivors` includes retreated units; `defender_survivors` includes submerged subs.
+    `damaged` lists surviving two-hit units that took a hit, and `repaired` says whether the rules
+    repaired them at the end of the combat.
+    """
+
+    space: str
+    winner: Winner
+    rounds: int
+    captured: bool
+    attacker_survivors: Counts
+    defender_survivors: Counts
+    attacker_lost: Counts
+    defender_lost: Counts
+    damaged: Counts
+    repaired: bool
+    retreated_to: str | None
+    retreated: Counts
+    submerged: Counts
+    events: tuple[Event, ...]
+    defaults_used: tuple[str, ...]

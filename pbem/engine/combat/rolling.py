@@ -1,0 +1,122 @@
+"""How a volley's dice become hits: rolled (for the adjudicator) or enumerated (for the odds).
+
+Both answers live here so that Low Luck, grouping and fire classes mean the same thing to `fight`
+and to the odds calculator.
+
+Ordinary dice: one call `dice.roll(label, n)` for the whole volley, split over the groups in
+their stable order (hit value ascending, then unit name), so a report reads "3 dice at 1: 1 5 6".
+
+Low Luck (a game option, not a rule of any rulebook): within one volley, the strength of all
+units whose hits go to the same targets (one fire class) is pooled: hits = strength // 6, plus
+one die for the remainder that hits on `strength % 6` or less.  In a land battle that is the
+whole side, the usual club reading.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from math import comb
+
+from pbem.engine.combat.engine import Hits, Volley
+from pbem.engine.combat.model import DiceGroup, DiceRolled, DiceSource, FireClass, RolledGroup
+
+
+def battle_label(space: str, round_number: int, step: str) -> str:
+    return f"battle/{space}/round-{round_number}/{step}"
+
+
+def roll_volley(
+    volley: Volley, dice: DiceSource, label: str, round_number: int, low_luck: bool
+) -> tuple[dict[FireClass, int], DiceRolled]:
+    """Roll one volley; returns hits per fire class and the event for the report."""
+    hits: dict[FireClass, int] = {}
+    if not low_luck:
+        total = sum(g.count for g in volley.groups)
+        faces = dice.roll(label, total)
+        if len(faces) != total:
+            raise ValueError(f"dice source gave {len(faces)} dice for {label}, wanted {total}")
+        rolled: list[RolledGroup] = []
+        at = 0
+        for g in volley.groups:
+            mine = tuple(faces[at : at + g.count])
+            at += g.count
+            h = sum(1 for f in mine if f <= g.value)
+            hits[g.fire_class] = hits.get(g.fire_class, 0) + h
+            rolled.append(RolledGroup(g, mine, h))
+        event = DiceRolled(round_number, volley.step, volley.side, label, tuple(rolled), sum(hits.values()))
+        return hits, event
+    pools = _pools(volley.groups)
+    remainders = [(cls, strength % 6) for cls, strength in pools if strength % 6]
+    faces = dice.roll(label, len(remainders)) if remainders else ()
+    guaranteed = 0
+    groups: list[RolledGroup] = []
+    for cls, strength in pools:
+        hits[cls] = strength // 6
+        guaranteed += strength // 6
+    for (cls, rest), face in zip(remainders, faces):
+        h = 1 if face <= rest else 0
+        hits[cls] += h
+        groups.append(RolledGroup(DiceGroup("remainder", rest, 1, cls), (face,), h))
+    event = DiceRolled(
+        round_number,
+        volley.step,
+        volley.side,
+        label,
+        tuple(RolledGroup(g, (), 0) for g in volley.groups) + tuple(groups),
+        sum(hits.values()),
+        low_luck=True,
+        guaranteed_hits=guaranteed,
+    )
+    return hits, event
+
+
+def _pools(groups: tuple[DiceGroup, ...]) -> list[tuple[FireClass, int]]:
+    strength: dict[FireClass, int] = {}
+    for g in groups:
+        strength[g.fire_class] = strength.get(g.fire_class, 0) + g.count * g.value
+    return sorted(strength.items())
+
+
+@lru_cache(maxsize=None)
+def binomial(n: int, value: int) -> tuple[float, ...]:
+    """P(k hits) for n dice hitting on `value` or less, k = 0..n."""
+    p = min(max(value, 0), 6) / 6
+    q = 1 - p
+    return tuple(comb(n, k) * p**k * q ** (n - k) for k in range(n + 1))
+
+
+def convolve(x: tuple[float, ...], y: tuple[float, ...]) -> tuple[float, ...]:
+    out = [0.0] * (len(x) + len(y) - 1)
+    for i, px in enumerate(x):
+        if px:
+            for j, py in enumerate(y):
+                out[i + j] += px * py
+    return tuple(out)
+
+
+@lru_cache(maxsize=None)
+def class_distribution(groups: tuple[tuple[int, int], ...], low_luck: bool) -> tuple[float, ...]:
+    """P(k hits) for dice groups (count, value) that share one fire class."""
+    if low_luck:
+        strength = sum(n * v for n, v in groups)
+        sure, rest = divmod(strength, 6)
+        dist = [0.0] * (sure + 2)
+        dist[sure] = 1 - rest / 6
+        dist[sure + 1] = rest / 6
+        return tuple(dist) if rest else tuple(dist[: sure + 1])
+    dist: tuple[float, ...] = (1.0,)
+    for n, v in groups:
+        dist = convolve(dist, binomial(n, v))
+    return dist
+
+
+def volley_distribution(volley: Volley, low_luck: bool) -> list[tuple[Hits, float]]:
+    """Every hits-per-class outcome of a volley with its exact probability (classes independent)."""
+    per_class: dict[FireClass, list[tuple[int, int]]] = {}
+    for g in volley.groups:
+        per_class.setdefault(g.fire_class, []).append((g.count, g.value))
+    out: list[tuple[Hits, float]] = [((), 1.0)]
+    for cls in sorted(per_class):
+        dist = class_distribution(tuple(sorted(per_class[cls])), low_luck)
+        out = [(h + ((cls, k),), p * q) for h, p in out for k, q in enumerate(dist) if q > 0.0]
+    return out

@@ -1,0 +1,82 @@
+"""Every point where the five rule systems' battle rules differ, as data.
+
+The combat code reads these fields and never asks which game it is playing, so Revised, Pacific,
+Europe and 1940 become new `CombatRules(...)` values, not new branches.  No field has a default:
+a rule system must state each choice (with its rulebook citation) in its own module.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+AirHitsSubs = Literal["always", "with_friendly_destroyer"]
+SubmergeTiming = Literal["instead_of_surprise_strike", "never"]
+AaChooser = Literal["aircraft_owner"]
+Repair = Literal["end_of_combat", "end_of_turn", "never"]
+SbrModel = Literal["complex_rolls_per_bomber"]
+
+
+@dataclass(frozen=True)
+class CombatRules:
+    """The battle rules of one rule system (see DIGEST §2 for how the systems differ)."""
+
+    # --- submarines --------------------------------------------------------------------------
+    sub_surprise_attacker: bool  # attacking subs fire before everything else
+    sub_surprise_defender: bool  # defending subs fire before everything else
+    sub_surprise_attack_value: int  # hit on this or less when an attacking sub strikes
+    sub_surprise_defense_value: int  # hit on this or less when a defending sub strikes
+    surprise_cancelled_by_destroyer: bool  # an opposing destroyer in the battle cancels it
+    surprise_casualties_fire_back: bool  # victims of a surprise strike still roll that round
+    surprise_repeats_every_round: bool
+    submerge_timing: SubmergeTiming
+    submerge_cancelled_by_destroyer: bool
+    subs_can_hit_air: bool
+    air_hits_subs: AirHitsSubs
+    # --- antiaircraft ------------------------------------------------------------------------
+    aa_shots_per_unit: int  # dice per AA unit (1942: 3) ...
+    aa_one_shot_per_air_unit: bool  # ... but never more dice than attacking air units
+    aa_hit: int  # hit on this or less
+    aa_first_round_only: bool
+    aa_casualty_chooser: AaChooser  # who picks the air unit a hit destroys
+    aa_can_be_casualty: bool  # AA units can be taken as casualties of ordinary fire
+    aa_destroyed_when_alone: bool  # AA with no combat units is removed without a battle
+    # --- transports --------------------------------------------------------------------------
+    defenceless_transports: bool  # transports left without protection are destroyed at once
+    transports_chosen_last: bool
+    # --- two-hit units -----------------------------------------------------------------------
+    two_hit_repair: Repair
+    # --- land --------------------------------------------------------------------------------
+    artillery_supports: int  # infantry supported per artillery, attack only (0: no support)
+    artillery_bonus: int  # added to a supported infantry's attack
+    air_can_capture: bool
+    # --- amphibious assaults -----------------------------------------------------------------
+    bombard_cap_per_seaborne_unit: bool  # at most one bombarding ship per offloaded land unit
+    bombard_first_round_only: bool
+    bombard_casualties_fire_back: bool
+    seaborne_can_retreat: bool
+    overland_can_retreat_from_amphibious: bool
+    # --- strategic bombing raids -------------------------------------------------------------
+    sbr_model: SbrModel
+    sbr_aa_hit: int  # the complex's built-in AA hits a bomber on this or less
+    sbr_damage_dice: int  # dice per surviving bomber
+    sbr_damage_bonus: int  # added to each surviving bomber's damage
+    sbr_damage_cap_per_ipc: int  # total damage ≤ this × the territory's IPC value
+    escort_attack: int  # escorts (and bombers) in the optional air battle
+    interceptor_defense: int
+    air_battle_rounds: int
+
+    def __post_init__(self) -> None:
+        for name in (
+            "sub_surprise_attack_value",
+            "sub_surprise_defense_value",
+            "aa_hit",
+            "sbr_aa_hit",
+            "escort_attack",
+            "interceptor_defense",
+        ):
+            value = getattr(self, name)
+            if not 0 <= value <= 6:
+                raise ValueError(f"CombatRules.{name} must be a d6 value 0..6, got {value}")
+        if self.aa_shots_per_unit < 0 or self.artillery_supports < 0 or self.air_battle_rounds < 0:
+            raise ValueError("CombatRules counts must not be negative")
