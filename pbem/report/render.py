@@ -242,10 +242,13 @@ def _filters() -> dict[str, Any]:
 # ---------------------------------------------------------------- rendering
 
 
-def _environment(templates_dir: Path | None) -> "jinja2.Environment":
+@lru_cache(maxsize=8)
+def _environment(templates_dir: str | None) -> "jinja2.Environment":
+    """One environment per templates directory, so each template is compiled once per process
+    (Jinja still reloads a template whose file changed)."""
     import jinja2  # lazily: keeps `pbem` start-up fast
 
-    search = [str(templates_dir)] if templates_dir is not None else []
+    search = [templates_dir] if templates_dir is not None else []
     search.append(str(default_templates_dir()))
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(search, encoding="utf-8"),
@@ -255,7 +258,6 @@ def _environment(templates_dir: Path | None) -> "jinja2.Environment":
         keep_trailing_newline=True,
         trim_blocks=True,
         lstrip_blocks=True,
-        auto_reload=False,
     )
     env.filters.update(_filters())
     return env
@@ -270,7 +272,8 @@ def render_report(data: Mapping[str, Any], fmt: str, *, templates_dir: Path | No
         return json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
     if templates_dir is not None and not Path(templates_dir).is_dir():
         raise ValueError(f"templates directory {templates_dir} does not exist")
-    template = _environment(templates_dir).get_template(TEMPLATE_NAMES[fmt])
+    key = str(Path(templates_dir).resolve()) if templates_dir is not None else None
+    template = _environment(key).get_template(TEMPLATE_NAMES[fmt])
     return template.render(report=data)
 
 
