@@ -153,7 +153,15 @@ def load_yaml(
         return Problem(kind="invalid", message=message, hint=hint, file=filename,
                        line=at[0], column=at[1], code=code)
 
-    size = len(text) if isinstance(text, bytes) else len(text.encode("utf-8", "surrogatepass"))
+    if isinstance(text, str):
+        try:
+            size = len(text.encode("utf-8"))
+        except UnicodeEncodeError as error:  # lone surrogates, e.g. from a bad decode upstream
+            raise ProblemsError([invalid(
+                f"the text contains an invalid character {text[error.start]!r}",
+                "save the file as UTF-8", _position(text, error.start), "yaml.encoding")]) from None
+    else:
+        size = len(text)
     if size > max_bytes:
         raise ProblemsError([invalid(
             f"the file is {size} bytes, more than the limit of {max_bytes}",
@@ -180,6 +188,11 @@ def load_yaml(
             "write it as `key: value` lines at the left margin",
             values.get((), (1, 1)), code="yaml.not-mapping")])
     return YamlDocument(data, filename, values, keys)
+
+
+def _position(text: str, offset: int) -> Location:
+    before = text[:offset]
+    return (before.count("\n") + 1, offset - (before.rfind("\n") + 1) + 1)
 
 
 def _decode(raw: bytes, invalid: Any) -> str:
@@ -217,8 +230,7 @@ _SYNTAX_HINTS = [
 def _syntax_problem(error: yaml.YAMLError, text: str, invalid: Any) -> Problem:
     """A parser error in plain English, located, with a hint for the usual mistakes."""
     if isinstance(error, yaml.reader.ReaderError):
-        before = text[: error.position]
-        at = (before.count("\n") + 1, error.position - (before.rfind("\n") + 1) + 1)
+        at = _position(text, error.position)
         return invalid(f"the file contains the control character {chr(error.character)!r}, "
                        "which YAML does not allow", "remove the invisible character "
                        "(it often comes from copying text out of a web page)", at, "yaml.syntax")

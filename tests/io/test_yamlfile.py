@@ -335,3 +335,25 @@ def test_pure_python_parser_behaves_the_same(monkeypatch: pytest.MonkeyPatch, te
     assert refused(text).line == problem.line
     monkeypatch.setattr(yamlfile, "_Loader", yaml.SafeLoader)
     assert load_yaml(NESTED, "s.yaml").locate(("powers", "germany", "units", 1, "at")) == (6, 13)
+
+
+yamlish = st.lists(st.sampled_from(list("ab1 :-?[]{},&*!|>'\"#\n\t\\%@`~.")
+                                   + ["yes", "null", "<<", "---", "\n  ", "\n- "]),
+                   max_size=40).map("".join)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.binary(max_size=80) | yamlish | st.text(max_size=40))
+def test_arbitrary_input_never_crashes(text: bytes | str) -> None:
+    try:
+        doc = load_yaml(text, "fuzz.yaml")
+    except ProblemsError as error:
+        for problem in error.problems:
+            assert problem.kind == "invalid" and problem.line and problem.column
+    else:
+        doc.locate(("a", 0, "b"))
+        assert load_yaml(dump_yaml(doc.data), "x").data == doc.data
+
+
+def test_lone_surrogate_in_text_is_a_problem() -> None:
+    assert refused("a: ok\nb: \ud800\n").line == 2
