@@ -13,7 +13,6 @@ standard library and never executed or copied.
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 import xml.etree.ElementTree as ET
 from collections import defaultdict
@@ -458,7 +457,25 @@ def _scalar(value: Any) -> str:
             plain = yaml.safe_load(s) == s
         except yaml.YAMLError:
             plain = False
-    return s if plain else json.dumps(s, ensure_ascii=False)
+    return s if plain else _double_quoted(s)
+
+
+def _double_quoted(s: str) -> str:
+    """A YAML double-quoted scalar: unprintable characters escaped by code point."""
+    out = []
+    for ch in s:
+        code = ord(ch)
+        if ch in '"\\':
+            out.append("\\" + ch)
+        elif ch.isprintable():
+            out.append(ch)
+        elif code < 0x100:
+            out.append(f"\\x{code:02x}")
+        elif code < 0x10000:
+            out.append(f"\\u{code:04x}")
+        else:
+            out.append(f"\\U{code:08x}")
+    return '"' + "".join(out) + '"'
 
 
 def render_yaml(header: str, data: Mapping[str, Any], comments: Mapping[tuple[Any, ...], str]) -> str:
