@@ -421,3 +421,20 @@ def test_large_repo_operations_stay_fast(tmp_path: Path, capsys: pytest.CaptureF
         print(f"\n[bench] init 3000 files: {init_s:.2f} s; commit: {commit_ms:.0f} ms; "
               f"list+history: {read_ms:.0f} ms")
     assert commit_ms < 3000
+
+
+def test_process_killed_mid_commit_leaves_repo_as_before_and_unlocked(tmp_path: Path) -> None:
+    repo = new_game(tmp_path / "game")
+    before = snapshot(repo)
+    script = textwrap.dedent("""\
+        import os, signal, sys
+        from pbem.game.repo import GameRepo
+        GameRepo._before_ref_update = lambda self, new: os.kill(os.getpid(), signal.SIGKILL)
+        GameRepo(sys.argv[1]).commit({"orders/germany.yaml": b"x"}, "Killed mid-way")
+    """)
+    result = subprocess.run([sys.executable, "-c", script, str(repo.path)], capture_output=True)
+    assert result.returncode == -9, result.stderr
+    assert snapshot(repo) == before
+    fresh = GameRepo(repo.path, lock_timeout=2)  # the OS released the dead process's lock
+    fresh.commit({"orders/germany.yaml": b"x"}, "Second try")
+    assert fresh.read("orders/germany.yaml") == b"x"
