@@ -15,6 +15,17 @@ from pbem import __version__
 
 COMMANDS: dict[str, str] = {
     # name: "module:attribute" of a click.Command
+    "new": "pbem.cli.game_commands:new",
+    "status": "pbem.cli.game_commands:status",
+    "validate": "pbem.cli.game_commands:validate",
+    "submit": "pbem.cli.game_commands:submit",
+    "adjudicate": "pbem.cli.game_commands:adjudicate",
+    "report": "pbem.cli.game_commands:report",
+    "log": "pbem.cli.game_commands:log",
+    "show": "pbem.cli.game_commands:show",
+    "orders": "pbem.cli.template:orders",
+    "demo": "pbem.cli.demo:demo",
+    "ruleset": "pbem.cli.ruleset_commands:ruleset",
 }
 
 

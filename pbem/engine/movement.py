@@ -391,6 +391,7 @@ class Mover:
             rider.moved = w.utype(rider).move
             rider.phase = move.phase
             rider.path.append(move.to)
+            rider.came_by = host.id
             if move.phase == "combat":
                 rider.seaborne_from = move.frm
         return []

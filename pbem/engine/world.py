@@ -31,6 +31,7 @@ class Unit:
     retreated: bool = False
     mission: str | None = None
     seaborne_from: str | None = None  # land units: the sea zone they assaulted from
+    came_by: int | None = None  # land units: the transport they offloaded from this turn
     path: list[str] = field(default_factory=list)
 
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any, Mapping
 
 from pbem.engine.orders import (
@@ -36,8 +35,17 @@ class Names:
     powers: NameTable
 
 
-@lru_cache(maxsize=8)
+_NAMES: dict[tuple[str, str], Names] = {}
+
+
 def names_for(ruleset: Ruleset) -> Names:
+    key = (ruleset.id, ruleset.data_hash)
+    if key not in _NAMES:
+        _NAMES[key] = _build_names(ruleset)
+    return _NAMES[key]
+
+
+def _build_names(ruleset: Ruleset) -> Names:
     units = NameTable({u.name: u.aliases for u in ruleset.units.values()}, prefixes=False)
     spaces = NameTable({s.name: s.aliases for s in ruleset.board.spaces.values()}, sea_zones=True)
     powers = NameTable({p.name: p.aliases for p in ruleset.powers}, prefixes=False)

@@ -1,0 +1,60 @@
+"""`pbem demo`: a game adjudicated end to end from the example orders in examples/<ruleset>/."""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+import click
+
+from pbem.cli.game_commands import user_errors
+
+
+def examples_dir() -> Path:
+    return Path(__file__).resolve().parent.parent.parent / "examples"
+
+
+@click.command("demo")
+@click.argument("directory", required=False, type=click.Path(file_okay=False))
+@click.option("--ruleset", "ruleset_id", default="1942-2e", show_default=True)
+@click.option("--rounds", default=1, show_default=True, type=click.IntRange(1, 99), help="How many rounds of example orders to play.")
+@click.option("--format", "fmt", type=click.Choice(["md", "bbcode", "html", "text", "json"]), default="text", show_default=True)
+@user_errors
+def demo(directory: str | None, ruleset_id: str, rounds: int, fmt: str) -> None:
+    """Create a game, submit the example orders of every power, adjudicate every turn, print the last report.
+
+    With DIRECTORY the game repository is left there to look at (`pbem log --game DIRECTORY`).
+    """
+    from pbem.game.game import Game, GameError, new_game, orders_path
+    from pbem.io.rulesets import load_ruleset
+    from pbem.report.render import render_report
+
+    ruleset = load_ruleset(ruleset_id)
+    folder = examples_dir() / ruleset.id
+    if not folder.is_dir():
+        raise GameError(f"no example orders for {ruleset.id} (looked in {folder})")
+    with tempfile.TemporaryDirectory(prefix="pbem-demo-") as tmp:
+        target = Path(directory) if directory else Path(tmp) / "game"
+        players = {p.name: f"{p.name.lower().replace(' ', '.')}@example.org" for p in ruleset.powers}
+        # Examples use the local fixed seed, so the scripted rounds meet the same dice every time;
+        # every report of the demo says its dice are not verifiable.
+        game = new_game(target, ruleset.id, players, game_id="demo", dice_mode="local", local_seed="pbem-demo")
+        click.echo(f"Demo game in {target}", err=True)
+        report = None
+        for _ in range(rounds * len(ruleset.powers)):
+            state = game.state()
+            if state.winner:
+                break
+            rel = orders_path(state, ruleset).removeprefix("orders/")
+            file = folder / rel
+            if not file.is_file():
+                if report is None:
+                    raise GameError(f"no example orders at {file}")
+                click.echo(f"no example orders for {rel}; stopping", err=True)
+                break
+            game.submit(file.read_bytes(), str(file.relative_to(folder.parent.parent)))
+            _, report = game.adjudicate()
+            click.echo(f"round {state.round}: adjudicated {game.power_to_move(state)}", err=True)
+            game = Game(target)
+        if report is not None:
+            click.echo(render_report(report, fmt), nl=False)

@@ -1,0 +1,234 @@
+"""Commands that work on a game repository: new, status, orders template, validate, submit, adjudicate,
+report, log, show.  Every user error ends as a clear message and a non-zero exit code."""
+
+from __future__ import annotations
+
+import functools
+import json
+import sys
+from pathlib import Path
+from typing import Any, Callable, TypeVar
+
+import click
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+game_option = click.option("--game", "game_dir", default=".", show_default=True, type=click.Path(file_okay=False), help="The game repository.")
+
+
+def user_errors(fn: F) -> F:
+    """Turn every anticipated failure into a message and exit code 2; nothing else is printed."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        from pbem.engine.problems import ProblemsError
+        from pbem.game.game import GameError
+
+        try:
+            return fn(*args, **kwargs)
+        except ProblemsError as err:
+            for p in err.problems:
+                click.echo(p.format(), err=True)
+            n = len(err.problems)
+            click.echo(f"{n} problem{'s' if n != 1 else ''} found; nothing was changed.", err=True)
+            sys.exit(2)
+        except GameError as err:
+            click.echo(f"error: {err}", err=True)
+            sys.exit(2)
+        except Exception as err:  # repository, dice key and file errors are all user-facing here
+            from pbem.game.dicekeys import DiceKeyError
+            from pbem.game.repo import RepoError
+
+            if isinstance(err, (RepoError, DiceKeyError, OSError, KeyError, ValueError)):
+                msg = err.args[0] if isinstance(err, KeyError) and err.args else err
+                click.echo(f"error: {msg}", err=True)
+                sys.exit(2)
+            raise
+
+    return wrapper  # type: ignore[return-value]
+
+
+def _open(game_dir: str) -> Any:
+    from pbem.game.game import Game
+
+    return Game(game_dir)
+
+
+@click.command("new")
+@click.argument("directory", type=click.Path(file_okay=False))
+@click.option("--ruleset", "ruleset_id", default="1942-2e", show_default=True, help="Rule system id (1942-2e).")
+@click.option("--player", "players", multiple=True, metavar="POWER=EMAIL", help="A power and its player's address; repeat for each.")
+@click.option("--id", "game_id", default=None, help="Game id (default: the directory's name).")
+@click.option("--option", "options", multiple=True, metavar="NAME=VALUE", help="A rule option, e.g. victory=total or low_luck=true.")
+@click.option("--dice", "dice_mode", type=click.Choice(["committed", "local"]), default="committed", show_default=True,
+              help="committed: a hash chain whose secret stays with the adjudicator; local: a fixed public seed (friendly games).")
+@click.option("--seed", default=None, help="With --dice local: the seed text.")
+@click.option("--key-dir", type=click.Path(file_okay=False), default=None, help="Where the dice secret is kept (outside the game).")
+@user_errors
+def new(directory: str, ruleset_id: str, players: tuple[str, ...], game_id: str | None, options: tuple[str, ...],
+        dice_mode: str, seed: str | None, key_dir: str | None) -> None:
+    """Create a new game repository in DIRECTORY."""
+    from pbem.game.game import GameError, new_game
+    import yaml
+
+    parsed_players: dict[str, str] = {}
+    for item in players:
+        if "=" not in item:
+            raise GameError(f"--player {item!r}: write POWER=EMAIL, e.g. --player Germany=anna@example.org")
+        power, email = item.split("=", 1)
+        parsed_players[power.strip()] = email.strip()
+    parsed_options: dict[str, Any] = {}
+    for item in options:
+        if "=" not in item:
+            raise GameError(f"--option {item!r}: write NAME=VALUE, e.g. --option victory=total")
+        name, value = item.split("=", 1)
+        parsed_options[name.strip()] = yaml.safe_load(value)
+    game = new_game(directory, ruleset_id, parsed_players, game_id=game_id, options=parsed_options, dice_mode=dice_mode,
+                    local_seed=seed, key_dir=Path(key_dir) if key_dir else None)
+    click.echo(f"Created game {game.config.game} ({game.ruleset.name}) in {directory}.")
+    click.echo(f"{game.power_to_move()} moves first: `pbem orders template --game {directory}` writes a starting orders file.")
+
+
+@click.command("status")
+@game_option
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@user_errors
+def status(game_dir: str, as_json: bool) -> None:
+    """Round, whose turn, each power's treasury and income, and what is awaited."""
+    game = _open(game_dir)
+    state = game.state()
+    power = game.power_to_move(state)
+    submitted = game.submitted_orders(state) is not None
+    rows = []
+    for p in game.ruleset.powers:
+        income = sum(game.ruleset.board.spaces[t].ipc for t, o in state.control.items() if o == p.name)
+        rows.append({"power": p.name, "side": p.side, "treasury": state.treasury.get(p.name, 0), "income": income,
+                     "player": game.config.players.get(p.name, "")})
+    awaiting = None if state.winner else {"power": power, "what": "adjudication" if submitted else "orders"}
+    data = {"game": game.config.game, "ruleset": game.ruleset.id, "round": state.round, "turn": power, "winner": state.winner,
+            "awaiting": awaiting, "powers": rows}
+    if as_json:
+        click.echo(json.dumps(data, indent=2))
+        return
+    click.echo(f"{game.config.game}: {game.ruleset.name}, round {state.round}")
+    if state.winner:
+        click.echo(f"The game is over: the {state.winner} won.")
+    else:
+        click.echo(f"{power} to move; awaiting {'adjudication (`pbem adjudicate`)' if submitted else f'orders from {power}'}")
+    click.echo(f"{'power':<16}{'side':<8}{'treasury':>9}{'income':>8}  player")
+    for r in rows:
+        click.echo(f"{r['power']:<16}{r['side']:<8}{r['treasury']:>9}{r['income']:>8}  {r['player']}")
+
+
+@click.command("validate")
+@click.argument("file", type=click.Path(dir_okay=False))
+@game_option
+@click.option("--json", "as_json", is_flag=True)
+@user_errors
+def validate(file: str, game_dir: str, as_json: bool) -> None:
+    """Check an orders file against the game, changing nothing; shows the odds of each battle."""
+    game = _open(game_dir)
+    text = Path(file).read_bytes()
+    parsed, result = game.check(text, file)
+    from pbem.game.preview import odds_preview
+
+    preview = odds_preview(game, result) if result is not None else []
+    if as_json:
+        click.echo(json.dumps({"valid": True, "power": parsed.power, "battles": preview}, indent=2))
+        return
+    click.echo(f"{file}: valid orders for {parsed.power}.")
+    for b in preview:
+        o = b["odds"]
+        if o is None:
+            click.echo(f"  battle in {b['space']}: odds not available")
+            continue
+        click.echo(f"  battle in {b['space']}: attacker wins {o['attacker_win']:.1%}, defender wins {o['defender_win']:.1%}, "
+                   f"both destroyed {o['draw']:.1%}" + (f", captured {o['capture']:.1%}" if b["kind"] != "sea" else ""))
+
+
+@click.command("submit")
+@click.argument("file", type=click.Path(dir_okay=False))
+@game_option
+@user_errors
+def submit(file: str, game_dir: str) -> None:
+    """Validate an orders (or standing orders) file, then commit it to the game."""
+    game = _open(game_dir)
+    sha = game.submit(Path(file).read_bytes(), file)
+    click.echo(f"Submitted {file} as commit {sha[:10]}.")
+
+
+@click.command("adjudicate")
+@game_option
+@click.option("--format", "fmt", type=click.Choice(["md", "bbcode", "html", "text", "json", "none"]), default="text", show_default=True,
+              help="Print the turn report in this format.")
+@user_errors
+def adjudicate(game_dir: str, fmt: str) -> None:
+    """Resolve the submitted turn with the committed dice; commit the new state and report."""
+    game = _open(game_dir)
+    sha, report = game.adjudicate()
+    if fmt != "none":
+        from pbem.report.render import render_report
+
+        click.echo(render_report(report, fmt), nl=False)
+    click.echo(f"Adjudicated as commit {sha[:10]}.", err=True)
+
+
+@click.command("report")
+@game_option
+@click.option("--round", "round_", type=int, default=None, help="Round (default: the last adjudicated).")
+@click.option("--power", default=None, help="Power (default: the last adjudicated in that round).")
+@click.option("--format", "fmt", type=click.Choice(["md", "bbcode", "html", "text", "json"]), default="text", show_default=True)
+@click.option("--templates", type=click.Path(file_okay=False), default=None, help="Your own templates directory.")
+@user_errors
+def report(game_dir: str, round_: int | None, power: str | None, fmt: str, templates: str | None) -> None:
+    """Show a turn report."""
+    from pbem.game.game import GameError
+    from pbem.report.render import render_report
+
+    game = _open(game_dir)
+    paths = sorted(p for p in game.repo.list("reports") if p.endswith(".json"))
+    if round_ is not None:
+        paths = [p for p in paths if f"/round-{round_:02d}/" in p]
+    if power is not None:
+        want = game.ruleset.power(power).name
+        from pbem.game.game import slug
+
+        paths = [p for p in paths if p.endswith(f"-{slug(want)}.json")]
+    if not paths:
+        raise GameError("no report matches: nothing has been adjudicated yet" if round_ is None and power is None else "no report for that round and power")
+    data = json.loads(game.repo.read(paths[-1]) or b"{}")
+    click.echo(render_report(data, fmt, templates_dir=Path(templates) if templates else None), nl=False)
+
+
+@click.command("log")
+@game_option
+@click.option("--json", "as_json", is_flag=True)
+@user_errors
+def log(game_dir: str, as_json: bool) -> None:
+    """The game's history as turns."""
+    game = _open(game_dir)
+    rows = []
+    for c in game.repo.history():
+        rows.append({"commit": c.sha[:10], "round": c.trailers.get("Round"), "power": c.trailers.get("Power"),
+                     "phase": c.trailers.get("Phase"), "subject": c.subject})
+    if as_json:
+        click.echo(json.dumps(rows, indent=2))
+        return
+    for r in rows:
+        click.echo(f"{r['commit']}  round {r['round'] or '-':>2}  {r['phase'] or '-':<16} {r['power'] or '':<16} {r['subject']}")
+
+
+@click.command("show")
+@game_option
+@click.option("--at", "ref", default=None, help="A commit, tag or branch (default: now).")
+@click.option("--json", "as_json", is_flag=True)
+@user_errors
+def show(game_dir: str, ref: str | None, as_json: bool) -> None:
+    """The state at any point of history."""
+    game = _open(game_dir)
+    if as_json:
+        from pbem.io.state import state_to_data
+
+        click.echo(json.dumps(state_to_data(game.state(ref), game.ruleset), indent=2))
+    else:
+        click.echo(game.state_text(ref).decode(), nl=False)

@@ -1,0 +1,288 @@
+"""Conduct Combat: which battles the combat moves started, in the rulebook's order, and their effects.
+
+The rules of a single battle live in `pbem.engine.combat`; this module puts units on the battle
+strip (who attacks, who defends, bombardment, retreat spaces, directives and standing orders) and
+applies what the battle did to the turn's world (losses, retreats, captures).
+
+Order (Conduct Combat): 1 strategic bombing raids, 2 amphibious assaults (the sea battle in the
+offload zone, then bombardment and the land battle), 3 general combat.  Battles are independent
+dice streams, so this order changes no die.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Mapping
+
+from pbem.engine.combat import model as cm
+from pbem.engine.orders import BattleDirective, Orders, StandingOrders
+from pbem.engine.world import Unit, World
+
+if TYPE_CHECKING:  # pragma: no cover
+    from pbem.engine.turn import Turn
+
+DEFAULT_DEFENCE = "defender's standing orders not written: cheapest units lost first, air units last, one land unit kept to hold the territory"
+DEFAULT_ATTACK = "no battle directive: cheapest units lost first, air units last, no retreat"
+
+
+@dataclass
+class BattlePlan:
+    raids: dict[str, list[int]] = field(default_factory=dict)
+    sea: list[str] = field(default_factory=list)  # sea zones with a battle
+    land: list[str] = field(default_factory=list)  # territories attacked
+    amphibious_zones: dict[str, set[str]] = field(default_factory=dict)  # territory -> offload zones
+
+    @classmethod
+    def from_world(cls, w: World, orders: Orders, standing: Mapping[str, StandingOrders]) -> "BattlePlan":
+        plan = cls()
+        spaces: set[str] = set()
+        for u in w.units.values():
+            if u.owner != w.power or u.phase != "combat":
+                continue
+            if u.mission == "strategic_bombing":
+                plan.raids.setdefault(u.space, []).append(u.id)
+                continue
+            spaces.add(u.space)
+            if u.seaborne_from:
+                plan.amphibious_zones.setdefault(u.space, set()).add(u.seaborne_from)
+        for space in sorted(spaces):
+            if w.is_sea(space):
+                if _defenders(w, space) and _attackers(w, space):
+                    plan.sea.append(space)
+            elif space in w.control and (w.is_hostile_territory(space) or _defenders(w, space)):
+                plan.land.append(space)
+        # The player's listed battles come first, in the order written (the attacker chooses).
+        chosen = [s for s in orders.battles if s in plan.land or s in plan.sea]
+        plan.land.sort(key=lambda s: (chosen.index(s) if s in chosen else len(chosen), s))
+        plan.sea.sort(key=lambda s: (chosen.index(s) if s in chosen else len(chosen), s))
+        return plan
+
+
+def _is_cargo(w: World, u: Unit) -> bool:
+    """Cargo does not fight: land units aboard transports, and an ally's fighters on a carrier."""
+    if u.carrier is None:
+        return False
+    host = w.units.get(u.carrier)
+    return w.utype(u).domain == "land" or (host is not None and host.owner != u.owner and host.owner == w.power)
+
+
+def _attackers(w: World, space: str) -> list[Unit]:
+    return [u for u in w.units_at(space) if u.owner == w.power and not _is_cargo(w, u)
+            and u.mission != "strategic_bombing" and w.utype(u).domain != "structure"]
+
+
+def _defenders(w: World, space: str) -> list[Unit]:
+    return [u for u in w.enemy_units_at(space) if not (u.carrier is not None and w.utype(u).domain == "land")
+            and w.utype(u).domain != "structure"]
+
+
+def _forces(w: World, units: list[Unit]) -> tuple[cm.Force, ...]:
+    groups: dict[tuple[str, str, bool], int] = {}
+    for u in units:
+        key = (u.type, u.owner, u.seaborne_from is not None)
+        groups[key] = groups.get(key, 0) + 1
+    return tuple(cm.Force(t, o, n, seaborne=s) for (t, o, s), n in sorted(groups.items()))
+
+
+_RETREAT_KINDS = {
+    "never": ("never", 0),
+    "after_round": ("after_round", None),
+    "always": ("after_round", 1),
+    "attackers_at_most": ("when_attackers_at_most", None),
+    "defenders_outnumber": ("when_defenders_outnumber", 0),
+}
+
+
+def attacker_orders(directive: BattleDirective | None) -> cm.Orders:
+    if directive is None:
+        return cm.Orders()
+    kind, value = _RETREAT_KINDS[directive.retreat.kind]
+    return cm.Orders(
+        order_of_loss=directive.order_of_loss,
+        hold_territory=False,
+        retreat=cm.RetreatCondition(kind, directive.retreat.value if value is None else value),  # type: ignore[arg-type]
+        retreat_to=directive.retreat_to,
+        submerge="always" if directive.submerge else "never",
+    )
+
+
+def defender_orders(w: World, space: str, defenders: list[Unit], standing: Mapping[str, StandingOrders]) -> tuple[cm.Orders, bool]:
+    """The standing orders of the defending power with the most units there (allies defend together)."""
+    counts: dict[str, int] = {}
+    for u in defenders:
+        counts[u.owner] = counts.get(u.owner, 0) + 1
+    owner = sorted(counts, key=lambda o: (-counts[o], o))[0] if counts else None
+    so = standing.get(owner) if owner else None
+    if so is None or not so.explicit:
+        return cm.Orders(), True
+    policy = so.policy_for(space)
+    return cm.Orders(order_of_loss=policy.order_of_loss, hold_territory=policy.hold_territory,
+                     submerge="always" if policy.submerge else "never"), False
+
+
+def retreat_spaces(w: World, space: str, attackers: list[Unit]) -> tuple[str, ...]:
+    """Adjacent friendly spaces from which at least one attacking land or sea unit moved (step 6)."""
+    out = set()
+    for u in attackers:
+        if w.utype(u).domain == "air" or u.seaborne_from:
+            continue
+        came_from = u.path[-2] if len(u.path) >= 2 else u.start
+        if came_from == space or not w.board.are_adjacent(came_from, space):
+            continue
+        if w.is_sea(came_from):
+            if not w.is_hostile_sea_zone(came_from):
+                out.add(came_from)
+        elif w.is_friendly_territory(came_from, at_start=w.is_sea(space)):
+            out.add(came_from)
+    return tuple(sorted(out))
+
+
+def resolve_battles(turn: "Turn", plan: BattlePlan) -> None:
+    w = turn.w
+    for space in sorted(plan.raids):
+        _raid(turn, space, [w.units[i] for i in plan.raids[space] if i in w.units])
+    offload_zones = sorted({z for zones in plan.amphibious_zones.values() for z in zones})
+    fought_at_sea: set[str] = set()
+    for zone in [z for z in plan.sea if z in offload_zones]:
+        _battle(turn, zone, "sea")
+        fought_at_sea.add(zone)
+        _land_or_lose_cargo(w, zone)
+    for territory in [t for t in plan.land if t in plan.amphibious_zones]:
+        _battle(turn, territory, "land", bombard_from=sorted(plan.amphibious_zones[territory] - fought_at_sea))
+    for zone in [z for z in plan.sea if z not in offload_zones]:
+        _battle(turn, zone, "sea")
+    for territory in [t for t in plan.land if t not in plan.amphibious_zones]:
+        _battle(turn, territory, "land")
+
+
+def _land_or_lose_cargo(w: World, zone: str) -> None:
+    """Seaborne land units whose transport was sunk in the offload zone's sea battle never land."""
+    for u in list(w.units.values()):
+        if u.seaborne_from == zone and u.owner == w.power and u.came_by is not None:
+            host = w.units.get(u.came_by)
+            if host is None:
+                del w.units[u.id]
+            elif host.retreated:
+                u.space, u.carrier, u.seaborne_from = host.space, host.id, None
+
+
+def _bombarding_ships(w: World, zones: list[str], seaborne: int) -> list[Unit]:
+    ships = [u for z in zones for u in w.units_at(z)
+             if u.owner == w.power and w.utype(u).bombard > 0 and not u.fought and not u.mission]
+    ships.sort(key=lambda u: (-w.utype(u).bombard, u.id))
+    return ships
+
+
+def _battle(turn: "Turn", space: str, kind: str, bombard_from: list[str] | None = None) -> None:
+    w = turn.w
+    attackers = _attackers(w, space)
+    defenders = _defenders(w, space)
+    if not attackers:
+        return
+    if kind == "land" and not [u for u in defenders if not w.utype(u).has("aa")]:
+        # No combat: the territory is unoccupied or holds only antiaircraft artillery (step 7).
+        for u in attackers:
+            u.fought = True
+        if any(w.utype(u).domain == "land" for u in attackers):
+            turn.capture(space, w.power)
+        return
+    if kind == "sea" and not defenders:
+        return
+    directive = turn.orders.battles.get(space)
+    att_orders = attacker_orders(directive)
+    def_orders, def_default = defender_orders(w, space, defenders, turn.standing)
+    seaborne = sum(1 for u in attackers if u.seaborne_from)
+    ships = _bombarding_ships(w, bombard_from or [], seaborne) if seaborne else []
+    rules = turn.combat_rules
+    if rules.bombard_cap_per_seaborne_unit:
+        ships = ships[:seaborne]
+    retreat_to = retreat_spaces(w, space, attackers)
+    battle = cm.Battle(
+        space=space, kind=kind, attacker=w.power,  # type: ignore[arg-type]
+        attackers=_forces(w, attackers), defenders=_forces(w, defenders),
+        units=w.ruleset.units, rules=rules,
+        bombard=tuple(w.utype(s).name for s in ships),
+        can_retreat=bool(retreat_to), retreat_to=retreat_to,
+    )
+    defaults = []
+    if directive is None:
+        defaults.append(DEFAULT_ATTACK)
+    if def_default:
+        defaults.append(DEFAULT_DEFENCE)
+    entry: dict[str, Any] = {"battle": battle, "attacker_orders": att_orders, "defender_orders": def_orders,
+                             "defaults": defaults, "amphibious": bool(seaborne), "bombard": [s.type for s in ships]}
+    for s in ships:
+        s.fought = True
+    if turn.validating:
+        outcome = None
+        for u in defenders:
+            if u.id in w.units:
+                w.remove(u)
+        for u in attackers:
+            u.fought = True
+        if kind == "land" and any(w.utype(u).domain == "land" for u in attackers):
+            turn.capture(space, w.power)
+    else:
+        from pbem.engine.combat.fight import fight
+
+        outcome = fight(battle, turn.dice, att_orders, def_orders, low_luck=bool(turn.options.get("low_luck", False)))
+        _apply(turn, space, attackers, defenders, outcome)
+    entry["outcome"] = outcome
+    turn.log.battles.append(entry)
+
+
+def _take(units: list[Unit], lost: cm.Counts, w: World, prefer_empty: bool) -> None:
+    for owner, by_type in lost.items():
+        for utype, n in by_type.items():
+            pool = [u for u in units if u.owner == owner and u.type == utype and u.id in w.units]
+            # Which of several identical units dies: empty transports first for the defender.
+            pool.sort(key=lambda u: (len(w.cargo_of(u)) if prefer_empty else 0, -u.id if not prefer_empty else u.id))
+            for u in pool[:n]:
+                w.remove(u)
+
+
+def _apply(turn: "Turn", space: str, attackers: list[Unit], defenders: list[Unit], outcome: cm.BattleOutcome) -> None:
+    w = turn.w
+    _take(attackers, outcome.attacker_lost, w, prefer_empty=False)
+    _take(defenders, outcome.defender_lost, w, prefer_empty=True)
+    for u in attackers:
+        if u.id in w.units:
+            u.fought = True
+    if outcome.retreated_to:
+        moved = {(o, t): n for o, by in outcome.retreated.items() for t, n in by.items()}
+        for u in attackers:
+            if u.id not in w.units or w.utype(u).domain == "air" or u.seaborne_from:
+                continue
+            key = (u.owner, u.type)
+            if moved.get(key, 0) > 0:
+                moved[key] -= 1
+                u.space = outcome.retreated_to
+                u.retreated = True
+                for rider in w.cargo_of(u):
+                    rider.space = u.space
+    if outcome.captured:
+        turn.capture(space, w.power)
+
+
+def _raid(turn: "Turn", space: str, bombers: list[Unit]) -> None:
+    """Strategic bombing raid on the industrial complex in `space` (Conduct Combat, step 1)."""
+    w = turn.w
+    if not bombers:
+        return
+    for b in bombers:
+        b.fought = True
+    entry: dict[str, Any] = {"space": space, "bombers": len(bombers), "ipc": w.space(space).ipc,
+                             "damage_before": w.damage.get(space, 0)}
+    if turn.validating:
+        entry["outcome"] = None
+        turn.log.bombing.append(entry)
+        return
+    from pbem.engine.combat.raid import bombing_raid
+
+    outcome = bombing_raid(space=space, attacker=w.power, bombers=len(bombers), territory_ipc=w.space(space).ipc,
+                           existing_damage=w.damage.get(space, 0), rules=turn.combat_rules, dice=turn.dice)
+    for b in sorted(bombers, key=lambda u: u.id)[: outcome.bombers_lost]:
+        w.remove(b)
+    w.damage[space] = w.damage.get(space, 0) + outcome.damage_applied
+    entry["outcome"] = outcome
+    turn.log.bombing.append(entry)

@@ -1,0 +1,471 @@
+"""One power's turn, phase by phase, as the rulebook orders them.
+
+`validate` and `adjudicate` run the same code.  Validation has no dice: it assumes every attack
+succeeds (the rulebook's own assumption when it asks a player to show where air units will land),
+so that noncombat moves and placements that depend on a conquest can be checked before submitting.
+At adjudication a noncombat move that the battles made impossible is skipped and the report says so.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from pbem.engine.battles import BattlePlan, resolve_battles
+from pbem.engine.combat.rules import CombatRules
+from pbem.engine.model import GameState
+from pbem.engine.movement import R_AIR, R_END_IN_COMBAT, R_TRANSPORT, Mover
+from pbem.engine.orders import Move, Orders, StandingOrders
+from pbem.engine.problems import Problem
+from pbem.engine.ruleset import Ruleset
+from pbem.engine.rules import Rules
+from pbem.engine.world import Unit, World
+
+R_PURCHASE = "Purchase Units"
+R_MOBILIZE = "Mobilize New Units"
+R_ORDER = "Order of Play"
+
+
+@dataclass
+class TurnLog:
+    """What happened, in the order it happened: the raw material of the turn report."""
+
+    purchases: dict[str, int] = field(default_factory=dict)
+    purchase_cost: int = 0
+    repairs: dict[str, int] = field(default_factory=dict)
+    moves: list[dict[str, Any]] = field(default_factory=list)
+    battles: list[dict[str, Any]] = field(default_factory=list)
+    bombing: list[dict[str, Any]] = field(default_factory=list)
+    captures: list[dict[str, Any]] = field(default_factory=list)
+    placements: dict[str, dict[str, int]] = field(default_factory=dict)
+    refunds: dict[str, int] = field(default_factory=dict)
+    refund_ipcs: int = 0
+    lost_air: list[dict[str, Any]] = field(default_factory=list)
+    skipped: list[dict[str, Any]] = field(default_factory=list)
+    defaults_used: list[str] = field(default_factory=list)
+    income: dict[str, int] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+    winner: str | None = None
+
+
+@dataclass
+class TurnResult:
+    state: GameState
+    log: TurnLog
+    problems: list[Problem]
+
+
+def _units_text(units: Mapping[str, int]) -> str:
+    return ", ".join(f"{n} {t}" for t, n in units.items())
+
+
+class Turn:
+    def __init__(self, ruleset: Ruleset, rules: Rules, combat_rules: CombatRules, state: GameState, orders: Orders,
+                 standing: Mapping[str, StandingOrders], options: Mapping[str, Any], dice: Any | None):
+        self.ruleset = ruleset
+        self.rules = rules
+        self.combat_rules = combat_rules
+        self.state = state
+        self.orders = orders
+        self.standing = standing
+        self.options = options
+        self.dice = dice
+        self.w = World(ruleset, rules, state)
+        self.mover = Mover(self.w)
+        self.log = TurnLog()
+        self.problems: list[Problem] = []
+        self.bought: dict[str, int] = {}
+
+    @property
+    def validating(self) -> bool:
+        return self.dice is None
+
+    # --- phases -------------------------------------------------------------------------------
+    def run(self) -> TurnResult:
+        w = self.w
+        if self.orders.power != w.power:
+            self.problems.append(Problem("illegal", f"it is {w.power}'s turn, not {self.orders.power}'s", rule=R_ORDER, hint=f"write orders with power: {w.power}", path=("power",), code="turn.wrong-power"))
+        if self.orders.round != self.state.round:
+            self.problems.append(Problem("illegal", f"these orders are for round {self.orders.round}; the game is in round {self.state.round}", rule=R_ORDER, hint=f"round: {self.state.round}", path=("round",), code="turn.wrong-round"))
+        if self.problems:
+            return TurnResult(self.state, self.log, self.problems)
+        self.purchase()
+        combat_moves = self.moves(self.orders.combat_moves)
+        self.check_combat_moves(combat_moves)
+        if self.problems and self.validating:
+            # Later phases would only repeat what is already wrong.
+            return TurnResult(self.state, self.log, self.problems)
+        self.combat()
+        self.moves(self.orders.noncombat_moves)
+        self.land_air_units()
+        self.mobilize()
+        self.end_of_turn()
+        self.collect_income()
+        new_state = self.advance()
+        return TurnResult(new_state, self.log, self.problems)
+
+    def purchase(self) -> None:
+        w, o = self.w, self.orders
+        if (o.purchase or o.repair) and self.rules.no_purchase_without_capital and not w.capital_held(w.power):
+            self.problems.append(Problem("illegal", f"{w.power}'s capital is in enemy hands: it cannot buy units", rule="Capitals: a power without its capital cannot buy new units", hint="remove purchase:", path=("purchase",), code="purchase.no-capital"))
+            return
+        cost = 0
+        for utype, n in o.purchase.items():
+            profile = self.ruleset.units[utype]
+            cost += profile.cost * n
+        repair_cost = 0
+        for space, points in o.repair.items():
+            damage = w.damage.get(space, 0)
+            if points > damage:
+                self.problems.append(Problem("illegal", f"the complex in {space} has {damage} damage; cannot repair {points}", rule=R_PURCHASE + ": repairs", hint=f"repair at most {damage}", path=("repair", space), code="purchase.repair-too-much"))
+                continue
+            repair_cost += points * self.rules.repair_cost_per_point
+        money = w.treasury.get(w.power, 0)
+        if cost + repair_cost > money:
+            self.problems.append(Problem("illegal", f"the purchase costs {cost + repair_cost} IPCs; {w.power} has {money}", rule=R_PURCHASE, hint=f"buy at most {money} IPCs worth", path=("purchase",), code="purchase.too-expensive"))
+            return
+        for space, points in o.repair.items():
+            if points <= w.damage.get(space, 0):
+                w.damage[space] = w.damage.get(space, 0) - points
+                self.log.repairs[space] = points
+        w.treasury[w.power] = money - cost - repair_cost
+        self.bought = dict(o.purchase)
+        self.log.purchases = dict(o.purchase)
+        self.log.purchase_cost = cost + repair_cost
+
+    def moves(self, moves: tuple[Move, ...]) -> list[tuple[Move, list[Problem]]]:
+        done = []
+        for move in moves:
+            found = self.mover.apply(move)
+            if found:
+                if self.validating or move.phase == "combat":
+                    self.problems.extend(found)
+                else:
+                    self.log.skipped.append({"phase": move.phase, "units": dict(move.units), "from": move.frm, "to": move.to, "reason": found[0].message})
+            else:
+                self.log.moves.append({"phase": move.phase, "power": self.w.power, "units": dict(move.units), "from": move.frm, "to": move.to, "mission": move.mission})
+            done.append((move, found))
+        for space in self.w.pending.pop("blitzed", []) or []:  # type: ignore[union-attr]
+            self.capture(space, self.w.power, blitz=True)
+        return done
+
+    def check_combat_moves(self, done: list[tuple[Move, list[Problem]]]) -> None:
+        w = self.w
+        for move, found in done:
+            if found:
+                continue
+            if not self._ends_in_combat(move):
+                self.problems.append(Problem("illegal", f"moving to {move.to} starts no combat", rule=R_END_IN_COMBAT, hint="move there in noncombat_move, or attack an enemy-held space", path=(*move.yaml_path, "to"), code="move.not-combat"))
+        # Cargo loaded during combat move must take part in an amphibious assault.
+        for u in w.units.values():
+            if u.owner == w.power and u.loaded_phase == "combat" and u.carrier is not None:
+                self.problems.append(Problem("illegal", f"{u.type} loaded in combat move in {u.space} is not offloaded into an assault", rule=R_TRANSPORT, hint="offload it into a hostile territory in combat_move, or load it in noncombat_move", path=("combat_move",), code="move.cargo-not-offloaded"))
+        self.check_air_can_land()
+
+    def _ends_in_combat(self, move: Move) -> bool:
+        w = self.w
+        to = move.to
+        if move.mission == "strategic_bombing":
+            return any(w.utype(u).has("factory") for u in w.enemy_units_at(to))
+        if w.is_sea(to):
+            if w.enemy_units_at(to):
+                return True
+            # Sea units supporting an amphibious assault from that zone, or loading for it.
+            if any(u.seaborne_from == to for u in w.units.values() if u.owner == w.power):
+                return True
+            if any(u.loaded_phase == "combat" for u in w.units_at(to) if u.owner == w.power):
+                return True
+            # Leaving a hostile sea zone to escape combat.
+            return w.is_hostile_sea_zone(move.frm)
+        if w.is_hostile_territory(to) or to in self.w.captured_this_turn:
+            return True
+        if move.frm in w.board.spaces and w.is_sea(move.frm):
+            return False
+        # A tank that blitzed may end in a friendly territory.
+        return any(u.path and any(p in w.captured_this_turn for p in u.path) for u in w.owned(w.power, to))
+
+    def check_air_can_land(self) -> None:
+        """Before any battle, show a possible landing for every attacking air unit (Air units)."""
+        w = self.w
+        capacity = self._carrier_room()
+        new_carriers = self._new_carrier_zones()
+        for u in sorted(w.units.values(), key=lambda u: u.id):
+            if u.owner != w.power or u.phase != "combat" or w.utype(u).domain != "air":
+                continue
+            left = w.utype(u).move - u.moved
+            is_fighter = w.utype(u).has("fighter")
+
+            def landing(s: str) -> bool:
+                if w.space(s).is_land:
+                    return w.is_friendly_territory(s, at_start=True) and s not in self._attacked_spaces()
+                return is_fighter and (capacity.get(s, 0) > 0 or s in new_carriers)
+
+            dist = self.mover.air_distance(u.space, landing, left)
+            if dist is None:
+                self.problems.append(Problem("illegal", f"{u.type} attacking {u.space} has {left} movement left and no possible landing", rule=R_AIR + ": a possible landing must be shown for every attacking air unit", hint="attack a closer space, or move a carrier where it can land", path=("combat_move",), code="air.no-landing"))
+            elif not w.space(u.space).is_land or True:
+                pass
+
+    def _attacked_spaces(self) -> set[str]:
+        w = self.w
+        return {u.space for u in w.units.values() if u.owner == w.power and u.phase == "combat" and w.is_hostile_territory(u.space)}
+
+    def _carrier_room(self) -> dict[str, int]:
+        w = self.w
+        room: dict[str, int] = {}
+        for u in w.units.values():
+            if w.utype(u).has("carrier") and not w.is_enemy(u.owner):
+                aboard = len(w.cargo_of(u))
+                room[u.space] = room.get(u.space, 0) + max(0, w.utype(u).carrier_capacity - aboard)
+        return room
+
+    def _new_carrier_zones(self) -> set[str]:
+        w = self.w
+        if not any(self.ruleset.units[t].has("carrier") for t in self.bought):
+            return set()
+        zones = set()
+        for u in w.units.values():
+            if u.owner == w.power and w.utype(u).has("factory") and w.is_friendly_territory(u.space, at_start=True):
+                zones |= {s for s in w.board.neighbours(u.space) if w.is_sea(s)}
+        return zones
+
+    def combat(self) -> None:
+        plan = BattlePlan.from_world(self.w, self.orders, self.standing)
+        resolve_battles(self, plan)
+
+    def capture(self, space: str, by: str, *, blitz: bool = False) -> None:
+        """Take control of a territory: production, capital plunder, liberation (Capturing Territory)."""
+        w = self.w
+        sp = w.space(space)
+        previous = w.control.get(space)
+        if previous is None or not w.is_enemy(previous, by):
+            return
+        w.control[space] = by
+        w.captured_this_turn.add(space)
+        entry: dict[str, Any] = {"space": space, "by": by, "from": previous, "ipc": sp.ipc, "blitz": blitz}
+        # Enemy structures and AAA left in the territory change hands or are destroyed.
+        for u in list(w.units_at(space)):
+            if w.is_enemy(u.owner, by):
+                if w.utype(u).has("factory"):
+                    u.owner = by
+                elif w.utype(u).domain == "land":
+                    w.remove(u)  # antiaircraft artillery alone is destroyed (General Combat, step 7)
+        if sp.capital_of and w.is_enemy(sp.capital_of, by) and self.rules.capital_plunder:
+            loot = w.treasury.get(sp.capital_of, 0)
+            w.treasury[by] = w.treasury.get(by, 0) + loot
+            w.treasury[sp.capital_of] = 0
+            entry["plunder"] = loot
+        original = sp.original_owner
+        if original and original != by and not w.is_enemy(original, by):
+            liberations = w.pending.setdefault("liberations", [])  # type: ignore[union-attr]
+            assert isinstance(liberations, list)
+            liberations.append([space, original])
+            entry["liberation_of"] = original
+        self.log.captures.append(entry)
+
+    def land_air_units(self) -> None:
+        """Air units that end the turn where they cannot stay land at the nearest place, or are lost."""
+        w = self.w
+        capacity = self._carrier_room()
+        new_carriers = self._new_carrier_zones() if self.bought else set()
+        for u in sorted(w.units.values(), key=lambda u: u.id):
+            if u.owner != w.power or w.utype(u).domain != "air" or u.carrier is not None:
+                continue
+            here = u.space
+            if w.space(here).is_land and w.is_friendly_territory(here, at_start=True) and (here not in w.captured_this_turn or self.rules.air_may_land_in_captured):
+                continue
+            if not w.space(here).is_land and w.utype(u).has("fighter"):
+                hosts = [h for h in w.units_at(here) if w.utype(h).has("carrier") and not w.is_enemy(h.owner) and w.has_room(h, u.type)]
+                if hosts:
+                    u.carrier = hosts[0].id
+                    continue
+                if here in new_carriers:
+                    continue
+            left = w.utype(u).move - u.moved
+
+            def landing(s: str) -> bool:
+                if w.space(s).is_land:
+                    return w.is_friendly_territory(s, at_start=True) and s not in w.captured_this_turn
+                return w.utype(u).has("fighter") and capacity.get(s, 0) > 0
+
+            target = self._nearest(here, landing, left)
+            if target is None:
+                self.log.lost_air.append({"unit": u.type, "owner": u.owner, "space": here, "reason": "no landing within range"})
+                w.remove(u)
+                continue
+            path = self.mover.find_path("air", here, target, left, lambda s: True) or []
+            w.move_unit(u, path)
+            if not w.space(target).is_land:
+                capacity[target] -= 1
+                host = [h for h in w.units_at(target) if w.utype(h).has("carrier") and w.has_room(h, u.type)]
+                if host:
+                    u.carrier = host[0].id
+            self.log.defaults_used.append(f"{u.type} of {u.owner} in {here} landed in {target} (no noncombat order landed it)")
+
+    def _nearest(self, frm: str, accept: Any, budget: int) -> str | None:
+        w = self.w
+        best: tuple[int, str] | None = None
+        for name in sorted(w.board.spaces):
+            if not accept(name):
+                continue
+            path = self.mover.find_path("air", frm, name, budget, lambda s: True) if name != frm else []
+            if path is None:
+                continue
+            key = (len(path), name)
+            if best is None or key < best:
+                best = key
+        return best[1] if best else None
+
+    def mobilize(self) -> None:
+        w = self.w
+        remaining = dict(self.bought)
+        used: dict[str, int] = {}
+        for placement in self.orders.placements:
+            problems = self._check_placement(placement.space, placement.units, remaining, used, placement.yaml_path)
+            if problems:
+                if self.validating:
+                    self.problems.extend(problems)
+                else:
+                    self.log.skipped.append({"phase": "mobilize", "units": dict(placement.units), "to": placement.space, "reason": problems[0].message})
+                continue
+            for utype, n in placement.units.items():
+                remaining[utype] -= n
+                for _ in range(n):
+                    unit = w.add(utype, w.power, placement.space)
+                    unit.phase = "placed"
+                self.log.placements.setdefault(placement.space, {}).setdefault(utype, 0)
+                self.log.placements[placement.space][utype] += n
+            w._embark_at(placement.space) if w.is_sea(placement.space) else None
+        refund = {t: n for t, n in remaining.items() if n > 0}
+        if refund and self.rules.refund_unplaced:
+            ipcs = sum(self.ruleset.units[t].cost * n for t, n in refund.items())
+            w.treasury[w.power] += ipcs
+            self.log.refunds = refund
+            self.log.refund_ipcs = ipcs
+
+    def _check_placement(self, space: str, units: Mapping[str, int], remaining: dict[str, int], used: dict[str, int], path: tuple) -> list[Problem]:
+        w = self.w
+        out: list[Problem] = []
+        for utype, n in units.items():
+            if remaining.get(utype, 0) < n:
+                out.append(Problem("illegal", f"placing {n} {utype} but only {remaining.get(utype, 0)} more were bought", rule=R_MOBILIZE, hint="place only what purchase: buys", path=(*path, utype) if False else path, code="place.not-bought"))
+        if out:
+            return out
+        profiles = {t: self.ruleset.units[t] for t in units}
+        sea = w.is_sea(space)
+        if any(p.has("factory") for p in profiles.values()):
+            sp = w.space(space)
+            if sea or not w.is_friendly_territory(space, at_start=True) or w.control_at_start.get(space) != w.power or space in w.captured_this_turn:
+                return [Problem("illegal", f"a new industrial complex goes in a territory {w.power} has controlled since the start of the turn; {space} is not one", rule=R_MOBILIZE + ": new industrial complexes", path=path, code="place.complex-territory")]
+            if sp.ipc < self.rules.new_complex_min_ipc:
+                return [Problem("illegal", f"{space} has an IPC value of {sp.ipc}; a complex needs at least {self.rules.new_complex_min_ipc}", rule=R_MOBILIZE + ": new industrial complexes", path=path, code="place.complex-value")]
+            existing = [u for u in w.units_at(space) if w.utype(u).has("factory")]
+            if len(existing) + units.get(next(t for t, p in profiles.items() if p.has("factory")), 0) > self.rules.max_complexes_per_territory:
+                return [Problem("illegal", f"{space} already has an industrial complex", rule=R_MOBILIZE + ": one complex per territory", path=path, code="place.complex-twice")]
+            if len(units) == 1:
+                return []
+        factory_site = self._factory_for(space, {t: p for t, p in profiles.items() if not p.has("factory")}, path)
+        if isinstance(factory_site, Problem):
+            return [factory_site]
+        count = sum(n for t, n in units.items() if not profiles[t].has("factory"))
+        limit = w.space(factory_site).ipc - w.damage.get(factory_site, 0)
+        if used.get(factory_site, 0) + count > limit:
+            return [Problem("illegal", f"the complex in {factory_site} can mobilize {max(0, limit - used.get(factory_site, 0))} more units this turn, not {count}", rule=R_MOBILIZE + ": production limit is the territory's IPC value, less damage, sea zones included", hint="place the rest at another complex", path=path, code="place.over-limit")]
+        used[factory_site] = used.get(factory_site, 0) + count
+        return []
+
+    def _factory_for(self, space: str, profiles: Mapping[str, Any], path: tuple) -> str | Problem:
+        w = self.w
+        sea = w.is_sea(space)
+
+        def usable(territory: str) -> bool:
+            return (
+                any(w.utype(u).has("factory") and u.owner == w.power for u in w.units_at(territory))
+                and w.control_at_start.get(territory) == w.power
+                and w.control.get(territory) == w.power
+                and territory not in w.captured_this_turn
+            )
+
+        if sea:
+            if any(p.domain not in ("sea", "air") for p in profiles.values()):
+                return Problem("illegal", f"only sea units (and fighters onto carriers) are placed in {space}", rule=R_MOBILIZE, path=path, code="place.land-at-sea")
+            sites = sorted(t for t in w.board.neighbours(space) if w.space(t).is_land and usable(t))
+            if not sites:
+                return Problem("illegal", f"{space} is not next to an industrial complex {w.power} has held since the start of the turn", rule=R_MOBILIZE + ": sea units go in a sea zone adjacent to the complex", path=path, code="place.no-complex")
+            return sites[0]
+        if any(p.domain == "sea" for p in profiles.values()):
+            return Problem("illegal", f"sea units are placed in a sea zone next to the complex, not in {space}", rule=R_MOBILIZE, hint="name the adjacent sea zone", path=path, code="place.sea-on-land")
+        if not usable(space):
+            owner = next((u.owner for u in w.units_at(space) if w.utype(u).has("factory")), None)
+            if owner and owner != w.power and not w.is_enemy(owner):
+                return Problem("illegal", f"the complex in {space} belongs to {owner}: you can never mobilize at a friendly power's complex", rule=R_MOBILIZE, path=path, code="place.ally-complex")
+            return Problem("illegal", f"{w.power} has no industrial complex in {space} that it has held since the start of the turn", rule=R_MOBILIZE + ": units are placed at complexes held since the start of the turn", hint=self._factories_hint(), path=path, code="place.no-complex")
+        return space
+
+    def _factories_hint(self) -> str:
+        w = self.w
+        sites = sorted({u.space for u in w.units.values() if w.utype(u).has("factory") and u.owner == w.power and w.control_at_start.get(u.space) == w.power})
+        return "your complexes: " + ", ".join(sites) if sites else "you have no industrial complex"
+
+    def end_of_turn(self) -> None:
+        """Liberations are decided now, when it is known whether the ally's capital is free (A42)."""
+        w = self.w
+        for space, original in w.pending.pop("liberations", []) or []:  # type: ignore[union-attr]
+            if w.capital_held(original):
+                w.control[space] = original
+                for u in w.units_at(space):
+                    if w.utype(u).has("factory"):
+                        u.owner = original
+                self.log.notes.append(f"{space} is liberated and returns to {original}")
+            else:
+                self.log.notes.append(f"{space} is captured by {w.control[space]}: {original}'s capital is in enemy hands")
+
+    def production(self, power: str) -> int:
+        w = self.w
+        return sum(w.space(t).ipc for t, owner in w.control.items() if owner == power)
+
+    def collect_income(self) -> None:
+        w = self.w
+        if self.rules.no_income_without_capital and not w.capital_held(w.power):
+            self.log.notes.append(f"{w.power} collects no income: its capital is in enemy hands")
+            self.log.income[w.power] = 0
+            return
+        income = self.production(w.power)
+        w.treasury[w.power] = w.treasury.get(w.power, 0) + income
+        self.log.income[w.power] = income
+
+    def advance(self) -> GameState:
+        w = self.w
+        n = len(self.ruleset.powers)
+        index = self.state.turn_index + 1
+        rnd = self.state.round
+        winner = self.state.winner
+        if w.power == self.rules.victory_checked_after:
+            winner = winner or self.check_victory()
+        if index >= n:
+            index, rnd = 0, rnd + 1
+        self.log.winner = winner
+        return w.to_state(turn_index=index, round=rnd, winner=winner)
+
+    def victory_cities(self) -> dict[str, list[str]]:
+        w = self.w
+        held: dict[str, list[str]] = {}
+        for name, sp in sorted(w.board.spaces.items()):
+            if sp.victory_city and name in w.control:
+                held.setdefault(self.ruleset.side_of(w.control[name]), []).append(sp.victory_city)
+        return held
+
+    def check_victory(self) -> str | None:
+        victory = self.ruleset.victory
+        needed = victory.conditions[str(self.options.get(victory.option, self.ruleset.options[victory.option].default))]
+        for side, cities in sorted(self.victory_cities().items()):
+            if len(cities) >= needed:
+                self.log.notes.append(f"The {side} hold {len(cities)} victory cities and win the game")
+                return side
+        return None
+
+
+def run_turn(ruleset: Ruleset, rules: Rules, combat_rules: CombatRules, state: GameState, orders: Orders,
+             standing: Mapping[str, StandingOrders], options: Mapping[str, Any], dice: Any | None) -> TurnResult:
+    """Validate (dice=None) or adjudicate one power's turn."""
+    return Turn(ruleset, rules, combat_rules, state, orders, standing, options, dice).run()

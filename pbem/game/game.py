@@ -1,0 +1,338 @@
+"""A game is a git repository: the use cases that compose files, the engine, the dice and reports.
+
+Layout of a game repository:
+
+    game.yaml                         settings: ruleset and its data hash, players, options, dice anchor
+    state.yaml                        the state after the last adjudication
+    README.md                         for the players
+    standing/<power>.yaml             each power's standing orders (how it defends)
+    orders/round-NN/<i>-<power>.yaml  the orders submitted for each power-turn
+    reports/round-NN/<i>-<power>.md   the turn report (and .json, from which every format is made)
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Mapping
+
+from pbem import __version__
+from pbem.engine.combat.rules import CombatRules
+from pbem.engine.model import GameState
+from pbem.engine.orders import Orders, StandingOrders
+from pbem.engine.problems import Problem, ProblemsError
+from pbem.engine.rules import Rules
+from pbem.engine.ruleset import Ruleset
+from pbem.engine.turn import TurnResult, run_turn
+
+GAME_FILE = "game.yaml"
+STATE_FILE = "state.yaml"
+
+
+class GameError(Exception):
+    """A user-facing error about the game as a whole (not a file's contents)."""
+
+
+def slug(name: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
+
+
+def rules_for(ruleset: Ruleset) -> tuple[Rules, CombatRules]:
+    """The ruleset's own `rules.py` and `combat_rules.py`: its choices where the engine leaves one open."""
+    from pbem.rulesets import RULESETS
+
+    folder = RULESETS[ruleset.id]
+    rules = importlib.import_module(f"pbem.rulesets.{folder}.rules").RULES
+    combat = importlib.import_module(f"pbem.rulesets.{folder}.combat_rules").COMBAT_RULES
+    return rules, combat
+
+
+@dataclass(frozen=True)
+class GameConfig:
+    game: str
+    ruleset: str
+    ruleset_hash: str
+    engine: str
+    players: Mapping[str, str]
+    options: Mapping[str, Any]
+    dice: Mapping[str, Any]
+    identity: Mapping[str, str] = field(default_factory=dict)
+
+    def to_data(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "game": self.game,
+            "ruleset": self.ruleset,
+            "ruleset_hash": self.ruleset_hash,
+            "engine": self.engine,
+            "players": dict(self.players),
+            "options": dict(self.options),
+            "dice": dict(self.dice),
+        }
+        if self.identity:
+            data["identity"] = dict(self.identity)
+        return data
+
+
+def orders_path(state: GameState, ruleset: Ruleset) -> str:
+    power = ruleset.powers[state.turn_index].name
+    return f"orders/round-{state.round:02d}/{state.turn_index + 1}-{slug(power)}.yaml"
+
+
+def report_path(round_: int, turn_index: int, power: str, ext: str) -> str:
+    return f"reports/round-{round_:02d}/{turn_index + 1}-{slug(power)}.{ext}"
+
+
+def standing_path(power: str) -> str:
+    return f"standing/{slug(power)}.yaml"
+
+
+def read_config(text: bytes | str, filename: str = GAME_FILE) -> GameConfig:
+    from pbem.io.schemas import check
+    from pbem.io.yamlfile import load_yaml
+
+    doc = load_yaml(text, filename, expect_mapping=True)
+    problems = check("game", doc.data)
+    if problems:
+        raise ProblemsError([doc.problem(p) for p in problems])
+    d = doc.data
+    return GameConfig(d["game"], d["ruleset"], d["ruleset_hash"], d["engine"], d["players"], d["options"], d["dice"], d.get("identity") or {})
+
+
+def dump_config(config: GameConfig) -> str:
+    from pbem.io.yamlfile import dump_yaml
+
+    return "# pbem game settings.  The dice anchor commits the adjudicator to every future die.\n" + dump_yaml(config.to_data())
+
+
+class Game:
+    """An open game repository."""
+
+    def __init__(self, path: str | Path):
+        from pbem.game.repo import GameRepo, RepoError
+
+        self.path = Path(path)
+        try:
+            self.repo = GameRepo(self.path)
+        except RepoError as err:
+            raise GameError(f"{self.path} is not a pbem game: {err}") from None
+        raw = self.repo.read(GAME_FILE)
+        if raw is None:
+            raise GameError(f"{self.path} has no {GAME_FILE}: not a pbem game (create one with `pbem new`)")
+        self.config = read_config(raw)
+        from pbem.io.rulesets import load_ruleset
+
+        self.ruleset = load_ruleset(self.config.ruleset)
+        if self.ruleset.data_hash != self.config.ruleset_hash:
+            raise GameError(
+                f"the {self.ruleset.id} ruleset data changed since this game began (hash {self.ruleset.data_hash[:12]} "
+                f"is not {self.config.ruleset_hash[:12]} recorded in game.yaml); use the pbem version the game was started with ({self.config.engine})"
+            )
+        self.rules, self.combat_rules = rules_for(self.ruleset)
+
+    # --- reading --------------------------------------------------------------------------------
+    def state(self, ref: str | None = None) -> GameState:
+        from pbem.io.state import load_state
+
+        raw = self.repo.read(STATE_FILE, ref)
+        if raw is None:
+            raise GameError(f"no {STATE_FILE} at {ref or 'HEAD'}")
+        return load_state(raw, self.ruleset)
+
+    def state_text(self, ref: str | None = None) -> bytes:
+        raw = self.repo.read(STATE_FILE, ref)
+        assert raw is not None
+        return raw
+
+    def power_to_move(self, state: GameState | None = None) -> str:
+        state = state or self.state()
+        return self.ruleset.powers[state.turn_index].name
+
+    def standing_orders(self, ref: str | None = None) -> dict[str, StandingOrders]:
+        from pbem.io.orders import read_orders_text
+
+        out: dict[str, StandingOrders] = {}
+        for p in self.ruleset.powers:
+            raw = self.repo.read(standing_path(p.name), ref)
+            if raw is None:
+                out[p.name] = StandingOrders(p.name)
+                continue
+            _, parsed = read_orders_text(raw, standing_path(p.name), self.ruleset)
+            assert isinstance(parsed, StandingOrders)
+            out[p.name] = parsed
+        return out
+
+    def submitted_orders(self, state: GameState | None = None, ref: str | None = None) -> bytes | None:
+        state = state or self.state(ref)
+        return self.repo.read(orders_path(state, self.ruleset), ref)
+
+    # --- validating and submitting ------------------------------------------------------------
+    def check(self, text: bytes | str, filename: str) -> tuple[Orders | StandingOrders, TurnResult | None]:
+        """Validate an orders or standing-orders file against the current state; ProblemsError if wrong."""
+        from pbem.io.orders import locate, read_orders_text
+
+        doc, parsed = read_orders_text(text, filename, self.ruleset)
+        if isinstance(parsed, StandingOrders):
+            return parsed, None
+        state = self.state()
+        if state.winner:
+            raise GameError(f"the game is over: the {state.winner} won")
+        if parsed.game and parsed.game != self.config.game:
+            raise ProblemsError(locate([Problem("illegal", f"these orders are for game {parsed.game!r}, this is {self.config.game!r}", path=("game",), hint=f"game: {self.config.game}", code="orders.wrong-game")], doc, filename))
+        result = run_turn(self.ruleset, self.rules, self.combat_rules, state, parsed, self.standing_orders(), self.config.options, None)
+        if result.problems:
+            raise ProblemsError(locate(result.problems, doc, filename))
+        return parsed, result
+
+    def submit(self, text: bytes, filename: str) -> str:
+        parsed, _ = self.check(text, filename)
+        if isinstance(parsed, StandingOrders):
+            path = standing_path(parsed.power)
+            message = f"Standing orders of {parsed.power}"
+            trailers = {"Pbem-Power": parsed.power, "Pbem-Phase": "standing-orders"}
+        else:
+            state = self.state()
+            path = orders_path(state, self.ruleset)
+            message = f"Orders of {parsed.power} for round {state.round}"
+            trailers = {"Pbem-Round": str(state.round), "Pbem-Power": parsed.power, "Pbem-Phase": "orders"}
+        return self.repo.commit({path: text}, message, trailers)
+
+    # --- adjudicating -------------------------------------------------------------------------
+    def dice_for_turn(self, state_text: bytes, orders_text: bytes, index: int) -> tuple[Any, dict[str, Any]]:
+        from pbem import dice
+
+        state_hash = dice.sha256_hex(state_text)
+        orders_hash = dice.sha256_hex(orders_text)
+        mode = self.config.dice["mode"]
+        if mode == "local":
+            seed_text = f"{self.config.dice.get('local_seed', self.config.game)}/{index}"
+            link = dice.sha256_hex(seed_text.encode())
+            source = dice.SeededDice(dice.turn_seed(link, state_hash, orders_hash), mode=dice.MODE_LOCAL)
+            info = {"mode": "local", "link": link, "index": index, "state_hash": state_hash, "orders_hash": orders_hash}
+            return source, info
+        from pbem.game.dicekeys import load_secret
+
+        secret = load_secret(self.config.game, anchor=self.config.dice["anchor"], chain_length=self.config.dice["chain_length"])
+        link = dice.link_at(secret, int(self.config.dice["chain_length"]), index)
+        source = dice.SeededDice(dice.turn_seed(link, state_hash, orders_hash), mode=dice.MODE_COMMITTED)
+        return source, {"mode": "committed", "link": link, "index": index, "state_hash": state_hash, "orders_hash": orders_hash}
+
+    def adjudications(self) -> int:
+        return sum(1 for c in self.repo.history() if c.trailers.get("Phase") == "adjudication")
+
+    def adjudicate(self) -> tuple[str, dict[str, Any]]:
+        from pbem.game.reportdata import build_report
+        from pbem.io.orders import read_orders_text
+        from pbem.io.state import dump_state
+        from pbem.report.render import render_report
+
+        state = self.state()
+        if state.winner:
+            raise GameError(f"the game is over: the {state.winner} won")
+        power = self.power_to_move(state)
+        orders_text = self.submitted_orders(state)
+        if orders_text is None:
+            raise GameError(f"no orders from {power} for round {state.round} yet (expected {orders_path(state, self.ruleset)}); submit them with `pbem submit`")
+        filename = orders_path(state, self.ruleset)
+        _, orders = read_orders_text(orders_text, filename, self.ruleset)
+        assert isinstance(orders, Orders)
+        index = self.adjudications() + 1
+        dice_source, dice_info = self.dice_for_turn(self.state_text(), orders_text, index)
+        standing = self.standing_orders()
+        result = run_turn(self.ruleset, self.rules, self.combat_rules, state, orders, standing, self.config.options, dice_source)
+        if result.problems:
+            from pbem.io.orders import locate
+
+            raise ProblemsError(locate(result.problems, None, filename))
+        report = build_report(self, state, result, dice_info, dice_source)
+        import json
+
+        files: dict[str, bytes | None] = {
+            STATE_FILE: dump_state(result.state, self.ruleset).encode(),
+            report_path(state.round, state.turn_index, power, "md"): render_report(report, "md").encode(),
+            report_path(state.round, state.turn_index, power, "json"): (json.dumps(report, indent=2, sort_keys=True, ensure_ascii=False) + "\n").encode(),
+        }
+        trailers = {
+            "Pbem-Round": str(state.round),
+            "Pbem-Power": power,
+            "Pbem-Phase": "adjudication",
+            "Pbem-Dice-Mode": dice_info["mode"],
+            "Pbem-Dice-Index": str(index),
+            "Pbem-Dice-Link": dice_info["link"],
+        }
+        sha = self.repo.commit(files, f"Adjudicate round {state.round}: {power}", trailers)
+        return sha, report
+
+
+def new_game(path: str | Path, ruleset_id: str, players: Mapping[str, str], *, game_id: str | None = None,
+             options: Mapping[str, Any] | None = None, dice_mode: str = "committed", local_seed: str | None = None,
+             key_dir: Path | None = None, identity: tuple[str, str] | None = None) -> Game:
+    from pbem import dice
+    from pbem.game.repo import DEFAULT_IDENTITY, GameRepo, Identity
+    from pbem.io.rulesets import load_ruleset
+    from pbem.io.state import dump_state, initial_state
+
+    ruleset = load_ruleset(ruleset_id)
+    path = Path(path)
+    game_id = game_id or slug(path.resolve().name) or "game"
+    unknown = [o for o in (options or {}) if o not in ruleset.options]
+    if unknown:
+        raise GameError(f"unknown rule option {unknown[0]!r}; options of {ruleset.id}: " + ", ".join(sorted(ruleset.options)))
+    opts = ruleset.option_defaults()
+    for name, value in (options or {}).items():
+        allowed = ruleset.options[name].allowed
+        if allowed and value not in allowed:
+            raise GameError(f"option {name} cannot be {value!r}; allowed: " + ", ".join(map(str, allowed)))
+        opts[name] = value
+    resolved_players: dict[str, str] = {}
+    for name, email in players.items():
+        try:
+            resolved_players[ruleset.power(name).name] = email
+        except KeyError:
+            raise GameError(f"unknown power {name!r}; powers of {ruleset.id}: " + ", ".join(ruleset.turn_order)) from None
+    dice_cfg: dict[str, Any] = {"mode": dice_mode, "algorithm": dice.ALGORITHM}
+    secret = None
+    if dice_mode == "committed":
+        secret = dice.new_secret()
+        dice_cfg["chain_length"] = dice.DEFAULT_CHAIN_LENGTH
+        dice_cfg["anchor"] = dice.anchor(secret, dice.DEFAULT_CHAIN_LENGTH)
+    elif dice_mode == "local":
+        dice_cfg["local_seed"] = local_seed or game_id
+    else:
+        raise GameError(f"unknown dice mode {dice_mode!r}: committed or local")
+    ident = Identity(*identity) if identity else DEFAULT_IDENTITY
+    config = GameConfig(game_id, ruleset.id, ruleset.data_hash, f"pbem {__version__}",
+                        {p.name: resolved_players.get(p.name, "") for p in ruleset.powers}, opts, dice_cfg,
+                        {"name": ident.name, "email": ident.email})
+    if secret is not None:
+        from pbem.game.dicekeys import save_secret
+
+        save_secret(game_id, secret, key_dir, game_repo=path, overwrite=False)
+    state = initial_state(ruleset)
+    files = {
+        GAME_FILE: dump_config(config).encode(),
+        STATE_FILE: dump_state(state, ruleset).encode(),
+        "README.md": _players_readme(config, ruleset).encode(),
+    }
+    GameRepo.init(path, initial_files=files, message=f"New {ruleset.name} game {game_id}",
+                  trailers={"Pbem-Round": "1", "Pbem-Phase": "new"}, identity=ident)
+    return Game(path)
+
+
+def _players_readme(config: GameConfig, ruleset: Ruleset) -> str:
+    lines = [
+        f"# {config.game}: {ruleset.name}",
+        "",
+        "This repository is a pbem game.  Every submission and adjudication is a commit.",
+        "",
+        "| power | player |",
+        "|---|---|",
+        *[f"| {p} | {e or '-'} |" for p, e in config.players.items()],
+        "",
+        "- `pbem status` shows whose turn it is; `pbem orders template > my-orders.yaml` starts your orders.",
+        "- `pbem validate my-orders.yaml` checks them; `pbem submit my-orders.yaml` commits them.",
+        "- `pbem adjudicate` resolves the turn; `pbem report` shows the last report; `pbem audit` replays everything.",
+        "",
+    ]
+    return "\n".join(lines)

@@ -1,0 +1,226 @@
+"""Turn log + battle outcomes -> the report data every format is rendered from (schemas/report.schema.json)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Mapping
+
+from pbem import __version__
+from pbem.engine.combat import model as cm
+from pbem.engine.model import GameState
+from pbem.engine.turn import TurnResult
+
+if TYPE_CHECKING:  # pragma: no cover
+    from pbem.game.game import Game
+
+CHOSEN_BY = {
+    "directive": "directive",
+    "default": "default",
+    "rule: as many hits as possible must be assigned": "rule",
+    "rule: transports chosen last": "rule",
+    "defenceless transports": "rule",
+    "aa alone": "rule",
+}
+
+
+def _forces(counts: Mapping[str, Mapping[str, int]]) -> list[dict[str, Any]]:
+    return [{"power": owner, "units": dict(sorted(units.items()))} for owner, units in sorted(counts.items()) if units]
+
+
+def _force_counts(forces: tuple[cm.Force, ...]) -> dict[str, dict[str, int]]:
+    out: dict[str, dict[str, int]] = {}
+    for f in forces:
+        out.setdefault(f.owner, {}).setdefault(f.unit, 0)
+        out[f.owner][f.unit] += f.count
+    return out
+
+
+def battle_odds(battle: cm.Battle, att: cm.Orders, dfn: cm.Orders, low_luck: bool) -> dict[str, float] | None:
+    """The odds before the dice, from the same rules the adjudicator applies; None if not computable."""
+    try:
+        from pbem.odds import battle_odds as exact
+    except ImportError:  # pragma: no cover - odds module absent
+        return None
+    odds = exact(battle, att, dfn, low_luck=low_luck)
+    return {
+        "attacker_win": round(float(odds.attacker_win), 4),
+        "defender_win": round(float(odds.defender_win), 4),
+        "draw": round(float(odds.draw), 4),
+        "capture": round(float(getattr(odds, "capture", 0.0) or 0.0), 4),
+    }
+
+
+def _battle(entry: Mapping[str, Any], mover: str, low_luck: bool) -> dict[str, Any]:
+    battle: cm.Battle = entry["battle"]
+    outcome: cm.BattleOutcome = entry["outcome"]
+    defenders = sorted({f.owner for f in battle.defenders})
+    rounds: dict[int, list[dict[str, Any]]] = {}
+    casualties: dict[tuple[int, str], list[dict[str, Any]]] = {}
+    for ev in outcome.events:
+        if isinstance(ev, cm.CasualtiesChosen):
+            merged: dict[tuple[str, str, bool, str], int] = {}
+            for c in ev.casualties:
+                key = (c.owner, c.unit, c.effect == "damaged", c.reason)
+                merged[key] = merged.get(key, 0) + 1
+            casualties.setdefault((ev.round, ev.step), []).extend(
+                {"power": o, "unit": u, "count": n, "damaged": d, "chosen_by": CHOSEN_BY.get(r, "rule"), "reason": r}
+                for (o, u, d, r), n in merged.items()
+            )
+    for ev in outcome.events:
+        if isinstance(ev, cm.DiceRolled):
+            power = mover if ev.side == "attacker" else (defenders[0] if defenders else mover)
+            groups = [{"hit_on": g.group.value, "units": {g.group.unit: g.group.count}, "dice": list(g.dice), "hits": g.hits} for g in ev.groups]
+            step = ev.step if ev.step in ("aa", "bombard", "surprise-attacker", "surprise-defender", "attacker", "defender") else ev.side
+            rounds.setdefault(ev.round, []).append({"step": step, "side": ev.side, "power": power, "groups": groups,
+                                                    "casualties": casualties.get((ev.round, ev.step), [])})
+    retreat = None
+    if outcome.retreated_to:
+        units: dict[str, int] = {}
+        for by in outcome.retreated.values():
+            for u, n in by.items():
+                units[u] = units.get(u, 0) + n
+        retreat = {"round": max(outcome.rounds, 1), "to": outcome.retreated_to, "units": dict(sorted(units.items())) or {"none": 0} if units else {}, "reason": "the attacker's retreat directive"}
+        if not retreat["units"]:
+            retreat = None
+    submerged = []
+    for owner, by in outcome.submerged.items():
+        submerged.append({"round": outcome.rounds, "side": "attacker" if owner == mover else "defender", "power": owner, "units": dict(by), "reason": "submerge order"})
+    result = {"attacker": "attacker-won", "defender": "defender-won", "draw": "draw", "retreat": "retreated"}.get(outcome.winner, "defender-won")
+    expected = {"attacker": 0.0, "defender": 0.0}
+    actual = {"attacker": 0, "defender": 0}
+    for ev in outcome.events:
+        if isinstance(ev, cm.DiceRolled):
+            for g in ev.groups:
+                expected[ev.side] += g.group.count * min(g.group.value, 6) / 6
+                actual[ev.side] += g.hits
+    capture = {"space": battle.space, "from_power": defenders[0] if defenders else "", "to_power": mover} if outcome.captured and defenders else None
+    defaults = [{"power": mover if "directive" in d else (defenders[0] if defenders else mover), "about": f"battle in {battle.space}", "used": d} for d in entry.get("defaults", [])]
+    return {
+        "space": battle.space,
+        "kind": "amphibious" if entry.get("amphibious") else battle.kind,
+        "attacker": mover,
+        "defenders": defenders,
+        "forces": {"attacker": _forces(_force_counts(battle.attackers)), "defender": _forces(_force_counts(battle.defenders))},
+        "odds": entry.get("odds"),
+        "rounds": [{"number": n, "steps": steps} for n, steps in sorted(rounds.items())],
+        "retreat": retreat,
+        "submerged": submerged,
+        "result": result,
+        "survivors": {"attacker": _forces(outcome.attacker_survivors), "defender": _forces(outcome.defender_survivors)},
+        "capture": capture,
+        "liberation": None,
+        "defaults_used": defaults,
+        "luck": {side: {"expected_hits": round(expected[side], 3), "actual_hits": actual[side]} for side in ("attacker", "defender")},
+    }
+
+
+def build_report(game: "Game", before: GameState, result: TurnResult, dice_info: Mapping[str, Any], dice_source: Any) -> dict[str, Any]:
+    ruleset = game.ruleset
+    log = result.log
+    power = ruleset.powers[before.turn_index].name
+    low_luck = bool(game.config.options.get("low_luck", False))
+    after = result.state
+    for entry in log.battles:
+        if entry.get("outcome") is not None and "odds" not in entry:
+            entry["odds"] = battle_odds(entry["battle"], entry["attacker_orders"], entry["defender_orders"], low_luck)
+    from pbem.engine.world import World
+
+    def production(state: GameState, p: str) -> int:
+        return sum(ruleset.board.spaces[t].ipc for t, o in state.control.items() if o == p)
+
+    mode = dice_info["mode"]
+    dice = {
+        "mode": mode,
+        "algorithm": game.config.dice.get("algorithm", ""),
+        "commitment": game.config.dice.get("anchor"),
+        "revealed": dice_info["link"] if mode == "committed" else None,
+        "seed": dice_info["link"] if mode == "local" else None,
+        "verify": "pbem audit",
+        "note": ("NOT verifiable: local fixed seed (friendly game or example); anyone who knows the seed text can foresee the dice"
+                 if mode == "local" else f"link {dice_info['index']} of the chain whose end is in game.yaml; run `pbem audit` to recompute every die"),
+    }
+    purchases = None
+    if log.purchases or log.repairs:
+        purchases = {
+            "power": power,
+            "bought": [{"unit": u, "count": n, "cost": ruleset.units[u].cost * n} for u, n in sorted(log.purchases.items())],
+            "repairs": [{"space": s, "damage_removed": n, "cost": n * game.rules.repair_cost_per_point} for s, n in sorted(log.repairs.items())],
+            "total": log.purchase_cost,
+            "treasury_before": before.treasury.get(power, 0),
+            "treasury_after": before.treasury.get(power, 0) - log.purchase_cost,
+        }
+    bombing = []
+    for raid in log.bombing:
+        out = raid.get("outcome")
+        if out is None:
+            continue
+        bombing.append({
+            "space": raid["space"], "attacker": power,
+            "defender": before.control.get(raid["space"], ""),
+            "bombers": {"bomber": raid["bombers"]},
+            "aa": {"hit_on": game.combat_rules.sbr_aa_hit, "units": {"industrial complex": 1}, "dice": list(out.aa_dice), "hits": out.bombers_lost} if out.aa_dice else None,
+            "shot_down": out.bombers_lost, "damage_dice": list(out.damage_dice), "damage_bonus": game.combat_rules.sbr_damage_bonus,
+            "damage_rolled": out.damage_rolled, "damage_before": raid["damage_before"], "damage_applied": out.damage_applied,
+            "damage_after": raid["damage_before"] + out.damage_applied, "cap": game.combat_rules.sbr_damage_cap_per_ipc * raid["ipc"],
+        })
+    captures = []
+    for c in log.captures:
+        sp = ruleset.board.spaces[c["space"]]
+        final = after.control.get(c["space"], c["by"])
+        captures.append({"space": c["space"], "kind": "liberation" if final != c["by"] else "capture", "by": c["by"], "from": c["from"],
+                         "to": final, "ipc": c["ipc"], "capital": bool(sp.capital_of), "plunder": int(c.get("plunder", 0))})
+    economy = []
+    for p in ruleset.powers:
+        economy.append({"power": p.name, "side": p.side, "income_before": production(before, p.name), "income_after": production(after, p.name),
+                        "collected": log.income.get(p.name) if p.name == power else None, "treasury": after.treasury.get(p.name, 0)})
+    held: dict[str, list[str]] = {}
+    for name, sp in sorted(ruleset.board.spaces.items()):
+        if sp.victory_city and name in after.control:
+            held.setdefault(ruleset.side_of(after.control[name]), []).append(sp.victory_city)
+    victory = ruleset.victory
+    needed = victory.conditions[str(game.config.options.get(victory.option, ruleset.options[victory.option].default))]
+    sides = sorted({p.side for p in ruleset.powers})
+    victory_cities = [{"side": s, "cities": sorted(held.get(s, [])), "count": len(held.get(s, [])), "needed": needed} for s in sides]
+    next_power = ruleset.powers[after.turn_index].name
+    awaiting = None if after.winner else {"power": next_power, "player": game.config.players.get(next_power) or None, "phase": "orders", "deadline": None}
+    defaults_used = []
+    for entry in log.battles:
+        pass
+    for text in log.defaults_used:
+        defaults_used.append({"power": power, "about": "air unit landing", "used": text})
+    luck_rows: dict[str, dict[str, float]] = {}
+    battles = [_battle(e, power, low_luck) for e in log.battles if e.get("outcome") is not None]
+    for b in battles:
+        for d in b["defaults_used"]:
+            defaults_used.append(d)
+        for side in ("attacker", "defender"):
+            who = power if side == "attacker" else (b["defenders"][0] if b["defenders"] else power)
+            row = luck_rows.setdefault(who, {"expected_hits": 0.0, "actual_hits": 0})
+            row["expected_hits"] += b["luck"][side]["expected_hits"]
+            row["actual_hits"] += b["luck"][side]["actual_hits"]
+    notes = list(log.notes)
+    for s in log.skipped:
+        notes.append(f"Skipped {s['phase']} order ({', '.join(f'{n} {u}' for u, n in s['units'].items())} to {s['to']}): {s['reason']}")
+    for a in log.lost_air:
+        notes.append(f"{a['unit']} of {a['owner']} in {a['space']} was lost: {a['reason']}")
+    if after.winner:
+        notes.append(f"The game is over: the {after.winner} win.")
+    return {
+        "version": 1,
+        "game": {"id": game.config.game, "title": None, "ruleset": {"id": ruleset.id, "name": ruleset.name}, "engine_version": __version__},
+        "round": before.round,
+        "power": power,
+        "dice": dice,
+        "purchases": purchases,
+        "moves": [{"phase": m["phase"], "power": m["power"], "units": dict(m["units"]), "from": m["from"], "to": m["to"], "path": [], "mission": m.get("mission")} for m in log.moves],
+        "battles": battles,
+        "bombing": bombing,
+        "captures": captures,
+        "placements": [{"space": s, "power": power, "units": dict(sorted(u.items()))} for s, u in log.placements.items()],
+        "refunds": [{"power": power, "units": dict(sorted(log.refunds.items())), "ipc": log.refund_ipcs, "reason": "bought but not placed"}] if log.refunds else [],
+        "economy": economy,
+        "victory_cities": victory_cities,
+        "defaults_used": defaults_used,
+        "awaiting": awaiting,
+        "luck": [{"power": p, "expected_hits": round(r["expected_hits"], 3), "actual_hits": int(r["actual_hits"])} for p, r in luck_rows.items()],
+        "notes": notes,
+    }

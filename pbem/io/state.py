@@ -1,0 +1,83 @@
+"""The game state file: `GameState` <-> readable, diffable YAML.
+
+Every mapping is written in a fixed order (turn order for powers, names otherwise) so the same state
+gives the same bytes on any machine, and `git diff` between two turns shows only what changed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from pbem.engine.model import GameState
+from pbem.engine.problems import Problem, ProblemsError
+from pbem.engine.ruleset import Ruleset
+from pbem.io.schemas import check
+from pbem.io.yamlfile import dump_yaml, load_yaml
+
+HEADER = (
+    "# pbem game state: written by `pbem adjudicate`; do not edit by hand (`pbem audit` finds edits).\n"
+    "# units: space -> power -> unit -> count.  Land units at sea are aboard transports there,\n"
+    "# fighters at sea are aboard carriers.\n"
+)
+
+
+def initial_state(ruleset: Ruleset) -> GameState:
+    setup = ruleset.setup
+    return GameState(
+        ruleset=ruleset.id,
+        round=1,
+        turn_index=0,
+        control=dict(sorted(setup.control.items())),
+        units={s: {o: dict(sorted(t.items())) for o, t in sorted(by.items())} for s, by in sorted(setup.units.items())},
+        treasury={p.name: setup.treasury.get(p.name, p.starting_treasury) for p in ruleset.powers},
+    )
+
+
+def state_to_data(state: GameState, ruleset: Ruleset) -> dict[str, Any]:
+    order = {p.name: i for i, p in enumerate(ruleset.powers)}
+    return {
+        "ruleset": state.ruleset,
+        "round": state.round,
+        "turn": ruleset.powers[state.turn_index].name,
+        "winner": state.winner,
+        "treasury": {p.name: state.treasury.get(p.name, 0) for p in ruleset.powers},
+        "damage": dict(sorted(state.damage.items())),
+        "pending": dict(sorted(state.pending.items())),
+        "control": dict(sorted(state.control.items())),
+        "units": {
+            space: {owner: dict(sorted(by[owner].items())) for owner in sorted(by, key=lambda o: order.get(o, 99))}
+            for space, by in sorted(state.units.items())
+        },
+    }
+
+
+def dump_state(state: GameState, ruleset: Ruleset) -> str:
+    return HEADER + dump_yaml(state_to_data(state, ruleset), flow_leaves=True)
+
+
+def load_state(text: str | bytes, ruleset: Ruleset, filename: str = "state.yaml") -> GameState:
+    doc = load_yaml(text, filename, expect_mapping=True, max_bytes=4 * 1024 * 1024)
+    data = doc.data
+    problems = check("state", data)
+    if problems:
+        raise ProblemsError([doc.problem(p) for p in problems])
+    turn_order = [p.name for p in ruleset.powers]
+    if data["turn"] not in turn_order:
+        raise ProblemsError([doc.problem(Problem("invalid", f"unknown power {data['turn']!r} to move", path=("turn",)))])
+    return GameState(
+        ruleset=data["ruleset"],
+        round=int(data["round"]),
+        turn_index=turn_order.index(data["turn"]),
+        control=dict(data["control"]),
+        units={s: {o: dict(t) for o, t in by.items()} for s, by in data["units"].items()},
+        treasury=dict(data["treasury"]),
+        damage=dict(data.get("damage") or {}),
+        pending=dict(data.get("pending") or {}),
+        winner=data.get("winner"),
+    )
+
+
+def sha256_text(text: str | bytes) -> str:
+    raw = text.encode("utf-8") if isinstance(text, str) else text
+    return hashlib.sha256(raw).hexdigest()
