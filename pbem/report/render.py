@@ -66,15 +66,34 @@ def _validator() -> Any:
     return jsonschema.Draft202012Validator(schema)
 
 
+def _leaves(error: Any) -> list[Any]:
+    """The errors that say what is wrong: inside a "null or object" choice, the object's errors
+    rather than "is not valid under any of the given schemas" with the whole value printed."""
+    if not error.context:
+        return [error]
+    here = list(error.absolute_path)
+    useful = [
+        sub
+        for sub in error.context
+        if not (sub.validator == "type" and list(sub.absolute_path) == here)
+    ]
+    if not useful:
+        return [error]
+    return [leaf for sub in useful for leaf in _leaves(sub)]
+
+
+def _describe(error: Any) -> str:
+    where = "/".join(str(p) for p in error.absolute_path) or "(top level)"
+    message = error.message if len(error.message) <= 200 else error.message[:199] + "…"
+    return f"{where}: {message}"
+
+
 def validate_report(data: Mapping[str, Any]) -> None:
     """Raise ReportDataError naming every place where `data` breaks the schema."""
-    errors = sorted(
-        _validator().iter_errors(data), key=lambda e: ([str(p) for p in e.absolute_path], e.message)
-    )
-    if errors:
-        raise ReportDataError(
-            [f"{'/'.join(str(p) for p in e.absolute_path) or '(top level)'}: {e.message}" for e in errors]
-        )
+    leaves = [leaf for error in _validator().iter_errors(data) for leaf in _leaves(error)]
+    described = sorted(set(_describe(leaf) for leaf in leaves))
+    if described:
+        raise ReportDataError(described)
 
 
 # ---------------------------------------------------------------- filters shared by all templates
@@ -194,6 +213,30 @@ def wrap(text: Any, width: int = 78, indent: str = "", subsequent: str | None = 
     )
 
 
+_SVG_PROLOG = re.compile(r"\A\s*(?:<\?xml[^>]*\?>\s*|<!DOCTYPE[^>]*>\s*|<!--.*?-->\s*)*", re.S)
+_SVG_ROOT = re.compile(r"<svg\b([^>]*)>")
+
+
+def inline_svg(svg: str) -> Any:
+    """The map's SVG ready to sit inside HTML: no XML prolog (invalid mid-document), and the root
+    scaled down to the screen (`max-width:100%`) however wide the map renderer drew it.
+
+    The SVG comes from pbem's own map renderer, so it is trusted markup; the schema refuses
+    anything without an <svg> root or with a <script>.
+    """
+    from markupsafe import Markup  # lazily, with Jinja2
+
+    body = _SVG_PROLOG.sub("", svg, count=1)
+
+    def scale(match: re.Match[str]) -> str:
+        attrs = match.group(1)
+        if re.search(r"\sstyle\s*=", attrs):
+            return match.group(0)
+        return f'<svg style="max-width:100%;height:auto"{attrs}>'
+
+    return Markup(_SVG_ROOT.sub(scale, body, count=1))
+
+
 STEP_LABELS: dict[str, str] = {
     "aa": "AA fire",
     "bombard": "Bombardment",
@@ -232,6 +275,7 @@ def _filters() -> dict[str, Any]:
         "bb": bb_escape,
         "table": fixed_table,
         "columns": columns,
+        "inline_svg": inline_svg,
         "wrap": wrap,
         "step_label": STEP_LABELS.__getitem__,
         "result_label": RESULT_LABELS.__getitem__,

@@ -237,7 +237,7 @@ def test_html_parses_with_every_element_closed(make: Any) -> None:
 def test_html_escapes_user_text_and_embeds_the_map() -> None:
     out = render_report(full_turn(), "html")
     assert "&lt;London&gt;" in out and "<London>" not in out
-    assert '<svg xmlns="http://www.w3.org/2000/svg"' in out
+    assert '<svg style="max-width:100%;height:auto" xmlns="http://www.w3.org/2000/svg"' in out
     assert 'href="maps/round-03.svg"' in out
     assert "max-width" in out and " width=\"" not in out.split("<svg")[0]
 
@@ -323,6 +323,18 @@ def test_bad_report_data_names_every_problem() -> None:
     assert len(caught.value.errors) == 3
 
 
+def test_errors_inside_optional_parts_point_at_the_field() -> None:
+    data = full_turn()
+    data["purchases"]["total"] = -1
+    data["awaiting"]["phase"] = ""
+    with pytest.raises(ReportDataError) as caught:
+        validate_report(data)
+    assert caught.value.errors == [
+        "awaiting/phase: '' should be non-empty",
+        "purchases/total: -1 is less than the minimum of 0",
+    ]
+
+
 def test_unknown_keys_are_refused() -> None:
     data = full_turn()
     data["battles"][0]["odds"]["attacker_wins"] = 0.5
@@ -395,3 +407,26 @@ def test_md_code_survives_backticks() -> None:
     assert md_code("pbem audit") == "`pbem audit`"
     assert md_code("a `b` c") == "``a `b` c``"
     assert md_code("`x`") == "`` `x` ``"
+
+
+def test_map_svg_with_an_xml_prolog_and_fixed_size_is_embedded_scaled() -> None:
+    data = full_turn()
+    data["map"]["svg"] = (
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 900 500" width="900" height="500">'
+        '<title id="t">Board</title><rect width="900" height="500" fill="#cfe3f7"/></svg>'
+    )
+    out = render_report(data, "html")
+    assert "<?xml" not in out
+    assert '<svg style="max-width:100%;height:auto" xmlns="http://www.w3.org/2000/svg"' in out
+    assert html_problems(out)[1] == []
+
+
+def test_map_svg_must_be_svg_without_scripts() -> None:
+    data = full_turn()
+    data["map"]["svg"] = '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'
+    with pytest.raises(ReportDataError, match="map/svg"):
+        render_report(data, "html")
+    data["map"]["svg"] = "<div>not a map</div>"
+    with pytest.raises(ReportDataError, match="map/svg"):
+        render_report(data, "html")
