@@ -78,7 +78,7 @@ def sea_zone_as_sz(name: str) -> str:
 
 def looks_like_sea(name: str) -> bool:
     """TripleA's map folder does not say which spaces are water; its naming convention does."""
-    return bool(_SEA_ZONE_NAME.match(name)) or bool(re.match(r"^\s*sz\s*\d+\s*$", name, re.I))
+    return bool(_SEA_ZONE_NAME.match(name)) or bool(re.match(r"^\s*sz\s*\d+\s*$", name, re.IGNORECASE))
 
 
 # --------------------------------------------------------------------------------------------------

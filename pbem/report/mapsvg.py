@@ -11,8 +11,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Iterable, Mapping, Protocol, Sequence
+from typing import TYPE_CHECKING, Iterable, Mapping, Protocol, Sequence
 from xml.sax.saxutils import escape, quoteattr
+
+if TYPE_CHECKING:
+    from pbem.engine.ruleset import Ruleset
 
 Point = tuple[int, int]
 Box = tuple[float, float, float, float]  # x0, y0, x1, y1
@@ -20,9 +23,9 @@ Box = tuple[float, float, float, float]  # x0, y0, x1, y1
 SEA_FILL = "#c6e0f2"
 SEA_STROKE = "#8fb3cf"
 SEA_TEXT = "#3f6f96"
-NEUTRAL_FILL = "#efe6cc"  # pale sand: apart from every power's tint and from the sea
+NEUTRAL_FILL = "#f3f0e6"  # near white: apart from every power's tint and from the sea
 IMPASSABLE_FILL = NEUTRAL_FILL
-IMPASSABLE_HATCH = "#a89a78"
+IMPASSABLE_HATCH = "#b3a990"
 UNKNOWN_POWER = "#808080"
 LAND_STROKE = "#3b3b3b"
 BATTLE = "#d0021b"
@@ -137,15 +140,24 @@ def view_from_setup(
     )
 
 
+def view_of_opening(ruleset: Ruleset, title: str | None = None) -> MapView:
+    """The opening setup of a rule system, coloured in its powers' colours (turn order)."""
+    return view_from_setup(
+        title or f"{ruleset.name}: opening setup",
+        control=ruleset.setup.control,
+        units=ruleset.setup.units,
+        colours={power.name: power.colour for power in ruleset.powers},
+        impassable=sorted(name for name, space in ruleset.board.spaces.items() if space.impassable),
+    )
+
+
 # --------------------------------------------------------------------------------------------------
 # Formatting helpers
 
 
 def _n(value: float) -> str:
     """One fixed format for every coordinate: at most one decimal, no trailing zero, no "-0"."""
-    text = f"{value:.1f}"
-    if text.endswith(".0"):
-        text = text[:-2]
+    text = f"{value:.1f}".removesuffix(".0")
     return "0" if text == "-0" else text
 
 
@@ -222,9 +234,11 @@ def render_map_svg(geometry: MapGeometry, view: MapView) -> str:
 
     out: list[str] = [
         '<?xml version="1.0" encoding="UTF-8"?>',
-        f'<svg xmlns="http://www.w3.org/2000/svg" version="1.1" viewBox="0 0 {width} {total_h}" '
-        f'width="{width}" height="{total_h}" role="img" aria-labelledby="map-title map-desc" '
-        f"font-family={quoteattr(FONT)}>",
+        (
+            f'<svg xmlns="http://www.w3.org/2000/svg" version="1.1" viewBox="0 0 {width} {total_h}" '
+            f'width="{width}" height="{total_h}" role="img" aria-labelledby="map-title map-desc" '
+            f"font-family={quoteattr(FONT)}>"
+        ),
         f'<title id="map-title">{escape(view.title)}</title>',
         f'<desc id="map-desc">{escape(_description(view))}</desc>',
         "<defs>",
@@ -252,9 +266,10 @@ def render_map_svg(geometry: MapGeometry, view: MapView) -> str:
             out.append(_space_path(name, shape, _land_fill(name, view), view))
     out.append("</g>")
 
-    out += _names(geometry, names)
-    out += _battles(geometry, view)
-    out += _stacks(geometry, view, powers)
+    origins = _name_layout(geometry)
+    out += _battles(geometry, view)  # under the names, so a marked space's name still reads
+    out += _names(geometry, origins)
+    out += _stacks(geometry, view, powers, origins)
     out += _moves(geometry, view)
     out.append("</g>")
     out.append(
@@ -283,7 +298,13 @@ def _land_fill(name: str, view: MapView) -> str:
     owner = view.owners.get(name)
     if not owner:
         return NEUTRAL_FILL
-    return _mix(_colour(view, owner), "#ffffff", 0.45)
+    return land_tint(_colour(view, owner))
+
+
+def land_tint(colour: str) -> str:
+    """A territory's fill: dark power colours lightened so names stay readable on them, light ones
+    left nearly as they are so they do not fade into the neutrals' near white."""
+    return _mix(colour, "#ffffff", 0.45 if _luminance(colour) < 0.6 else 0.12)
 
 
 def _space_path(name: str, shape: SpaceShape, fill: str, view: MapView) -> str:
@@ -318,9 +339,8 @@ def _header(view: MapView, powers: Sequence[str], width: int) -> list[str]:
     x, y, size = 24.0, 84.0, 22
     out.append('<g id="legend" font-size="22" fill="#111111">')
     for label, colour in items:
-        fill = colour if colour.startswith("url(") else colour
         out.append(
-            f'<rect x="{_n(x)}" y="{_n(y)}" width="26" height="26" fill="{fill}" stroke="#333333" '
+            f'<rect x="{_n(x)}" y="{_n(y)}" width="26" height="26" fill="{colour}" stroke="#333333" '
             'stroke-width="1.5"/>'
         )
         out.append(f'<text x="{_n(x + 34)}" y="{_n(y + 21)}">{escape(label)}</text>')
@@ -346,19 +366,48 @@ def _halo(colour: str = "#ffffff", widthpx: float = 4) -> str:
     return f'stroke="{colour}" stroke-width="{_n(widthpx)}" stroke-linejoin="round" paint-order="stroke"'
 
 
-def _name_origin(name: str, shape: SpaceShape, width: int) -> tuple[float, float]:
-    """Left end of the name's baseline, moved inside the map when the name would run off an edge
-    (on a wrapping map TripleA lets it continue on the other side; a picture cannot)."""
-    size = SEA_NAME_FONT if shape.sea else LAND_NAME_FONT
-    x, y = shape.label
-    return max(4.0, min(float(x), width - 4.0 - _text_width(name, size))), float(y)
+def _name_size(shape: SpaceShape) -> int:
+    return SEA_NAME_FONT if shape.sea else LAND_NAME_FONT
 
 
-def _names(geometry: MapGeometry, names: Sequence[str]) -> list[str]:
-    out = [f'<g id="names" font-size="{LAND_NAME_FONT}" fill="#1a1a1a" {_halo("#ffffff", 3.5)}>']
-    for name in names:
+def _name_box(name: str, shape: SpaceShape, origin: tuple[float, float]) -> Box:
+    size = _name_size(shape)
+    x, y = origin
+    return (x - 3.0, y - size - 2.0, x + _text_width(name, size) + 3.0, y + 5.0)
+
+
+def _name_layout(geometry: MapGeometry) -> dict[str, tuple[float, float]]:
+    """Left end of each name's baseline.
+
+    Land names go where TripleA puts them.  TripleA's points for sea zone names sometimes sit close
+    together on a border (its own labels are shorter), so a sea zone's name that would cover one
+    already placed goes to the zone's centre instead.  Names are kept inside the map: on a
+    wrapping map TripleA lets them run on across the edge; a picture cannot.
+    """
+    origins: dict[str, tuple[float, float]] = {}
+    boxes: list[Box] = []
+    for name in sorted(geometry.spaces, key=lambda n: (geometry.spaces[n].sea, n)):
         shape = geometry.spaces[name]
-        x, y = (_n(c) for c in _name_origin(name, shape, geometry.width))
+        w = _text_width(name, _name_size(shape))
+        options = [(float(shape.label[0]), float(shape.label[1]))]
+        if shape.sea:
+            options.append((shape.centre[0] - w / 2, shape.centre[1] + _name_size(shape) / 3))
+        options = [(max(4.0, min(x, geometry.width - 4.0 - w)), y) for x, y in options]
+        chosen = options[0]
+        for option in options:
+            if not any(_overlap(_name_box(name, shape, option), box) for box in boxes):
+                chosen = option
+                break
+        origins[name] = chosen
+        boxes.append(_name_box(name, shape, chosen))
+    return origins
+
+
+def _names(geometry: MapGeometry, origins: Mapping[str, tuple[float, float]]) -> list[str]:
+    out = [f'<g id="names" font-size="{LAND_NAME_FONT}" fill="#1a1a1a" {_halo("#ffffff", 3.5)}>']
+    for name in sorted(geometry.spaces):
+        shape = geometry.spaces[name]
+        x, y = (_n(c) for c in origins[name])
         if shape.sea:
             out.append(
                 f'<text x="{x}" y="{y}" font-size="{SEA_NAME_FONT}" fill="{SEA_TEXT}" stroke="{SEA_FILL}">'
@@ -375,7 +424,7 @@ def _battles(geometry: MapGeometry, view: MapView) -> list[str]:
     for name in sorted(set(view.battles)):
         x, y = geometry.spaces[name].centre
         out.append(
-            f'<circle cx="{x}" cy="{y}" r="46" stroke="#ffffff" stroke-width="14" opacity="0.8"/>'
+            f'<circle cx="{x}" cy="{y}" r="46" stroke="#ffffff" stroke-width="12" opacity="0.6"/>'
             f'<circle cx="{x}" cy="{y}" r="46" stroke-width="8"><title>battle in {escape(name)}</title>'
             "</circle>"
             f'<path d="{_star(x, y - 46, 16, 7)}" fill="{BATTLE}" stroke="#ffffff" stroke-width="2"/>'
@@ -400,7 +449,12 @@ STACK_LINE = 21
 STACK_ITEMS_PER_LINE = 3
 
 
-def _stacks(geometry: MapGeometry, view: MapView, powers: Sequence[str]) -> list[str]:
+def _stacks(
+    geometry: MapGeometry,
+    view: MapView,
+    powers: Sequence[str],
+    origins: Mapping[str, tuple[float, float]],
+) -> list[str]:
     """One badge per power and space, in the power's colour, stacked downwards.
 
     Stacks go where they cover no name and no other stack, so both stay readable (see
@@ -408,8 +462,9 @@ def _stacks(geometry: MapGeometry, view: MapView, powers: Sequence[str]) -> list
     """
     rank = {p: i for i, p in enumerate(powers)}
     occupied: list[Box] = [
-        _name_box(name, shape, geometry.width) for name, shape in sorted(geometry.spaces.items())
+        _name_box(name, shape, origins[name]) for name, shape in sorted(geometry.spaces.items())
     ]
+    names_index = {name: i for i, name in enumerate(sorted(geometry.spaces))}
     out = [f'<g id="units" font-size="{STACK_FONT}" font-weight="bold">']
     for name in sorted(view.units):
         shape = geometry.spaces[name]
@@ -427,7 +482,8 @@ def _stacks(geometry: MapGeometry, view: MapView, powers: Sequence[str]) -> list
             continue
         block_w = max(b[3] for b in badges)
         block_h = sum(b[4] + 3 for b in badges) - 3
-        x, y = _stack_anchor(name, shape, block_w, block_h, occupied, geometry.width)
+        name_box = occupied[names_index[name]]
+        x, y = _stack_anchor(shape, name_box, block_w, block_h, occupied, geometry.width)
         occupied.append((x - block_w / 2, y, x + block_w / 2, y + block_h))
         for power, items, lines, w, h in badges:
             colour = _colour(view, power)
@@ -435,7 +491,7 @@ def _stacks(geometry: MapGeometry, view: MapView, powers: Sequence[str]) -> list
             out.append(
                 f"<g><title>{escape(f'{power} in {name}: ' + ', '.join(items))}</title>"
                 f'<rect x="{_n(x - w / 2)}" y="{_n(y)}" width="{_n(w)}" height="{_n(h)}" rx="5" '
-                f'fill="{colour}" stroke="#ffffff" stroke-width="1.5" opacity="0.95"/>'
+                f'fill="{colour}" stroke="#1a1a1a" stroke-width="1.5"/>'
             )
             for i, line in enumerate(lines):
                 out.append(
@@ -448,12 +504,6 @@ def _stacks(geometry: MapGeometry, view: MapView, powers: Sequence[str]) -> list
     return out
 
 
-def _name_box(name: str, shape: SpaceShape, width: int) -> Box:
-    size = SEA_NAME_FONT if shape.sea else LAND_NAME_FONT
-    x, y = _name_origin(name, shape, width)
-    return (x - 3.0, y - size - 2.0, x + _text_width(name, size) + 3.0, y + 5.0)
-
-
 def _overlap(a: Box, b: Box) -> float:
     w = min(a[2], b[2]) - max(a[0], b[0])
     h = min(a[3], b[3]) - max(a[1], b[1])
@@ -461,11 +511,11 @@ def _overlap(a: Box, b: Box) -> float:
 
 
 def _stack_anchor(
-    name: str, shape: SpaceShape, w: float, h: float, occupied: Sequence[Box], width: int
+    shape: SpaceShape, name_box: Box, w: float, h: float, occupied: Sequence[Box], width: int
 ) -> tuple[float, float]:
     """Top centre of a w-by-h stack, at the candidate point that covers the least of the names and
     stacks already placed: TripleA's placement points first, then the centre, then under the name."""
-    nx0, ny0, nx1, ny1 = _name_box(name, shape, width)
+    nx0, _, nx1, ny1 = name_box
     # TripleA's place point is the top left of a 48-pixel unit image: centre the stack on it.
     candidates = [(px + 24.0, py + 24.0 - min(h, 48.0) / 2) for px, py in shape.places]
     candidates.append((float(shape.centre[0]), shape.centre[1] - h / 2))

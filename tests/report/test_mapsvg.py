@@ -17,6 +17,7 @@ from pbem.report.mapsvg import (
     render_map_svg,
     stack_items,
     view_from_setup,
+    view_of_opening,
 )
 
 NS = {"s": "http://www.w3.org/2000/svg"}
@@ -212,3 +213,16 @@ def test_the_1942_map_renders() -> None:
     )
     root = _parse(render_map_svg(geo, view))
     assert len(_space_fills(root)) == 161
+
+
+def test_the_opening_example_is_up_to_date() -> None:
+    """examples/1942-2e/opening-map.svg is what the code draws from the ruleset's setup today.
+
+    Regenerate with: python benchmarks/bench_map.py --write-examples
+    """
+    rulesets = pytest.importorskip("pbem.io.rulesets")
+    example = REPO / "examples" / "1942-2e" / "opening-map.svg"
+    geo = load_geometry(REPO / "pbem" / "rulesets" / "aa1942_2e" / "geometry.json")
+    svg = render_map_svg(geo, view_of_opening(rulesets.load_ruleset("1942-2e")))
+    assert svg == example.read_text(encoding="utf-8")
+    assert (REPO / "examples" / "1942-2e" / "opening-map.png").read_bytes().startswith(PNG_MAGIC)
