@@ -156,13 +156,13 @@ PROFILES: Mapping[str, ImportProfile] = {
             SetCanalControl(
                 "Suez Canal",
                 ("Anglo-Egyptian Sudan", "Trans-Jordan"),
-                f"{_A42} p. 8, Canals: the side that controls both Anglo-Egyptian Sudan and "
+                f"{_A42} p. 9, Canals: the side that controls both Anglo-Egyptian Sudan and "
                 "Trans-Jordan controls the Suez Canal",
             ),
             Connect(
                 "Anglo-Egyptian Sudan",
                 "Trans-Jordan",
-                f"{_A42} p. 8, Canals: land units can move freely between Trans-Jordan and "
+                f"{_A42} p. 9, Canals: land units can move freely between Trans-Jordan and "
                 "Anglo-Egyptian Sudan",
             ),
             # Only the treasury: territory values stay as printed on the board, which sum to 41 and

@@ -54,7 +54,7 @@ def test_corrections_are_commented_with_the_rulebook(imported: Path) -> None:
     """Each corrected datum carries a comment naming the rulebook passage."""
     text = (imported / "map.yaml").read_text()
     suez = next(line for line in text.splitlines() if "controlled_by:" in line and "#" in line)
-    assert "TripleA: Egypt, Trans-Jordan" in suez and "p. 8, Canals" in suez
+    assert "TripleA: Egypt, Trans-Jordan" in suez and "p. 9, Canals" in suez
     assert "Hawaiian Islands:  # corrected" in text
     setup = (imported / "setup.yaml").read_text()
     assert "Germany: 40  # corrected (TripleA: 41)" in setup

@@ -24,7 +24,7 @@ def owner_side(rs: Ruleset, territory: str) -> str:
 
 
 def test_turn_order(rs: Ruleset) -> None:
-    """p. 9, Order of Play: Soviet Union, Germany, United Kingdom, Japan, United States, then victory."""
+    """p. 10, Order of Play: Soviet Union, Germany, United Kingdom, Japan, United States, then victory."""
     assert rs.turn_order == ("Soviet Union", "Germany", "United Kingdom", "Japan", "United States")
     assert rs.victory.checked_after == "United States"
 
@@ -127,7 +127,7 @@ def test_victory_conditions(rs: Ruleset) -> None:
 
 
 def test_capitals(rs: Ruleset) -> None:
-    """p. 19, Capturing and Liberating Capitals: Washington, Moscow, London, Berlin, Tokyo."""
+    """Capturing and Liberating Capitals (after p. 19, Liberating a Territory): Washington, Moscow, London, Berlin, Tokyo."""
     capitals = {p.name: p.capital for p in rs.powers}
     assert capitals == {
         "Soviet Union": "Russia",
@@ -162,7 +162,7 @@ def test_wrap_adjacencies(rs: Ruleset, a: str, b: str) -> None:
 
 
 def test_canals(rs: Ruleset) -> None:
-    """p. 8, Canals: Panama joins SZ 19 and SZ 18, held with Central America; Suez joins SZ 17 and SZ 34,
+    """p. 9, Canals: Panama joins SZ 19 and SZ 18, held with Central America; Suez joins SZ 17 and SZ 34,
     held with both Anglo-Egyptian Sudan and Trans-Jordan."""
     panama = rs.board.canal_between("SZ 18", "SZ 19")
     suez = rs.board.canal_between("SZ 34", "SZ 17")
@@ -172,7 +172,7 @@ def test_canals(rs: Ruleset) -> None:
 
 
 def test_correction_suez_land_link(rs: Ruleset) -> None:
-    """p. 8, Canals: "Land units can move freely between Trans-Jordan and Anglo-Egyptian Sudan" (TripleA lacks it)."""
+    """p. 9, Canals: "Land units can move freely between Trans-Jordan and Anglo-Egyptian Sudan" (TripleA lacks it)."""
     assert rs.board.are_adjacent("Anglo-Egyptian Sudan", "Trans-Jordan")
 
 
@@ -185,7 +185,7 @@ def test_adjacency_symmetric_and_known(rs: Ruleset) -> None:
 
 
 def test_neutrals_are_impassable_without_income(rs: Ruleset) -> None:
-    """p. 8, Neutral Territories (such as Turkey, Mongolia, or Sahara): no emblem, impassable, no income."""
+    """p. 9, Neutral Territories (such as Turkey, Mongolia, or Sahara): no emblem, impassable, no income."""
     neutrals = {s.name for s in rs.board.spaces.values() if s.is_land and s.original_owner is None}
     assert {"Turkey", "Mongolia", "Sahara"} <= neutrals
     for name in neutrals:
@@ -211,7 +211,7 @@ def test_italy_mobilizes_three_also_into_sz15(rs: Ruleset) -> None:
 
 
 def test_turkish_straits_zone(rs: Ruleset) -> None:
-    """p. 8, Optional Rule: Turkey closes the straits of sea zone 16 (between the Black Sea and the Mediterranean)."""
+    """p. 9, Neutral Territories, Optional Rule: Turkey closes the straits of sea zone 16 (between the Black Sea and the Mediterranean)."""
     assert rs.board.spaces["SZ 16"].is_sea and rs.board.are_adjacent("SZ 16", "Turkey")
     assert rs.options["turkish_straits_closed"].default is False
 
@@ -250,14 +250,14 @@ def test_setup_units_stand_where_their_power_may(rs: Ruleset) -> None:
 
 
 def test_control_covers_every_non_neutral_territory(rs: Ruleset) -> None:
-    """p. 8: border colours show which power controls each territory at the start; neutrals are unaligned."""
+    """p. 8, Spaces on the Game Board: border colours show which power controls each territory at the start; neutrals are unaligned."""
     for s in rs.board.spaces.values():
         if s.is_land and s.original_owner:
             assert rs.setup.control[s.name] == s.original_owner
 
 
 def test_phases(rs: Ruleset) -> None:
-    """p. 9, Turn Sequence: six phases; Conduct Combat in order SBR, amphibious assaults, general combat;
+    """p. 10, Turn Sequence: six phases; Conduct Combat in order SBR, amphibious assaults, general combat;
     only collecting income is compulsory."""
     assert [p.id for p in rs.phases] == ["purchase", "combat_move", "conduct_combat", "noncombat_move", "mobilize", "collect_income"]
     assert rs.phases[2].steps == ("strategic_bombing_raids", "amphibious_assaults", "general_combat")
