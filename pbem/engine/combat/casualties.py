@@ -167,6 +167,7 @@ class LossPlan:
                 continue
             slack = min(cap - sum(chosen[s] for s in combo) for combo, cap in subsets if sig in combo)
             k = min(room, slack)
+            was_forced = forced
             if k < min(room, total - assigned):
                 forced = True  # a better-ranked unit is skipped so that no hit is lost
             if k <= 0:
@@ -178,7 +179,7 @@ class LossPlan:
             else:
                 remaining[i] -= k
             reason = run.reason
-            if forced and not run.transport and run.effect == "destroyed":
+            if was_forced and not run.transport and run.effect == "destroyed":
                 reason = RULE_MAX_HITS
             taken.append(Taken(i, run.effect, k, reason))
         return tuple(taken)

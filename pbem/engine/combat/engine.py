@@ -278,7 +278,7 @@ class Engine:
         return tuple(out)
 
     def _fire_volley(self, side: Side, state: State) -> Volley:
-        own = _tuple_add(state.a, state.a_pending) if side == "attacker" else _tuple_add(state.d, state.d_pending)
+        own = state.a if side == "attacker" else state.d  # includes casualties behind the strip
         enemy = state.d if side == "attacker" else state.a
         cats = self.cats(side)
         surprised = self._surprise(side, state)
