@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Iterable, Mapping, Protocol, Sequence
 from xml.sax.saxutils import escape, quoteattr
 
@@ -33,6 +34,8 @@ FONT = "DejaVu Sans, Verdana, Arial, Helvetica, sans-serif"
 LAND_NAME_FONT = 17
 SEA_NAME_FONT = 15
 HEADER = 120  # height of the title and legend band above the map, in map units
+
+_NO_OVERRIDES: Mapping[str, str] = MappingProxyType({})
 
 # Short unit names for stack labels, keyed by the names a ruleset or TripleA uses.
 ABBREVIATIONS: Mapping[str, str] = {
@@ -195,7 +198,7 @@ def _path(polygons: Sequence[Sequence[Point]]) -> str:
     return "".join(parts)
 
 
-def abbreviate(unit: str, overrides: Mapping[str, str] = {}) -> str:
+def abbreviate(unit: str, overrides: Mapping[str, str] = _NO_OVERRIDES) -> str:
     """A short unit name for stack labels: the view's own, then ours, then the first three letters."""
     if unit in overrides:
         return overrides[unit]
@@ -203,7 +206,7 @@ def abbreviate(unit: str, overrides: Mapping[str, str] = {}) -> str:
     return ABBREVIATIONS.get(key) or ABBREVIATIONS.get(key.replace(" ", "")) or key.replace(" ", "")[:3]
 
 
-def stack_items(units: Mapping[str, int], overrides: Mapping[str, str] = {}) -> list[str]:
+def stack_items(units: Mapping[str, int], overrides: Mapping[str, str] = _NO_OVERRIDES) -> list[str]:
     """["3 inf", "1 tnk", ...] in a fixed order: land, air, sea, then unknown names alphabetically."""
     counts: dict[str, int] = {}
     for unit, count in units.items():
