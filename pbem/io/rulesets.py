@@ -15,7 +15,6 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Mapping
 
-import yaml
 from jsonschema import Draft202012Validator
 
 import pbem
@@ -23,6 +22,7 @@ import pbem.rulesets as registry
 from pbem.engine.model import Board, Canal, Power, Setup, Space, UnitType
 from pbem.engine.problems import PathItem, Problem, ProblemsError
 from pbem.engine.ruleset import Phase, RuleOption, Ruleset, VictoryRules
+from pbem.io.yamlfile import YamlDocument, load_yaml
 
 __all__ = [
     "load_ruleset",
@@ -35,6 +35,7 @@ __all__ = [
 ]
 
 FILES = ("ruleset", "units", "map", "setup")  # each <name>.yaml is checked by schemas/<name>.schema.json
+_MAX_BYTES = 8 << 20  # data files are larger than players' orders (a big map is ~100 kB)
 
 
 def schemas_dir() -> Path:
@@ -103,35 +104,16 @@ def canonical_hash(data: Mapping[str, Any]) -> str:
 
 
 # --- Reading and checking
-def _locate(text: str, path: tuple[PathItem, ...]) -> tuple[int | None, int | None]:
-    """1-based line and column of the node at `path` in a YAML text (the deepest one that exists)."""
-    try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-    except yaml.YAMLError:
-        return None, None
-    if node is None:
-        return None, None
-    for item in path:
-        nxt = None
-        if isinstance(node, yaml.MappingNode):
-            for k, v in node.value:
-                if k.value == item:
-                    nxt = v
-                    break
-        elif isinstance(node, yaml.SequenceNode) and isinstance(item, int) and 0 <= item < len(node.value):
-            nxt = node.value[item]
-        if nxt is None:
-            break
-        node = nxt
-    return node.start_mark.line + 1, node.start_mark.column + 1
-
-
 class _Files:
-    """The parsed files of one folder, collecting problems with file, path, line and column."""
+    """The parsed files of one folder, collecting problems with file, path, line and column.
+
+    Files are read with `pbem.io.yamlfile.load_yaml`, which refuses duplicate keys (a silently lost
+    territory) and remembers where every value was written.
+    """
 
     def __init__(self, directory: Path):
         self.directory = directory
-        self.texts: dict[str, str] = {}
+        self.docs: dict[str, YamlDocument] = {}
         self.data: dict[str, Any] = {}
         self.problems: list[Problem] = []
 
@@ -139,41 +121,30 @@ class _Files:
         return f"{self.directory.name}/{name}.yaml"
 
     def add(self, name: str, path: tuple[PathItem, ...], message: str, hint: str = "", code: str = "ruleset.data") -> None:
-        line, column = _locate(self.texts.get(name, ""), path)
-        self.problems.append(
-            Problem("invalid", message, hint=hint, path=path, file=self.display(name), line=line, column=column, code=code)
-        )
+        problem = Problem("invalid", message, hint=hint, path=path, file=self.display(name), code=code)
+        doc = self.docs.get(name)
+        self.problems.append(doc.problem(problem) if doc is not None else problem)
 
     def read(self, name: str, schemas: Path) -> None:
         path = self.directory / f"{name}.yaml"
         try:
-            text = path.read_text(encoding="utf-8")
+            raw = path.read_bytes()
         except OSError as e:
             self.problems.append(Problem("invalid", f"cannot read: {e.strerror or e}", file=self.display(name), code="ruleset.missing"))
             return
-        self.texts[name] = text
         try:
-            data = yaml.safe_load(text)
-        except yaml.YAMLError as e:
-            mark = getattr(e, "problem_mark", None)
-            self.problems.append(
-                Problem(
-                    "invalid",
-                    f"not valid YAML: {getattr(e, 'problem', None) or e}",
-                    file=self.display(name),
-                    line=mark.line + 1 if mark else None,
-                    column=mark.column + 1 if mark else None,
-                    code="ruleset.yaml",
-                )
-            )
+            doc = load_yaml(raw, self.display(name), expect_mapping=True, max_bytes=_MAX_BYTES)
+        except ProblemsError as e:
+            self.problems.extend(e.problems)
             return
+        self.docs[name] = doc
         schema = json.loads((schemas / f"{name}.schema.json").read_text(encoding="utf-8"))
-        errors = sorted(Draft202012Validator(schema).iter_errors(data), key=lambda e: list(map(str, e.absolute_path)))
+        errors = sorted(Draft202012Validator(schema).iter_errors(doc.data), key=lambda e: list(map(str, e.absolute_path)))
         for err in errors:
             where = ".".join(str(p) for p in err.absolute_path) or "(top level)"
             self.add(name, tuple(err.absolute_path), f"{where}: {err.message}", code="ruleset.schema")
         if not errors:
-            self.data[name] = data
+            self.data[name] = doc.data
 
 
 def load_ruleset_dir(directory: Path) -> Ruleset:

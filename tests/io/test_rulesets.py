@@ -86,7 +86,8 @@ def test_unknown_field_and_yaml_syntax(copy: Path) -> None:
     ruleset_messages = " | ".join(p.message for p in by_file["aa1942_2e/ruleset.yaml"])
     assert "'nmae' was unexpected" in ruleset_messages and "'name' is a required property" in ruleset_messages
     (syntax,) = by_file["aa1942_2e/setup.yaml"]
-    assert syntax.message.startswith("not valid YAML") and syntax.line is not None
+    opened = (copy / "setup.yaml").read_text().splitlines().index("treasury: [") + 1
+    assert syntax.code == "yaml.syntax" and syntax.line is not None and opened <= syntax.line <= opened + 3
 
 
 def test_cross_file_problems_are_all_reported(copy: Path) -> None:
@@ -143,3 +144,11 @@ def test_ruleset_is_immutable() -> None:
         rs.units["tank"] = rs.units["infantry"]  # type: ignore[index]
     with pytest.raises(TypeError):
         rs.setup.control["Germany"] = "Japan"  # type: ignore[index]
+
+
+def test_duplicate_territory_is_refused(copy: Path) -> None:
+    """A territory written twice would silently lose one of them; the loader refuses it."""
+    edit(copy / "map.yaml", "  Alaska:\n", "  Algeria:\n")
+    with pytest.raises(ProblemsError) as e:
+        load_ruleset_dir(copy)
+    assert any(p.file == "aa1942_2e/map.yaml" and "Algeria" in p.message for p in e.value.problems)
