@@ -7,9 +7,9 @@ from the YAML files of a ruleset folder; nothing here reads files.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Mapping
 
 from pbem.engine.model import Board, Power, Setup, UnitType
 
@@ -89,7 +89,9 @@ class Ruleset:
         try:
             return self._powers_by_key[_key(name)]
         except KeyError:
-            raise KeyError(f"no power {name!r} in {self.id}; powers: {', '.join(self.turn_order)}") from None
+            raise KeyError(
+                f"no power {name!r} in {self.id}; powers: {', '.join(self.turn_order)}"
+            ) from None
 
     def side_of(self, power: str) -> str:
         return self.power(power).side
@@ -109,7 +111,9 @@ class Ruleset:
         try:
             return self._units_by_key[_key(name)]
         except KeyError:
-            raise KeyError(f"no unit {name!r} in {self.id}; units: {', '.join(self.units)}") from None
+            raise KeyError(
+                f"no unit {name!r} in {self.id}; units: {', '.join(self.units)}"
+            ) from None
 
     def option_defaults(self) -> dict[str, object]:
         return {name: opt.default for name, opt in self.options.items()}

@@ -11,9 +11,10 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+from collections.abc import Mapping
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any
 
 from jsonschema import Draft202012Validator
 
@@ -25,16 +26,21 @@ from pbem.engine.ruleset import Phase, RuleOption, Ruleset, VictoryRules
 from pbem.io.yamlfile import YamlDocument, load_yaml
 
 __all__ = [
+    "available_rulesets",
+    "canonical_hash",
     "load_ruleset",
     "load_ruleset_dir",
-    "available_rulesets",
     "resolve_ruleset_id",
     "ruleset_dir",
     "schemas_dir",
-    "canonical_hash",
 ]
 
-FILES = ("ruleset", "units", "map", "setup")  # each <name>.yaml is checked by schemas/<name>.schema.json
+FILES = (
+    "ruleset",
+    "units",
+    "map",
+    "setup",
+)  # each <name>.yaml is checked by schemas/<name>.schema.json
 _MAX_BYTES = 8 << 20  # data files are larger than players' orders (a big map is ~100 kB)
 
 
@@ -83,7 +89,9 @@ def available_rulesets() -> list[str]:
 
 
 def ruleset_dir(ruleset_id: str) -> Path:
-    return Path(registry.__file__).resolve().parent / registry.RULESETS[resolve_ruleset_id(ruleset_id)]
+    return (
+        Path(registry.__file__).resolve().parent / registry.RULESETS[resolve_ruleset_id(ruleset_id)]
+    )
 
 
 def load_ruleset(ruleset_id: str) -> Ruleset:
@@ -120,8 +128,17 @@ class _Files:
     def display(self, name: str) -> str:
         return f"{self.directory.name}/{name}.yaml"
 
-    def add(self, name: str, path: tuple[PathItem, ...], message: str, hint: str = "", code: str = "ruleset.data") -> None:
-        problem = Problem("invalid", message, hint=hint, path=path, file=self.display(name), code=code)
+    def add(
+        self,
+        name: str,
+        path: tuple[PathItem, ...],
+        message: str,
+        hint: str = "",
+        code: str = "ruleset.data",
+    ) -> None:
+        problem = Problem(
+            "invalid", message, hint=hint, path=path, file=self.display(name), code=code
+        )
         doc = self.docs.get(name)
         self.problems.append(doc.problem(problem) if doc is not None else problem)
 
@@ -130,7 +147,14 @@ class _Files:
         try:
             raw = path.read_bytes()
         except OSError as e:
-            self.problems.append(Problem("invalid", f"cannot read: {e.strerror or e}", file=self.display(name), code="ruleset.missing"))
+            self.problems.append(
+                Problem(
+                    "invalid",
+                    f"cannot read: {e.strerror or e}",
+                    file=self.display(name),
+                    code="ruleset.missing",
+                )
+            )
             return
         try:
             doc = load_yaml(raw, self.display(name), expect_mapping=True, max_bytes=_MAX_BYTES)
@@ -139,10 +163,15 @@ class _Files:
             return
         self.docs[name] = doc
         schema = json.loads((schemas / f"{name}.schema.json").read_text(encoding="utf-8"))
-        errors = sorted(Draft202012Validator(schema).iter_errors(doc.data), key=lambda e: list(map(str, e.absolute_path)))
+        errors = sorted(
+            Draft202012Validator(schema).iter_errors(doc.data),
+            key=lambda e: list(map(str, e.absolute_path)),
+        )
         for err in errors:
             where = ".".join(str(p) for p in err.absolute_path) or "(top level)"
-            self.add(name, tuple(err.absolute_path), f"{where}: {err.message}", code="ruleset.schema")
+            self.add(
+                name, tuple(err.absolute_path), f"{where}: {err.message}", code="ruleset.schema"
+            )
         if not errors:
             self.data[name] = doc.data
 
@@ -189,7 +218,11 @@ def _build(f: _Files) -> Ruleset:
     for u in units.values():
         for n in (u.name, *u.aliases):
             if seen.setdefault(n.casefold(), u.name) != u.name:
-                f.add("units", ("units", u.name), f"name {n!r} is used by both {seen[n.casefold()]!r} and {u.name!r}")
+                f.add(
+                    "units",
+                    ("units", u.name),
+                    f"name {n!r} is used by both {seen[n.casefold()]!r} and {u.name!r}",
+                )
 
     # Board.
     spaces_doc: dict[str, Any] = map_doc["spaces"]
@@ -200,12 +233,24 @@ def _build(f: _Files) -> Ruleset:
         for key in ("original_owner", "capital_of"):
             # Only powers of the ruleset may own territories in its map.
             if key in s and s[key] not in power_names:
-                f.add("map", ("spaces", name, key), f"{name}: {key} {s[key]!r} is not a power of {rs['id']}")
+                f.add(
+                    "map",
+                    ("spaces", name, key),
+                    f"{name}: {key} {s[key]!r} is not a power of {rs['id']}",
+                )
         for n in s["adjacent"]:
             if n not in spaces_doc:
-                f.add("map", ("spaces", name, "adjacent"), f"{name}: adjacent space {n!r} does not exist")
+                f.add(
+                    "map",
+                    ("spaces", name, "adjacent"),
+                    f"{name}: adjacent space {n!r} does not exist",
+                )
             elif name not in spaces_doc[n]["adjacent"]:
-                f.add("map", ("spaces", name, "adjacent"), f"{name} lists {n} as adjacent but {n} does not list {name}")
+                f.add(
+                    "map",
+                    ("spaces", name, "adjacent"),
+                    f"{name} lists {n} as adjacent but {n} does not list {name}",
+                )
         spaces[name] = Space(
             name=name,
             kind=s["kind"],
@@ -223,10 +268,16 @@ def _build(f: _Files) -> Ruleset:
         a, b = c["sea_zones"]
         for z in (a, b):
             if spaces.get(z) is None or not spaces[z].is_sea:
-                f.add("map", ("canals", i, "sea_zones"), f"canal {c['name']}: {z!r} is not a sea zone")
+                f.add(
+                    "map", ("canals", i, "sea_zones"), f"canal {c['name']}: {z!r} is not a sea zone"
+                )
         for t in c["controlled_by"]:
             if spaces.get(t) is None or not spaces[t].is_land:
-                f.add("map", ("canals", i, "controlled_by"), f"canal {c['name']}: {t!r} is not a territory")
+                f.add(
+                    "map",
+                    ("canals", i, "controlled_by"),
+                    f"canal {c['name']}: {t!r} is not a territory",
+                )
         canals.append(Canal(c["name"], (a, b), tuple(c["controlled_by"])))
     board = Board(MappingProxyType(spaces), MappingProxyType(adjacency), tuple(canals))
 
@@ -235,17 +286,43 @@ def _build(f: _Files) -> Ruleset:
     taken: dict[str, str] = {}
     for i, p in enumerate(rs["powers"]):
         if p["side"] not in rs["sides"]:
-            f.add("ruleset", ("powers", i, "side"), f"{p['name']}: side {p['side']!r} is not one of {rs['sides']}")
+            f.add(
+                "ruleset",
+                ("powers", i, "side"),
+                f"{p['name']}: side {p['side']!r} is not one of {rs['sides']}",
+            )
         if spaces.get(p["capital"]) is None or spaces[p["capital"]].capital_of != p["name"]:
-            f.add("ruleset", ("powers", i, "capital"), f"{p['name']}: the map has no capital of {p['name']} called {p['capital']!r}")
+            f.add(
+                "ruleset",
+                ("powers", i, "capital"),
+                f"{p['name']}: the map has no capital of {p['name']} called {p['capital']!r}",
+            )
         for n in (p["name"], *p.get("aliases", ())):
             if taken.setdefault(n.casefold(), p["name"]) != p["name"]:
-                f.add("ruleset", ("powers", i), f"name {n!r} is used by both {taken[n.casefold()]} and {p['name']}")
+                f.add(
+                    "ruleset",
+                    ("powers", i),
+                    f"name {n!r} is used by both {taken[n.casefold()]} and {p['name']}",
+                )
         for n in p.get("aliases", ()):
-            if any(n.casefold() in (s.name.casefold(), *(a.casefold() for a in s.aliases)) for s in spaces.values()):
-                f.add("ruleset", ("powers", i, "aliases"), f"{p['name']}: alias {n!r} is also the name of a space")
+            if any(
+                n.casefold() in (s.name.casefold(), *(a.casefold() for a in s.aliases))
+                for s in spaces.values()
+            ):
+                f.add(
+                    "ruleset",
+                    ("powers", i, "aliases"),
+                    f"{p['name']}: alias {n!r} is also the name of a space",
+                )
         powers.append(
-            Power(p["name"], p["side"], p["capital"], p["starting_treasury"], p.get("colour", "#888888"), tuple(p.get("aliases", ())))
+            Power(
+                p["name"],
+                p["side"],
+                p["capital"],
+                p["starting_treasury"],
+                p.get("colour", "#888888"),
+                tuple(p.get("aliases", ())),
+            )
         )
 
     # Setup.
@@ -259,7 +336,11 @@ def _build(f: _Files) -> Ruleset:
             f.add("setup", ("units", where), f"{where!r} is not a space of the map")
         for owner, stack in by_owner.items():
             if owner not in power_names:
-                f.add("setup", ("units", where, owner), f"{where}: {owner!r} is not a power of {rs['id']}")
+                f.add(
+                    "setup",
+                    ("units", where, owner),
+                    f"{where}: {owner!r} is not a power of {rs['id']}",
+                )
             for unit in stack:
                 if unit not in units:
                     f.add("setup", ("units", where, owner, unit), f"{where}: unknown unit {unit!r}")
@@ -275,30 +356,62 @@ def _build(f: _Files) -> Ruleset:
     setup = Setup(
         control=MappingProxyType(dict(setup_doc["control"])),
         units=MappingProxyType(
-            {s: MappingProxyType({o: MappingProxyType(dict(st)) for o, st in by.items()}) for s, by in setup_doc["units"].items()}
+            {
+                s: MappingProxyType({o: MappingProxyType(dict(st)) for o, st in by.items()})
+                for s, by in setup_doc["units"].items()
+            }
         ),
         treasury=MappingProxyType(treasury),
     )
 
     # Turn sequence, victory and options.
     phases = tuple(
-        Phase(p["id"], p["name"], tuple(p.get("steps", ())), p.get("mandatory", False), p.get("rule", "")) for p in rs["phases"]
+        Phase(
+            p["id"],
+            p["name"],
+            tuple(p.get("steps", ())),
+            p.get("mandatory", False),
+            p.get("rule", ""),
+        )
+        for p in rs["phases"]
     )
     options = {}
     for name, o in rs["options"].items():
-        if o["default"] not in o["allowed"] or any(type(v) is not type(o["default"]) for v in o["allowed"]):
-            f.add("ruleset", ("options", name), f"option {name}: default {o['default']!r} must be one of allowed {o['allowed']}")
-        options[name] = RuleOption(name, o["default"], tuple(o["allowed"]), o["rule"], o.get("description", ""))
+        if o["default"] not in o["allowed"] or any(
+            type(v) is not type(o["default"]) for v in o["allowed"]
+        ):
+            f.add(
+                "ruleset",
+                ("options", name),
+                f"option {name}: default {o['default']!r} must be one of allowed {o['allowed']}",
+            )
+        options[name] = RuleOption(
+            name, o["default"], tuple(o["allowed"]), o["rule"], o.get("description", "")
+        )
     v = rs["victory"]
     if v["checked_after"] not in power_names:
         f.add("ruleset", ("victory", "checked_after"), f"{v['checked_after']!r} is not a power")
     vopt = options.get(v["option"])
     if vopt is None or set(vopt.allowed) != set(v["conditions"]):
-        f.add("ruleset", ("victory", "option"), f"victory option {v['option']!r} must allow exactly {sorted(v['conditions'])}")
+        f.add(
+            "ruleset",
+            ("victory", "option"),
+            f"victory option {v['option']!r} must allow exactly {sorted(v['conditions'])}",
+        )
     n_cities = sum(1 for s in spaces.values() if s.victory_city)
     if n_cities != v["cities"]:
-        f.add("map", ("spaces",), f"the map has {n_cities} victory cities, ruleset.yaml says {v['cities']}")
-    victory = VictoryRules(v["cities"], MappingProxyType(dict(v["conditions"])), v["option"], v["checked_after"], v.get("rule", ""))
+        f.add(
+            "map",
+            ("spaces",),
+            f"the map has {n_cities} victory cities, ruleset.yaml says {v['cities']}",
+        )
+    victory = VictoryRules(
+        v["cities"],
+        MappingProxyType(dict(v["conditions"])),
+        v["option"],
+        v["checked_after"],
+        v.get("rule", ""),
+    )
 
     return Ruleset(
         id=rs["id"],

@@ -15,27 +15,27 @@ from __future__ import annotations
 import hashlib
 import re
 import xml.etree.ElementTree as ET
-from collections import defaultdict
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 import yaml
 
 from pbem.engine.problems import Problem, ProblemsError
 
 __all__ = [
+    "POWER_NAMES",
+    "PROFILES",
+    "UNIT_NAMES",
+    "Connect",
+    "ImportProfile",
+    "SetCanalControl",
+    "SetSpace",
+    "SetTreasury",
     "import_triplea",
     "read_triplea",
     "render_yaml",
-    "ImportProfile",
-    "SetSpace",
-    "Connect",
-    "SetCanalControl",
-    "SetTreasury",
-    "PROFILES",
-    "POWER_NAMES",
-    "UNIT_NAMES",
 ]
 
 # --- Rename tables: TripleA name -> the rulebooks' name.  Names not listed are kept as they are.
@@ -121,7 +121,9 @@ class ImportProfile:
     """What one rule system changes on top of the generic import."""
 
     space_names: Mapping[str, str] = field(default_factory=dict)  # TripleA -> rulebook name
-    space_aliases: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # our name -> extra names
+    space_aliases: Mapping[str, tuple[str, ...]] = field(
+        default_factory=dict
+    )  # our name -> extra names
     victory_city_names: Mapping[str, str] = field(default_factory=dict)  # territory -> city
     corrections: tuple[Correction, ...] = ()
 
@@ -198,7 +200,9 @@ class _Game:
     setup_comments: dict[tuple[Any, ...], str] = field(default_factory=dict)
 
 
-def _problem(xml_path: Path, message: str, hint: str = "", line: int | None = None) -> ProblemsError:
+def _problem(
+    xml_path: Path, message: str, hint: str = "", line: int | None = None
+) -> ProblemsError:
     return ProblemsError(
         [Problem("invalid", message, hint=hint, file=str(xml_path), line=line, code="triplea.xml")]
     )
@@ -348,7 +352,9 @@ def read_triplea(xml_path: Path, *, ruleset_id: str) -> _Game:
         except ValueError:
             raise _problem(xml_path, f"{where}: unit quantity is not a number") from None
         if not unit or qty < 0:
-            raise _problem(xml_path, f"{where}: a <unitPlacement> has no unit type or a negative quantity")
+            raise _problem(
+                xml_path, f"{where}: a <unitPlacement> has no unit type or a negative quantity"
+            )
         if qty:
             stack = units.setdefault(where, {}).setdefault(owner, {})
             stack[unit] = stack.get(unit, 0) + qty
@@ -382,10 +388,14 @@ def _apply(game: _Game, c: Correction, xml_path: Path) -> None:
             raise stale(f"{c.space} {c.field} is already {c.value!r}")
         if c.value is None:
             del space[c.field]
-            game.map_comments[("spaces", c.space)] = f"corrected: no {c.field} (TripleA has one); {c.rule}"
+            game.map_comments[("spaces", c.space)] = (
+                f"corrected: no {c.field} (TripleA has one); {c.rule}"
+            )
         else:
             space[c.field] = c.value
-            game.map_comments[("spaces", c.space, c.field)] = f"corrected (TripleA: {old}); {c.rule}"
+            game.map_comments[("spaces", c.space, c.field)] = (
+                f"corrected (TripleA: {old}); {c.rule}"
+            )
     elif isinstance(c, Connect):
         for s in (c.a, c.b):
             if s not in game.spaces:
@@ -426,7 +436,11 @@ def _apply(game: _Game, c: Correction, xml_path: Path) -> None:
 # --- Writing YAML: block style, deterministic order, comments where data was corrected
 def _natural(name: str) -> tuple[Any, ...]:
     """Sort "SZ 2" before "SZ 10"."""
-    return tuple((0, int(p), "") if p.isdigit() else (1, 0, p.casefold()) for p in re.split(r"(\d+)", name) if p)
+    return tuple(
+        (0, int(p), "") if p.isdigit() else (1, 0, p.casefold())
+        for p in re.split(r"(\d+)", name)
+        if p
+    )
 
 
 def _space_order(spaces: Mapping[str, Mapping[str, Any]]) -> list[str]:
@@ -446,11 +460,7 @@ def _scalar(value: Any) -> str:
         return str(value)
     s = str(value)
     plain = (
-        s
-        and s == s.strip()
-        and not (_PLAIN_UNSAFE & set(s))
-        and s[0] not in "-?"
-        and "\n" not in s
+        s and s == s.strip() and not (_PLAIN_UNSAFE & set(s)) and s[0] not in "-?" and "\n" not in s
     )
     if plain:
         try:
@@ -478,7 +488,9 @@ def _double_quoted(s: str) -> str:
     return '"' + "".join(out) + '"'
 
 
-def render_yaml(header: str, data: Mapping[str, Any], comments: Mapping[tuple[Any, ...], str]) -> str:
+def render_yaml(
+    header: str, data: Mapping[str, Any], comments: Mapping[tuple[Any, ...], str]
+) -> str:
     """Block-style YAML of plain data in the given key order, with end-of-line comments by path.
 
     A comment keyed by a path ending in a list item's value annotates that item.
@@ -498,14 +510,20 @@ def render_yaml(header: str, data: Mapping[str, Any], comments: Mapping[tuple[An
                     lines.append(f"{pad}{_scalar(k)}:{note(p)}")
                     emit(v, p, indent + 2)
                 else:
-                    empty = "{}" if isinstance(v, Mapping) else "[]" if isinstance(v, list) else _scalar(v)
+                    empty = (
+                        "{}"
+                        if isinstance(v, Mapping)
+                        else "[]"
+                        if isinstance(v, list)
+                        else _scalar(v)
+                    )
                     lines.append(f"{pad}{_scalar(k)}: {empty}{note(p)}")
         else:
             for i, item in enumerate(node):
                 if isinstance(item, Mapping):
                     start = len(lines)
                     emit(item, (*path, i), indent + 2)
-                    lines[start] = f"{pad}- {lines[start][indent + 2:]}"
+                    lines[start] = f"{pad}- {lines[start][indent + 2 :]}"
                 else:
                     lines.append(f"{pad}- {_scalar(item)}{note((*path, item))}")
 
@@ -518,7 +536,7 @@ def _header(kind: str, game: _Game, ruleset_id: str) -> str:
     return (
         f"{kind} of ruleset {ruleset_id}: generated by `pbem ruleset import-triplea {src['file']} "
         f"--ruleset {ruleset_id}`\n"
-        f"from the TripleA game \"{src['game']}\" (XML version {src['version']}). Do not edit by hand:\n"
+        f'from the TripleA game "{src["game"]}" (XML version {src["version"]}). Do not edit by hand:\n'
         "where the rulebook and TripleA disagree, the importer's corrections list (PROFILES in\n"
         "pbem/io/triplea.py) applies the rulebook and a comment names the passage; re-running the\n"
         "import reproduces this file byte for byte.\n"
@@ -526,7 +544,16 @@ def _header(kind: str, game: _Game, ruleset_id: str) -> str:
 
 
 def _map_data(game: _Game, ruleset_id: str) -> dict[str, Any]:
-    field_order = ("kind", "ipc", "original_owner", "capital_of", "victory_city", "island", "impassable", "aliases")
+    field_order = (
+        "kind",
+        "ipc",
+        "original_owner",
+        "capital_of",
+        "victory_city",
+        "island",
+        "impassable",
+        "aliases",
+    )
     spaces: dict[str, Any] = {}
     for name in _space_order(game.spaces):
         s = game.spaces[name]

@@ -26,7 +26,11 @@ from pbem.io.rulesets import (
 def copy(tmp_path: Path) -> Path:
     """A writable copy of the 1942 folder to break."""
     target = tmp_path / "aa1942_2e"
-    shutil.copytree(ruleset_dir("1942-2e"), target, ignore=shutil.ignore_patterns("*.py", "__pycache__", "*.json"))
+    shutil.copytree(
+        ruleset_dir("1942-2e"),
+        target,
+        ignore=shutil.ignore_patterns("*.py", "__pycache__", "*.json"),
+    )
     return target
 
 
@@ -36,7 +40,9 @@ def edit(path: Path, old: str, new: str) -> None:
     path.write_text(text.replace(old, new, 1))
 
 
-@pytest.mark.parametrize("name", ["1942-2e", "1942", "aa1942_2e", "AA1942_2E", "1942 2E", " 1942-2nd ", "A42"])
+@pytest.mark.parametrize(
+    "name", ["1942-2e", "1942", "aa1942_2e", "AA1942_2E", "1942 2E", " 1942-2nd ", "A42"]
+)
 def test_aliases_resolve_to_one_cached_ruleset(name: str) -> None:
     assert resolve_ruleset_id(name) == "1942-2e"
     assert load_ruleset(name) is load_ruleset("1942-2e")
@@ -58,7 +64,9 @@ def test_schemas_found_and_units_tags_match_the_model() -> None:
     for name in ("ruleset", "units", "map", "setup"):
         assert (d / f"{name}.schema.json").is_file()
     schema = json.loads((d / "units.schema.json").read_text())
-    tags = schema["properties"]["units"]["additionalProperties"]["properties"]["tags"]["items"]["enum"]
+    tags = schema["properties"]["units"]["additionalProperties"]["properties"]["tags"]["items"][
+        "enum"
+    ]
     assert set(tags) == TAGS
 
 
@@ -84,10 +92,17 @@ def test_unknown_field_and_yaml_syntax(copy: Path) -> None:
     for p in e.value.problems:
         by_file.setdefault(p.file, []).append(p)
     ruleset_messages = " | ".join(p.message for p in by_file["aa1942_2e/ruleset.yaml"])
-    assert "'nmae' was unexpected" in ruleset_messages and "'name' is a required property" in ruleset_messages
+    assert (
+        "'nmae' was unexpected" in ruleset_messages
+        and "'name' is a required property" in ruleset_messages
+    )
     (syntax,) = by_file["aa1942_2e/setup.yaml"]
     opened = (copy / "setup.yaml").read_text().splitlines().index("treasury: [") + 1
-    assert syntax.code == "yaml.syntax" and syntax.line is not None and opened <= syntax.line <= opened + 3
+    assert (
+        syntax.code == "yaml.syntax"
+        and syntax.line is not None
+        and opened <= syntax.line <= opened + 3
+    )
 
 
 def test_cross_file_problems_are_all_reported(copy: Path) -> None:
@@ -99,13 +114,16 @@ def test_cross_file_problems_are_all_reported(copy: Path) -> None:
         load_ruleset_dir(copy)
     text = str(e.value)
     assert "adjacent space 'Atlantis' does not exist" in text
-    assert "Trans-Jordan lists Anglo-Egyptian Sudan as adjacent but Anglo-Egyptian Sudan does not list Trans-Jordan" in text
+    assert (
+        "Trans-Jordan lists Anglo-Egyptian Sudan as adjacent but Anglo-Egyptian Sudan does not list Trans-Jordan"
+        in text
+    )
     assert "unknown unit 'infantery'" in text
     assert "Soviet Union starts with 24 IPCs in setup.yaml but 25 in ruleset.yaml" in text
 
 
 def test_power_alias_may_not_be_a_territory(copy: Path) -> None:
-    """"Russia" is a territory: as an alias of the Soviet Union it would make orders ambiguous."""
+    """ "Russia" is a territory: as an alias of the Soviet Union it would make orders ambiguous."""
     edit(copy / "ruleset.yaml", "aliases: [Russians,", "aliases: [Russia, Russians,")
     with pytest.raises(ProblemsError, match="alias 'Russia' is also the name of a space"):
         load_ruleset_dir(copy)
@@ -115,7 +133,11 @@ def test_data_hash_is_of_the_data_not_the_bytes(copy: Path) -> None:
     original = load_ruleset("1942-2e").data_hash
     assert len(original) == 64 and int(original, 16) >= 0
     m = copy / "map.yaml"
-    m.write_text(yaml.safe_dump(yaml.safe_load(m.read_text()), sort_keys=True, default_flow_style=True).replace("\n", "\r\n"))
+    m.write_text(
+        yaml.safe_dump(
+            yaml.safe_load(m.read_text()), sort_keys=True, default_flow_style=True
+        ).replace("\n", "\r\n")
+    )
     assert load_ruleset_dir(copy).data_hash == original
     edit(copy / "units.yaml", "    cost: 4\n", "    cost: 5\n")
     assert load_ruleset_dir(copy).data_hash != original

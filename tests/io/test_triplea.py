@@ -42,7 +42,13 @@ def test_names_are_ours(imported: Path) -> None:
     s = yaml.safe_load((imported / "setup.yaml").read_text())
     assert "SZ 15" in m["spaces"] and "15 Sea Zone" not in m["spaces"]
     assert "15 Sea Zone" in m["spaces"]["SZ 15"]["aliases"]
-    assert set(s["treasury"]) == {"Soviet Union", "Germany", "United Kingdom", "Japan", "United States"}
+    assert set(s["treasury"]) == {
+        "Soviet Union",
+        "Germany",
+        "United Kingdom",
+        "Japan",
+        "United States",
+    }
     units = {u for by_owner in s["units"].values() for stack in by_owner.values() for u in stack}
     assert {"tank", "antiaircraft artillery", "industrial complex", "aircraft carrier"} <= units
     assert not units & {"armour", "aaGun", "factory", "carrier"}
@@ -99,7 +105,13 @@ def test_other_games_import(tmp_path: Path, folder: str, xml: str) -> None:
     assert not {"Russians", "Germans", "British", "Americans"} & set(s["treasury"])
     if folder == "revised":
         assert sum(1 for sp in spaces.values() if "victory_city" in sp) == 12
-        assert s["treasury"] == {"Soviet Union": 24, "Germany": 40, "United Kingdom": 30, "Japan": 30, "United States": 42}
+        assert s["treasury"] == {
+            "Soviet Union": 24,
+            "Germany": 40,
+            "United Kingdom": 30,
+            "Japan": 30,
+            "United States": 42,
+        }
 
 
 def test_malformed_xml_is_a_clean_problem(tmp_path: Path) -> None:
@@ -157,10 +169,21 @@ def test_minimal_game(tmp_path: Path) -> None:
     import_triplea(xml, tmp_path / "out", ruleset_id="tiny")
     m = yaml.safe_load((tmp_path / "out" / "map.yaml").read_text())
     s = yaml.safe_load((tmp_path / "out" / "setup.yaml").read_text())
-    assert m["spaces"]["Isle"] == {"kind": "land", "ipc": 0, "original_owner": "United Kingdom", "island": True, "adjacent": ["SZ 1"]}
-    assert m["spaces"]["Main"]["victory_city"] == "Main" and m["spaces"]["Main"]["capital_of"] == "Germany"
+    assert m["spaces"]["Isle"] == {
+        "kind": "land",
+        "ipc": 0,
+        "original_owner": "United Kingdom",
+        "island": True,
+        "adjacent": ["SZ 1"],
+    }
+    assert (
+        m["spaces"]["Main"]["victory_city"] == "Main"
+        and m["spaces"]["Main"]["capital_of"] == "Germany"
+    )
     assert "island" not in m["spaces"]["Coast"] and "original_owner" not in m["spaces"]["Coast"]
-    assert m["canals"] == [{"name": "Kiel", "sea_zones": ["SZ 1", "SZ 2"], "controlled_by": ["Coast"]}]
+    assert m["canals"] == [
+        {"name": "Kiel", "sea_zones": ["SZ 1", "SZ 2"], "controlled_by": ["Coast"]}
+    ]
     assert s["units"] == {"Main": {"Germany": {"tank": 3}}}
     assert s["control"] == {"Isle": "United Kingdom", "Main": "Germany"}
     assert s["treasury"] == {"Germany": 7}
@@ -171,7 +194,13 @@ values = st.one_of(st.none(), st.booleans(), st.integers(-5, 10**6), names)
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.dictionaries(names, st.one_of(values, st.lists(names, max_size=3), st.dictionaries(names, values, max_size=3)), max_size=5))
+@given(
+    st.dictionaries(
+        names,
+        st.one_of(values, st.lists(names, max_size=3), st.dictionaries(names, values, max_size=3)),
+        max_size=5,
+    )
+)
 def test_render_yaml_reads_back(data: dict) -> None:
     """Our block-style writer quotes whatever YAML would misread ("yes", "1.9", "a: b", "#x")."""
     assert yaml.safe_load(render_yaml("header", {"root": data}, {})) == {"root": data}

@@ -38,7 +38,13 @@ def test_sides(rs: Ruleset) -> None:
 
 def test_starting_treasury(rs: Ruleset) -> None:
     """p. 6, Combat Forces (starting income 24/40/30/30/42); p. 7: each power begins with that many IPCs."""
-    expected = {"Soviet Union": 24, "Germany": 40, "United Kingdom": 30, "Japan": 30, "United States": 42}
+    expected = {
+        "Soviet Union": 24,
+        "Germany": 40,
+        "United Kingdom": 30,
+        "Japan": 30,
+        "United States": 42,
+    }
     assert {p.name: p.starting_treasury for p in rs.powers} == expected
     assert dict(rs.setup.treasury) == expected
 
@@ -97,7 +103,9 @@ def test_unit_special_profiles(rs: Ruleset) -> None:
     up to two fighters and has no two-hit rule (DIGEST §5 A42.7); transport: one land unit plus one infantry."""
     assert rs.unit("battleship").hits == 2 and rs.unit("battleship").bombard == 4
     assert rs.unit("cruiser").bombard == 3
-    assert rs.unit("aircraft carrier").hits == 1 and rs.unit("aircraft carrier").carrier_capacity == 2
+    assert (
+        rs.unit("aircraft carrier").hits == 1 and rs.unit("aircraft carrier").carrier_capacity == 2
+    )
     cap = rs.unit("transport").transport_capacity
     inf, tank = rs.unit("infantry").transport_size, rs.unit("tank").transport_size
     assert inf + tank <= cap and 2 * inf <= cap and 2 * tank > cap and 3 * inf > cap
@@ -110,7 +118,9 @@ def test_victory_cities_and_who_holds_them(rs: Ruleset) -> None:
     assert len(cities) == 12 == rs.victory.cities
     held = {city: owner_side(rs, territory) for city, territory in cities.items()}
     assert held == {
-        **dict.fromkeys(["Washington", "London", "Leningrad", "Moscow", "Calcutta", "San Francisco"], "Allies"),
+        **dict.fromkeys(
+            ["Washington", "London", "Leningrad", "Moscow", "Calcutta", "San Francisco"], "Allies"
+        ),
         **dict.fromkeys(["Berlin", "Paris", "Rome", "Shanghai", "Manila", "Tokyo"], "Axis"),
     }
 
@@ -219,7 +229,13 @@ def test_turkish_straits_zone(rs: Ruleset) -> None:
 def test_air_movement_example_route(rs: Ruleset) -> None:
     """Unit Profiles, fighter example: from a carrier the fighter enters SZ 50, then SZ 48, then the
     Philippine Islands; another goes SZ 52, SZ 44, SZ 45 and lands in Eastern Australia."""
-    for a, b in [("SZ 50", "SZ 48"), ("SZ 48", "Philippine Islands"), ("SZ 52", "SZ 44"), ("SZ 44", "SZ 45"), ("SZ 45", "Eastern Australia")]:
+    for a, b in [
+        ("SZ 50", "SZ 48"),
+        ("SZ 48", "Philippine Islands"),
+        ("SZ 52", "SZ 44"),
+        ("SZ 44", "SZ 45"),
+        ("SZ 45", "Eastern Australia"),
+    ]:
         assert rs.board.are_adjacent(a, b), (a, b)
 
 
@@ -259,8 +275,19 @@ def test_control_covers_every_non_neutral_territory(rs: Ruleset) -> None:
 def test_phases(rs: Ruleset) -> None:
     """p. 10, Turn Sequence: six phases; Conduct Combat in order SBR, amphibious assaults, general combat;
     only collecting income is compulsory."""
-    assert [p.id for p in rs.phases] == ["purchase", "combat_move", "conduct_combat", "noncombat_move", "mobilize", "collect_income"]
-    assert rs.phases[2].steps == ("strategic_bombing_raids", "amphibious_assaults", "general_combat")
+    assert [p.id for p in rs.phases] == [
+        "purchase",
+        "combat_move",
+        "conduct_combat",
+        "noncombat_move",
+        "mobilize",
+        "collect_income",
+    ]
+    assert rs.phases[2].steps == (
+        "strategic_bombing_raids",
+        "amphibious_assaults",
+        "general_combat",
+    )
     assert [p.id for p in rs.phases if p.mandatory] == ["collect_income"]
 
 
