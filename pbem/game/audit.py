@@ -1,0 +1,380 @@
+"""`pbem audit`: replay a game's whole history and prove every turn; `pbem luck`: the dice statistics.
+
+The audit trusts nothing but the first commit's game.yaml and the pbem code.  It walks branch main
+from its first commit and checks:
+
+- the first commit creates game.yaml and state.yaml, and that state is the ruleset's initial state;
+- game.yaml never changes, and its ruleset hash is the loaded ruleset's data hash;
+- adjudications are numbered 1, 2, 3... (`Pbem-Dice-Index`), so an inserted or removed one shows;
+- each revealed dice link hashes to the previous one (committed mode; link 0 is the anchor), or is
+  the link recomputed from the public seed (local mode);
+- the orders adjudicated were valid against the state before them;
+- adjudicating again with the same dice gives, byte for byte, the committed state and reports;
+- an orders file never changes once adjudicated, and state and reports change only by adjudication.
+
+Every turn is replayed from the state committed before it, so one tampered commit is reported
+where it happened instead of making every later turn differ.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pbem import dice
+from pbem.game.game import GAME_FILE, STATE_FILE, Game, GameError, orders_path, read_config, report_path
+from pbem.game.repo import CommitInfo, GameRepo
+
+#: paths an orders/standing-orders submission may change; everything else belongs to adjudications
+_SUBMISSION_PREFIXES = ("orders/", "standing/")
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One difference: the commit where it shows, the file concerned, what is wrong, a unified diff."""
+
+    commit: str
+    file: str
+    message: str
+    diff: str = ""
+
+    def format(self, with_diff: bool = True) -> str:
+        head = f"{self.commit[:12]} {self.file}: {self.message}"
+        return head + ("\n" + self.diff if with_diff and self.diff else "")
+
+
+@dataclass(frozen=True)
+class TurnAudit:
+    """One adjudication: its Dice-Index, where it is, and what (if anything) did not match."""
+
+    index: int
+    commit: str
+    round: str
+    power: str
+    findings: tuple[Finding, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        return not self.findings
+
+    def line(self) -> str:
+        status = "ok" if self.ok else "MISMATCH: " + "; ".join(f"{f.file}: {f.message}" for f in self.findings)
+        return f"turn {self.index:>3}  round {self.round:>2}  {self.power:<16} {self.commit[:12]}  {status}"
+
+
+@dataclass
+class AuditResult:
+    """Everything the audit found; `ok` only when every check passed."""
+
+    commits: int = 0
+    turns: list[TurnAudit] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)  # all findings, in history order
+
+    @property
+    def ok(self) -> bool:
+        return not self.findings
+
+    @property
+    def first(self) -> Finding | None:
+        return self.findings[0] if self.findings else None
+
+
+def trailers(c: CommitInfo) -> dict[str, str]:
+    """A commit's trailers without any leftover "Pbem-" prefix (game.py once wrote "Pbem-Pbem-Round")."""
+    out = {}
+    for k, v in c.trailers.items():
+        while k.startswith("Pbem-"):
+            k = k[len("Pbem-"):]
+        out[k] = v
+    return out
+
+
+def unified(expected: bytes | None, actual: bytes | None, path: str) -> str:
+    """A readable diff from what the replay produces to what the repository holds."""
+    def lines(b: bytes | None) -> list[str]:
+        return [] if b is None else b.decode("utf-8", "replace").splitlines(keepends=True)
+
+    out = "".join(difflib.unified_diff(lines(expected), lines(actual), f"replayed/{path}", f"committed/{path}", n=2))
+    if len(out) > 6000:
+        out = out[:6000] + "\n... (diff truncated)\n"
+    return out
+
+
+@dataclass
+class Replay:
+    """What adjudicating one turn again produces."""
+
+    files: dict[str, bytes]
+    dice_source: Any
+    dice_info: dict[str, Any]
+    orders_path: str
+    orders_text: bytes | None
+    problems: list[str]
+
+
+def replay_turn(game: Game, parent: str, index: int, link: str | None) -> Replay:
+    """Adjudicate again the turn whose state is at commit `parent`, with the dice of adjudication `index`.
+
+    Committed mode uses the revealed `link` (the secret stays with the adjudicator); local mode
+    recomputes the link with `Game.dice_for_turn`.  The files are made as `Game.adjudicate` makes them.
+    """
+    from pbem.engine.orders import Orders
+    from pbem.engine.problems import ProblemsError
+    from pbem.engine.turn import run_turn
+    from pbem.game.reportdata import build_report
+    from pbem.io.orders import read_orders_text
+    from pbem.io.state import dump_state
+    from pbem.report.render import render_report
+
+    state_text = game.state_text(parent)
+    state = game.state(parent)
+    path = orders_path(state, game.ruleset)
+    orders_text = game.repo.read(path, parent)
+    empty = Replay({}, None, {}, path, orders_text, [])
+    if state.winner:
+        empty.problems.append(f"the game was already over (the {state.winner} won)")
+        return empty
+    if orders_text is None:
+        empty.problems.append(f"no orders at {path} before the adjudication")
+        return empty
+    # the validation `pbem submit` did: parse, then a dice-free run must find no problem
+    try:
+        _, orders = read_orders_text(orders_text, path, game.ruleset)
+    except ProblemsError as err:
+        empty.problems.extend(p.format() for p in err.problems)
+        return empty
+    if not isinstance(orders, Orders):
+        empty.problems.append("not an orders file")
+        return empty
+    if orders.game and orders.game != game.config.game:
+        empty.problems.append(f"orders for game {orders.game!r}, this is {game.config.game!r}")
+    standing = game.standing_orders(parent)
+    check = run_turn(game.ruleset, game.rules, game.combat_rules, state, orders, standing, game.config.options, None)
+    empty.problems.extend(p.message for p in check.problems)
+    if empty.problems:
+        return empty
+
+    if game.config.dice["mode"] == "local":
+        source, info = game.dice_for_turn(state_text, orders_text, index)
+    else:
+        state_hash, orders_hash = dice.sha256_hex(state_text), dice.sha256_hex(orders_text)
+        if link is None or not dice._is_hash(link):
+            empty.problems.append(f"no usable dice link revealed ({link!r})")
+            return empty
+        source = dice.SeededDice(dice.turn_seed(link, state_hash, orders_hash), mode=dice.MODE_COMMITTED)
+        info = {"mode": "committed", "link": link, "index": index, "state_hash": state_hash, "orders_hash": orders_hash}
+    result = run_turn(game.ruleset, game.rules, game.combat_rules, state, orders, standing, game.config.options, source)
+    if result.problems:
+        empty.problems.extend(p.message for p in result.problems)
+        return empty
+    report = build_report(game, state, result, info, source)
+    power = game.power_to_move(state)
+    # NB: the same three files, in the same encoding, as Game.adjudicate writes (see the report of this module)
+    files = {
+        STATE_FILE: dump_state(result.state, game.ruleset).encode(),
+        report_path(state.round, state.turn_index, power, "md"): render_report(report, "md").encode(),
+        report_path(state.round, state.turn_index, power, "json"): (json.dumps(report, indent=2, sort_keys=True, ensure_ascii=False) + "\n").encode(),
+    }
+    return Replay(files, source, info, path, orders_text, [])
+
+
+def _check_first(repo: GameRepo, first: CommitInfo, result: AuditResult) -> tuple[bytes | None, Any]:
+    """The first commit: game.yaml, state.yaml, the ruleset and its hash.  Returns (game.yaml bytes, ruleset)."""
+    from pbem.io.rulesets import load_ruleset
+    from pbem.io.state import dump_state, initial_state
+
+    add = result.findings.append
+    if first.parents:
+        add(Finding(first.sha, "-", "the history does not start at a root commit"))
+    for f in (GAME_FILE, STATE_FILE):
+        if f not in first.files_changed:
+            add(Finding(first.sha, f, "the first commit does not create it"))
+    config_raw = repo.read(GAME_FILE, first.sha)
+    if config_raw is None:
+        return None, None
+    try:
+        config = read_config(config_raw)
+        ruleset = load_ruleset(config.ruleset)
+    except Exception as err:  # a broken game.yaml or unknown ruleset is a finding, not a crash
+        add(Finding(first.sha, GAME_FILE, f"unreadable: {err}"))
+        return config_raw, None
+    if ruleset.data_hash != config.ruleset_hash:
+        add(Finding(first.sha, GAME_FILE, f"ruleset_hash {config.ruleset_hash[:12]} is not the data hash {ruleset.data_hash[:12]} "
+                    f"of the {ruleset.id} ruleset loaded: the ruleset changed under this game (use {config.engine})"))
+        return config_raw, None
+    expected = dump_state(initial_state(ruleset), ruleset).encode()
+    actual = repo.read(STATE_FILE, first.sha)
+    if actual != expected:
+        add(Finding(first.sha, STATE_FILE, "the first state is not the ruleset's initial state", unified(expected, actual, STATE_FILE)))
+    return config_raw, ruleset
+
+
+def audit_game(path: str | Path) -> AuditResult:
+    """Walk branch main from its first commit and check every commit; see the module docstring."""
+    result = AuditResult()
+    repo = GameRepo(Path(path))
+    history = repo.history()
+    result.commits = len(history)
+    if not history:
+        result.findings.append(Finding("-" * 12, "-", "the game has no commits"))
+        return result
+    config_raw, ruleset = _check_first(repo, history[0], result)
+    if config_raw is None or ruleset is None:
+        return result  # nothing can be replayed without the game's own settings and ruleset
+    try:
+        game = Game(path)
+    except GameError as err:
+        result.findings.append(Finding(history[-1].sha, GAME_FILE, str(err)))
+        return result
+    if game.repo.read(GAME_FILE) != config_raw:
+        # replay with the first commit's settings, whatever HEAD says
+        game.config = read_config(config_raw)
+    mode = game.config.dice["mode"]
+    previous_link = game.config.dice.get("anchor")
+    adjudicated: dict[str, tuple[str, bytes | None]] = {}  # orders path -> (adjudication sha, bytes adjudicated)
+    expected_index = 1
+    for c in history[1:]:
+        add = result.findings.append
+        if len(c.parents) != 1:
+            add(Finding(c.sha, "-", f"a commit with {len(c.parents)} parents: a game's history is a single line"))
+            continue
+        parent = c.parents[0]
+        if GAME_FILE in c.files_changed:
+            add(Finding(c.sha, GAME_FILE, "game.yaml changed after the first commit", unified(config_raw, repo.read(GAME_FILE, c.sha), GAME_FILE)))
+        for f in c.files_changed:
+            if f in adjudicated:
+                sha, text = adjudicated[f]
+                add(Finding(c.sha, f, f"orders changed after they were adjudicated in {sha[:12]}", unified(text, repo.read(f, c.sha), f)))
+        phase = trailers(c).get("Phase")
+        if phase != "adjudication":
+            for f in c.files_changed:
+                if f != GAME_FILE and f not in adjudicated and not f.startswith(_SUBMISSION_PREFIXES):
+                    add(Finding(c.sha, f, f"changed outside an adjudication (commit {c.subject!r})",
+                                unified(repo.read(f, parent), repo.read(f, c.sha), f)))
+            continue
+        result.turns.append(_audit_adjudication(game, c, parent, expected_index, mode, previous_link, adjudicated, result))
+        expected_index += 1
+        if mode == "committed":
+            previous_link = trailers(c).get("Dice-Link", previous_link)
+    # belt and braces: every adjudicated orders file at HEAD is still what was adjudicated
+    for f, (sha, text) in adjudicated.items():
+        now = repo.read(f)
+        if now != text and not any(x.file == f for x in result.findings):
+            result.findings.append(Finding(history[-1].sha, f, f"orders at HEAD differ from those adjudicated in {sha[:12]}", unified(text, now, f)))
+    return result
+
+
+def _audit_adjudication(game: Game, c: CommitInfo, parent: str, expected_index: int, mode: str, previous_link: str | None,
+                        adjudicated: dict[str, tuple[str, bytes | None]], result: AuditResult) -> TurnAudit:
+    found: list[Finding] = []
+    trailer_index = trailers(c).get("Dice-Index", "")
+    if trailer_index != str(expected_index):
+        found.append(Finding(c.sha, "Pbem-Dice-Index", f"is {trailer_index!r}, expected {expected_index}: an adjudication was inserted or removed"))
+    if trailers(c).get("Dice-Mode") != mode:
+        found.append(Finding(c.sha, "Pbem-Dice-Mode", f"is {trailers(c).get('Dice-Mode')!r}, game.yaml says {mode!r}"))
+    link = trailers(c).get("Dice-Link")
+    if mode == "committed" and not (link and previous_link and dice.verify_link(link, previous_link)):
+        what = "the anchor" if expected_index == 1 else "the previous link"
+        found.append(Finding(c.sha, "Pbem-Dice-Link", f"{(link or 'missing')[:16]}... does not hash to {what} {(previous_link or '?')[:16]}..."))
+    try:
+        replay = replay_turn(game, parent, expected_index, link)
+    except Exception as err:  # an unreadable state or orders file is a finding
+        replay = Replay({}, None, {}, "?", None, [f"cannot replay: {err}"])
+    if replay.orders_text is not None:
+        adjudicated[replay.orders_path] = (c.sha, replay.orders_text)
+    for p in replay.problems:
+        found.append(Finding(c.sha, replay.orders_path, f"orders not valid against the state before: {p}"))
+    if replay.files:
+        if mode == "local" and link != replay.dice_info.get("link"):
+            found.append(Finding(c.sha, "Pbem-Dice-Link", f"{(link or 'missing')[:16]}... is not the link {replay.dice_info['link'][:16]}... of the local seed"))
+        for f, expected in replay.files.items():
+            actual = game.repo.read(f, c.sha)
+            if actual != expected:
+                found.append(Finding(c.sha, f, "differs from the replayed adjudication", unified(expected, actual, f)))
+        extra = [f for f in c.files_changed if f not in replay.files]
+        for f in extra:
+            found.append(Finding(c.sha, f, "changed by the adjudication commit but not by adjudicating",
+                                 unified(game.repo.read(f, parent), game.repo.read(f, c.sha), f)))
+    result.findings.extend(found)
+    return TurnAudit(expected_index, c.sha, trailers(c).get("Round", "?"), trailers(c).get("Power", "?"), tuple(found))
+
+
+# --- one turn in detail --------------------------------------------------------------------------
+
+def explain_turn(path: str | Path, index: int) -> dict[str, Any]:
+    """Adjudication number `index` (its Dice-Index): every die with its stream label, and the casualties."""
+    game = Game(path)
+    adjudications = [c for c in game.repo.history() if trailers(c).get("Phase") == "adjudication"]
+    if not 1 <= index <= len(adjudications):
+        raise GameError(f"there is no turn {index}: the game has {len(adjudications)} adjudication(s)")
+    c = adjudications[index - 1]
+    replay = replay_turn(game, c.parents[0], index, trailers(c).get("Dice-Link"))
+    if replay.problems:
+        raise GameError(f"turn {index} cannot be replayed: " + "; ".join(replay.problems))
+    json_path = next(f for f in replay.files if f.endswith(".json"))
+    raw = game.repo.read(json_path, c.sha)
+    report = json.loads(raw) if raw else {}
+    casualties = []
+    for b in report.get("battles", []):
+        for r in b.get("rounds", []):
+            for step in r.get("steps", []):
+                for cas in step.get("casualties", []):
+                    casualties.append({"space": b["space"], "round": r["number"], "step": step["step"], **cas})
+    return {
+        "turn": index, "commit": c.sha, "round": trailers(c).get("Round"), "power": trailers(c).get("Power"),
+        "dice": {k: v for k, v in replay.dice_info.items()},
+        "rolls": [{"label": r.label, "values": list(r.values)} for r in replay.dice_source.log],
+        "casualties": casualties,
+        "matches": all(game.repo.read(f, c.sha) == b for f, b in replay.files.items()),
+    }
+
+
+# --- luck ----------------------------------------------------------------------------------------
+
+def luck_records(path: str | Path) -> list[Any]:
+    """One LuckRecord per dice group of every battle, from the committed report JSON files, in play order."""
+    from pbem.game.luck import LuckRecord
+
+    repo = GameRepo(Path(path))
+    records = []
+    for c in repo.history():
+        if trailers(c).get("Phase") != "adjudication":
+            continue
+        for f in c.files_changed:
+            if not (f.startswith("reports/") and f.endswith(".json")):
+                continue
+            raw = repo.read(f)
+            if raw is None:
+                continue
+            report = json.loads(raw)
+            for b in report.get("battles", []):
+                name = f"round {report.get('round')} {report.get('power')}: {b['space']}"
+                for r in b.get("rounds", []):
+                    for step in r.get("steps", []):
+                        for g in step.get("groups", []):
+                            values = tuple(g.get("dice") or ())
+                            if values:
+                                hit_on = max(0, min(6, int(g["hit_on"])))
+                                records.append(LuckRecord(step["power"], name, values, (hit_on,) * len(values)))
+    return records
+
+
+def luck_data(path: str | Path) -> dict[str, Any]:
+    """The luck report of the whole game as plain data (what `pbem luck --json` prints)."""
+    from pbem.game.luck import luck_report
+
+    rep = luck_report(luck_records(path))
+
+    def t(x: Any) -> dict[str, Any]:
+        return {"dice": x.dice, "expected_hits": round(x.expected, 3), "actual_hits": x.actual, "luck": round(x.luck, 3), "z": round(x.z, 3)}
+
+    return {
+        "powers": [{"power": p.power, **t(p.tally)} for p in rep.powers],
+        "battles": [{"battle": b.battle, "power": b.power, **t(b.tally)} for b in rep.battles],
+        "total": t(rep.total),
+        "faces": {"counts": list(rep.faces.counts), "total": rep.faces.total, "chi_square": round(rep.faces.chi_square, 4),
+                  "dof": rep.faces.dof, "p_value": round(rep.faces.p_value, 4), "reliable": rep.faces.reliable},
+    }
