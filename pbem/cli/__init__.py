@@ -26,6 +26,8 @@ COMMANDS: dict[str, str] = {
     "orders": "pbem.cli.template:orders",
     "demo": "pbem.cli.demo:demo",
     "ruleset": "pbem.cli.ruleset_commands:ruleset",
+    "audit": "pbem.cli.audit_commands:audit",
+    "luck": "pbem.cli.audit_commands:luck",
 }
 
 
