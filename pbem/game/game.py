@@ -190,12 +190,12 @@ class Game:
         if isinstance(parsed, StandingOrders):
             path = standing_path(parsed.power)
             message = f"Standing orders of {parsed.power}"
-            trailers = {"Pbem-Power": parsed.power, "Pbem-Phase": "standing-orders"}
+            trailers = {"Power": parsed.power, "Phase": "standing-orders"}
         else:
             state = self.state()
             path = orders_path(state, self.ruleset)
             message = f"Orders of {parsed.power} for round {state.round}"
-            trailers = {"Pbem-Round": str(state.round), "Pbem-Power": parsed.power, "Pbem-Phase": "orders"}
+            trailers = {"Round": str(state.round), "Power": parsed.power, "Phase": "orders"}
         return self.repo.commit({path: text}, message, trailers)
 
     # --- adjudicating -------------------------------------------------------------------------
@@ -254,12 +254,12 @@ class Game:
             report_path(state.round, state.turn_index, power, "json"): (json.dumps(report, indent=2, sort_keys=True, ensure_ascii=False) + "\n").encode(),
         }
         trailers = {
-            "Pbem-Round": str(state.round),
-            "Pbem-Power": power,
-            "Pbem-Phase": "adjudication",
-            "Pbem-Dice-Mode": dice_info["mode"],
-            "Pbem-Dice-Index": str(index),
-            "Pbem-Dice-Link": dice_info["link"],
+            "Round": str(state.round),
+            "Power": power,
+            "Phase": "adjudication",
+            "Dice-Mode": dice_info["mode"],
+            "Dice-Index": str(index),
+            "Dice-Link": dice_info["link"],
         }
         sha = self.repo.commit(files, f"Adjudicate round {state.round}: {power}", trailers)
         return sha, report
@@ -316,7 +316,7 @@ def new_game(path: str | Path, ruleset_id: str, players: Mapping[str, str], *, g
         "README.md": _players_readme(config, ruleset).encode(),
     }
     GameRepo.init(path, initial_files=files, message=f"New {ruleset.name} game {game_id}",
-                  trailers={"Pbem-Round": "1", "Pbem-Phase": "new"}, identity=ident)
+                  trailers={"Round": "1", "Phase": "new"}, identity=ident)
     return Game(path)
 
 

@@ -262,7 +262,7 @@ def locate(problems: list[Problem], doc: YamlDocument | None, filename: str) -> 
             out.append(p if p.file else p.located(filename, p.line, p.column))
             continue
         if doc is not None and p.path:
-            line, column = doc.locate(p.path)
+            line, column = doc.key_location(p.path) if p.code == "schema.unknown-key" else doc.locate(p.path)
             out.append(p.located(filename, line, column))
         else:
             out.append(p.located(filename, None, None))

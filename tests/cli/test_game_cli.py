@@ -1,0 +1,84 @@
+"""A full round played through the CLI in a temporary repository, and the errors players meet."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from pbem.cli import cli
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "1942-2e" / "round-01"
+POWERS = ["1-soviet-union", "2-germany", "3-united-kingdom", "4-japan", "5-united-states"]
+
+
+def run(*args: str) -> "CliRunner.invoke":
+    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
+
+
+@pytest.fixture
+def game(tmp_path: Path) -> Path:
+    target = tmp_path / "demo"
+    result = run("new", str(target), "--id", "demo", "--dice", "local", "--seed", "test",
+                 "--player", "Germany=anna@example.org")
+    assert result.exit_code == 0, result.output
+    return target
+
+
+def test_full_round_through_the_cli(game: Path) -> None:
+    """Every power submits and is adjudicated; the history has one commit per submission and turn."""
+    for name in POWERS:
+        file = EXAMPLES / f"{name}.yaml"
+        result = run("validate", str(file), "--game", str(game))
+        assert result.exit_code == 0, result.output
+        assert run("submit", str(file), "--game", str(game)).exit_code == 0
+        result = run("adjudicate", "--game", str(game), "--format", "json")
+        assert result.exit_code == 0, result.output
+    status = json.loads(run("status", "--game", str(game), "--json").output)
+    assert status["round"] == 2 and status["turn"] == "Soviet Union"
+    log = json.loads(run("log", "--game", str(game), "--json").output)
+    phases = [row["phase"] for row in log]
+    assert phases == ["new"] + ["orders", "adjudication"] * 5
+    report = run("report", "--game", str(game), "--format", "md")
+    assert report.exit_code == 0 and "United States" in report.output
+    first = log[0]["commit"]
+    shown = run("show", "--game", str(game), "--at", first)
+    assert "round: 1" in shown.output
+    # git itself sees a clean work tree: every change was committed.
+    assert subprocess.run(["git", "-C", str(game), "status", "--porcelain"], capture_output=True, text=True).stdout == ""
+
+
+def test_adjudicate_without_orders_changes_nothing(game: Path) -> None:
+    head = subprocess.run(["git", "-C", str(game), "rev-parse", "HEAD"], capture_output=True, text=True).stdout
+    result = run("adjudicate", "--game", str(game))
+    assert result.exit_code == 2
+    assert "no orders from Soviet Union" in result.output
+    assert subprocess.run(["git", "-C", str(game), "rev-parse", "HEAD"], capture_output=True, text=True).stdout == head
+
+
+def test_failing_adjudication_leaves_repository_unchanged(game: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Atomicity: a crash in the middle of adjudication writes nothing."""
+    run("submit", str(EXAMPLES / "1-soviet-union.yaml"), "--game", str(game))
+    before = subprocess.run(["git", "-C", str(game), "rev-parse", "HEAD"], capture_output=True, text=True).stdout
+    state_before = (game / "state.yaml").read_bytes()
+    import pbem.game.reportdata as rd
+
+    def boom(*a: object, **k: object) -> None:
+        raise RuntimeError("disk on fire")
+
+    monkeypatch.setattr(rd, "build_report", boom)
+    with pytest.raises(RuntimeError):
+        run("adjudicate", "--game", str(game))
+    assert subprocess.run(["git", "-C", str(game), "rev-parse", "HEAD"], capture_output=True, text=True).stdout == before
+    assert (game / "state.yaml").read_bytes() == state_before
+    assert subprocess.run(["git", "-C", str(game), "status", "--porcelain"], capture_output=True, text=True).stdout == ""
+
+
+def test_demo_leaves_a_game(tmp_path: Path) -> None:
+    result = run("demo", str(tmp_path / "d"), "--format", "md")
+    assert result.exit_code == 0, result.output
+    assert "# " in result.output
+    assert (tmp_path / "d" / "reports" / "round-01" / "5-united-states.json").is_file()

@@ -1,0 +1,72 @@
+"""The error text of typical mistakes: file:line:column, the rule broken and what would be right."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from pbem.cli import cli
+
+
+@pytest.fixture(scope="module")
+def game(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    target = tmp_path_factory.mktemp("g") / "demo"
+    result = CliRunner().invoke(cli, ["new", str(target), "--id", "demo", "--dice", "local"])
+    assert result.exit_code == 0, result.output
+    return target
+
+
+def check(game: Path, tmp_path: Path, body: str) -> str:
+    file = tmp_path / "orders.yaml"
+    file.write_text(textwrap.dedent(body))
+    result = CliRunner().invoke(cli, ["validate", str(file), "--game", str(game)])
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.output
+    return result.output
+
+
+HEAD = "game: demo\npower: Soviet Union\nround: 1\n"
+
+CASES = [
+    # (orders body, expected fragments)
+    ("game: demo\npower: Soviet Union\nround: 1\npurchase: 9 infantry\n", ["orders.yaml:4:", "costs 27 IPCs", "Purchase Units"]),
+    (HEAD + "purchase: 2 tanx\n", ["orders.yaml:4:11", "unknown unit 'tanx'", "did you mean 'tank'"]),
+    (HEAD + "combat_move:\n  - {units: 1 infantry, from: Russia, to: Ukraine S.S.R}\n",
+     ["orders.yaml:5:", "is 2 spaces", "movement left"]),
+    (HEAD + "combat_move:\n  - {units: 2 tank, from: Russia, to: Germany}\n", ["takes", "movement", "orders.yaml:5:"]),
+    (HEAD + "combat_move:\n  - {units: 5 fighter, from: Russia, to: West Russia}\n", ["has 1 fighter in Russia, not 5"]),
+    (HEAD + "combat_move:\n  - {units: 1 infantry, from: Russia, to: Archangel}\n", ["starts no combat", "Combat Move: every combat move must end in combat"]),
+    (HEAD + "combat_move:\n  - {units: 1 infantry, from: Caucasus, to: Turkey}\n", ["impassable neutral"]),
+    (HEAD + "purchase: 1 infantry\nplace:\n  Archangel: 1 infantry\n", ["no industrial complex in Archangel", "Mobilize New Units"]),
+    (HEAD + "purchase: 1 infantry\nplace:\n  Russia: 2 infantry\n", ["only 1 more were bought"]),
+    (HEAD + "purchase: 1 infantry\nunits: 3\n", ["unknown key 'units'", "orders.yaml:5:1"]),
+    (HEAD + "purchase: {infantry: 1}\npurchase: {tank: 1}\n", ["duplicate", "orders.yaml:5"]),
+    ("game: demo\npower: Germany\nround: 1\n", ["it is Soviet Union's turn"]),
+    (HEAD + "combat_move: [ {units: 1 infantry, from: Russia\n", ["orders.yaml:5:1", "malformed"]),
+    (HEAD + "noncombat_move:\n  - {units: 1 antiaircraft artillery, from: Russia, to: Sahara}\n", ["impassable neutral"]),
+    (HEAD + "combat_move:\n  - {units: 1 aaa, from: Russia, to: West Russia}\n", ["antiaircraft artillery cannot move in combat move"]),
+    (HEAD + "purchase: 1 infantry\nplace:\n  SZ 4: 1 infantry\n", ["only sea units"]),
+    (HEAD + "combat_move:\n  - {units: 1 infantry, from: Rusia, to: West Russia}\n", ["unknown territory or sea zone 'Rusia'", "did you mean 'Russia'"]),
+]
+
+
+@pytest.mark.parametrize("body, fragments", CASES, ids=[f"case{i}" for i in range(len(CASES))])
+def test_typical_mistakes(game: Path, tmp_path: Path, body: str, fragments: list[str]) -> None:
+    """Each error names the file, line and column, the rule (with the rulebook section) and a fix."""
+    output = check(game, tmp_path, body)
+    for fragment in fragments:
+        assert fragment in output, output
+
+
+def test_all_errors_reported_at_once(game: Path, tmp_path: Path) -> None:
+    output = check(game, tmp_path, HEAD + "purchase: 2 tanx\ncombat_move:\n  - {units: 1 infantry, from: Rusia, to: Moskow}\n")
+    assert "tanx" in output and "Rusia" in output and "Moskow" in output
+    assert "3 problems found" in output
+
+
+def test_alias_bomb_refused(game: Path, tmp_path: Path) -> None:
+    output = check(game, tmp_path, HEAD + 'a: &a ["x","x"]\nb: [*a,*a]\n')
+    assert "alias" in output.lower()
