@@ -26,6 +26,7 @@ COMMANDS: dict[str, str] = {
     "orders": "pbem.cli.template:orders",
     "demo": "pbem.cli.demo:demo",
     "ruleset": "pbem.cli.ruleset_commands:ruleset",
+    "map": "pbem.cli.map_command:map_cmd",
     "audit": "pbem.cli.audit_commands:audit",
     "luck": "pbem.cli.audit_commands:luck",
 }
