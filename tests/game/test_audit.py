@@ -1,0 +1,162 @@
+"""`pbem audit` proves a clean game and catches each kind of tampering; `pbem luck` reports the dice."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from pbem.cli import cli
+from pbem.game.audit import audit_game, explain_turn
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "1942-2e"
+TURNS = 3  # Soviet Union, Germany, United Kingdom: enough for a middle turn to remove
+
+
+def git(repo: Path, *args: str, input: str | None = None) -> str:
+    return subprocess.run(["git", "-c", "user.name=x", "-c", "user.email=y@z", *args], cwd=repo, check=True,
+                          capture_output=True, text=True, input=input).stdout
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A committed-dice game of three adjudicated power-turns, made once for the module."""
+    from pbem.game.game import Game, new_game, orders_path
+
+    base = tmp_path_factory.mktemp("audit")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("XDG_CONFIG_HOME", str(base / "xdg"))
+        mp.delenv("PBEM_DICE_SECRET", raising=False)
+        path = base / "game"
+        game = new_game(path, "1942-2e", {}, game_id="demo", dice_mode="committed")
+        for _ in range(TURNS):
+            state = game.state()
+            rel = orders_path(state, game.ruleset).removeprefix("orders/")
+            game.submit((EXAMPLES / rel).read_bytes(), rel)
+            game.adjudicate()
+            game = Game(path)
+    return path
+
+
+@pytest.fixture
+def game(built: Path, tmp_path: Path) -> Path:
+    copy = tmp_path / "game"
+    shutil.copytree(built, copy, symlinks=True)
+    return copy
+
+
+def run(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(cli, list(args))
+    return result.exit_code, result.output
+
+
+def adjudications(path: Path) -> list[str]:
+    return [line.split()[0] for line in git(path, "log", "--reverse", "--format=%H %s").splitlines() if " Adjudicate " in line]
+
+
+def edit_and_commit(path: Path, rel: str, old: str | None, new: str) -> None:
+    f = path / rel
+    text = f.read_text()
+    assert old is None or old in text
+    f.write_text(text.replace(old, new, 1) if old is not None else text + new)
+    git(path, "commit", "-qam", "hand edit")
+
+
+def files_of(path: Path) -> set[str]:
+    return {f.file for f in audit_game(path).findings}
+
+
+def test_clean_game_audits_clean(game: Path) -> None:
+    code, out = run("audit", "--game", str(game))
+    assert code == 0, out
+    assert out.count(" ok\n") == TURNS
+    assert "audit ok" in out
+
+
+def test_state_edited_by_hand(game: Path) -> None:
+    edit_and_commit(game, "state.yaml", "winner: null", "winner: Axis")
+    result = audit_game(game)
+    assert not result.ok
+    assert result.first.file == "state.yaml" and "outside an adjudication" in result.first.message
+    assert "+winner: Axis" in result.first.diff
+    code, out = run("audit", "--game", str(game))
+    assert code == 1 and "AUDIT FAILED" in out and "state.yaml" in out
+
+
+def test_orders_edited_after_adjudication(game: Path) -> None:
+    edit_and_commit(game, "orders/round-01/1-soviet-union.yaml", None, "# changed my mind\n")
+    result = audit_game(game)
+    assert not result.ok
+    assert result.first.file == "orders/round-01/1-soviet-union.yaml"
+    assert "after they were adjudicated" in result.first.message
+    assert "+# changed my mind" in result.first.diff
+
+
+def test_report_edited(game: Path) -> None:
+    rel = "reports/round-01/2-germany.md"
+    edit_and_commit(game, rel, None, "\nGermany rolled only sixes.\n")
+    assert rel in files_of(game)
+    code, out = run("audit", "--game", str(game))
+    assert code == 1 and rel in out
+
+
+def test_link_that_does_not_hash_to_the_previous_one(game: Path) -> None:
+    message = git(game, "log", "-1", "--format=%B")
+    link = next(line.split(": ", 1)[1] for line in message.splitlines() if line.startswith("Pbem-Dice-Link: "))
+    git(game, "commit", "--amend", "-q", "-m", message.replace(link, "0" * 63 + "1"))
+    result = audit_game(game)
+    assert not result.ok
+    assert result.first.file == "Pbem-Dice-Link" and "does not hash" in result.first.message
+    assert [t.ok for t in result.turns] == [True] * (TURNS - 1) + [False]
+
+
+def test_adjudication_removed_from_the_middle_of_history(game: Path) -> None:
+    shas = git(game, "rev-list", "--reverse", "HEAD").split()
+    dropped = adjudications(game)[1]
+    parent = shas[shas.index(dropped) - 1]
+    for sha in shas[shas.index(dropped) + 1:]:
+        tree = git(game, "rev-parse", f"{sha}^{{tree}}").strip()
+        message = git(game, "log", "-1", "--format=%B", sha)
+        parent = git(game, "commit-tree", tree, "-p", parent, "-F", "-", input=message).strip()
+    git(game, "update-ref", "refs/heads/main", parent)
+    result = audit_game(game)
+    assert not result.ok
+    assert any(f.file == "Pbem-Dice-Index" and "inserted or removed" in f.message for f in result.findings)
+    code, _ = run("audit", "--game", str(game))
+    assert code == 1
+
+
+def test_ruleset_hash_changed(game: Path) -> None:
+    text = (game / "game.yaml").read_text()
+    old = next(line for line in text.splitlines() if line.startswith("ruleset_hash:"))
+    edit_and_commit(game, "game.yaml", old, "ruleset_hash: " + "ab" * 32)
+    result = audit_game(game)
+    assert not result.ok
+    assert {f.file for f in result.findings} == {"game.yaml"}
+    assert any("ruleset data changed" in f.message or "changed after the first commit" in f.message for f in result.findings)
+
+
+def test_turn_lists_labelled_dice(game: Path) -> None:
+    code, out = run("audit", "--game", str(game), "--turn", "1")
+    assert code == 0, out
+    assert "battle/" in out and "/round-1/attacker: " in out
+    assert "replay matches" in out
+    data = explain_turn(game, 1)
+    assert data["power"] == "Soviet Union" and data["rolls"] and all(1 <= v <= 6 for r in data["rolls"] for v in r["values"])
+    code, out = run("audit", "--game", str(game), "--turn", "99")
+    assert code == 2 and "no turn 99" in out
+
+
+def test_luck_prints_per_power_lines(game: Path) -> None:
+    code, out = run("luck", "--game", str(game))
+    assert code == 0, out
+    power_lines = out.split("By battle:")[0]
+    assert "Soviet Union" in power_lines and "Germany" in power_lines
+    assert "chi-square" in out
+    code, out = run("luck", "--game", str(game), "--json")
+    data = json.loads(out)
+    assert data["total"]["dice"] == sum(p["dice"] for p in data["powers"]) == data["faces"]["total"] > 0
