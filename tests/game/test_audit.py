@@ -160,3 +160,14 @@ def test_luck_prints_per_power_lines(game: Path) -> None:
     code, out = run("luck", "--game", str(game), "--json")
     data = json.loads(out)
     assert data["total"]["dice"] == sum(p["dice"] for p in data["powers"]) == data["faces"]["total"] > 0
+
+
+def test_local_seed_game_audits_clean_and_catches_a_foreign_link(tmp_path: Path) -> None:
+    code, out = run("demo", str(tmp_path / "local"))
+    assert code == 0, out
+    assert audit_game(tmp_path / "local").ok
+    message = git(tmp_path / "local", "log", "-1", "--format=%B")
+    link = next(line.split(": ", 1)[1] for line in message.splitlines() if line.startswith("Pbem-Dice-Link: "))
+    git(tmp_path / "local", "commit", "--amend", "-q", "-m", message.replace(link, "0" * 64))
+    result = audit_game(tmp_path / "local")
+    assert [f.file for f in result.findings] == ["Pbem-Dice-Link"]
