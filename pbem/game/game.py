@@ -59,6 +59,8 @@ class GameConfig:
     options: Mapping[str, Any]
     dice: Mapping[str, Any]
     identity: Mapping[str, str] = field(default_factory=dict)
+    # Hosting settings read by the gateways (deadlines, missing-orders policy, reminders, mail).
+    hosting: Mapping[str, Any] = field(default_factory=dict)
 
     def to_data(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -72,6 +74,8 @@ class GameConfig:
         }
         if self.identity:
             data["identity"] = dict(self.identity)
+        if self.hosting:
+            data["hosting"] = dict(self.hosting)
         return data
 
 
@@ -97,7 +101,8 @@ def read_config(text: bytes | str, filename: str = GAME_FILE) -> GameConfig:
     if problems:
         raise ProblemsError([doc.problem(p) for p in problems])
     d = doc.data
-    return GameConfig(d["game"], d["ruleset"], d["ruleset_hash"], d["engine"], d["players"], d["options"], d["dice"], d.get("identity") or {})
+    return GameConfig(d["game"], d["ruleset"], d["ruleset_hash"], d["engine"], d["players"], d["options"], d["dice"],
+                      d.get("identity") or {}, d.get("hosting") or {})
 
 
 def dump_config(config: GameConfig) -> str:
