@@ -121,10 +121,18 @@ class LossPlan:
             else:
                 runs.append(Run(i, "destroyed", reason))
         self.runs = tuple(runs + tail)
+        self._memo: dict[tuple[tuple[int, ...], tuple[tuple[FireClass, int], ...]], tuple[Taken, ...]] = {}
 
     def assign(self, available: Sequence[int], hits: Mapping[FireClass, int]) -> tuple[Taken, ...]:
         """The casualties for `hits` among `available` units (per category, not yet casualties)."""
-        live = {c: n for c, n in hits.items() if n > 0}
+        key = (tuple(available), tuple(sorted((c, n) for c, n in hits.items() if n > 0)))
+        got = self._memo.get(key)
+        if got is None:
+            got = self._assign(key[0], dict(key[1]))
+            self._memo[key] = got
+        return got
+
+    def _assign(self, available: Sequence[int], live: Mapping[FireClass, int]) -> tuple[Taken, ...]:
         if not live:
             return ()
         classes = tuple(sorted(live))

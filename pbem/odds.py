@@ -1,0 +1,505 @@
+"""Exact battle odds, walking the very step functions `fight` uses (`pbem.engine.combat.engine`).
+
+A state is what is left of each side under its order of loss (plus the round, while the round
+still matters: AA and bombardment fire in round 1 only, "retreat after round N").  From each
+state one round is enumerated phase by phase: every volley's hits per fire class come with their
+exact probability (convolutions of binomials, or Low Luck's one die), and the engine applies them.
+A round that changes nothing returns to its own state; that self-loop is summed in closed form,
+so the states form a DAG and each is expanded once, in order of decreasing hit points.
+
+Land battles after the special first round take a fast path: with a single fire class each side's
+losses form a chain (the state after k casualties), so states are pairs of chain positions and a
+round is an outer product of two hit distributions, accumulated with list slices.
+
+Intractable battles (more than `STATE_BUDGET` states) fall back to simulation with `fight` under
+deterministic hash dice, flagged with a 95 % confidence half-width.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import heapq
+import itertools
+import math
+from dataclasses import dataclass, replace
+from typing import Mapping
+
+from pbem.engine.combat.engine import PHASES, Engine, State
+from pbem.engine.combat.fight import captured
+from pbem.engine.combat.model import Battle, FireClass, Orders
+from pbem.engine.combat.rolling import class_distribution, volley_distribution
+
+STATE_BUDGET = 200_000
+SIMULATIONS = 20_000
+TOP = 5
+
+
+@dataclass(frozen=True)
+class FinalState:
+    """One way the battle can end: who won and what is left (unit -> count, per side)."""
+
+    probability: float
+    winner: str
+    attacker: Mapping[str, int]
+    defender: Mapping[str, int]
+
+
+@dataclass(frozen=True)
+class Odds:
+    attacker_win: float  # attacker units left, no defender
+    defender_win: float  # defender units left, no attacker
+    draw: float  # both destroyed
+    retreat: float  # the attacker retreated by its standing order
+    stalemate: float  # both sides left with units that cannot hit each other (subs vs air)
+    capture: float | None  # land battles: an attacking land unit survives and no defender
+    expected_survivors: Mapping[str, Mapping[str, float]]  # side -> unit -> expected count
+    expected_ipc_loss: Mapping[str, float]  # side -> expected cost of units lost
+    expected_rounds: float
+    most_likely: tuple[FinalState, ...]
+    exact: bool = True
+    confidence: float | None = None  # simulation only: 95 % half-width on the win probabilities
+    states: int = 0
+    neglected: float = 0.0  # probability of branches dropped as negligible (< 1e-16 each)
+
+
+def battle_odds(
+    battle: Battle,
+    attacker_orders: Orders = Orders(),
+    defender_orders: Orders = Orders(),
+    *,
+    low_luck: bool = False,
+) -> Odds:
+    """The exact distribution of the battle's outcomes (see the module docstring)."""
+    engine = Engine(battle, attacker_orders, defender_orders)
+    try:
+        finals, rounds, states, neglected = _solve(engine, low_luck)
+    except _TooBig:
+        return _simulate(battle, attacker_orders, defender_orders, low_luck)
+    odds = _summarise(engine, finals, rounds, states, exact=True, confidence=None)
+    return replace(odds, neglected=neglected)
+
+
+class _TooBig(Exception):
+    pass
+
+
+# ------------------------------------------------------------------------------------------
+# the exact walk
+
+
+def _hp(engine: Engine, state: State) -> int:
+    total = 0
+    for n, c in zip(state.a, engine.a_cats):
+        total += n * (c.profile.hits if not c.damaged else 1)
+    for n, c in zip(state.d, engine.d_cats):
+        total += n * (c.profile.hits if not c.damaged else 1)
+    return total
+
+
+def _round(engine: Engine, state: State, low_luck: bool) -> dict[State, float]:
+    """The distribution of the state after one full round from `state` (a round start)."""
+    dist: dict[State, float] = {state: 1.0}
+    for phase in PHASES:
+        nxt: dict[State, float] = {}
+        for st, p in dist.items():
+            if st.over:
+                nxt[st] = nxt.get(st, 0.0) + p
+                continue
+            volleys = engine.volleys(st, phase)
+            if not volleys:
+                after = engine.apply(st, phase, [])
+                nxt[after] = nxt.get(after, 0.0) + p
+                continue
+            options = [volley_distribution(v, low_luck) for v in volleys]
+            for combo in itertools.product(*options):
+                q = p
+                hits = []
+                for h, pr in combo:
+                    q *= pr
+                    hits.append(dict(h))
+                after = engine.apply(st, phase, hits)
+                nxt[after] = nxt.get(after, 0.0) + q
+        dist = nxt
+    cap = engine.steady_round
+    out: dict[State, float] = {}
+    for st, p in dist.items():
+        st = st._replace(round=0) if st.over else st._replace(round=min(st.round, cap))
+        out[st] = out.get(st, 0.0) + p
+    return out
+
+
+def _solve(engine: Engine, low_luck: bool) -> tuple[dict[State, float], float, int, float]:
+    start = engine.initial()
+    if start.over:
+        return {start._replace(round=0): 1.0}, 0.0, 1, 0.0
+    finals: dict[State, float] = {}
+    mass: dict[State, float] = {start: 1.0}
+    counter = itertools.count()
+    heap: list[tuple[int, int, int, State]] = [(-_hp(engine, start), start.round, next(counter), start)]
+    rounds = 0.0
+    expanded = 0
+    fast = _FastLand.maybe(engine, low_luck)
+    while heap:
+        _, _, _, state = heapq.heappop(heap)
+        m = mass.pop(state)
+        if fast is not None and state.round >= engine.steady_round:
+            fast.add(state, m)
+            continue
+        expanded += 1
+        if expanded > STATE_BUDGET:
+            raise _TooBig
+        succ = _round(engine, state, low_luck)
+        stay = succ.pop(state, 0.0)
+        if stay >= 1.0 - 1e-15:
+            raise RuntimeError("a battle state cannot progress")  # the engine ends such battles
+        scale = m / (1.0 - stay)
+        rounds += scale
+        for st, p in succ.items():
+            if st.over:
+                finals[st] = finals.get(st, 0.0) + scale * p
+            elif st in mass:
+                mass[st] += scale * p
+            else:
+                mass[st] = scale * p
+                heapq.heappush(heap, (-_hp(engine, st), st.round, next(counter), st))
+    neglected = 0.0
+    if fast is not None:
+        f_finals, f_rounds, f_states = fast.solve()
+        for st, p in f_finals.items():
+            finals[st] = finals.get(st, 0.0) + p
+        rounds += f_rounds
+        expanded += f_states
+        neglected = fast.neglected
+    return finals, rounds, expanded, neglected
+
+
+# ------------------------------------------------------------------------------------------
+# the land fast path
+
+
+class _FastLand:
+    """Steady-state land rounds: each side's losses follow a chain, a round is an outer product.
+
+    Valid when every volley of a steady round has the single fire class "any" (true on land: no
+    submarines), casualties are removed together at step 5 and nothing depends on the round
+    number any more.  The chain of a side is built with the engine's own casualty solver, its hit
+    distribution from the engine's own volley, and each grid cell's fate (ended? retreat?) by
+    running the engine's end-of-round phase on the real state, so no rule is restated here.
+    """
+
+    def __init__(self, engine: Engine, low_luck: bool):
+        self.engine = engine
+        self.low_luck = low_luck
+        self.entries: dict[tuple[tuple[int, ...], tuple[int, ...]], float] = {}
+        self.neglected = 0.0
+
+    @classmethod
+    def maybe(cls, engine: Engine, low_luck: bool) -> "_FastLand | None":
+        if engine.kind != "land":
+            return None
+        if any(c.seaborne for c in engine.a_cats) and engine.orders["attacker"].retreat.kind != "never":
+            return None  # a partial retreat leaves seaborne units fighting: use the general walk
+        return cls(engine, low_luck)
+
+    def add(self, state: State, m: float) -> None:
+        key = (state.a, state.d)
+        self.entries[key] = self.entries.get(key, 0.0) + m
+
+    # chains -----------------------------------------------------------------
+    def _chain(self, side: str, start: tuple[int, ...]) -> list[tuple[int, ...]]:
+        plan = self.engine.plans[side]  # type: ignore[index]
+        chain = [start]
+        counts = start
+        while any(counts):
+            taken = plan.assign(counts, {"any": 1})
+            if not taken:
+                break
+            nxt = list(counts)
+            for t in taken:
+                nxt[t.category] -= t.count
+            counts = tuple(nxt)
+            chain.append(counts)
+        return chain
+
+    def _dist(self, side: str, counts: tuple[int, ...]) -> tuple[float, ...]:
+        engine = self.engine
+        zero_a = (0,) * len(engine.a_cats)
+        zero_d = (0,) * len(engine.d_cats)
+        if side == "attacker":
+            st = State(engine.steady_round, counts, zero_d, zero_a, zero_d, zero_a, zero_d, zero_a, "")
+        else:
+            st = State(engine.steady_round, zero_a, counts, zero_a, zero_d, zero_a, zero_d, zero_a, "")
+        volley = engine._fire_volley(side, st)  # type: ignore[arg-type]
+        groups = tuple(sorted((g.count, g.value) for g in volley.groups))
+        if not groups:
+            return (1.0,)
+        if any(g.fire_class != "any" for g in volley.groups):
+            raise AssertionError("land volleys have a single fire class")
+        return class_distribution(groups, self.low_luck)
+
+    def solve(self) -> tuple[dict[State, float], float, int]:
+        engine = self.engine
+        finals: dict[State, float] = {}
+        rounds = 0.0
+        cells = 0
+        zero_a = (0,) * len(engine.a_cats)
+        zero_d = (0,) * len(engine.d_cats)
+        cap = engine.steady_round
+        # group entries by their chains (usually one attacker and one defender chain)
+        a_chains: dict[tuple[int, ...], list[tuple[int, ...]]] = {}
+        d_chains: dict[tuple[int, ...], list[tuple[int, ...]]] = {}
+        pos_a: dict[tuple[int, ...], tuple[tuple[int, ...], int]] = {}
+        pos_d: dict[tuple[int, ...], tuple[tuple[int, ...], int]] = {}
+        grids: dict[tuple[tuple[int, ...], tuple[int, ...]], list[list[float]]] = {}
+        for (a, d), m in sorted(self.entries.items(), key=lambda kv: -sum(kv[0][0]) - sum(kv[0][1])):
+            if a not in pos_a:
+                chain = self._chain("attacker", a)
+                a_chains[a] = chain
+                for i, s in enumerate(chain):
+                    pos_a.setdefault(s, (a, i))
+            if d not in pos_d:
+                chain = self._chain("defender", d)
+                d_chains[d] = chain
+                for j, s in enumerate(chain):
+                    pos_d.setdefault(s, (d, j))
+            (ka, i), (kd, j) = pos_a[a], pos_d[d]
+            grid = grids.get((ka, kd))
+            if grid is None:
+                grid = [[0.0] * len(d_chains[kd]) for _ in a_chains[ka]]
+                grids[(ka, kd)] = grid
+            grid[i][j] += m
+        for (ka, kd), grid in grids.items():
+            ca, cd = a_chains[ka], d_chains[kd]
+            pa = [self._dist("attacker", s) for s in ca]
+            pd = [self._dist("defender", s) for s in cd]
+            dropped_a = [0.0] * len(pa)
+            dropped_d = [0.0] * len(pd)
+            for k, dist in enumerate(pa):
+                pa[k], dropped_a[k] = _trim(dist)
+            for k, dist in enumerate(pd):
+                pd[k], dropped_d[k] = _trim(dist)
+            na, nd = len(ca), len(cd)
+            windows_a = _Windows(pa)
+            windows_d = _Windows(pd)
+            # `fresh` holds mass at a round start (already through step 6), `grid` mass after a
+            # round's casualties, which first goes through the engine's step 5-6 (end phase)
+            fresh = grid
+            grid = [[0.0] * nd for _ in range(na)]
+            for total in range(0, na + nd - 1):  # predecessors have fewer casualties
+                for i in range(max(0, total - (nd - 1)), min(na - 1, total) + 1):
+                    j = total - i
+                    m = fresh[i][j]
+                    after = grid[i][j]
+                    ended = engine.apply(State(cap, ca[i], cd[j], zero_a, zero_d, zero_a, zero_d, zero_a, ""), "end", [])
+                    if ended.over:
+                        ended = ended._replace(round=0)
+                    elif ended.a != ca[i] or ended.d != cd[j]:
+                        raise AssertionError("the end of a land round left the loss chains")
+                    if after:
+                        if ended.over:
+                            finals[ended] = finals.get(ended, 0.0) + after
+                        else:
+                            m += after
+                    if m < NEGLIGIBLE:
+                        self.neglected += m
+                        continue
+                    cells += 1
+                    da = pa[i]  # hits the attacker scores
+                    dd = pd[j]  # hits the defender scores
+                    stay = da[0] * dd[0]
+                    if ended.over:
+                        # a round without hits still ends the battle here (e.g. a retreat order)
+                        scale = m
+                        finals[ended] = finals.get(ended, 0.0) + m * stay
+                    else:
+                        scale = m / (1.0 - stay)
+                    rounds += scale
+                    self.neglected += scale * (dropped_a[i] + dropped_d[j])
+                    ra = windows_a.get(i, nd - 1 - j)  # hits beyond the chain's end all end it
+                    rd = windows_d.get(j, na - 1 - i)
+                    for hd, qd in enumerate(rd.dist):
+                        c = scale * qd
+                        if c < NEGLIGIBLE:
+                            self.neglected += c
+                            continue
+                        lo, hi, lost = ra.window(NEGLIGIBLE / c)
+                        self.neglected += c * lost
+                        if hd == 0 and lo == 0:
+                            lo = 1
+                        if lo > hi:
+                            continue
+                        row = grid[i + hd]
+                        part = ra.dist[lo : hi + 1]
+                        row[j + lo : j + hi + 1] = [x + c * q for x, q in zip(row[j + lo : j + hi + 1], part)]
+        return finals, rounds, cells
+
+
+class _Window:
+    """A folded hit distribution and, per power-of-ten threshold, the interval of hit counts at
+    least that likely (binomial convolutions are unimodal) with the mass outside it."""
+
+    def __init__(self, dist: tuple[float, ...]):
+        self.dist = dist
+        self.cache: dict[int, tuple[int, int, float]] = {}
+
+    def window(self, threshold: float) -> tuple[int, int, float]:
+        level = math.floor(math.log10(threshold)) if threshold > 0 else -400
+        got = self.cache.get(level)
+        if got is None:
+            t = 10.0**level if level > -400 else 0.0
+            d = self.dist
+            lo, hi = 0, len(d) - 1
+            while lo < hi and d[lo] < t:
+                lo += 1
+            while hi > lo and d[hi] < t:
+                hi -= 1
+            got = (lo, hi, math.fsum(d[:lo]) + math.fsum(d[hi + 1 :]))
+            self.cache[level] = got
+        return got
+
+
+class _Windows:
+    def __init__(self, dists: list[tuple[float, ...]]):
+        self.dists = dists
+        self.cache: dict[tuple[int, int], _Window] = {}
+
+    def get(self, k: int, room: int) -> _Window:
+        room = min(room, len(self.dists[k]) - 1)
+        got = self.cache.get((k, room))
+        if got is None:
+            got = _Window(_fold(self.dists[k], room))
+            self.cache[(k, room)] = got
+        return got
+
+
+def _fold(dist: tuple[float, ...], room: int) -> tuple[float, ...]:
+    if len(dist) <= room + 1:
+        return dist
+    return dist[:room] + (math.fsum(dist[room:]),)
+
+
+NEGLIGIBLE = 1e-16  # branches less likely than this are dropped (the total is reported)
+TAIL = 1e-18  # hit counts less likely than this are dropped (the total dropped is reported)
+
+
+def _trim(dist: tuple[float, ...]) -> tuple[tuple[float, ...], float]:
+    """Drop the improbable high-hit tail of a distribution; returns it and the mass dropped."""
+    end = len(dist)
+    while end > 1 and dist[end - 1] < TAIL:
+        end -= 1
+    return dist[:end], math.fsum(dist[end:])
+
+
+# ------------------------------------------------------------------------------------------
+# summary
+
+
+def _unit_counts(engine: Engine, side: str, *vectors: tuple[int, ...]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for i, c in enumerate(engine.cats(side)):  # type: ignore[arg-type]
+        n = sum(v[i] for v in vectors)
+        if n:
+            out[c.unit] = out.get(c.unit, 0) + n
+    return out
+
+
+def _summarise(
+    engine: Engine, finals: Mapping[State, float], rounds: float, states: int, *, exact: bool, confidence: float | None
+) -> Odds:
+    total = math.fsum(finals.values()) or 1.0
+    win = {"attacker": 0.0, "defender": 0.0, "draw": 0.0, "retreat": 0.0, "none": 0.0}
+    cap = 0.0
+    surv: dict[str, dict[str, float]] = {"attacker": {}, "defender": {}}
+    loss = {"attacker": 0.0, "defender": 0.0}
+    start = {
+        "attacker": _unit_counts(engine, "attacker", engine.a_start),
+        "defender": _unit_counts(engine, "defender", engine.d_start),
+    }
+    grouped: dict[tuple[str, tuple[tuple[str, int], ...], tuple[tuple[str, int], ...]], float] = {}
+    for st, p in finals.items():
+        p /= total
+        win[st.over] += p
+        if captured(engine, st):
+            cap += p
+        left = {
+            "attacker": _unit_counts(engine, "attacker", st.a, st.a_retreated, st.a_submerged),
+            "defender": _unit_counts(engine, "defender", st.d, st.d_submerged),
+        }
+        for side in ("attacker", "defender"):
+            for unit, n in left[side].items():
+                surv[side][unit] = surv[side].get(unit, 0.0) + p * n
+            for unit, n in start[side].items():
+                loss[side] += p * (n - left[side].get(unit, 0)) * engine.battle.units[unit].cost
+        key = (st.over, tuple(sorted(left["attacker"].items())), tuple(sorted(left["defender"].items())))
+        grouped[key] = grouped.get(key, 0.0) + p
+    for side in ("attacker", "defender"):
+        for unit in start[side]:
+            surv[side].setdefault(unit, 0.0)
+    top = sorted(grouped.items(), key=lambda kv: -kv[1])[:TOP]
+    return Odds(
+        attacker_win=win["attacker"],
+        defender_win=win["defender"],
+        draw=win["draw"],
+        retreat=win["retreat"],
+        stalemate=win["none"],
+        capture=cap if engine.kind == "land" else None,
+        expected_survivors=surv,
+        expected_ipc_loss=loss,
+        expected_rounds=rounds,
+        most_likely=tuple(FinalState(p, w, dict(a), dict(d)) for (w, a, d), p in top),
+        exact=exact,
+        confidence=confidence,
+        states=states,
+    )
+
+
+# ------------------------------------------------------------------------------------------
+# the fallback
+
+
+class _HashDice:
+    def __init__(self, seed: str):
+        self.seed = seed
+        self.used: dict[str, int] = {}
+
+    def roll(self, label: str, count: int) -> tuple[int, ...]:
+        out: list[int] = []
+        while len(out) < count:
+            i = self.used.get(label, 0)
+            self.used[label] = i + 1
+            for b in hashlib.sha256(f"{self.seed}|{label}|{i}".encode()).digest():
+                if b < 252 and len(out) < count:
+                    out.append(b % 6 + 1)
+        return tuple(out)
+
+
+def _simulate(battle: Battle, attacker_orders: Orders, defender_orders: Orders, low_luck: bool) -> Odds:
+    """Monte Carlo with `fight` for battles too large to enumerate (deterministic seeds)."""
+    from pbem.engine.combat.fight import fight
+
+    engine = Engine(battle, attacker_orders, defender_orders)
+    finals: dict[State, float] = {}
+    rounds = 0.0
+    for n in range(SIMULATIONS):
+        out = fight(battle, _HashDice(f"odds/{n}"), attacker_orders, defender_orders, low_luck=low_luck)
+        a = _place(engine, "attacker", out.attacker_survivors)
+        d = _place(engine, "defender", out.defender_survivors)
+        zero_a = (0,) * len(a)
+        zero_d = (0,) * len(d)
+        st = State(0, a, d, zero_a, zero_d, zero_a, zero_d, zero_a, out.winner)
+        finals[st] = finals.get(st, 0.0) + 1.0 / SIMULATIONS
+        rounds += out.rounds / SIMULATIONS
+    half = 1.96 * math.sqrt(0.25 / SIMULATIONS)
+    odds = _summarise(engine, finals, rounds, SIMULATIONS, exact=False, confidence=half)
+    return odds
+
+
+def _place(engine: Engine, side: str, counts: Mapping[str, Mapping[str, int]]) -> tuple[int, ...]:
+    """Survivor counts as a category vector (first category of each owner and unit)."""
+    out = []
+    seen: set[tuple[str, str]] = set()
+    for c in engine.cats(side):  # type: ignore[arg-type]
+        key = (c.owner, c.unit)
+        out.append(0 if key in seen else counts.get(c.owner, {}).get(c.unit, 0))
+        seen.add(key)
+    return tuple(out)
