@@ -19,7 +19,7 @@ from pbem.engine.orders import Move, Orders, StandingOrders
 from pbem.engine.problems import Problem
 from pbem.engine.ruleset import Ruleset
 from pbem.engine.rules import Rules
-from pbem.engine.world import Unit, World
+from pbem.engine.world import World
 
 R_PURCHASE = "Purchase Units"
 R_MOBILIZE = "Mobilize New Units"

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem import dice
-from pbem.game.game import GAME_FILE, STATE_FILE, Game, GameError, orders_path, read_config, report_path
+from pbem.game.game import GAME_FILE, STATE_FILE, Game, GameError, adjudication_files, orders_path, read_config
 from pbem.game.repo import CommitInfo, GameRepo
 
 #: paths an orders/standing-orders submission may change; everything else belongs to adjudications
@@ -126,8 +126,6 @@ def replay_turn(game: Game, parent: str, index: int, link: str | None) -> Replay
     from pbem.engine.turn import run_turn
     from pbem.game.reportdata import build_report
     from pbem.io.orders import read_orders_text
-    from pbem.io.state import dump_state
-    from pbem.report.render import render_report
 
     state_text = game.state_text(parent)
     state = game.state(parent)
@@ -171,13 +169,7 @@ def replay_turn(game: Game, parent: str, index: int, link: str | None) -> Replay
         empty.problems.extend(p.message for p in result.problems)
         return empty
     report = build_report(game, state, result, info, source)
-    power = game.power_to_move(state)
-    # NB: the same three files, in the same encoding, as Game.adjudicate writes (see the report of this module)
-    files = {
-        STATE_FILE: dump_state(result.state, game.ruleset).encode(),
-        report_path(state.round, state.turn_index, power, "md"): render_report(report, "md").encode(),
-        report_path(state.round, state.turn_index, power, "json"): (json.dumps(report, indent=2, sort_keys=True, ensure_ascii=False) + "\n").encode(),
-    }
+    files = adjudication_files(game.ruleset, state, result.state, report)
     return Replay(files, source, info, path, orders_text, [])
 
 

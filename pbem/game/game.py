@@ -229,8 +229,6 @@ class Game:
     def adjudicate(self) -> tuple[str, dict[str, Any]]:
         from pbem.game.reportdata import build_report
         from pbem.io.orders import read_orders_text
-        from pbem.io.state import dump_state
-        from pbem.report.render import render_report
 
         state = self.state()
         if state.winner:
@@ -251,13 +249,7 @@ class Game:
 
             raise ProblemsError(locate(result.problems, None, filename))
         report = build_report(self, state, result, dice_info, dice_source)
-        import json
-
-        files: dict[str, bytes | None] = {
-            STATE_FILE: dump_state(result.state, self.ruleset).encode(),
-            report_path(state.round, state.turn_index, power, "md"): render_report(report, "md").encode(),
-            report_path(state.round, state.turn_index, power, "json"): (json.dumps(report, indent=2, sort_keys=True, ensure_ascii=False) + "\n").encode(),
-        }
+        files: dict[str, bytes | None] = dict(adjudication_files(self.ruleset, state, result.state, report))
         trailers = {
             "Round": str(state.round),
             "Power": power,
@@ -268,6 +260,21 @@ class Game:
         }
         sha = self.repo.commit(files, f"Adjudicate round {state.round}: {power}", trailers)
         return sha, report
+
+
+def adjudication_files(ruleset: Ruleset, before: GameState, after: GameState, report: Mapping[str, Any]) -> dict[str, bytes]:
+    """The files one adjudication writes; `pbem audit` makes them again and compares the bytes."""
+    import json
+
+    from pbem.io.state import dump_state
+    from pbem.report.render import render_report
+
+    power = ruleset.powers[before.turn_index].name
+    return {
+        STATE_FILE: dump_state(after, ruleset).encode(),
+        report_path(before.round, before.turn_index, power, "md"): render_report(report, "md").encode(),
+        report_path(before.round, before.turn_index, power, "json"): (json.dumps(report, indent=2, sort_keys=True, ensure_ascii=False) + "\n").encode(),
+    }
 
 
 def new_game(path: str | Path, ruleset_id: str, players: Mapping[str, str], *, game_id: str | None = None,

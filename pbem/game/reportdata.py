@@ -122,7 +122,6 @@ def build_report(game: "Game", before: GameState, result: TurnResult, dice_info:
     for entry in log.battles:
         if entry.get("outcome") is not None and "odds" not in entry:
             entry["odds"] = battle_odds(entry["battle"], entry["attacker_orders"], entry["defender_orders"], low_luck)
-    from pbem.engine.world import World
 
     def production(state: GameState, p: str) -> int:
         return sum(ruleset.board.spaces[t].ipc for t, o in state.control.items() if o == p)
