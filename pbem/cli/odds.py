@@ -1,0 +1,215 @@
+"""`pbem odds`: the exact odds of a battle typed on the command line.
+
+Unit lists parse forgivingly ("3 inf, 2 tanks, 1 aaa": counts first, names or aliases from the
+ruleset's units, plurals accepted).  Mistakes are user errors (exit code 2, one clear line).
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import re
+from typing import Mapping
+
+import click
+
+from pbem.engine.model import UnitType
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.casefold().replace("_", " ").replace("-", " ").split())
+
+
+def _names(units: Mapping[str, UnitType]) -> dict[str, str]:
+    table: dict[str, str] = {}
+    for name, profile in units.items():
+        for alias in (name, *profile.aliases):
+            table[_norm(alias)] = name
+    return table
+
+
+def resolve_unit(text: str, units: Mapping[str, UnitType]) -> str:
+    """The unit a player meant by `text` (a name, an alias, or either in the plural)."""
+    table = _names(units)
+    key = _norm(text)
+    for candidate in (key, key[:-1] if key.endswith("s") else None, key[:-2] if key.endswith("es") else None):
+        if candidate and candidate in table:
+            return table[candidate]
+    raise click.BadParameter(f"unknown unit {text!r}; known: {', '.join(sorted(units))}")
+
+
+_ITEM = re.compile(r"^\s*(?:(\d+)\s*(?:x\s+)?)?(.+?)\s*$")
+
+
+def parse_units(text: str, units: Mapping[str, UnitType]) -> dict[str, int]:
+    """'3 infantry, 1 artillery' -> {'infantry': 3, 'artillery': 1} (a missing count means 1)."""
+    out: dict[str, int] = {}
+    for item in re.split(r"[,;+]|\band\b", text):
+        if not item.strip():
+            continue
+        match = _ITEM.match(item)
+        if not match or not match.group(2):
+            raise click.BadParameter(f"cannot read {item.strip()!r}: write it like '3 infantry'")
+        count = int(match.group(1)) if match.group(1) else 1
+        unit = resolve_unit(match.group(2), units)
+        out[unit] = out.get(unit, 0) + count
+    return out
+
+
+def parse_retreat(text: str | None):  # -> RetreatCondition
+    from pbem.engine.combat.model import RetreatCondition
+
+    if text is None or _norm(text) in ("", "never", "no"):
+        return RetreatCondition()
+    t = _norm(text)
+    if m := re.fullmatch(r"after (?:round )?(\d+)", t):
+        return RetreatCondition("after_round", int(m.group(1)))
+    if m := re.fullmatch(r"(?:when )?attackers? (?:<=|at most|=<) ?(\d+)", t):
+        return RetreatCondition("when_attackers_at_most", int(m.group(1)))
+    if re.fullmatch(r"(?:when )?defenders? outnumbers?(?: attackers?)?", t):
+        return RetreatCondition("when_defenders_outnumber")
+    raise click.BadParameter(
+        f"cannot read retreat {text!r}; write 'after round 2', 'when attackers <= 2' or 'when defenders outnumber'"
+    )
+
+
+def _ruleset(ruleset_id: str):  # -> (units, CombatRules)
+    from pbem.engine.problems import ProblemsError
+    from pbem.io.rulesets import load_ruleset, resolve_ruleset_id
+    import pbem.rulesets as registry
+
+    try:
+        canonical = resolve_ruleset_id(ruleset_id)
+        units = load_ruleset(canonical).units
+    except ProblemsError as exc:
+        raise click.BadParameter(str(exc), param_hint="--ruleset") from None
+    module = importlib.import_module(f"pbem.rulesets.{registry.RULESETS[canonical]}.combat_rules")
+    return units, module.COMBAT_RULES
+
+
+@click.command("odds")
+@click.option("--ruleset", "ruleset_id", default="1942-2e", show_default=True, help="Rule system id.")
+@click.option("--attack", required=True, help='Attacking units, e.g. "3 infantry, 1 artillery, 1 tank".')
+@click.option("--defend", required=True, help='Defending units, e.g. "4 infantry".')
+@click.option("--kind", type=click.Choice(["land", "sea", "amphibious"]), default=None, help="Inferred when omitted.")
+@click.option("--bombard", default="", help='Ships bombarding an amphibious assault, e.g. "1 battleship".')
+@click.option("--seaborne", default="", help='Land units offloaded from transports, e.g. "2 infantry".')
+@click.option("--attacker-ool", default="", help="Attacker's order of loss (unit names, first lost first).")
+@click.option("--defender-ool", default="", help="Defender's order of loss.")
+@click.option("--retreat", default=None, help='"after round 2", "when attackers <= 2", "when defenders outnumber".')
+@click.option("--attacker-submerge", is_flag=True, help="Attacking subs submerge whenever they may.")
+@click.option("--defender-submerge", is_flag=True, help="Defending subs submerge whenever they may.")
+@click.option("--low-luck", is_flag=True, help="Low Luck dice (a game option).")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def odds(
+    ruleset_id: str,
+    attack: str,
+    defend: str,
+    kind: str | None,
+    bombard: str,
+    seaborne: str,
+    attacker_ool: str,
+    defender_ool: str,
+    retreat: str | None,
+    attacker_submerge: bool,
+    defender_submerge: bool,
+    low_luck: bool,
+    as_json: bool,
+) -> None:
+    """Exact odds of a battle (attacker win, defender win, draw, capture, expected losses)."""
+    from pbem.engine.combat.model import Battle, Force, Orders
+    from pbem.odds import battle_odds
+
+    units, rules = _ruleset(ruleset_id)
+    a = parse_units(attack, units)
+    d = parse_units(defend, units)
+    ships = parse_units(bombard, units) if bombard else {}
+    boat = parse_units(seaborne, units) if seaborne else {}
+    if not a and not boat:
+        raise click.BadParameter("no attacking units", param_hint="--attack")
+    everything = [units[u] for u in (*a, *d, *boat)]
+    if kind is None:
+        only_sea_air = all(p.domain in ("sea", "air") for p in everything)
+        kind = "sea" if only_sea_air and any(p.domain == "sea" for p in everything) else "land"
+        if ships or boat:
+            kind = "amphibious"
+    battle_kind = "sea" if kind == "sea" else "land"
+    for side, spec in (("--attack", a), ("--defend", d), ("--seaborne", boat)):
+        for unit in spec:
+            domain = units[unit].domain
+            if domain == "structure" or (battle_kind == "sea" and domain == "land"):
+                raise click.BadParameter(f"{unit} cannot fight in a {kind} battle", param_hint=side)
+            if battle_kind == "land" and domain == "sea":
+                raise click.BadParameter(f"{unit} cannot fight in a {kind} battle", param_hint=side)
+    if (ships or boat) and kind != "amphibious":
+        raise click.BadParameter("--bombard and --seaborne need --kind amphibious", param_hint="--kind")
+    bombard_list: list[str] = []
+    for ship, n in ships.items():
+        if units[ship].bombard <= 0:
+            raise click.BadParameter(f"{ship} cannot bombard", param_hint="--bombard")
+        bombard_list.extend([ship] * n)
+    ool_a = tuple(parse_units(attacker_ool, units)) if attacker_ool else ()
+    ool_d = tuple(parse_units(defender_ool, units)) if defender_ool else ()
+    attackers = tuple(Force(u, "attacker", n) for u, n in a.items()) + tuple(
+        Force(u, "attacker", n, seaborne=True) for u, n in boat.items()
+    )
+    battle = Battle(
+        space="battle",
+        kind=battle_kind,  # type: ignore[arg-type]
+        attacker="attacker",
+        attackers=attackers,
+        defenders=tuple(Force(u, "defender", n) for u, n in d.items()),
+        units=units,
+        rules=rules,
+        bombard=tuple(bombard_list),
+        retreat_to=("retreat",),
+    )
+    attacker_orders = Orders(
+        order_of_loss=ool_a, retreat=parse_retreat(retreat), submerge="always" if attacker_submerge else "never"
+    )
+    defender_orders = Orders(order_of_loss=ool_d, submerge="always" if defender_submerge else "never")
+    result = battle_odds(battle, attacker_orders, defender_orders, low_luck=low_luck)
+    data = {
+        "kind": kind,
+        "attacker_win": result.attacker_win,
+        "defender_win": result.defender_win,
+        "draw": result.draw,
+        "retreat": result.retreat,
+        "stalemate": result.stalemate,
+        "capture": result.capture,
+        "expected_survivors": result.expected_survivors,
+        "expected_ipc_loss": result.expected_ipc_loss,
+        "expected_rounds": result.expected_rounds,
+        "most_likely": [
+            {"probability": f.probability, "winner": f.winner, "attacker": f.attacker, "defender": f.defender}
+            for f in result.most_likely
+        ],
+        "exact": result.exact,
+        "confidence": result.confidence,
+        "neglected": result.neglected,
+    }
+    if as_json:
+        click.echo(json.dumps(data, indent=2, sort_keys=True))
+        return
+    pct = lambda x: f"{100 * x:5.1f}%"  # noqa: E731
+    click.echo(f"{kind} battle, {'exact' if result.exact else f'simulated ±{100 * (result.confidence or 0):.1f}%'}")
+    click.echo(f"  attacker wins  {pct(result.attacker_win)}")
+    click.echo(f"  defender wins  {pct(result.defender_win)}")
+    click.echo(f"  both destroyed {pct(result.draw)}")
+    if result.retreat:
+        click.echo(f"  retreat        {pct(result.retreat)}")
+    if result.stalemate:
+        click.echo(f"  stalemate      {pct(result.stalemate)}")
+    if result.capture is not None:
+        click.echo(f"  capture        {pct(result.capture)}")
+    click.echo(
+        f"  expected IPC lost: attacker {result.expected_ipc_loss['attacker']:.1f}, "
+        f"defender {result.expected_ipc_loss['defender']:.1f}; rounds {result.expected_rounds:.2f}"
+    )
+    for side in ("attacker", "defender"):
+        left = ", ".join(f"{n:.2f} {u}" for u, n in result.expected_survivors[side].items())
+        click.echo(f"  expected {side} survivors: {left or 'none'}")
+    click.echo("  most likely:")
+    for f in result.most_likely:
+        show = lambda m: ", ".join(f"{n} {u}" for u, n in m.items()) or "nothing"  # noqa: E731
+        click.echo(f"    {pct(f.probability)}  {f.winner:8}  attacker: {show(f.attacker)}; defender: {show(f.defender)}")

@@ -1,0 +1,49 @@
+"""`pbem odds` on the command line: forgiving unit lists, JSON output, user errors exit 2."""
+
+from __future__ import annotations
+
+import json
+
+from click.testing import CliRunner
+
+from pbem.cli.odds import odds
+
+
+def run(*args: str):
+    return CliRunner().invoke(odds, list(args))
+
+
+def test_json_has_the_promised_keys_and_exact_one_v_one():
+    """General Combat steps 3-4 (p. 17): 1 infantry vs 1 infantry, P(attacker wins) = 1/4."""
+    res = run("--attack", "1 inf", "--defend", "1 infantry", "--json")
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.output)
+    for key in ("attacker_win", "defender_win", "draw", "capture", "expected_survivors", "expected_ipc_loss", "expected_rounds", "most_likely"):
+        assert key in data
+    assert abs(data["attacker_win"] - 0.25) < 1e-12 and data["kind"] == "land"
+
+
+def test_sea_battle_is_inferred_and_aliases_parse():
+    """Sea units fight in sea zones (Unit Profiles, Sea Units): only sea and air units → a sea battle."""
+    res = run("--attack", "2 subs, 1 dd", "--defend", "1 cv, 2 fighters", "--json")
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.output)["kind"] == "sea" and json.loads(res.output)["capture"] is None
+
+
+def test_amphibious_with_bombardment_and_retreat_text():
+    """Amphibious Assaults (p. 15): bombardment by a battleship supporting seaborne infantry."""
+    res = run("--attack", "1 tank", "--seaborne", "2 infantry", "--bombard", "1 battleship", "--defend", "3 infantry", "--retreat", "after round 2")
+    assert res.exit_code == 0, res.output
+    assert "amphibious battle" in res.output and "attacker wins" in res.output
+
+
+def test_user_errors_exit_2_without_traceback():
+    for args in (
+        ("--attack", "3 dragons", "--defend", "1 infantry"),
+        ("--attack", "1 infantry", "--defend", "1 infantry", "--retreat", "sometimes"),
+        ("--attack", "1 battleship", "--defend", "1 infantry", "--kind", "land"),
+        ("--attack", "1 inf", "--defend", "1 inf", "--ruleset", "chess"),
+    ):
+        res = run(*args)
+        assert res.exit_code == 2, (args, res.output)
+        assert "Traceback" not in res.output
