@@ -20,6 +20,7 @@ from pbem.engine.combat.model import (
     Submerged,
 )
 from pbem.engine.combat.rules import CombatRules
+from pbem.engine.combat.sbr import RaidOutcome, bombing_raid
 
 __all__ = [
     "Battle",
@@ -32,8 +33,10 @@ __all__ = [
     "DiceSource",
     "Force",
     "Orders",
+    "RaidOutcome",
     "RetreatCondition",
     "Retreated",
     "Submerged",
+    "bombing_raid",
     "fight",
 ]
