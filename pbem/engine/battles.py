@@ -277,10 +277,9 @@ def _raid(turn: "Turn", space: str, bombers: list[Unit]) -> None:
         entry["outcome"] = None
         turn.log.bombing.append(entry)
         return
-    from pbem.engine.combat.raid import bombing_raid
+    from pbem.engine.combat.sbr import bombing_raid
 
-    outcome = bombing_raid(space=space, attacker=w.power, bombers=len(bombers), territory_ipc=w.space(space).ipc,
-                           existing_damage=w.damage.get(space, 0), rules=turn.combat_rules, dice=turn.dice)
+    outcome = bombing_raid(space, w.space(space).ipc, w.damage.get(space, 0), len(bombers), turn.dice, turn.combat_rules)
     for b in sorted(bombers, key=lambda u: u.id)[: outcome.bombers_lost]:
         w.remove(b)
     w.damage[space] = w.damage.get(space, 0) + outcome.damage_applied

@@ -46,6 +46,26 @@ class Mover:
 
     def __init__(self, world: World):
         self.w = world
+        self.new_carrier_zones: set[str] = set()  # zones where a carrier bought this turn can be placed
+
+    def landing_problem(self, move: Move, units: list[Unit], dest: str) -> Problem | None:
+        """Air units end the noncombat move where they can land (Phase 4: Noncombat Move, Air Units)."""
+        w = self.w
+        if w.space(dest).is_land:
+            captured = dest in w.captured_this_turn and not w.rules.air_may_land_in_captured
+            if w.is_friendly_territory(dest, at_start=True) and w.is_friendly_territory(dest) and not captured:
+                return None
+            why = "it was captured this turn" if captured else "it was not friendly at the start of the turn"
+            return _problem(move, f"air units cannot land in {dest}: {why}", R_AIR + ": land in a territory friendly at the start of the turn",
+                            "land in a territory your side held when the turn began, or on a carrier", "air.landing")
+        if any(not w.utype(u).has("fighter") for u in units):
+            return _problem(move, f"only fighters land at sea; {dest} is a sea zone", R_AIR, "land bombers in a friendly territory", "air.landing")
+        room = sum(max(0, w.utype(h).carrier_capacity - len(w.cargo_of(h))) for h in w.units_at(dest)
+                   if w.utype(h).has("carrier") and not w.is_enemy(h.owner))
+        if room >= len(units) or dest in self.new_carrier_zones:
+            return None
+        return _problem(move, f"no carrier with room for {len(units)} fighter(s) in {dest}", R_AIR + ": fighters land on a carrier with room",
+                        "move the carrier there first (moves apply in order), or buy a carrier and place it there", "air.landing")
 
     # --- graph --------------------------------------------------------------------------------
     def _passable(self, space: str) -> bool:
@@ -63,7 +83,7 @@ class Mover:
             if domain == "sea":
                 if not sp.is_sea:
                     continue
-                if not w.canal_open(here, n):
+                if not w.canal_open(here, n) or w.strait_closed(here, n):
                     continue
             out.append(n)
         return out
@@ -113,11 +133,14 @@ class Mover:
         chosen: list[Unit] = []
         for utype, count in move.units.items():
             pool = [u for u in w.owned(w.power, move.frm, [utype]) if u.id not in {c.id for c in chosen}]
+            offloading = w.is_sea(move.frm) and not w.is_sea(move.to)
             if phase == "noncombat":
-                movable = [u for u in pool if self._may_move_in_noncombat(u)]
+                movable = [u for u in pool if self._may_move_in_noncombat(u)
+                           or (offloading and u.carrier is not None and u.loaded_phase == "noncombat")]
             else:
-                movable = [u for u in pool if u.phase is None and not u.fought]
-            if move.cargo is not None and w.utype(w.units[pool[0].id]).has("transport") if pool else False:
+                movable = [u for u in pool if (u.phase is None and not u.fought)
+                           or (offloading and u.carrier is not None and u.loaded_phase == "combat")]
+            if move.cargo is not None and pool and w.utype(pool[0]).has("transport"):
                 movable.sort(key=lambda u: (not self._cargo_matches(u, move.cargo or {}), u.id))
             else:
                 movable.sort(key=lambda u: (-len(w.cargo_of(u)) if w.utype(u).has("transport") else 0, u.moved, u.id))
@@ -148,7 +171,7 @@ class Mover:
         if u.retreated and self.w.utype(u).domain != "air":
             return False
         if self.w.utype(u).domain == "air":
-            return u.mission != "strategic_bombing" or True
+            return True  # air units that fought or raided still fly home in noncombat
         return u.phase is None and not u.fought and u.loaded_phase != "combat"
 
     # --- the move -----------------------------------------------------------------------------
@@ -199,7 +222,10 @@ class Mover:
         cost = len(path)
         if cost > budget:
             return [_problem(move, f"{move.frm} to {move.to} takes {cost} moves; these units have {budget} left", "Movement allowance", "give a shorter path with via:, or split the move", "move.too-far")]
-        # Sea units starting in a hostile zone may leave; entering hostile zones stops sea units.
+        if domain == "air" and phase == "noncombat":
+            landing = self.landing_problem(move, units, path[-1] if path else move.frm)
+            if landing:
+                return [landing]
         for u in units:
             if u.carrier is not None and domain == "air":
                 u.carrier = None
@@ -250,6 +276,18 @@ class Mover:
 
     def _no_path(self, move: Move, domain: str, budget: int) -> Problem:
         w = self.w
+        if domain == "sea":
+            # Would the move fit if canals and straits were open?  Then one of them is the reason.
+            sea_only = self.find_path("air", move.frm, move.to, budget, lambda s: w.is_sea(s))
+            if sea_only is not None and all(w.is_sea(s) for s in sea_only):
+                prev = move.frm
+                for s in sea_only:
+                    if w.strait_closed(prev, s):
+                        return _problem(move, f"the straits are closed: no sea unit may move between {prev} and {s}", "Optional rule: Turkish straits closed", "", "move.straits")
+                    canal = w.board.canal_between(prev, s)
+                    if canal and not w.canal_open(prev, s):
+                        return _problem(move, f"the {canal.name} between {prev} and {s} is closed to your side", R_CANAL, "your side must control " + " and ".join(canal.controlled_by) + " at the start of your turn", "move.canal")
+                    prev = s
         unrestricted = self.find_path(domain if domain != "air" else "air", move.frm, move.to, 99, lambda s: True)
         if unrestricted is None:
             if domain == "sea":
@@ -279,6 +317,8 @@ class Mover:
                 return _problem(move, f"{prev} and {space} are not adjacent", "Movement: spaces must be adjacent", "give the spaces in order with via:", "move.not-adjacent", key="via" if move.via else "to")
             if not self._passable(space):
                 return _problem(move, f"{space} is an impassable neutral", R_NEUTRAL, "go around it", "move.neutral", key="via" if move.via else "to")
+            if domain == "sea" and w.strait_closed(prev, space):
+                return _problem(move, f"the straits are closed: no sea unit may move between {prev} and {space}", "Optional rule: Turkish straits closed", "air units may still fly over", "move.straits")
             if domain == "sea" and not w.canal_open(prev, space):
                 canal = w.board.canal_between(prev, space)
                 return _problem(move, f"the {canal.name if canal else 'canal'} between {prev} and {space} is closed to your side", R_CANAL, "your side must control " + " and ".join(canal.controlled_by if canal else ()) + " at the start of your turn", "move.canal")

@@ -71,6 +71,7 @@ class Turn:
         self.options = options
         self.dice = dice
         self.w = World(ruleset, rules, state)
+        self.w.options = dict(options)
         self.mover = Mover(self.w)
         self.log = TurnLog()
         self.problems: list[Problem] = []
@@ -90,6 +91,7 @@ class Turn:
         if self.problems:
             return TurnResult(self.state, self.log, self.problems)
         self.purchase()
+        self.mover.new_carrier_zones = self._new_carrier_zones()
         combat_moves = self.moves(self.orders.combat_moves)
         self.check_combat_moves(combat_moves)
         if self.problems and self.validating:
@@ -157,8 +159,10 @@ class Turn:
             if not self._ends_in_combat(move):
                 self.problems.append(Problem("illegal", f"moving to {move.to} starts no combat", rule=R_END_IN_COMBAT, hint="move there in noncombat_move, or attack an enemy-held space", path=(*move.yaml_path, "to"), code="move.not-combat"))
         # Cargo loaded during combat move must take part in an amphibious assault.
-        for u in w.units.values():
-            if u.owner == w.power and u.loaded_phase == "combat" and u.carrier is not None:
+        reported: set[str] = set()
+        for u in sorted(w.units.values(), key=lambda u: u.id):
+            if u.owner == w.power and u.loaded_phase == "combat" and u.carrier is not None and u.space not in reported:
+                reported.add(u.space)
                 self.problems.append(Problem("illegal", f"{u.type} loaded in combat move in {u.space} is not offloaded into an assault", rule=R_TRANSPORT, hint="offload it into a hostile territory in combat_move, or load it in noncombat_move", path=("combat_move",), code="move.cargo-not-offloaded"))
         self.check_air_can_land()
 
@@ -168,6 +172,8 @@ class Turn:
         if move.mission == "strategic_bombing":
             return any(w.utype(u).has("factory") for u in w.enemy_units_at(to))
         if w.is_sea(to):
+            if not w.is_sea(move.frm) and all(self.ruleset.units[t].domain == "land" for t in move.units):
+                return True  # loading for an amphibious assault; the cargo rule checks the offload
             if w.enemy_units_at(to):
                 return True
             # Sea units supporting an amphibious assault from that zone, or loading for it.

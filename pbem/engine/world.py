@@ -52,6 +52,7 @@ class World:
         self.units: dict[int, Unit] = {}
         self.captured_this_turn: set[str] = set()
         self.pending: dict[str, object] = dict(state.pending)
+        self.options: dict[str, object] = {}  # the game's rule options, set by the turn
         self._next_id = 1
         for space in sorted(state.units):
             for owner in sorted(state.units[space]):
@@ -160,6 +161,13 @@ class World:
         if canal is None:
             return True
         return all(self.is_friendly_territory(t, at_start=True, of=of) for t in canal.controlled_by)
+
+    def strait_closed(self, a: str, b: str) -> bool:
+        """A closed strait (a game option) bars sea units from entering or leaving its zones."""
+        for option, zones in self.rules.closed_straits.items():
+            if self.options.get(option) and (a in zones or b in zones):
+                return True
+        return False
 
     def owned(self, power: str, space: str, types: Iterable[str] | None = None) -> list[Unit]:
         wanted = set(types) if types is not None else None

@@ -152,12 +152,15 @@ def build_report(game: "Game", before: GameState, result: TurnResult, dice_info:
         out = raid.get("outcome")
         if out is None:
             continue
+        steps = {ev.step: ev for ev in out.events}
+        aa = steps.get("aa")
+        damage = steps.get("damage")
         bombing.append({
             "space": raid["space"], "attacker": power,
             "defender": before.control.get(raid["space"], ""),
             "bombers": {"bomber": raid["bombers"]},
-            "aa": {"hit_on": game.combat_rules.sbr_aa_hit, "units": {"industrial complex": 1}, "dice": list(out.aa_dice), "hits": out.bombers_lost} if out.aa_dice else None,
-            "shot_down": out.bombers_lost, "damage_dice": list(out.damage_dice), "damage_bonus": game.combat_rules.sbr_damage_bonus,
+            "aa": {"hit_on": game.combat_rules.sbr_aa_hit, "units": {"industrial complex": 1}, "dice": list(aa.groups[0].dice), "hits": aa.hits} if aa and aa.groups else None,
+            "shot_down": out.bombers_lost, "damage_dice": list(damage.groups[0].dice) if damage and damage.groups else [], "damage_bonus": game.combat_rules.sbr_damage_bonus,
             "damage_rolled": out.damage_rolled, "damage_before": raid["damage_before"], "damage_applied": out.damage_applied,
             "damage_after": raid["damage_before"] + out.damage_applied, "cap": game.combat_rules.sbr_damage_cap_per_ipc * raid["ipc"],
         })

@@ -1,0 +1,186 @@
+"""Movement rules of 1942 Second Edition: each with a legal and an illegal case.
+
+Citations name the rulebook's phase and section (aa1942_2e.txt); page numbers where the text gives them.
+"""
+
+from __future__ import annotations
+
+from tests.engine.scenario import codes, play, state, units_at, validate
+
+EMPTY = {}
+
+
+def test_land_units_stop_on_entering_hostile_territory() -> None:
+    """Phase 2: Combat Move, Tanks and Blitzing (pg. 13): a tank meeting enemy units in the first
+    territory stops there; it cannot pass an occupied hostile territory."""
+    st = state(turn="Soviet Union")
+    problems = validate(st, "Soviet Union", "combat_move:\n  - {units: 1 tank, from: Russia, to: Belorussia, via: [West Russia]}\n")
+    assert codes(problems) == ["move.blitz-blocked"]
+    assert "Tanks and Blitzing" in problems[0].rule
+
+
+def test_tank_blitzes_through_an_empty_hostile_territory_and_captures_it() -> None:
+    """Tanks and Blitzing (pg. 13): the tank takes control of the empty territory it passes."""
+    st = state(turn="Soviet Union", clear=("West Russia",))
+    body = "combat_move:\n  - {units: 1 tank, from: Russia, to: Belorussia, via: [West Russia]}\n"
+    assert validate(st, "Soviet Union", body) == []
+    result = play(st, "Soviet Union", body, dice={
+        "battle/Belorussia/round-1/attacker": [1], "battle/Belorussia/round-1/defender": [6, 6, 6],
+        "battle/Belorussia/round-2/attacker": [1], "battle/Belorussia/round-2/defender": [6, 6],
+        "battle/Belorussia/round-3/attacker": [1], "battle/Belorussia/round-3/defender": [6],
+    })
+    assert result.state.control["West Russia"] == "Soviet Union"
+    assert any(c["space"] == "West Russia" and c["blitz"] for c in result.log.captures)
+
+
+def test_blitz_blocked_by_antiaircraft_artillery() -> None:
+    """Tanks and Blitzing (pg. 13): antiaircraft artillery or an industrial complex in the first
+    territory stops a blitzing tank."""
+    st = state(turn="Soviet Union", units={"West Russia": {"Germany": {"antiaircraft artillery": 1}}})
+    problems = validate(st, "Soviet Union", "combat_move:\n  - {units: 1 tank, from: Russia, to: Belorussia, via: [West Russia]}\n")
+    assert codes(problems) == ["move.blitz-blocked"]
+
+
+def test_combat_move_must_end_in_combat() -> None:
+    """Phase 2: Combat Move: every move must end in combat; moving into a friendly space is noncombat."""
+    st = state(turn="Soviet Union")
+    problems = validate(st, "Soviet Union", "combat_move:\n  - {units: 1 infantry, from: Russia, to: Archangel}\n")
+    assert codes(problems) == ["move.not-combat"]
+    assert validate(st, "Soviet Union", "noncombat_move:\n  - {units: 1 infantry, from: Russia, to: Archangel}\n") == []
+
+
+def test_hostile_sea_zone_stops_surface_ships() -> None:
+    """Phase 2: Combat Move: sea units stop in hostile sea zones (enemy surface warships)."""
+    st = state(turn="Germany", units={"SZ 15": {"Germany": {"cruiser": 1}}})
+    problems = validate(st, "Germany", "noncombat_move:\n  - {units: 1 cruiser, from: SZ 15, to: SZ 34, via: [SZ 17]}\n")
+    assert "move.through-hostile-sea" in codes(problems) or "move.canal" in codes(problems)
+
+
+def test_submarines_pass_warships_but_not_destroyers() -> None:
+    """Submarines: they move through sea zones with enemy warships unless an enemy destroyer is there."""
+    st = state(turn="Germany")
+    # SZ 7 holds a British battleship and transport but no destroyer.
+    assert validate(st, "Germany", "noncombat_move:\n  - {units: 2 submarines, from: SZ 9, to: SZ 6, via: [SZ 7]}\n") == []
+    st2 = state(turn="Germany", units={"SZ 7": {"United Kingdom": {"destroyer": 1, "battleship": 1}}})
+    problems = validate(st2, "Germany", "noncombat_move:\n  - {units: 2 submarines, from: SZ 9, to: SZ 6, via: [SZ 7]}\n")
+    assert codes(problems) == ["move.sub-destroyer"]
+
+
+def test_suez_canal_needs_the_sides_control_at_start_of_turn() -> None:
+    """Canals (pg. 9): Suez joins sea zones 17 and 34; a side must control Anglo-Egyptian Sudan and
+    Trans-Jordan at the start of its turn to sail through."""
+    st = state(turn="United Kingdom")
+    assert validate(st, "United Kingdom", "noncombat_move:\n  - {units: 1 destroyer, from: SZ 17, to: SZ 34}\n") == []
+    st2 = state(turn="Germany", clear=("SZ 17",), units={"SZ 17": {"Germany": {"cruiser": 1}}})
+    problems = validate(st2, "Germany", "noncombat_move:\n  - {units: 1 cruiser, from: SZ 17, to: SZ 34}\n")
+    assert codes(problems) == ["move.canal"]
+    assert "Trans-Jordan" in problems[0].hint and "Anglo-Egyptian Sudan" in problems[0].hint
+    st3 = state(turn="Germany", clear=("SZ 17",), units={"SZ 17": {"Germany": {"cruiser": 1}}},
+                control={"Anglo-Egyptian Sudan": "Germany", "Trans-Jordan": "Germany"})
+    assert validate(st3, "Germany", "noncombat_move:\n  - {units: 1 cruiser, from: SZ 17, to: SZ 34}\n") == []
+
+
+def test_impassable_neutrals_cannot_be_entered_or_overflown() -> None:
+    """Neutral Territories (pg. 9): they cannot be attacked, entered or flown over."""
+    st = state(turn="Soviet Union")
+    assert codes(validate(st, "Soviet Union", "noncombat_move:\n  - {units: 1 fighter, from: Russia, to: Persia, via: [Caucasus, Turkey]}\n")) == ["move.neutral"]
+    assert validate(st, "Soviet Union", "noncombat_move:\n  - {units: 1 fighter, from: Russia, to: Persia, via: [Caucasus]}\n") == []
+
+
+def test_air_units_need_a_possible_landing() -> None:
+    """Phase 2: Combat Move, Air Units: before any battle, show a possible landing for every
+    attacking air unit, assuming all attacks succeed; air units cannot land where they attacked."""
+    st = state(turn="Germany")
+    ok = "combat_move:\n  - {units: 1 fighter, from: Norway, to: Karelia S.S.R.}\n"
+    assert validate(st, "Germany", ok) == []
+    far = "combat_move:\n  - {units: 1 fighter, from: Germany, to: Russia}\n"
+    assert codes(validate(st, "Germany", far)) == ["air.no-landing"]
+
+
+def test_air_units_cannot_land_in_a_territory_captured_this_turn() -> None:
+    """Phase 4: Noncombat Move, Air Units: land only in a territory friendly at the start of the turn."""
+    st = state(turn="Germany", clear=("Karelia S.S.R.",))
+    body = ("combat_move:\n  - {units: 1 infantry, from: Finland, to: Karelia S.S.R.}\n"
+            "  - {units: 1 fighter, from: Norway, to: Karelia S.S.R.}\n"
+            "noncombat_move:\n  - {units: 1 fighter, from: Karelia S.S.R., to: Karelia S.S.R.}\n")
+    problems = validate(st, "Germany", body)
+    assert "air.landing" in codes(problems)
+
+
+def test_transport_capacity_one_land_unit_plus_one_infantry() -> None:
+    """Transports: a transport carries any one land unit plus one additional infantry."""
+    st = state(turn="United Kingdom")
+    ok = "noncombat_move:\n  - {units: 1 tank, from: United Kingdom, to: SZ 7}\n  - {units: 1 infantry, from: United Kingdom, to: SZ 7}\n"
+    assert validate(st, "United Kingdom", ok) == []
+    bad = "noncombat_move:\n  - {units: 1 tank, from: United Kingdom, to: SZ 7}\n  - {units: 1 artillery, from: United Kingdom, to: SZ 7}\n"
+    assert codes(validate(st, "United Kingdom", bad)) == ["move.load-capacity"]
+
+
+def test_no_loading_in_a_hostile_sea_zone() -> None:
+    """Transports: a transport cannot load or offload while in a hostile sea zone."""
+    st = state(turn="United Kingdom", units={"SZ 7": {"United Kingdom": {"transport": 1}, "Germany": {"cruiser": 1}}})
+    assert codes(validate(st, "United Kingdom", "noncombat_move:\n  - {units: 1 infantry, from: United Kingdom, to: SZ 7}\n")) == ["move.load-hostile"]
+
+
+def test_cargo_loaded_in_combat_move_must_assault() -> None:
+    """Transports: land units loaded during Combat Move must be offloaded in an amphibious assault."""
+    st = state(turn="United Kingdom")
+    body = "combat_move:\n  - {units: 2 infantry, from: United Kingdom, to: SZ 7}\n"
+    assert codes(validate(st, "United Kingdom", body)) == ["move.cargo-not-offloaded"]
+
+
+def test_amphibious_assault_is_legal_and_transport_offloads_once() -> None:
+    """Amphibious Assaults / Transports: load, move, offload into a hostile territory; a transport
+    cannot offload in two territories in one turn."""
+    st = state(turn="United Kingdom", clear=("SZ 8",))
+    ok = ("combat_move:\n"
+          "  - {units: '1 infantry, 1 tank', from: United Kingdom, to: SZ 7}\n"
+          "  - {units: 1 transport, from: SZ 7, to: SZ 8}\n"
+          "  - {units: '1 infantry, 1 tank', from: SZ 8, to: France}\n")
+    assert validate(st, "United Kingdom", ok) == []
+    twice = ("combat_move:\n"
+             "  - {units: '1 infantry, 1 tank', from: United Kingdom, to: SZ 7}\n"
+             "  - {units: 1 transport, from: SZ 7, to: SZ 8}\n"
+             "  - {units: 1 infantry, from: SZ 8, to: France}\n"
+             "  - {units: 1 tank, from: SZ 8, to: Northwestern Europe}\n")
+    assert "move.offload-twice" in codes(validate(st, "United Kingdom", twice))
+
+
+def test_noncombat_move_only_for_units_that_did_not_move_in_combat() -> None:
+    """Phase 4: Noncombat Move: units that moved in combat move or fought cannot move (air units land)."""
+    st = state(turn="Soviet Union")
+    body = ("combat_move:\n  - {units: 1 infantry, from: Karelia S.S.R., to: Belorussia}\n"
+            "noncombat_move:\n  - {units: 1 infantry, from: Belorussia, to: Karelia S.S.R.}\n")
+    assert "move.already-moved" in codes(validate(st, "Soviet Union", body))
+
+
+def test_noncombat_land_moves_through_friendly_territory_only() -> None:
+    """Phase 4: Noncombat Move: only air units and submarines move through hostile spaces."""
+    st = state(turn="Soviet Union")
+    problems = validate(st, "Soviet Union", "noncombat_move:\n  - {units: 1 tank, from: Russia, to: Belorussia, via: [West Russia]}\n")
+    assert "move.noncombat-hostile" in codes(problems)
+
+
+def test_antiaircraft_artillery_moves_only_in_noncombat() -> None:
+    """Unit Profiles (pg. 24): antiaircraft artillery moves only in the Noncombat Move phase."""
+    st = state(turn="Soviet Union")
+    assert codes(validate(st, "Soviet Union", "combat_move:\n  - {units: 1 aaa, from: Russia, to: West Russia}\n")) == ["move.aaa-combat"]
+    assert validate(st, "Soviet Union", "noncombat_move:\n  - {units: 1 aaa, from: Russia, to: Archangel}\n") == []
+
+
+def test_turkish_straits_closed_option() -> None:
+    """Optional rule: Turkish straits closed: no sea unit may move into or out of sea zone 16."""
+    st = state(turn="Germany", clear=("SZ 17",))
+    body = "noncombat_move:\n  - {units: 1 battleship, from: SZ 15, to: SZ 16}\n"
+    assert validate(st, "Germany", body) == []
+    assert codes(validate(st, "Germany", body, options={"turkish_straits_closed": True})) == ["move.straits"]
+
+
+def test_allied_transport_carries_your_units_across_turns() -> None:
+    """Transporting Multinational Forces: you load on your turn, the owner moves the transport on
+    its turn, you offload on your next turn."""
+    st = state(turn="United Kingdom", units={"SZ 11": {"United States": {"transport": 1}}}, clear=("SZ 11",),
+               control={"Eastern Canada": "United Kingdom"})
+    st = state(turn="United Kingdom", units={"SZ 10": {"United States": {"transport": 1}}})
+    result = play(st, "United Kingdom", "noncombat_move:\n  - {units: 1 tank, from: Eastern Canada, to: SZ 10}\n")
+    assert units_at(result.state, "SZ 10", "United Kingdom") == {"tank": 1}
