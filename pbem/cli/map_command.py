@@ -20,34 +20,21 @@ def map_cmd(game_dir: str, ref: str | None, out: str, geometry: str | None) -> N
     """Draw the board: control, units, and the last turn's moves and battles."""
     import json
 
-    from pbem.game.game import GameError
-    from pbem.io.rulesets import ruleset_dir
+    from pbem.game.game import GameError, board_svg
     from pbem.io.triplea_geometry import convert_geometry, load_geometry
-    from pbem.report.mapsvg import MapMove, view_from_setup, render_map_svg
 
     game = _open(game_dir)
     state = game.state(ref)
+    geo = None
     if geometry:
         g = Path(geometry)
         geo = load_geometry(g) if g.is_file() else convert_geometry(g)
-    else:
-        path = ruleset_dir(game.ruleset.id) / "geometry.json"
-        if not path.is_file():
-            raise GameError(f"no map geometry for {game.ruleset.id}; pass --geometry TRIPLEA_MAP_DIR")
-        geo = load_geometry(path)
-    moves: list[MapMove] = []
-    battles: list[str] = []
     reports = sorted(p for p in game.repo.list("reports", ref) if p.endswith(".json"))
-    if reports:
-        last = json.loads(game.repo.read(reports[-1], ref) or b"{}")
-        moves = [MapMove(m["power"], m["from"], m["to"], ", ".join(f"{n} {u}" for u, n in m["units"].items())) for m in last.get("moves", [])]
-        battles = [b["space"] for b in last.get("battles", [])]
-    view = view_from_setup(
-        f"{game.config.game}: round {state.round}, {game.power_to_move(state)} to move",
-        control=state.control, units=state.units, colours={p.name: p.colour for p in game.ruleset.powers},
-        impassable=[s.name for s in game.ruleset.board.spaces.values() if s.impassable], moves=moves, battles=battles,
-    )
-    svg = render_map_svg(geo, view)
+    last = json.loads(game.repo.read(reports[-1], ref) or b"{}") if reports else {}
+    title = f"{game.config.game}: round {state.round}, {game.power_to_move(state)} to move"
+    svg = board_svg(game.ruleset, state, last, title=title, geometry=geo)
+    if svg is None:
+        raise GameError(f"no map geometry for {game.ruleset.id}; pass --geometry TRIPLEA_MAP_DIR")
     if out.endswith(".png"):
         from pbem.report.mappng import svg_to_png
 

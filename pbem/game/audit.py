@@ -169,7 +169,7 @@ def replay_turn(game: Game, parent: str, index: int, link: str | None) -> Replay
         empty.problems.extend(p.message for p in result.problems)
         return empty
     report = build_report(game, state, result, info, source)
-    files = adjudication_files(game.ruleset, state, result.state, report)
+    files, _ = adjudication_files(game.ruleset, state, result.state, report)
     return Replay(files, source, info, path, orders_text, [])
 
 

@@ -249,7 +249,8 @@ class Game:
 
             raise ProblemsError(locate(result.problems, None, filename))
         report = build_report(self, state, result, dice_info, dice_source)
-        files: dict[str, bytes | None] = dict(adjudication_files(self.ruleset, state, result.state, report))
+        written, report = adjudication_files(self.ruleset, state, result.state, report)
+        files: dict[str, bytes | None] = dict(written)
         trailers = {
             "Round": str(state.round),
             "Power": power,
@@ -262,19 +263,48 @@ class Game:
         return sha, report
 
 
-def adjudication_files(ruleset: Ruleset, before: GameState, after: GameState, report: Mapping[str, Any]) -> dict[str, bytes]:
-    """The files one adjudication writes; `pbem audit` makes them again and compares the bytes."""
+def board_svg(ruleset: Ruleset, state: GameState, report: Mapping[str, Any], title: str | None = None,
+              geometry: Any = None) -> str | None:
+    """The map after a turn, with its moves and battles; None for a ruleset without geometry."""
+    from pbem.io.rulesets import ruleset_dir
+    from pbem.io.triplea_geometry import load_geometry
+    from pbem.report.mapsvg import MapMove, render_map_svg, view_from_setup
+
+    if geometry is None:
+        path = ruleset_dir(ruleset.id) / "geometry.json"
+        if not path.is_file():
+            return None
+        geometry = load_geometry(path)
+    moves = [MapMove(m["power"], m["from"], m["to"], ", ".join(f"{n} {u}" for u, n in m["units"].items())) for m in report.get("moves", [])]
+    view = view_from_setup(
+        title or f"Round {report['round']}: after {report['power']}'s turn",
+        control=state.control, units=state.units, colours={p.name: p.colour for p in ruleset.powers},
+        impassable=[s.name for s in ruleset.board.spaces.values() if s.impassable], moves=moves,
+        battles=[b["space"] for b in report.get("battles", [])],
+    )
+    return render_map_svg(geometry, view)
+
+
+def adjudication_files(ruleset: Ruleset, before: GameState, after: GameState,
+                       report: Mapping[str, Any]) -> tuple[dict[str, bytes], dict[str, Any]]:
+    """The files one adjudication writes, and the report with its map; `pbem audit` compares the bytes."""
     import json
 
     from pbem.io.state import dump_state
     from pbem.report.render import render_report
 
     power = ruleset.powers[before.turn_index].name
-    return {
+    files: dict[str, bytes] = {}
+    svg = board_svg(ruleset, after, report)
+    if svg is not None:
+        svg_path = report_path(before.round, before.turn_index, power, "svg")
+        files[svg_path] = svg.encode()
+        report = dict(report, map={"href": svg_path.rsplit("/", 1)[-1], "alt": f"The board after {power}'s turn, round {before.round}"})
+    return files | {
         STATE_FILE: dump_state(after, ruleset).encode(),
         report_path(before.round, before.turn_index, power, "md"): render_report(report, "md").encode(),
         report_path(before.round, before.turn_index, power, "json"): (json.dumps(report, indent=2, sort_keys=True, ensure_ascii=False) + "\n").encode(),
-    }
+    }, dict(report)
 
 
 def new_game(path: str | Path, ruleset_id: str, players: Mapping[str, str], *, game_id: str | None = None,

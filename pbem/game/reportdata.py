@@ -12,6 +12,22 @@ from pbem.engine.turn import TurnResult
 if TYPE_CHECKING:  # pragma: no cover
     from pbem.game.game import Game
 
+REASON_TEXT = {
+    "directive": {"attacker": "the order of loss in the battle directive", "defender": "the order of loss in the standing orders"},
+    "default": {"attacker": "cheapest first, air units last (no order of loss given)",
+                "defender": "cheapest first, air units last, one land unit kept (no standing orders)"},
+    "rule: as many hits as possible must be assigned": "rule: as many hits as possible must be assigned (General Combat)",
+    "rule: transports chosen last": "rule: transports are chosen last (Transports)",
+    "defenceless transports": "rule: defenceless transports are destroyed (General Combat, step 5)",
+    "aa alone": "rule: antiaircraft artillery alone is destroyed (General Combat, step 7)",
+}
+
+
+def _reason(reason: str, side: str) -> str:
+    text = REASON_TEXT.get(reason, reason)
+    return text[side] if isinstance(text, dict) else text
+
+
 CHOSEN_BY = {
     "directive": "directive",
     "default": "default",
@@ -62,13 +78,20 @@ def _battle(entry: Mapping[str, Any], mover: str, low_luck: bool) -> dict[str, A
                 key = (c.owner, c.unit, c.effect == "damaged", c.reason)
                 merged[key] = merged.get(key, 0) + 1
             casualties.setdefault((ev.round, ev.step), []).extend(
-                {"power": o, "unit": u, "count": n, "damaged": d, "chosen_by": CHOSEN_BY.get(r, "rule"), "reason": r}
+                {"power": o, "unit": u, "count": n, "damaged": d, "chosen_by": CHOSEN_BY.get(r, "rule"), "reason": _reason(r, ev.side)}
                 for (o, u, d, r), n in merged.items()
             )
     for ev in outcome.events:
         if isinstance(ev, cm.DiceRolled):
             power = mover if ev.side == "attacker" else (defenders[0] if defenders else mover)
-            groups = [{"hit_on": g.group.value, "units": {g.group.unit: g.group.count}, "dice": list(g.dice), "hits": g.hits} for g in ev.groups]
+            # Dice grouped by strength, as players roll them: "4 dice at 2" whatever units they are.
+            by_value: dict[int, dict[str, Any]] = {}
+            for g in ev.groups:
+                row = by_value.setdefault(g.group.value, {"hit_on": g.group.value, "units": {}, "dice": [], "hits": 0})
+                row["units"][g.group.unit] = row["units"].get(g.group.unit, 0) + g.group.count
+                row["dice"].extend(g.dice)
+                row["hits"] += g.hits
+            groups = [dict(r, units=dict(sorted(r["units"].items()))) for _, r in sorted(by_value.items())]
             step = ev.step if ev.step in ("aa", "bombard", "surprise-attacker", "surprise-defender", "attacker", "defender") else ev.side
             rounds.setdefault(ev.round, []).append({"step": step, "side": ev.side, "power": power, "groups": groups,
                                                     "casualties": casualties.get((ev.round, ev.step), [])})
@@ -134,7 +157,7 @@ def build_report(game: "Game", before: GameState, result: TurnResult, dice_info:
         "revealed": dice_info["link"] if mode == "committed" else None,
         "seed": dice_info["link"] if mode == "local" else None,
         "verify": "pbem audit",
-        "note": ("NOT verifiable: local fixed seed (friendly game or example); anyone who knows the seed text can foresee the dice"
+        "note": ("a fixed seed for friendly games and examples: anyone who knows the seed text can foresee the dice"
                  if mode == "local" else f"link {dice_info['index']} of the chain whose end is in game.yaml; run `pbem audit` to recompute every die"),
     }
     purchases = None
