@@ -218,10 +218,20 @@ class Game:
             return source, info
         from pbem.game.dicekeys import load_secret
 
-        secret = load_secret(self.config.game, anchor=self.config.dice["anchor"], chain_length=self.config.dice["chain_length"])
+        secret = load_secret(self.config.game, self.key_dir(), anchor=self.config.dice["anchor"], chain_length=self.config.dice["chain_length"])
         link = dice.link_at(secret, int(self.config.dice["chain_length"]), index)
         source = dice.SeededDice(dice.turn_seed(link, state_hash, orders_hash), mode=dice.MODE_COMMITTED)
         return source, {"mode": "committed", "link": link, "index": index, "state_hash": state_hash, "orders_hash": orders_hash}
+
+    def key_dir(self) -> Path | None:
+        """Where this machine keeps the game's dice secret, if `pbem new --key-dir` named a folder.
+
+        Kept in the repository's local git config, which is never committed or pushed."""
+        import subprocess
+
+        found = subprocess.run(["git", "-C", str(self.path), "config", "--local", "--get", "pbem.keydir"],
+                               capture_output=True, text=True)
+        return Path(found.stdout.strip()) if found.returncode == 0 and found.stdout.strip() else None
 
     def adjudications(self) -> int:
         return sum(1 for c in self.repo.history() if c.trailers.get("Phase") == "adjudication")
@@ -359,6 +369,10 @@ def new_game(path: str | Path, ruleset_id: str, players: Mapping[str, str], *, g
     }
     GameRepo.init(path, initial_files=files, message=f"New {ruleset.name} game {game_id}",
                   trailers={"Round": "1", "Phase": "new"}, identity=ident)
+    if secret is not None and key_dir is not None:
+        import subprocess
+
+        subprocess.run(["git", "-C", str(path), "config", "--local", "pbem.keydir", str(Path(key_dir).resolve())], check=True)
     return Game(path)
 
 
