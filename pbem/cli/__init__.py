@@ -29,6 +29,7 @@ COMMANDS: dict[str, str] = {
     "map": "pbem.cli.map_command:map_cmd",
     "audit": "pbem.cli.audit_commands:audit",
     "luck": "pbem.cli.audit_commands:luck",
+    "mail": "pbem.cli.gateway_commands:mail",
     "odds": "pbem.cli.odds:odds",
 }
 

@@ -1,0 +1,74 @@
+"""Commands for hosting games: `pbem mail poll`, `pbem serve init`, `pbem init-ci`, `pbem tick`.
+
+They only parse options, call pbem.gateways and print; time is read from the clock here and
+nowhere else, so everything below is deterministic under `--now`.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from pbem.cli.game_commands import user_errors
+
+
+def _gateway_errors(fn):  # type: ignore[no-untyped-def]
+    """user_errors, plus the mail gateway's own errors as a message and exit code 2."""
+    import functools
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):  # type: ignore[no-untyped-def]
+        from pbem.gateways.mailboxes import MailError
+
+        try:
+            return fn(*args, **kwargs)
+        except MailError as err:
+            click.echo(f"error: {err}", err=True)
+            sys.exit(2)
+
+    return user_errors(wrapper)
+
+
+# ------------------------------------------------------------------ mail
+@click.group("mail")
+def mail() -> None:
+    """Play by email: read orders from a mailbox, answer, adjudicate, mail the reports."""
+
+
+@mail.command("poll")
+@click.option("--config", "config_path", type=click.Path(dir_okay=False), default=None,
+              help="Mail settings (default: $PBEM_MAIL_CONFIG or ~/.config/pbem/mail.yaml); never inside a game repository.")
+@click.option("--game", "games", multiple=True, metavar="DIR", help="Serve this game directory too (its id from game.yaml).")
+@click.option("--retry-failed", is_flag=True, help="Take messages marked failed by an earlier poll again.")
+@click.option("--quiet", is_flag=True, help="Print only problems.")
+@_gateway_errors
+def mail_poll(config_path: str | None, games: tuple[str, ...], retry_failed: bool, quiet: bool) -> None:
+    """Read new messages once, answer each, adjudicate complete turns and mail the reports.
+
+    Exit code 0 when every message was dealt with, 1 when some could not be (they stay in the
+    mailbox marked failed and are listed), 2 for a configuration error.
+    """
+    from dataclasses import replace
+
+    from pbem.game.game import Game
+    from pbem.gateways.mail import FAILURE, poll
+    from pbem.gateways.mailconfig import default_config_path, load_mail_config
+
+    config = load_mail_config(Path(config_path) if config_path else default_config_path())
+    if games:
+        extra = {Game(g).config.game.lower(): Path(g).resolve() for g in games}
+        config = replace(config, games={**config.games, **extra})
+    result = poll(config, retry_failed=retry_failed, log=(lambda _: None) if quiet else click.echo)
+    for game_id, round_, power, sha in result.adjudicated:
+        click.echo(f"adjudicated {game_id} round {round_} {power} as {sha[:10]}; report mailed")
+    failed = [o for o in result.outcomes if o.status == FAILURE]
+    for o in failed:
+        click.echo(f"FAILED message {o.key} from {o.sender or '?'}: {o.detail} (left in the mailbox, marked failed)", err=True)
+    for e in result.errors:
+        click.echo(f"error: {e}", err=True)
+    if not quiet:
+        click.echo(f"{len(result.outcomes)} message(s) read, {len(failed)} failed.")
+    if not result.ok:
+        sys.exit(1)

@@ -1,0 +1,131 @@
+"""What every gateway does with a game: take orders, adjudicate ready turns, tell the players.
+
+Mail, git hooks, CI and the deadline tick all arrive here, so a game behaves the same whichever
+way a player reaches it.  Commits made through a gateway carry extra trailers saying how the
+orders came (`Pbem-Via: mail`, `Pbem-Mail-Message-Id: ...`), which makes a re-delivered message
+recognisable and the history explain itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from email.message import EmailMessage
+from email.utils import formatdate, make_msgid
+from typing import Any
+
+from pbem.engine.orders import StandingOrders
+from pbem.game.game import Game, GameError, orders_path, standing_path
+
+
+@dataclass(frozen=True)
+class Submission:
+    sha: str
+    power: str
+    standing: bool
+    round: int
+    preview: tuple[Mapping[str, Any], ...]
+
+
+@dataclass(frozen=True)
+class Adjudicated:
+    sha: str
+    round: int
+    power: str
+    report: Mapping[str, Any]
+
+
+def submit_orders(game: Game, text: bytes, filename: str, trailers: Mapping[str, str],
+                  allowed_powers: list[str] | None = None) -> Submission:
+    """Validate and commit orders (or standing orders) like `pbem submit`, with the gateway's trailers.
+
+    With `allowed_powers`, orders for any other power are refused before anything is written.
+    Raises ProblemsError (located problems) or GameError; nothing is committed then.
+    """
+    from pbem.game.preview import odds_preview
+
+    parsed, result = game.check(text, filename)
+    if allowed_powers is not None and parsed.power not in allowed_powers:
+        raise GameError(f"you play {', '.join(allowed_powers) or 'no power'} in this game, not {parsed.power}")
+    state = game.state()
+    if isinstance(parsed, StandingOrders):
+        path = standing_path(parsed.power)
+        message = f"Standing orders of {parsed.power}"
+        base = {"Power": parsed.power, "Phase": "standing-orders"}
+    else:
+        path = orders_path(state, game.ruleset)
+        message = f"Orders of {parsed.power} for round {state.round}"
+        base = {"Round": str(state.round), "Power": parsed.power, "Phase": "orders"}
+    sha = game.repo.commit({path: text}, message, {**base, **trailers})
+    preview = tuple(odds_preview(game, result)) if result is not None else ()
+    return Submission(sha, parsed.power, isinstance(parsed, StandingOrders), state.round, preview)
+
+
+def ready(game: Game) -> bool:
+    """The power to move has orders in and the game is not over."""
+    state = game.state()
+    return not state.winner and game.submitted_orders(state) is not None
+
+
+def adjudicate_ready(game_path: Any, *, limit: int = 64) -> list[Adjudicated]:
+    """Adjudicate for as long as the power to move has submitted orders (normally once)."""
+    done: list[Adjudicated] = []
+    for _ in range(limit):
+        game = Game(game_path)
+        if not ready(game):
+            break
+        state = game.state()
+        sha, report = game.adjudicate()
+        done.append(Adjudicated(sha, state.round, game.power_to_move(state), report))
+    return done
+
+
+def preview_text(preview: tuple[Mapping[str, Any], ...] | list[Mapping[str, Any]]) -> str:
+    """The battle-odds preview as plain lines, as `pbem validate` shows it."""
+    lines = []
+    for b in preview:
+        o = b.get("odds")
+        if o is None:
+            lines.append(f"  battle in {b['space']}: odds not available yet")
+            continue
+        capture = f", captured {o['capture']:.1%}" if b.get("kind") != "sea" and "capture" in o else ""
+        lines.append(f"  battle in {b['space']}: attacker wins {o['attacker_win']:.1%}, defender wins "
+                     f"{o['defender_win']:.1%}, both destroyed {o['draw']:.1%}{capture}")
+    return "\n".join(lines)
+
+
+def report_message(game: Game, adjudicated: Adjudicated, sender: str, recipients: list[str],
+                   notes: list[str] | None = None) -> EmailMessage:
+    """The turn report for every player: HTML with a plain-text alternative, the map attached."""
+    from pbem.gateways.hosting import hosting_of
+    from pbem.gateways.mapimage import map_image
+    from pbem.report.render import render_email
+
+    data = dict(adjudicated.report)
+    if notes:
+        data["notes"] = list(data.get("notes") or []) + list(notes)
+    html, text = render_email(data)
+    msg = EmailMessage()
+    msg["From"] = sender
+    msg["To"] = ", ".join(recipients)
+    msg["Subject"] = f"[pbem {game.config.game}] Round {adjudicated.round}: {adjudicated.power} report"
+    msg["Date"] = formatdate(localtime=False)
+    msg["Message-ID"] = make_msgid("report", domain=sender.rsplit("@", 1)[-1].strip("> ") or None)
+    # quoted-printable: SMTP servers refuse lines over 998 octets, and reports have long ones
+    msg.set_content(text, cte="quoted-printable")
+    msg.add_alternative(html, subtype="html", cte="quoted-printable")
+    picture = map_image(game, hosting_of(game).report_map)
+    if picture is not None:
+        name, data_bytes, mime = picture
+        maintype, subtype = mime.split("/", 1)
+        msg.add_attachment(data_bytes, maintype=maintype, subtype=subtype, filename=name)
+    return msg
+
+
+def player_addresses(players: Mapping[str, str]) -> list[str]:
+    """Each distinct player address once, in turn order."""
+    seen: list[str] = []
+    for email in players.values():
+        if email and email.lower() not in (s.lower() for s in seen):
+            seen.append(email)
+    return seen
