@@ -23,6 +23,7 @@ COMMANDS: dict[str, str] = {
     "report": "pbem.cli.game_commands:report",
     "log": "pbem.cli.game_commands:log",
     "show": "pbem.cli.game_commands:show",
+    "ack": "pbem.cli.game_commands:ack",
     "orders": "pbem.cli.template:orders",
     "demo": "pbem.cli.demo:demo",
     "ruleset": "pbem.cli.ruleset_commands:ruleset",

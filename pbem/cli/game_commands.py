@@ -64,9 +64,11 @@ def _open(game_dir: str) -> Any:
               help="committed: a hash chain whose secret stays with the adjudicator; local: a fixed public seed (friendly games).")
 @click.option("--seed", default=None, help="With --dice local: the seed text.")
 @click.option("--key-dir", type=click.Path(file_okay=False), default=None, help="Where the dice secret is kept (outside the game).")
+@click.option("--reveal", type=click.Choice(["holder", "opponents"]), default="holder", show_default=True,
+              help="opponents: every enemy of the mover also reveals a link of its own chain (`pbem ack`), for games where the host plays.")
 @user_errors
 def new(directory: str, ruleset_id: str, players: tuple[str, ...], game_id: str | None, options: tuple[str, ...],
-        dice_mode: str, seed: str | None, key_dir: str | None) -> None:
+        dice_mode: str, seed: str | None, key_dir: str | None, reveal: str) -> None:
     """Create a new game repository in DIRECTORY."""
     from pbem.game.game import GameError, new_game
     import yaml
@@ -84,7 +86,7 @@ def new(directory: str, ruleset_id: str, players: tuple[str, ...], game_id: str 
         name, value = item.split("=", 1)
         parsed_options[name.strip()] = yaml.safe_load(value)
     game = new_game(directory, ruleset_id, parsed_players, game_id=game_id, options=parsed_options, dice_mode=dice_mode,
-                    local_seed=seed, key_dir=Path(key_dir) if key_dir else None)
+                    local_seed=seed, key_dir=Path(key_dir) if key_dir else None, reveal=reveal)
     click.echo(f"Created game {game.config.game} ({game.ruleset.name}) in {directory}.")
     click.echo(f"{game.power_to_move()} moves first: `pbem orders template --game {directory}` writes a starting orders file.")
 
@@ -159,13 +161,14 @@ def submit(file: str, game_dir: str) -> None:
 
 @click.command("adjudicate")
 @game_option
+@click.option("--deadline-passed", is_flag=True, help="Opponents who have not revealed their dice link get the public stand-in (docs/dice.md).")
 @click.option("--format", "fmt", type=click.Choice(["md", "bbcode", "html", "text", "json", "none"]), default="text", show_default=True,
               help="Print the turn report in this format.")
 @user_errors
-def adjudicate(game_dir: str, fmt: str) -> None:
+def adjudicate(game_dir: str, fmt: str, deadline_passed: bool) -> None:
     """Resolve the submitted turn with the committed dice; commit the new state and report."""
     game = _open(game_dir)
-    sha, report = game.adjudicate()
+    sha, report = game.adjudicate(deadline_passed=deadline_passed)
     if fmt != "none":
         from pbem.report.render import render_report
 
@@ -232,3 +235,23 @@ def show(game_dir: str, ref: str | None, as_json: bool) -> None:
         click.echo(json.dumps(state_to_data(game.state(ref), game.ruleset), indent=2))
     else:
         click.echo(game.state_text(ref).decode(), nl=False)
+
+
+@click.command("ack")
+@game_option
+@click.option("--power", required=True, help="Your power.")
+@click.option("--init", "init", is_flag=True, help="Create your power's dice chain and publish its anchor (once per game).")
+@click.option("--key-dir", type=click.Path(file_okay=False), default=None, help="Where your secret is kept (outside the game).")
+@user_errors
+def ack(game_dir: str, power: str, init: bool, key_dir: str | None) -> None:
+    """Reveal your dice link for the turn whose orders are in (games with `--reveal opponents`)."""
+    from pbem.game.reveal import register, reveal
+
+    game = _open(game_dir)
+    if game.config.dice.get("reveal") != "opponents":
+        from pbem.game.game import GameError
+
+        raise GameError("this game's dice are the adjudicator's alone (created without --reveal opponents): nothing to acknowledge")
+    kd = Path(key_dir) if key_dir else None
+    sha = register(game, power, kd) if init else reveal(game, power, kd)
+    click.echo(f"{'Published the dice chain' if init else 'Revealed the dice link'} of {game.ruleset.power(power).name} as commit {sha[:10]}.")

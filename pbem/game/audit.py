@@ -29,7 +29,7 @@ from pbem.game.game import GAME_FILE, STATE_FILE, Game, GameError, adjudication_
 from pbem.game.repo import CommitInfo, GameRepo
 
 #: paths an orders/standing-orders submission may change; everything else belongs to adjudications
-_SUBMISSION_PREFIXES = ("orders/", "standing/")
+_SUBMISSION_PREFIXES = ("orders/", "standing/", "dice/")
 
 
 @dataclass(frozen=True)
@@ -115,7 +115,15 @@ class Replay:
     problems: list[str]
 
 
-def replay_turn(game: Game, parent: str, index: int, link: str | None) -> Replay:
+def _opponents(c: CommitInfo) -> dict[str, str] | None:
+    """The opponents' links an adjudication used (commit-reveal games), from its trailer."""
+    from pbem.game.reveal import decode
+
+    raw = trailers(c).get("Dice-Opponents")
+    return None if raw is None else decode("" if raw == "none" else raw)
+
+
+def replay_turn(game: Game, parent: str, index: int, link: str | None, extra_links: dict[str, str] | None = None) -> Replay:
     """Adjudicate again the turn whose state is at commit `parent`, with the dice of adjudication `index`.
 
     Committed mode uses the revealed `link` (the secret stays with the adjudicator); local mode
@@ -156,13 +164,13 @@ def replay_turn(game: Game, parent: str, index: int, link: str | None) -> Replay
         return empty
 
     if game.config.dice["mode"] == "local":
-        source, info = game.dice_for_turn(state_text, orders_text, index)
+        source, info = game.dice_for_turn(state_text, orders_text, index, extra_links)
     else:
         state_hash, orders_hash = dice.sha256_hex(state_text), dice.sha256_hex(orders_text)
         if link is None or not dice._is_hash(link):
             empty.problems.append(f"no usable dice link revealed ({link!r})")
             return empty
-        source = dice.SeededDice(dice.turn_seed(link, state_hash, orders_hash), mode=dice.MODE_COMMITTED)
+        source = dice.SeededDice(dice.turn_seed(link, state_hash, orders_hash, extra_links or {}), mode=dice.MODE_COMMITTED)
         info = {"mode": "committed", "link": link, "index": index, "state_hash": state_hash, "orders_hash": orders_hash}
     result = run_turn(game.ruleset, game.rules, game.combat_rules, state, orders, standing, game.config.options, source)
     if result.problems:
@@ -272,13 +280,21 @@ def _audit_adjudication(game: Game, c: CommitInfo, parent: str, expected_index: 
         what = "the anchor" if expected_index == 1 else "the previous link"
         found.append(Finding(c.sha, "Pbem-Dice-Link", f"{(link or 'missing')[:16]}... does not hash to {what} {(previous_link or '?')[:16]}..."))
     try:
-        replay = replay_turn(game, parent, expected_index, link)
+        replay = replay_turn(game, parent, expected_index, link, _opponents(c))
     except Exception as err:  # an unreadable state or orders file is a finding
         replay = Replay({}, None, {}, "?", None, [f"cannot replay: {err}"])
     if replay.orders_text is not None:
         adjudicated[replay.orders_path] = (c.sha, replay.orders_text)
     for p in replay.problems:
         found.append(Finding(c.sha, replay.orders_path, f"orders not valid against the state before: {p}"))
+    if replay.files and game.config.dice.get("reveal") == "opponents":
+        from pbem.game.reveal import encode, opponent_links
+
+        state = game.state(parent)
+        mover = game.power_to_move(state)
+        expected = encode(opponent_links(game, state.round, mover, replay.dice_info["orders_hash"], deadline_passed=True, ref=parent))
+        if (trailers(c).get("Dice-Opponents") or "none") != (expected or "none"):
+            found.append(Finding(c.sha, "Pbem-Dice-Opponents", f"records {trailers(c).get('Dice-Opponents')!r}; the reveals committed before it give {expected or 'none'!r}"))
     if replay.files:
         if mode == "local" and link != replay.dice_info.get("link"):
             found.append(Finding(c.sha, "Pbem-Dice-Link", f"{(link or 'missing')[:16]}... is not the link {replay.dice_info['link'][:16]}... of the local seed"))
@@ -303,7 +319,7 @@ def explain_turn(path: str | Path, index: int) -> dict[str, Any]:
     if not 1 <= index <= len(adjudications):
         raise GameError(f"there is no turn {index}: the game has {len(adjudications)} adjudication(s)")
     c = adjudications[index - 1]
-    replay = replay_turn(game, c.parents[0], index, trailers(c).get("Dice-Link"))
+    replay = replay_turn(game, c.parents[0], index, trailers(c).get("Dice-Link"), _opponents(c))
     if replay.problems:
         raise GameError(f"turn {index} cannot be replayed: " + "; ".join(replay.problems))
     json_path = next(f for f in replay.files if f.endswith(".json"))

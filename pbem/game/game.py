@@ -198,30 +198,38 @@ class Game:
             trailers = {"Power": parsed.power, "Phase": "standing-orders"}
         else:
             state = self.state()
+            if self.config.dice.get("reveal") == "opponents":
+                from pbem.game.reveal import revealed_for_turn
+
+                if any(revealed_for_turn(self, state.round, parsed.power).values()):
+                    raise GameError(f"{parsed.power}'s orders for round {state.round} are locked: opponents have revealed their dice links")
             path = orders_path(state, self.ruleset)
             message = f"Orders of {parsed.power} for round {state.round}"
             trailers = {"Round": str(state.round), "Power": parsed.power, "Phase": "orders"}
         return self.repo.commit({path: text}, message, trailers)
 
     # --- adjudicating -------------------------------------------------------------------------
-    def dice_for_turn(self, state_text: bytes, orders_text: bytes, index: int) -> tuple[Any, dict[str, Any]]:
+    def dice_for_turn(self, state_text: bytes, orders_text: bytes, index: int,
+                      extra_links: Mapping[str, str] | None = None) -> tuple[Any, dict[str, Any]]:
+        """The turn's dice: the holder's link `index`, the state and orders hashes, opponents' links."""
         from pbem import dice
 
         state_hash = dice.sha256_hex(state_text)
         orders_hash = dice.sha256_hex(orders_text)
+        extra = dict(extra_links or {})
         mode = self.config.dice["mode"]
         if mode == "local":
             seed_text = f"{self.config.dice.get('local_seed', self.config.game)}/{index}"
             link = dice.sha256_hex(seed_text.encode())
-            source = dice.SeededDice(dice.turn_seed(link, state_hash, orders_hash), mode=dice.MODE_LOCAL)
-            info = {"mode": "local", "link": link, "index": index, "state_hash": state_hash, "orders_hash": orders_hash}
-            return source, info
-        from pbem.game.dicekeys import load_secret
+            source = dice.SeededDice(dice.turn_seed(link, state_hash, orders_hash, extra), mode=dice.MODE_LOCAL)
+        else:
+            from pbem.game.dicekeys import load_secret
 
-        secret = load_secret(self.config.game, self.key_dir(), anchor=self.config.dice["anchor"], chain_length=self.config.dice["chain_length"])
-        link = dice.link_at(secret, int(self.config.dice["chain_length"]), index)
-        source = dice.SeededDice(dice.turn_seed(link, state_hash, orders_hash), mode=dice.MODE_COMMITTED)
-        return source, {"mode": "committed", "link": link, "index": index, "state_hash": state_hash, "orders_hash": orders_hash}
+            secret = load_secret(self.config.game, self.key_dir(), anchor=self.config.dice["anchor"], chain_length=self.config.dice["chain_length"])
+            link = dice.link_at(secret, int(self.config.dice["chain_length"]), index)
+            source = dice.SeededDice(dice.turn_seed(link, state_hash, orders_hash, extra), mode=dice.MODE_COMMITTED)
+        return source, {"mode": mode, "link": link, "index": index, "state_hash": state_hash, "orders_hash": orders_hash,
+                        "opponents": extra}
 
     def key_dir(self) -> Path | None:
         """Where this machine keeps the game's dice secret, if `pbem new --key-dir` named a folder.
@@ -236,7 +244,7 @@ class Game:
     def adjudications(self) -> int:
         return sum(1 for c in self.repo.history() if c.trailers.get("Phase") == "adjudication")
 
-    def adjudicate(self) -> tuple[str, dict[str, Any]]:
+    def adjudicate(self, *, deadline_passed: bool = False) -> tuple[str, dict[str, Any]]:
         from pbem.game.reportdata import build_report
         from pbem.io.orders import read_orders_text
 
@@ -251,7 +259,13 @@ class Game:
         _, orders = read_orders_text(orders_text, filename, self.ruleset)
         assert isinstance(orders, Orders)
         index = self.adjudications() + 1
-        dice_source, dice_info = self.dice_for_turn(self.state_text(), orders_text, index)
+        opponents = None
+        if self.config.dice.get("reveal") == "opponents":
+            from pbem import dice
+            from pbem.game.reveal import opponent_links
+
+            opponents = opponent_links(self, state.round, power, dice.sha256_hex(orders_text), deadline_passed=deadline_passed)
+        dice_source, dice_info = self.dice_for_turn(self.state_text(), orders_text, index, opponents.links if opponents else None)
         standing = self.standing_orders()
         result = run_turn(self.ruleset, self.rules, self.combat_rules, state, orders, standing, self.config.options, dice_source)
         if result.problems:
@@ -269,6 +283,10 @@ class Game:
             "Dice-Index": str(index),
             "Dice-Link": dice_info["link"],
         }
+        if opponents is not None:
+            from pbem.game.reveal import encode
+
+            trailers["Dice-Opponents"] = encode(opponents) or "none"
         sha = self.repo.commit(files, f"Adjudicate round {state.round}: {power}", trailers)
         return sha, report
 
@@ -319,7 +337,7 @@ def adjudication_files(ruleset: Ruleset, before: GameState, after: GameState,
 
 def new_game(path: str | Path, ruleset_id: str, players: Mapping[str, str], *, game_id: str | None = None,
              options: Mapping[str, Any] | None = None, dice_mode: str = "committed", local_seed: str | None = None,
-             key_dir: Path | None = None, identity: tuple[str, str] | None = None) -> Game:
+             key_dir: Path | None = None, identity: tuple[str, str] | None = None, reveal: str = "holder") -> Game:
     from pbem import dice
     from pbem.game.repo import DEFAULT_IDENTITY, GameRepo, Identity
     from pbem.io.rulesets import load_ruleset
@@ -343,7 +361,9 @@ def new_game(path: str | Path, ruleset_id: str, players: Mapping[str, str], *, g
             resolved_players[ruleset.power(name).name] = email
         except KeyError:
             raise GameError(f"unknown power {name!r}; powers of {ruleset.id}: " + ", ".join(ruleset.turn_order)) from None
-    dice_cfg: dict[str, Any] = {"mode": dice_mode, "algorithm": dice.ALGORITHM}
+    dice_cfg: dict[str, Any] = {"mode": dice_mode, "algorithm": dice.ALGORITHM, "reveal": reveal}
+    if reveal not in ("holder", "opponents"):
+        raise GameError(f"unknown reveal mode {reveal!r}: holder or opponents")
     secret = None
     if dice_mode == "committed":
         secret = dice.new_secret()

@@ -1,0 +1,81 @@
+"""Commit-reveal by the opponents (issue: dice nobody can choose or foresee).
+
+The host adjudicates and also plays; every enemy of the mover reveals a link of its own chain after
+the mover's orders are committed, so no single party can foresee the dice.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from pbem.cli import cli
+from pbem.game.audit import audit_game
+from pbem.game.game import Game, GameError
+
+ORDERS = Path(__file__).resolve().parents[2] / "examples" / "1942-2e" / "round-01" / "1-soviet-union.yaml"
+
+
+def run(*args: str) -> object:
+    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
+
+
+@pytest.fixture
+def game(tmp_path: Path) -> tuple[Path, Path]:
+    target, keys = tmp_path / "demo", tmp_path / "keys"
+    assert run("new", str(target), "--id", "demo", "--key-dir", str(keys), "--reveal", "opponents").exit_code == 0  # type: ignore[attr-defined]
+    for power in ("Germany", "Japan"):
+        result = run("ack", "--game", str(target), "--power", power, "--init", "--key-dir", str(keys / power))
+        assert result.exit_code == 0, result.output  # type: ignore[attr-defined]
+    return target, keys
+
+
+def test_turn_waits_for_the_opponents_reveals(game: tuple[Path, Path]) -> None:
+    target, keys = game
+    assert run("submit", str(ORDERS), "--game", str(target)).exit_code == 0  # type: ignore[attr-defined]
+    with pytest.raises(GameError, match="waiting for dice reveals from Germany, Japan"):
+        Game(target).adjudicate()
+    assert run("ack", "--game", str(target), "--power", "Germany", "--key-dir", str(keys / "Germany")).exit_code == 0  # type: ignore[attr-defined]
+    assert run("ack", "--game", str(target), "--power", "Japan", "--key-dir", str(keys / "Japan")).exit_code == 0  # type: ignore[attr-defined]
+    sha, report = Game(target).adjudicate()
+    info = Game(target).repo.history()[-1].trailers
+    assert info["Dice-Opponents"].startswith("Germany=revealed:") and "Japan=revealed:" in info["Dice-Opponents"]
+    assert audit_game(target).ok
+
+
+def test_orders_are_locked_once_an_opponent_revealed(game: tuple[Path, Path]) -> None:
+    """After a reveal the mover cannot resubmit: new orders could be tried against known links."""
+    target, keys = game
+    run("submit", str(ORDERS), "--game", str(target))
+    run("ack", "--game", str(target), "--power", "Germany", "--key-dir", str(keys / "Germany"))
+    result = run("submit", str(ORDERS), "--game", str(target))
+    assert result.exit_code == 2 and "locked" in result.output  # type: ignore[attr-defined]
+
+
+def test_withheld_link_is_replaced_after_the_deadline(game: tuple[Path, Path]) -> None:
+    """A power that does not reveal gets the public stand-in link; the audit still checks it."""
+    target, keys = game
+    run("submit", str(ORDERS), "--game", str(target))
+    run("ack", "--game", str(target), "--power", "Germany", "--key-dir", str(keys / "Germany"))
+    Game(target).adjudicate(deadline_passed=True)
+    info = Game(target).repo.history()[-1].trailers
+    assert "Japan=withheld:" in info["Dice-Opponents"]
+    assert audit_game(target).ok
+
+
+def test_only_opponents_reveal(game: tuple[Path, Path]) -> None:
+    target, keys = game
+    run("submit", str(ORDERS), "--game", str(target))
+    result = run("ack", "--game", str(target), "--power", "United Kingdom", "--key-dir", str(keys))
+    assert result.exit_code == 2 and "not an opponent" in result.output  # type: ignore[attr-defined]
+
+
+def test_one_revealed_link_changes_the_dice(tmp_path: Path) -> None:
+    """The dice depend on every opponent's link: the same turn with another link rolls differently."""
+    from pbem import dice
+
+    a = dice.SeededDice(dice.turn_seed("11" * 32, "22" * 32, "33" * 32, {"Germany": "44" * 32}))
+    b = dice.SeededDice(dice.turn_seed("11" * 32, "22" * 32, "33" * 32, {"Germany": "55" * 32}))
+    assert a.roll("battle/x/round-1/attacker", 20) != b.roll("battle/x/round-1/attacker", 20)
