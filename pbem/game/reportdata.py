@@ -160,6 +160,9 @@ def build_report(game: "Game", before: GameState, result: TurnResult, dice_info:
         "note": ("a fixed seed for friendly games and examples: anyone who knows the seed text can foresee the dice"
                  if mode == "local" else f"link {dice_info['index']} of the chain whose end is in game.yaml; run `pbem audit` to recompute every die"),
     }
+    if dice_info.get("opponents"):
+        dice["note"] = (dice["note"] or "") + "; combined with the opponents' links: " + ", ".join(
+            f"{p} {link[:12]}" for p, link in sorted(dice_info["opponents"].items()))
     purchases = None
     if log.purchases or log.repairs:
         purchases = {
