@@ -31,6 +31,7 @@ COMMANDS: dict[str, str] = {
     "audit": "pbem.cli.audit_commands:audit",
     "luck": "pbem.cli.audit_commands:luck",
     "mail": "pbem.cli.gateway_commands:mail",
+    "serve": "pbem.cli.gateway_commands:serve",
     "odds": "pbem.cli.odds:odds",
 }
 

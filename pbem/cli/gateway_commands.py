@@ -72,3 +72,23 @@ def mail_poll(config_path: str | None, games: tuple[str, ...], retry_failed: boo
         click.echo(f"{len(result.outcomes)} message(s) read, {len(failed)} failed.")
     if not result.ok:
         sys.exit(1)
+
+
+# ------------------------------------------------------------------ git server
+@click.group("serve")
+def serve() -> None:
+    """Host a game as a bare git repository that players push their orders to."""
+
+
+@serve.command("init")
+@click.argument("bare_repo", type=click.Path(file_okay=False, exists=True))
+@click.option("--allowed-signers", type=click.Path(dir_okay=False, exists=True), default=None,
+              help="The players' SSH keys, one line each: EMAIL namespaces=\"git\" ssh-ed25519 AAAA...; committed to the game.")
+@user_errors
+def serve_init(bare_repo: str, allowed_signers: str | None) -> None:
+    """Install pbem's pre-receive and post-receive hooks in BARE_REPO (a bare clone of a game)."""
+    from pbem.gateways.githooks import install
+
+    for line in install(Path(bare_repo), Path(allowed_signers) if allowed_signers else None):
+        click.echo(line)
+    click.echo(f"Players now push signed commits to {bare_repo}; see docs/hosting.md.")

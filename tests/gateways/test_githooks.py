@@ -1,0 +1,144 @@
+"""A round played entirely by `git push` to a hooked bare repository, with signed commits."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pbem.game.game import Game
+from tests.gateways.helpers import PLAYERS, ROUND_ONE, example, make_game
+
+PBEM = [sys.executable, "-c", "from pbem.cli import main; main()"]
+
+
+def _run(*args: str | Path, cwd: Path | None = None, check: bool = True) -> subprocess.CompletedProcess[str]:
+    result = subprocess.run([str(a) for a in args], cwd=cwd, capture_output=True, text=True, timeout=60, check=False)
+    if check and result.returncode != 0:
+        raise AssertionError(f"{args} failed:\n{result.stdout}\n{result.stderr}")
+    return result
+
+
+class Player:
+    """A player's clone, committing with their own SSH signing key."""
+
+    def __init__(self, root: Path, email: str, remote: Path, keys: Path):
+        self.email = email
+        self.dir = root / email.split("@")[0]
+        self.key = keys / email.split("@")[0]
+        if not self.key.exists():
+            _run("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", email, "-f", self.key)
+        _run("git", "clone", "-q", remote, self.dir)
+        for key, value in (("user.name", email.split("@")[0]), ("user.email", email), ("gpg.format", "ssh"),
+                           ("user.signingkey", str(self.key)), ("commit.gpgsign", "true"), ("pull.rebase", "true")):
+            _run("git", "-C", self.dir, "config", key, value)
+
+    @property
+    def signer_line(self) -> str:
+        return f'{self.email} namespaces="git" {(self.key.with_suffix(".pub")).read_text().strip()}\n'
+
+    def commit(self, path: str, data: bytes, message: str = "orders") -> None:
+        _run("git", "-C", self.dir, "pull", "-q")
+        target = self.dir / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data)
+        _run("git", "-C", self.dir, "add", path)
+        _run("git", "-C", self.dir, "commit", "-q", "-m", message)
+
+    def push(self, check: bool = True) -> subprocess.CompletedProcess[str]:
+        return _run("git", "-C", self.dir, "push", "origin", "main", check=check)
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> tuple[Path, dict[str, Player]]:
+    make_game(tmp_path / "work", hosting={"report_map": "none"})
+    bare = tmp_path / "game.git"
+    _run("git", "clone", "-q", "--bare", tmp_path / "work", bare)
+    keys = tmp_path / "keys"
+    keys.mkdir()
+    players = {power: Player(tmp_path / "clones", email, bare, keys) for power, email in PLAYERS.items()}
+    signers = tmp_path / "allowed_signers"
+    signers.write_text("".join(p.signer_line for p in players.values()))
+    result = _run(*PBEM, "serve", "init", bare, "--allowed-signers", signers)
+    assert "installed pre-receive hook" in result.stdout
+    return bare, players
+
+
+def test_a_round_by_git_push_ends_with_the_reports_on_main(server: tuple[Path, dict[str, Player]]) -> None:
+    bare, players = server
+    for name, (power, player) in zip(ROUND_ONE, players.items()):
+        player.commit(f"orders/round-01/{name}", example(name), f"{power}: round 1 orders")
+        pushed = player.push()
+        assert f"pbem: adjudicated round 1, {power}" in pushed.stderr
+        assert "remote: " in pushed.stderr  # the report is printed to the pusher
+    game = Game(bare)
+    state = game.state()
+    assert (state.round, game.power_to_move(state)) == (2, "Soviet Union")
+    reports = sorted(p for p in game.repo.list("reports/round-01") if p.endswith(".md"))
+    assert [Path(p).name for p in reports] == [n.replace(".yaml", ".md") for n in ROUND_ONE]
+    # every player gets the reports with an ordinary pull
+    usa = players["United States"]
+    _run("git", "-C", usa.dir, "pull", "-q")
+    assert (usa.dir / "reports/round-01/5-united-states.md").is_file()
+    assert _run("git", "-C", bare, "fsck", "--strict").returncode == 0
+
+
+def test_invalid_unsigned_and_foreign_pushes_are_refused_with_reasons(server: tuple[Path, dict[str, Player]]) -> None:
+    bare, players = server
+    before = Game(bare).repo.head()
+    soviet, german = players["Soviet Union"], players["Germany"]
+
+    soviet.commit("orders/round-01/1-soviet-union.yaml", example(ROUND_ONE[0]).replace(b"from: Karelia", b"from: Atlantis"))
+    refused = soviet.push(check=False)
+    assert refused.returncode != 0
+    assert "remote: orders/round-01/1-soviet-union.yaml:8:" in refused.stderr and "Atlantis" in refused.stderr
+    _run("git", "-C", soviet.dir, "reset", "-q", "--hard", "origin/main")
+
+    # a German writing the Soviet orders, even valid ones, is refused: it is not his power
+    german.commit("orders/round-01/1-soviet-union.yaml", example(ROUND_ONE[0]))
+    refused = german.push(check=False)
+    assert "changes orders/round-01/1-soviet-union.yaml, which is not theirs to change" in refused.stderr
+    _run("git", "-C", german.dir, "reset", "-q", "--hard", "origin/main")
+
+    # an unsigned commit, and one signed by a key the game does not know
+    _run("git", "-C", soviet.dir, "config", "commit.gpgsign", "false")
+    soviet.commit("orders/round-01/1-soviet-union.yaml", example(ROUND_ONE[0]))
+    assert "is not signed with a key in the game's allowed_signers" in soviet.push(check=False).stderr
+    _run("git", "-C", soviet.dir, "reset", "-q", "--hard", "origin/main")
+    _run("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "x", "-f", soviet.dir.parent / "stolen")
+    _run("git", "-C", soviet.dir, "config", "commit.gpgsign", "true")
+    _run("git", "-C", soviet.dir, "config", "user.signingkey", soviet.dir.parent / "stolen")
+    soviet.commit("orders/round-01/1-soviet-union.yaml", example(ROUND_ONE[0]))
+    assert "is not signed with a key" in soviet.push(check=False).stderr
+    # a branch other than main
+    assert "only main takes pushes" in _run("git", "-C", soviet.dir, "push", "origin", "HEAD:refs/heads/mine", check=False).stderr
+    assert Game(bare).repo.head() == before
+
+
+def test_two_players_pushing_at_once_one_wins_the_other_is_told_and_nothing_is_lost(
+        server: tuple[Path, dict[str, Player]]) -> None:
+    bare, players = server
+    soviet, uk = players["Soviet Union"], players["United Kingdom"]
+    standing = b"power: United Kingdom\nstanding_orders: {}\n"
+    soviet.commit("orders/round-01/1-soviet-union.yaml", example(ROUND_ONE[0]))
+    uk.commit("standing/united-kingdom.yaml", standing)
+    env = {**os.environ}
+    racers = [subprocess.Popen(["git", "-C", str(p.dir), "push", "origin", "main"], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, env=env) for p in (soviet, uk)]
+    outcomes = [(r.wait(timeout=60), r.stderr.read() if r.stderr else "") for r in racers]
+    codes = sorted(code for code, _ in outcomes)
+    assert codes[0] == 0 and codes[1] != 0, outcomes
+    loser_text = next(text for code, text in outcomes if code != 0)
+    assert any(clear in loser_text for clear in ("another push was accepted first", "main moved since you fetched",
+                                                 "fetch first", "non-fast-forward")), loser_text
+    loser = soviet if outcomes[0][0] != 0 else uk
+    _run("git", "-C", loser.dir, "pull", "-q", "--rebase")
+    loser.push()
+    game = Game(bare)
+    assert game.repo.read("standing/united-kingdom.yaml") == standing
+    assert game.repo.read("orders/round-01/1-soviet-union.yaml") == example(ROUND_ONE[0])
+    assert game.power_to_move() == "Germany"
+    assert _run("git", "-C", bare, "fsck", "--strict").returncode == 0
