@@ -238,6 +238,12 @@ def _take(units: list[Unit], lost: cm.Counts, w: World, prefer_empty: bool) -> N
             # Which of several identical units dies: empty transports first for the defender.
             pool.sort(key=lambda u: (len(w.cargo_of(u)) if prefer_empty else 0, -u.id if not prefer_empty else u.id))
             for u in pool[:n]:
+                # Air units that fought from a sunk carrier are in the air: they survive it unless
+                # they were hit themselves (then they are among the losses).
+                fighting = {x.id for x in units}
+                for rider in w.cargo_of(u):
+                    if rider.id in fighting and w.utype(rider).domain == "air":
+                        rider.carrier = None
                 w.remove(u)
 
 
@@ -262,6 +268,39 @@ def _apply(turn: "Turn", space: str, attackers: list[Unit], defenders: list[Unit
                     rider.space = u.space
     if outcome.captured:
         turn.capture(space, w.power)
+    if w.is_sea(space):
+        _land_stranded(turn, space)
+
+
+def _land_stranded(turn: "Turn", zone: str) -> None:
+    """Defending air units whose carrier sank land on another carrier there, or move one space to a
+    friendly territory or carrier, or are lost (Aircraft Carriers; done before the mover's noncombat)."""
+    w = turn.w
+    for u in sorted(w.units_at(zone), key=lambda u: u.id):
+        if u.owner == w.power or w.utype(u).domain != "air" or u.carrier is not None:
+            continue
+        hosts = [h for h in w.units_at(zone) if w.utype(h).has("carrier") and not w.is_enemy(h.owner, u.owner) and w.has_room(h, u.type)]
+        if hosts:
+            u.carrier = hosts[0].id
+            continue
+        landed = None
+        for n in sorted(w.board.neighbours(zone)):
+            sp = w.space(n)
+            if sp.is_land and w.is_friendly_territory(n, of=u.owner) and not sp.impassable:
+                landed = n
+                break
+            if sp.is_sea:
+                room = [h for h in w.units_at(n) if w.utype(h).has("carrier") and not w.is_enemy(h.owner, u.owner) and w.has_room(h, u.type)]
+                if room:
+                    landed = n
+                    u.carrier = room[0].id
+                    break
+        if landed is None:
+            turn.log.lost_air.append({"unit": u.type, "owner": u.owner, "space": zone, "reason": "its carrier sank and no landing is one space away"})
+            w.remove(u)
+        else:
+            u.space = landed
+            turn.log.notes.append(f"{u.type} of {u.owner} from the sunk carrier in {zone} landed in {landed}")
 
 
 def _raid(turn: "Turn", space: str, bombers: list[Unit]) -> None:

@@ -164,7 +164,30 @@ class Turn:
             if u.owner == w.power and u.loaded_phase == "combat" and u.carrier is not None and u.space not in reported:
                 reported.add(u.space)
                 self.problems.append(Problem("illegal", f"{u.type} loaded in combat move in {u.space} is not offloaded into an assault", rule=R_TRANSPORT, hint="offload it into a hostile territory in combat_move, or load it in noncombat_move", path=("combat_move",), code="move.cargo-not-offloaded"))
+        self.check_offload_zones()
         self.check_air_can_land()
+
+    def check_offload_zones(self) -> None:
+        """No offloading beside ignored enemy subs unless one of your warships is there (Transports)."""
+        w = self.w
+        zones = sorted({u.seaborne_from for u in w.units.values() if u.owner == w.power and u.seaborne_from})
+        for zone in zones:
+            enemies = w.enemy_units_at(zone)
+            if not enemies:
+                continue
+            moved_in = any(u.owner == w.power and u.phase == "combat" and w.utype(u).domain in ("sea", "air")
+                           and not w.utype(u).has("transport") for u in w.units_at(zone))
+            if w.is_hostile_sea_zone(zone):
+                fight = moved_in or any(u.owner == w.power and u.phase == "combat" and w.utype(u).domain == "sea" for u in w.units_at(zone))
+                if not fight:
+                    self.problems.append(Problem("illegal", f"transports cannot offload in hostile {zone} unless a sea battle there clears it first", rule=R_TRANSPORT + ": no offloading in a hostile sea zone",
+                                                 hint=f"attack the enemy warships in {zone} in combat_move", path=("combat_move",), code="move.offload-hostile"))
+                continue
+            warship = any(u.owner == w.power and w.utype(u).domain == "sea" and not w.utype(u).has("transport")
+                          for u in w.units_at(zone))
+            if not moved_in and not warship:
+                self.problems.append(Problem("illegal", f"transports cannot offload from {zone}: enemy submarines there are ignored and no warship of yours is present",
+                                             rule=R_TRANSPORT + ": offloading beside ignored enemy submarines", hint=f"move a warship into {zone} in combat_move", path=("combat_move",), code="move.offload-ignored-subs"))
 
     def _ends_in_combat(self, move: Move) -> bool:
         w = self.w

@@ -1,0 +1,204 @@
+"""Turn rules of 1942 Second Edition beyond movement: capture, capitals, liberation, mobilization,
+income, victory, and how battles are set up (bombardment, amphibious retreat, stranded fighters)."""
+
+from __future__ import annotations
+
+import pytest
+
+from pbem.engine.problems import ProblemsError
+from tests.engine.scenario import RULESET, codes, play, state, units_at, validate
+
+
+def test_capturing_a_capital_takes_the_treasury() -> None:
+    """Capturing and Liberating Capitals: the captor takes all unspent IPCs of the original controller."""
+    st = state(turn="Germany", clear=("Russia",), treasury={"Soviet Union": 17})
+    result = play(st, "Germany", "combat_move:\n  - {units: 1 tank, from: West Russia, to: Russia}\n")
+    assert result.state.control["Russia"] == "Germany"
+    assert result.state.treasury["Soviet Union"] == 0
+    income = sum(RULESET.board.spaces[t].ipc for t, o in result.state.control.items() if o == "Germany")
+    assert result.state.treasury["Germany"] == 40 + 17 + income
+    assert result.log.captures[0]["plunder"] == 17
+
+
+def test_power_without_its_capital_cannot_buy_or_collect() -> None:
+    """Capturing and Liberating Capitals: a power whose capital is held by the enemy cannot collect
+    income and cannot buy new units."""
+    st = state(turn="Soviet Union", control={"Russia": "Germany"}, clear=("Russia",))
+    problems = validate(st, "Soviet Union", "purchase: 1 infantry\n")
+    assert codes(problems) == ["purchase.no-capital"]
+    result = play(st, "Soviet Union", "noncombat_move:\n  - {units: 1 infantry, from: Archangel, to: Karelia S.S.R.}\n")
+    assert result.state.treasury["Soviet Union"] == 24
+    assert result.log.income["Soviet Union"] == 0
+
+
+def test_liberated_territory_returns_to_its_original_owner() -> None:
+    """Liberating a Territory (pg. 19): a territory of an ally whose capital is free returns to the ally."""
+    st = state(turn="United Kingdom", clear=("Caucasus",), control={"Caucasus": "Germany"})
+    result = play(st, "United Kingdom", "combat_move:\n  - {units: 1 infantry, from: Persia, to: Caucasus}\n")
+    assert result.state.control["Caucasus"] == "Soviet Union"
+
+
+def test_liberation_becomes_capture_while_the_allys_capital_is_lost() -> None:
+    """Liberating a Territory (pg. 19): if the original owner's capital is in enemy hands at the end
+    of the turn, the liberator captures the territory instead (DIGEST §5 A42.5)."""
+    st = state(turn="United Kingdom", clear=("Caucasus", "Russia"),
+               control={"Caucasus": "Germany", "Russia": "Germany"})
+    result = play(st, "United Kingdom", "combat_move:\n  - {units: 1 infantry, from: Persia, to: Caucasus}\n")
+    assert result.state.control["Caucasus"] == "United Kingdom"
+
+
+def test_placement_limit_is_the_territory_value_sea_zones_included() -> None:
+    """Phase 5: Mobilize New Units: a complex mobilizes up to its territory's IPC value, units placed
+    in adjacent sea zones included."""
+    st = state(turn="Soviet Union")
+    assert validate(st, "Soviet Union", "purchase: 2 infantry\nplace:\n  Karelia S.S.R.: 2 infantry\n") == []
+    problems = validate(st, "Soviet Union", "purchase: {infantry: 2, submarine: 1}\nplace:\n  Karelia S.S.R.: 2 infantry\n  SZ 4: 1 submarine\n")
+    assert codes(problems) == ["place.over-limit"]
+
+
+def test_damage_lowers_the_production_limit() -> None:
+    """Strategic Bombing Raids: each damage point reduces that complex's production by 1."""
+    st = state(turn="Soviet Union", damage={"Karelia S.S.R.": 1})
+    assert codes(validate(st, "Soviet Union", "purchase: 2 infantry\nplace:\n  Karelia S.S.R.: 2 infantry\n")) == ["place.over-limit"]
+
+
+def test_repairs_cost_one_ipc_per_point() -> None:
+    """Phase 1: Purchase Units, Step 2: pay to remove damage from industrial complexes, 1 IPC a point."""
+    st = state(turn="Soviet Union", damage={"Russia": 3})
+    result = play(st, "Soviet Union", "repair: {Russia: 2}\n")
+    assert result.state.damage == {"Russia": 1}
+    assert result.log.purchase_cost == 2
+
+
+def test_never_at_a_friendly_powers_complex() -> None:
+    """Phase 5: Mobilize New Units: you can never mobilize at an industrial complex of a friendly power."""
+    st = state(turn="United Kingdom")
+    problems = validate(st, "United Kingdom", "purchase: 1 infantry\nplace:\n  Russia: 1 infantry\n")
+    assert codes(problems) == ["place.ally-complex"]
+
+
+def test_new_complex_needs_income_and_control_since_start_of_turn() -> None:
+    """Phase 5: Mobilize New Units: a new industrial complex goes in a territory held since the start
+    of the turn with an income value of at least 1; one per territory."""
+    st = state(turn="United Kingdom")
+    assert validate(st, "United Kingdom", "purchase: 1 industrial complex\nplace:\n  Egypt: 1 industrial complex\n") == []
+    assert codes(validate(st, "United Kingdom", "purchase: 1 industrial complex\nplace:\n  Gibraltar: 1 industrial complex\n")) == ["place.complex-value"]
+    assert codes(validate(st, "United Kingdom", "purchase: 1 industrial complex\nplace:\n  India: 1 industrial complex\n")) == ["place.complex-twice"]
+
+
+def test_captured_complex_unusable_the_turn_it_is_captured() -> None:
+    """Conclude Combat: a captured industrial complex cannot be used until your next turn."""
+    st = state(turn="Germany", clear=("Karelia S.S.R.",), units={"Karelia S.S.R.": {"Soviet Union": {"industrial complex": 1}}})
+    body = "purchase: 1 infantry\ncombat_move:\n  - {units: 1 infantry, from: Finland, to: Karelia S.S.R.}\nplace:\n  Karelia S.S.R.: 1 infantry\n"
+    assert codes(validate(st, "Germany", body)) == ["place.no-complex"]
+    result = play(st, "Germany", "combat_move:\n  - {units: 1 infantry, from: Finland, to: Karelia S.S.R.}\n")
+    assert units_at(result.state, "Karelia S.S.R.", "Germany").get("industrial complex") == 1
+
+
+def test_unplaced_units_are_refunded() -> None:
+    """Phase 5: Mobilize New Units: units bought but not placed are returned and refunded (the
+    rulebook wins over TripleA, which keeps them)."""
+    st = state(turn="Soviet Union")
+    result = play(st, "Soviet Union", "purchase: 2 infantry\nplace:\n  Russia: 1 infantry\n")
+    assert result.log.refunds == {"infantry": 1}
+    income = result.log.income["Soviet Union"]
+    assert result.state.treasury["Soviet Union"] == 24 - 6 + 3 + income
+
+
+def test_income_is_the_national_production_level() -> None:
+    """Phase 6: Collect Income: collect the total IPC value of the territories you control."""
+    st = state(turn="Japan")
+    result = play(st, "Japan", "")
+    assert result.log.income["Japan"] == 30
+    assert result.state.treasury["Japan"] == 60
+
+
+def test_victory_checked_after_the_us_turn() -> None:
+    """Check for Victory: after the U.S. turn, a side holding 9 victory cities (12 in total victory) wins."""
+    axis = {t: "Germany" for t in ("Russia", "Karelia S.S.R.", "Eastern United States")}
+    st = state(turn="United States", control=axis)
+    result = play(st, "United States", "")
+    assert result.state.winner == "Axis"
+    result_total = play(st, "United States", "", options={"victory": "total"})
+    assert result_total.state.winner is None
+    st_uk = state(turn="United Kingdom", control=axis)
+    assert play(st_uk, "United Kingdom", "").state.winner is None
+
+
+def test_bombardment_only_without_a_sea_battle_and_one_ship_per_offloaded_unit() -> None:
+    """Amphibious Assault Sequence, Step 2: battleships and cruisers bombard only if there was no
+    sea combat in the offload zone, at most one ship per land unit offloaded."""
+    st = state(turn="United Kingdom", clear=("SZ 8", "France"),
+               units={"SZ 8": {"United Kingdom": {"transport": 1, "battleship": 1, "cruiser": 1, "infantry": 1}},
+                      "France": {"Germany": {"infantry": 1}}})
+    body = "combat_move:\n  - {units: 1 infantry, from: SZ 8, to: France}\n"
+    result = play(st, "United Kingdom", body, dice={
+        "battle/France/round-1/bombard": [1],
+        "battle/France/round-1/attacker": [6], "battle/France/round-1/defender": [6],
+        "battle/France/round-2/attacker": [6], "battle/France/round-2/defender": [6],
+    })
+    entry = result.log.battles[0]
+    assert entry["bombard"] == ["battleship"]
+    assert result.state.control["France"] == "United Kingdom"
+
+
+def test_no_bombardment_after_a_sea_battle_in_the_offload_zone() -> None:
+    """Amphibious Assault Sequence: after sea combat in the offload zone, go straight to land combat."""
+    st = state(turn="United Kingdom", clear=("SZ 8", "France"),
+               units={"SZ 8": {"United Kingdom": {"transport": 1, "battleship": 1, "infantry": 1}, "Germany": {"submarine": 1}},
+                      "France": {"Germany": {"infantry": 1}}})
+    body = ("combat_move:\n  - {units: 1 infantry, from: SZ 8, to: France}\n"
+            "battles:\n  SZ 8: {order_of_loss: [transport, battleship]}\n")
+    dice = {"battle/SZ 8/round-1/surprise-defender": [6], "battle/SZ 8/round-1/attacker": [1, 6],
+            "battle/France/round-1/attacker": [1], "battle/France/round-1/defender": [6]}
+    # The battleship did not move into SZ 8: the submarine is ignored, there is no sea combat, and
+    # the battleship bombards.
+    ignored = play(st, "United Kingdom", body, dice={**dice, "battle/France/round-1/bombard": [6]})
+    assert [b["bombard"] for b in ignored.log.battles] == [["battleship"]]
+    body2 = ("combat_move:\n  - {units: 1 infantry, from: SZ 8, to: France}\n  - {units: 1 battleship, from: SZ 7, to: SZ 8}\n")
+    st2 = state(turn="United Kingdom", clear=("SZ 8", "France"),
+                units={"SZ 8": {"United Kingdom": {"transport": 1, "infantry": 1}, "Germany": {"submarine": 1}},
+                       "France": {"Germany": {"infantry": 1}}})
+    result = play(st2, "United Kingdom", body2, dice=dice)
+    land = [b for b in result.log.battles if b["battle"].space == "France"][0]
+    assert land["bombard"] == []
+
+
+def test_no_offloading_beside_ignored_subs_without_a_warship() -> None:
+    """Transports: a transport may not offload for an amphibious assault in a sea zone containing
+    ignored enemy submarines unless a warship of the attacking power is present there at the end
+    of the Combat Move phase."""
+    st = state(turn="United Kingdom", clear=("SZ 8", "France"),
+               units={"SZ 8": {"United Kingdom": {"transport": 1, "infantry": 1}, "Germany": {"submarine": 1}},
+                      "France": {"Germany": {"infantry": 1}}})
+    body = "combat_move:\n  - {units: 1 infantry, from: SZ 8, to: France}\n"
+    assert codes(validate(st, "United Kingdom", body)) == ["move.offload-ignored-subs"]
+    body_ok = body + "  - {units: 1 battleship, from: SZ 7, to: SZ 8}\n"
+    assert validate(st, "United Kingdom", body_ok) == []
+
+
+def test_no_offloading_in_a_hostile_sea_zone_without_a_sea_battle() -> None:
+    """Transports: a transport cannot load or offload in a hostile sea zone; a sea battle must clear it."""
+    st = state(turn="United Kingdom", clear=("SZ 8", "France"),
+               units={"SZ 8": {"United Kingdom": {"transport": 1, "infantry": 1}, "Germany": {"destroyer": 1}},
+                      "France": {"Germany": {"infantry": 1}}})
+    body = "combat_move:\n  - {units: 1 infantry, from: SZ 8, to: France}\n"
+    assert codes(validate(st, "United Kingdom", body)) == ["move.offload-hostile"]
+    assert validate(st, "United Kingdom", body + "  - {units: 1 battleship, from: SZ 7, to: SZ 8}\n") == []
+
+
+def test_fighters_of_a_sunk_defending_carrier_land_one_space_away() -> None:
+    """Aircraft Carriers: if a carrier is destroyed, its fighters (which defended in the air) land on
+    another carrier in the zone or move one space to a friendly territory or carrier, or are lost."""
+    st = state(turn="Germany", clear=("SZ 7", "SZ 6"),
+               units={"SZ 7": {"United Kingdom": {"aircraft carrier": 1, "fighter": 1}},
+                      "SZ 6": {"Germany": {"battleship": 1}}})
+    body = "combat_move:\n  - {units: 1 battleship, from: SZ 6, to: SZ 7}\n"
+    dice = {"battle/SZ 7/round-1/attacker": [1], "battle/SZ 7/round-1/defender": [6, 6],
+            "battle/SZ 7/round-2/attacker": [6], "battle/SZ 7/round-2/defender": [6],
+            "battle/SZ 7/round-3/attacker": [6], "battle/SZ 7/round-3/defender": [1],
+            "battle/SZ 7/round-4/attacker": [6], "battle/SZ 7/round-4/defender": [1]}
+    result = play(st, "Germany", body, dice=dice, standing={})
+    # The carrier was lost first (cheapest), the fighter landed in the United Kingdom next door.
+    assert "aircraft carrier" not in units_at(result.state, "SZ 7", "United Kingdom")
+    assert units_at(result.state, "United Kingdom", "United Kingdom")["fighter"] == 3
