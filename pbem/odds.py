@@ -221,30 +221,9 @@ class _FastLand:
             chain.append(counts)
         return chain
 
-    def _dist(self, side: str, counts: tuple[int, ...]) -> tuple[float, ...]:
-        engine = self.engine
-        zero_a = (0,) * len(engine.a_cats)
-        zero_d = (0,) * len(engine.d_cats)
-        if side == "attacker":
-            st = State(engine.steady_round, counts, zero_d, zero_a, zero_d, zero_a, zero_d, zero_a, "")
-        else:
-            st = State(engine.steady_round, zero_a, counts, zero_a, zero_d, zero_a, zero_d, zero_a, "")
-        volley = engine._fire_volley(side, st)  # type: ignore[arg-type]
-        groups = tuple(sorted((g.count, g.value) for g in volley.groups))
-        if not groups:
-            return (1.0,)
-        if any(g.fire_class != "any" for g in volley.groups):
-            raise AssertionError("land volleys have a single fire class")
-        return class_distribution(groups, self.low_luck)
-
     def solve(self) -> tuple[dict[State, float], float, int]:
-        engine = self.engine
         finals: dict[State, float] = {}
-        rounds = 0.0
-        cells = 0
-        zero_a = (0,) * len(engine.a_cats)
-        zero_d = (0,) * len(engine.d_cats)
-        cap = engine.steady_round
+        totals = [0.0, 0.0]  # expected rounds, cells expanded
         # group entries by their chains (usually one attacker and one defender chain)
         a_chains: dict[tuple[int, ...], list[tuple[int, ...]]] = {}
         d_chains: dict[tuple[int, ...], list[tuple[int, ...]]] = {}
@@ -268,126 +247,195 @@ class _FastLand:
                 grid = [[0.0] * len(d_chains[kd]) for _ in a_chains[ka]]
                 grids[(ka, kd)] = grid
             grid[i][j] += m
-        for (ka, kd), grid in grids.items():
-            ca, cd = a_chains[ka], d_chains[kd]
-            pa = [self._dist("attacker", s) for s in ca]
-            pd = [self._dist("defender", s) for s in cd]
-            dropped_a = [0.0] * len(pa)
-            dropped_d = [0.0] * len(pd)
-            for k, dist in enumerate(pa):
-                pa[k], dropped_a[k] = _trim(dist)
-            for k, dist in enumerate(pd):
-                pd[k], dropped_d[k] = _trim(dist)
-            na, nd = len(ca), len(cd)
-            windows_a = _Windows(pa)
-            windows_d = _Windows(pd)
-            # `fresh` holds mass at a round start (already through step 6), `grid` mass after a
-            # round's casualties, which first goes through the engine's step 5-6 (end phase)
-            fresh = grid
-            grid = [[0.0] * nd for _ in range(na)]
-            for total in range(0, na + nd - 1):  # predecessors have fewer casualties
-                for i in range(max(0, total - (nd - 1)), min(na - 1, total) + 1):
-                    j = total - i
-                    m = fresh[i][j]
-                    after = grid[i][j]
-                    ended = engine.apply(State(cap, ca[i], cd[j], zero_a, zero_d, zero_a, zero_d, zero_a, ""), "end", [])
-                    if ended.over:
-                        ended = ended._replace(round=0)
-                    elif ended.a != ca[i] or ended.d != cd[j]:
-                        raise AssertionError("the end of a land round left the loss chains")
-                    if after:
-                        if ended.over:
-                            finals[ended] = finals.get(ended, 0.0) + after
-                        else:
-                            m += after
-                    if m < NEGLIGIBLE:
-                        self.neglected += m
+        for (ka, kd), fresh in grids.items():
+            self._grid(a_chains[ka], d_chains[kd], fresh, finals, totals)
+        return finals, totals[0], int(totals[1])
+
+    def _grid(
+        self,
+        ca: list[tuple[int, ...]],
+        cd: list[tuple[int, ...]],
+        fresh: list[list[float]],
+        finals: dict[State, float],
+        totals: list[float],
+    ) -> None:
+        """Solve one pair of chains: cell (i, j) is attacker chain position i, defender position j.
+
+        From a cell, the defender's hits h ~ P[j] move i and the attacker's hits k ~ A[i] move j,
+        so the mass reaching row r from an earlier row i is a convolution along j with A[i].
+        Rows are solved in order, and instead of one convolution per pair of rows the pending
+        mass of every later row is kept in `H`, already divided by A[r]: when A[r] = A[r+1] * B[r]
+        (one more casualty removes a few dice, B[r] their hit distribution), moving on a row only
+        multiplies `H` by the short B[r] (Horner's scheme), and row r's incoming mass is A[r] * H[r].
+        Where no such B exists (Low Luck, or a casualty that changes other units' values) the
+        pending mass is convolved at once (`direct`).  Hits past a chain's end all end it: mass at
+        the defender's last position is kept per row in `tail` (every distribution sums to one).
+        """
+        engine = self.engine
+        na, nd = len(ca), len(cd)
+        W = nd - 1  # columns before the defender's chain end
+        ga = [self._groups("attacker", s) for s in ca]
+        A = [class_distribution(g, self.low_luck) for g in ga]
+        P = [class_distribution(self._groups("defender", s), self.low_luck) for s in cd]
+        hmax = max(len(p) for p in P)
+        PT = [[p[h] if h < len(p) else 0.0 for p in P] for h in range(hmax)]  # PT[h][j] = P[j][h]
+        SUF = [[0.0] * nd for _ in range(hmax + 1)]  # SUF[h][j] = P(defender j scores >= h hits)
+        for h in range(hmax - 1, -1, -1):
+            SUF[h] = [x + y for x, y in zip(PT[h], SUF[h + 1])]
+        H = [0.0] * (na * W)
+        tail = [0.0] * na
+        direct: list[list[float] | None] = [None] * na
+        hi = -1  # last row with pending mass in H
+        zero_a = (0,) * len(engine.a_cats)
+        zero_d = (0,) * len(engine.d_cats)
+        cap = engine.steady_round
+        rounds = 0.0
+        cells = 0
+        neglected = 0.0
+        for r in range(na):
+            Ar = A[r]
+            la = len(Ar)
+            room = na - 1 - r  # defender hits beyond this all end at the attacker's chain end
+            after = [0.0] * nd  # mass after a round's casualties, before the end phase
+            if hi >= r and W:
+                h = H[r * W : (r + 1) * W]
+                full = [0.0] * (W + la - 1)
+                for k, q in enumerate(Ar):
+                    if q:
+                        full[k : k + W] = [x + q * y for x, y in zip(full[k : k + W], h)]
+                after[:W] = full[:W]
+                after[W] = math.fsum(full[W:])
+            after[W] += tail[r]
+            extra = direct[r]
+            if extra is not None:
+                after = [x + y for x, y in zip(after, extra)]
+            row = fresh[r]
+            scales = [0.0] * nd
+            SA: list[float] | None = None
+            for j in range(nd):
+                a = after[j]
+                m = row[j]
+                if not a and not m:
+                    continue
+                ended = engine.apply(State(cap, ca[r], cd[j], zero_a, zero_d, zero_a, zero_d, zero_a, ""), "end", [])
+                if ended.over:
+                    ended = ended._replace(round=0)
+                    if a:
+                        finals[ended] = finals.get(ended, 0.0) + a
+                elif ended.a != ca[r] or ended.d != cd[j]:
+                    raise AssertionError("the end of a land round left the loss chains")
+                else:
+                    m += a
+                if m < NEGLIGIBLE:
+                    neglected += m
+                    continue
+                cells += 1
+                pj = P[j]
+                stay = Ar[0] * pj[0]
+                if ended.over:
+                    # a round without hits still ends the battle here (e.g. a retreat order)
+                    scale = m
+                    finals[ended] = finals.get(ended, 0.0) + m * stay
+                else:
+                    scale = m / (1.0 - stay)
+                rounds += scale
+                scales[j] = scale
+                if j < W:  # the defender misses, the attacker hits: along this row
+                    c = scale * (pj[0] if room else 1.0)
+                    if c:
+                        k = W - j
+                        end = min(la, k)
+                        if end > 1:
+                            after[j + 1 : j + end] = [x + c * q for x, q in zip(after[j + 1 : j + end], Ar[1:end])]
+                        if k < la:
+                            if SA is None:
+                                SA = [0.0] * (la + 1)
+                                for t in range(la - 1, -1, -1):
+                                    SA[t] = SA[t + 1] + Ar[t]
+                            after[W] += c * SA[k]
+            if not room:
+                break
+            # the defender hits: mass for later rows, before the attacker's hits (A[r]) apply
+            if any(scales):
+                s, last = scales[:W], scales[W]
+                top = min(room, hmax - 1)
+                for d in range(1, top + 1):
+                    coef = SUF[d] if d == room else PT[d]
+                    at = (r + d) * W
+                    if W:
+                        H[at : at + W] = [x + p * q for x, p, q in zip(H[at : at + W], s, coef)]
+                    tail[r + d] += last * coef[W]
+                hi = max(hi, r + top)
+            if hi <= r:
+                continue
+            lo_at, hi_at = (r + 1) * W, (hi + 1) * W
+            b = self._factor(ga[r], ga[r + 1])
+            if b is None:  # no Horner step: convolve the pending rows with A[r] now
+                for t in range(r + 1, hi + 1):
+                    h = H[t * W : (t + 1) * W]
+                    if not any(h):
                         continue
-                    cells += 1
-                    da = pa[i]  # hits the attacker scores
-                    dd = pd[j]  # hits the defender scores
-                    stay = da[0] * dd[0]
-                    if ended.over:
-                        # a round without hits still ends the battle here (e.g. a retreat order)
-                        scale = m
-                        finals[ended] = finals.get(ended, 0.0) + m * stay
-                    else:
-                        scale = m / (1.0 - stay)
-                    rounds += scale
-                    self.neglected += scale * (dropped_a[i] + dropped_d[j])
-                    ra = windows_a.get(i, nd - 1 - j)  # hits beyond the chain's end all end it
-                    rd = windows_d.get(j, na - 1 - i)
-                    for hd, qd in enumerate(rd.dist):
-                        c = scale * qd
-                        if c < NEGLIGIBLE:
-                            self.neglected += c
-                            continue
-                        lo, hi, lost = ra.window(NEGLIGIBLE / c)
-                        self.neglected += c * lost
-                        if hd == 0 and lo == 0:
-                            lo = 1
-                        if lo > hi:
-                            continue
-                        row = grid[i + hd]
-                        part = ra.dist[lo : hi + 1]
-                        row[j + lo : j + hi + 1] = [x + c * q for x, q in zip(row[j + lo : j + hi + 1], part)]
-        return finals, rounds, cells
+                    full = [0.0] * (W + la - 1)
+                    for k, q in enumerate(Ar):
+                        if q:
+                            full[k : k + W] = [x + q * y for x, y in zip(full[k : k + W], h)]
+                    got = full[:W] + [math.fsum(full[W:])]
+                    old = direct[t]
+                    direct[t] = got if old is None else [x + y for x, y in zip(old, got)]
+                H[lo_at:hi_at] = [0.0] * (hi_at - lo_at)
+                hi = r
+            elif len(b) == 2 and W:
+                b0, b1 = b
+                blk = H[lo_at:hi_at]
+                new = [b0 * x + b1 * y for x, y in zip(blk, [0.0] + blk[:-1])]
+                for t in range(0, hi_at - lo_at, W):
+                    new[t] = b0 * blk[t]
+                    tail[r + 1 + t // W] += b1 * blk[t + W - 1]
+                H[lo_at:hi_at] = new
+            elif len(b) > 2 and W:
+                for t in range(r + 1, hi + 1):
+                    h = H[t * W : (t + 1) * W]
+                    full = [0.0] * (W + len(b) - 1)
+                    for k, q in enumerate(b):
+                        if q:
+                            full[k : k + W] = [x + q * y for x, y in zip(full[k : k + W], h)]
+                    H[t * W : (t + 1) * W] = full[:W]
+                    tail[t] += math.fsum(full[W:])
+        totals[0] += rounds
+        totals[1] += cells
+        self.neglected += neglected
 
+    def _groups(self, side: str, counts: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+        """The (count, hit value) dice groups a side fires with from `counts` (one fire class)."""
+        engine = self.engine
+        zero_a = (0,) * len(engine.a_cats)
+        zero_d = (0,) * len(engine.d_cats)
+        if side == "attacker":
+            st = State(engine.steady_round, counts, zero_d, zero_a, zero_d, zero_a, zero_d, zero_a, "")
+        else:
+            st = State(engine.steady_round, zero_a, counts, zero_a, zero_d, zero_a, zero_d, zero_a, "")
+        volley = engine._fire_volley(side, st)  # type: ignore[arg-type]
+        if any(g.fire_class != "any" for g in volley.groups):
+            raise AssertionError("land volleys have a single fire class")
+        return tuple(sorted((g.count, g.value) for g in volley.groups))
 
-class _Window:
-    """A folded hit distribution and, per power-of-ten threshold, the interval of hit counts at
-    least that likely (binomial convolutions are unimodal) with the mass outside it."""
-
-    def __init__(self, dist: tuple[float, ...]):
-        self.dist = dist
-        self.cache: dict[int, tuple[int, int, float]] = {}
-
-    def window(self, threshold: float) -> tuple[int, int, float]:
-        level = math.floor(math.log10(threshold)) if threshold > 0 else -400
-        got = self.cache.get(level)
-        if got is None:
-            t = 10.0**level if level > -400 else 0.0
-            d = self.dist
-            lo, hi = 0, len(d) - 1
-            while lo < hi and d[lo] < t:
-                lo += 1
-            while hi > lo and d[hi] < t:
-                hi -= 1
-            got = (lo, hi, math.fsum(d[:lo]) + math.fsum(d[hi + 1 :]))
-            self.cache[level] = got
-        return got
-
-
-class _Windows:
-    def __init__(self, dists: list[tuple[float, ...]]):
-        self.dists = dists
-        self.cache: dict[tuple[int, int], _Window] = {}
-
-    def get(self, k: int, room: int) -> _Window:
-        room = min(room, len(self.dists[k]) - 1)
-        got = self.cache.get((k, room))
-        if got is None:
-            got = _Window(_fold(self.dists[k], room))
-            self.cache[(k, room)] = got
-        return got
-
-
-def _fold(dist: tuple[float, ...], room: int) -> tuple[float, ...]:
-    if len(dist) <= room + 1:
-        return dist
-    return dist[:room] + (math.fsum(dist[room:]),)
+    def _factor(self, more: tuple[tuple[int, int], ...], fewer: tuple[tuple[int, int], ...]) -> tuple[float, ...] | None:
+        """B with dist(more) = dist(fewer) * B: the hits of the dice `more` has beyond `fewer`
+        (None when `fewer` is not a sub-multiset of `more`, or under Low Luck's pooled strength)."""
+        if self.low_luck:
+            return None
+        dice: dict[int, int] = {}
+        for n, v in more:
+            dice[v] = dice.get(v, 0) + n
+        for n, v in fewer:
+            dice[v] = dice.get(v, 0) - n
+        if any(n < 0 for n in dice.values()):
+            return None
+        return class_distribution(tuple(sorted((n, v) for v, n in dice.items() if n)), False)
 
 
 NEGLIGIBLE = 1e-16  # branches less likely than this are dropped (the total is reported)
-TAIL = 1e-18  # hit counts less likely than this are dropped (the total dropped is reported)
 
-
-def _trim(dist: tuple[float, ...]) -> tuple[tuple[float, ...], float]:
-    """Drop the improbable high-hit tail of a distribution; returns it and the mass dropped."""
-    end = len(dist)
-    while end > 1 and dist[end - 1] < TAIL:
-        end -= 1
-    return dist[:end], math.fsum(dist[end:])
 
 
 # ------------------------------------------------------------------------------------------

@@ -118,6 +118,10 @@ class Engine:
         self.steady_round = cap
         self.a_idx = self._index(self.a_cats)
         self.d_idx = self._index(self.d_cats)
+        # memos of pure functions (the odds calculator asks the same questions many times)
+        self._d_fights = tuple(self._value("defender", c) > 0 for c in self.d_cats)
+        self._volley_memo: dict[tuple[str, int, tuple[int, ...], tuple[int, ...]], Volley] = {}
+        self._conclude_memo: dict[tuple[tuple[bool, ...], tuple[bool, ...], bool], Winner | None] = {}
 
     # ------------------------------------------------------------------ categories
     def _categories(
@@ -176,7 +180,7 @@ class Engine:
         """AAA with no defending combat units are destroyed without a battle (AAA profile)."""
         if not self.rules.aa_destroyed_when_alone or self.kind != "land":
             return state
-        if any(n and self._value("defender", c) > 0 for n, c in zip(state.d, self.d_cats)):
+        if any(n and f for n, f in zip(state.d, self._d_fights)):
             return state
         return state._replace(d=(0,) * len(self.d_cats))
 
@@ -278,6 +282,13 @@ class Engine:
         return tuple(out)
 
     def _fire_volley(self, side: Side, state: State) -> Volley:
+        key = (side, state.round, state.a, state.d)  # all the volley depends on
+        got = self._volley_memo.get(key)
+        if got is None:
+            got = self._volley_memo[key] = self._make_fire_volley(side, state)
+        return got
+
+    def _make_fire_volley(self, side: Side, state: State) -> Volley:
         own = state.a if side == "attacker" else state.d  # includes casualties behind the strip
         enemy = state.d if side == "attacker" else state.a
         cats = self.cats(side)
@@ -431,6 +442,8 @@ class Engine:
         return state
 
     def _remove_pending(self, state: State) -> State:
+        if not any(state.a_pending) and not any(state.d_pending):
+            return state
         zero_a = (0,) * len(self.a_cats)
         zero_d = (0,) * len(self.d_cats)
         return state._replace(
@@ -490,19 +503,28 @@ class Engine:
 
     def _conclude(self, state: State, log: list[Event] | None) -> State:
         """Condition A: one side has nothing left on the strip, or neither can hurt the other."""
+        retreated = any(state.a_retreated)
+        # the answer depends only on which categories are present
+        key = (tuple(map(bool, state.a)), tuple(map(bool, state.d)), retreated)
+        if key in self._conclude_memo:
+            winner = self._conclude_memo[key]
+        else:
+            winner = self._conclude_memo[key] = self._winner(state, retreated)
+        if winner is None:
+            return state
+        return state._replace(over=winner)
+
+    def _winner(self, state: State, retreated: bool) -> Winner | None:
         a_on = any(state.a)
         d_on = any(state.d)
         winner: Winner | None = None
-        retreated = any(state.a_retreated)
         if not d_on:
             winner = "attacker" if a_on else ("retreat" if retreated else "draw")
         elif not a_on:
             winner = "retreat" if retreated else "defender"
         elif not self._can_hurt("attacker", state.a, state.d) and not self._can_hurt("defender", state.d, state.a):
             winner = "retreat" if retreated else "none"
-        if winner is None:
-            return state
-        return state._replace(over=winner)
+        return winner
 
     def _wants_retreat(self, state: State) -> bool:
         cond = self.orders["attacker"].retreat
