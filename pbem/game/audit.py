@@ -171,7 +171,8 @@ def replay_turn(game: Game, parent: str, index: int, link: str | None, extra_lin
             empty.problems.append(f"no usable dice link revealed ({link!r})")
             return empty
         source = dice.SeededDice(dice.turn_seed(link, state_hash, orders_hash, extra_links or {}), mode=dice.MODE_COMMITTED)
-        info = {"mode": "committed", "link": link, "index": index, "state_hash": state_hash, "orders_hash": orders_hash}
+        info = {"mode": "committed", "link": link, "index": index, "state_hash": state_hash, "orders_hash": orders_hash,
+                "opponents": dict(extra_links or {})}
     result = run_turn(game.ruleset, game.rules, game.combat_rules, state, orders, standing, game.config.options, source)
     if result.problems:
         empty.problems.extend(p.message for p in result.problems)
