@@ -134,10 +134,11 @@ def test_re_running_gives_the_same_dice() -> None:
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.text(min_size=1, max_size=200), st.data())
+@given(st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=200), st.data())
 def test_changing_one_character_of_the_orders_changes_the_dice(text: str, data: st.DataObject) -> None:
     i = data.draw(st.integers(min_value=0, max_value=len(text) - 1))
-    replacement = data.draw(st.characters().filter(lambda c: c != text[i]))
+    # Orders files are UTF-8 text: lone surrogates cannot occur in them.
+    replacement = data.draw(st.characters(blacklist_categories=("Cs",)).filter(lambda c: c != text[i]))
     changed = text[:i] + replacement + text[i + 1 :]
     # 20 dice agreeing by chance has probability 6**-20: a failure here is a real defect.
     assert seeded(text).roll(LABEL, 20) != seeded(changed).roll(LABEL, 20)
