@@ -277,11 +277,13 @@ class _FastLand:
         ga = [self._groups("attacker", s) for s in ca]
         A = [class_distribution(g, self.low_luck) for g in ga]
         P = [class_distribution(self._groups("defender", s), self.low_luck) for s in cd]
+        P0 = [p[0] for p in P]
         hmax = max(len(p) for p in P)
         PT = [[p[h] if h < len(p) else 0.0 for p in P] for h in range(hmax)]  # PT[h][j] = P[j][h]
         SUF = [[0.0] * nd for _ in range(hmax + 1)]  # SUF[h][j] = P(defender j scores >= h hits)
         for h in range(hmax - 1, -1, -1):
             SUF[h] = [x + y for x, y in zip(PT[h], SUF[h + 1])]
+        PTF = [q for h in range(1, hmax) for q in PT[h][:W]]  # PT[1:] flattened, W columns each
         H = [0.0] * (na * W)
         tail = [0.0] * na
         direct: list[list[float] | None] = [None] * na
@@ -289,6 +291,7 @@ class _FastLand:
         zero_a = (0,) * len(engine.a_cats)
         zero_d = (0,) * len(engine.d_cats)
         cap = engine.steady_round
+        end_phase = engine._end_round  # = engine.apply(state, "end", [])
         rounds = 0.0
         cells = 0
         neglected = 0.0
@@ -310,19 +313,21 @@ class _FastLand:
             if extra is not None:
                 after = [x + y for x, y in zip(after, extra)]
             row = fresh[r]
+            a_now = ca[r]
             scales = [0.0] * nd
             SA: list[float] | None = None
             for j in range(nd):
                 a = after[j]
                 m = row[j]
-                if not a and not m:
+                if a + m < NEGLIGIBLE:
+                    neglected += a + m
                     continue
-                ended = engine.apply(State(cap, ca[r], cd[j], zero_a, zero_d, zero_a, zero_d, zero_a, ""), "end", [])
+                ended = end_phase(State(cap, a_now, cd[j], zero_a, zero_d, zero_a, zero_d, zero_a, ""), None)
                 if ended.over:
                     ended = ended._replace(round=0)
                     if a:
                         finals[ended] = finals.get(ended, 0.0) + a
-                elif ended.a != ca[r] or ended.d != cd[j]:
+                elif ended.a != a_now or ended.d != cd[j]:
                     raise AssertionError("the end of a land round left the loss chains")
                 else:
                     m += a
@@ -330,8 +335,8 @@ class _FastLand:
                     neglected += m
                     continue
                 cells += 1
-                pj = P[j]
-                stay = Ar[0] * pj[0]
+                p0 = P0[j]
+                stay = Ar[0] * p0
                 if ended.over:
                     # a round without hits still ends the battle here (e.g. a retreat order)
                     scale = m
@@ -341,7 +346,7 @@ class _FastLand:
                 rounds += scale
                 scales[j] = scale
                 if j < W:  # the defender misses, the attacker hits: along this row
-                    c = scale * (pj[0] if room else 1.0)
+                    c = scale * (p0 if room else 1.0)
                     if c:
                         k = W - j
                         end = min(la, k)
@@ -357,14 +362,16 @@ class _FastLand:
                 break
             # the defender hits: mass for later rows, before the attacker's hits (A[r]) apply
             if any(scales):
-                s, last = scales[:W], scales[W]
                 top = min(room, hmax - 1)
-                for d in range(1, top + 1):
-                    coef = SUF[d] if d == room else PT[d]
-                    at = (r + d) * W
-                    if W:
-                        H[at : at + W] = [x + p * q for x, p, q in zip(H[at : at + W], s, coef)]
-                    tail[r + d] += last * coef[W]
+                last = scales[W]
+                if last:
+                    for d in range(1, top + 1):
+                        tail[r + d] += last * (SUF[d] if d == room else PT[d])[W]
+                if W:
+                    # rows r+1 .. r+top at once: coefficients PT[1..top] (SUF[room] for the last)
+                    lo_at, hi_at = (r + 1) * W, (r + top + 1) * W
+                    coef = PTF[: (top - 1) * W] + (SUF[room][:W] if top == room else PTF[(top - 1) * W : top * W])
+                    H[lo_at:hi_at] = [x + p * q for x, p, q in zip(H[lo_at:hi_at], scales[:W] * top, coef)]
                 hi = max(hi, r + top)
             if hi <= r:
                 continue

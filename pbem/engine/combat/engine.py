@@ -119,7 +119,8 @@ class Engine:
         self.a_idx = self._index(self.a_cats)
         self.d_idx = self._index(self.d_cats)
         # memos of pure functions (the odds calculator asks the same questions many times)
-        self._d_fights = tuple(self._value("defender", c) > 0 for c in self.d_cats)
+        self._never_retreats = retreat.kind == "never"
+        self._d_fights = tuple(i for i, c in enumerate(self.d_cats) if self._value("defender", c) > 0)
         self._volley_memo: dict[tuple[str, int, tuple[int, ...], tuple[int, ...]], Volley] = {}
         self._conclude_memo: dict[tuple[tuple[bool, ...], tuple[bool, ...], bool], Winner | None] = {}
 
@@ -180,8 +181,10 @@ class Engine:
         """AAA with no defending combat units are destroyed without a battle (AAA profile)."""
         if not self.rules.aa_destroyed_when_alone or self.kind != "land":
             return state
-        if any(n and f for n, f in zip(state.d, self._d_fights)):
-            return state
+        d = state.d
+        for i in self._d_fights:
+            if d[i]:
+                return state
         return state._replace(d=(0,) * len(self.d_cats))
 
     def side_counts(self, state: State, side: Side) -> tuple[int, ...]:
@@ -512,7 +515,7 @@ class Engine:
             winner = self._conclude_memo[key] = self._winner(state, retreated)
         if winner is None:
             return state
-        return state._replace(over=winner)
+        return State(*state[:8], winner, state.no_combat)  # = _replace(over=winner), cheaper
 
     def _winner(self, state: State, retreated: bool) -> Winner | None:
         a_on = any(state.a)
@@ -544,7 +547,7 @@ class Engine:
         return self.battle.retreat_to[0] if self.battle.retreat_to else None
 
     def _retreat(self, state: State, log: list[Event] | None) -> State:
-        if not self.battle.can_retreat or not self._wants_retreat(state):
+        if self._never_retreats or not self.battle.can_retreat or not self._wants_retreat(state):
             return state
         amphibious = any(c.seaborne for c in self.a_cats)
         dest = self.retreat_destination()
@@ -585,7 +588,7 @@ class Engine:
         if not state.over:
             state = self._retreat(state, log)
         if not state.over:
-            state = state._replace(round=state.round + 1)
+            state = State(state.round + 1, *state[1:])  # = _replace(round=...), cheaper
         return state
 
     def _aa_alone_logged(self, state: State, log: list[Event] | None) -> State:
