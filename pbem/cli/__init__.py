@@ -32,6 +32,8 @@ COMMANDS: dict[str, str] = {
     "luck": "pbem.cli.audit_commands:luck",
     "mail": "pbem.cli.gateway_commands:mail",
     "serve": "pbem.cli.gateway_commands:serve",
+    "init-ci": "pbem.cli.gateway_commands:init_ci",
+    "tick": "pbem.cli.gateway_commands:tick",
     "odds": "pbem.cli.odds:odds",
 }
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import click
 
-from pbem.cli.game_commands import user_errors
+from pbem.cli.game_commands import game_option, user_errors
 
 
 def _gateway_errors(fn):  # type: ignore[no-untyped-def]
@@ -92,3 +92,49 @@ def serve_init(bare_repo: str, allowed_signers: str | None) -> None:
     for line in install(Path(bare_repo), Path(allowed_signers) if allowed_signers else None):
         click.echo(line)
     click.echo(f"Players now push signed commits to {bare_repo}; see docs/hosting.md.")
+
+
+# ------------------------------------------------------------------ forge CI
+@click.command("init-ci")
+@click.argument("forge", type=click.Choice(["github", "gitlab"]))
+@game_option
+@click.option("--install", default=None, metavar="REQUIREMENT",
+              help="How CI installs pbem (default: pbem==<this version>), e.g. git+https://example.org/pbem@v0.1.0.")
+@click.option("--force", is_flag=True, help="Replace an existing CI file.")
+@user_errors
+def init_ci(forge: str, game_dir: str, install: str | None, force: bool) -> None:
+    """Write a CI file: validate orders on pull requests, adjudicate and apply deadlines on main."""
+    from pbem.gateways.forge import write_ci
+
+    target = write_ci(Path(game_dir), forge, install=install, force=force)
+    click.echo(f"wrote {target}; review it, commit it and push. Secrets to set: see the file's header.")
+
+
+# ------------------------------------------------------------------ deadlines
+@click.command("tick")
+@game_option
+@click.option("--now", default=None, metavar="ISO8601", help="The time to act at (default: the system clock), e.g. 2026-03-01T18:00Z.")
+@click.option("--mail-config", type=click.Path(dir_okay=False), default=None,
+              help="Mail settings for reminders and reports (default: $PBEM_MAIL_CONFIG or ~/.config/pbem/mail.yaml, if present).")
+@_gateway_errors
+def tick(game_dir: str, now: str | None, mail_config: str | None) -> None:
+    """Adjudicate a complete turn, send due reminders and apply the missing-orders policy at the deadline."""
+    from pbem.gateways.deadlines import tick as run_tick
+    from pbem.gateways.hosting import parse_now
+    from pbem.gateways.mailboxes import SmtpSender
+    from pbem.gateways.mailconfig import default_config_path, load_mail_config
+
+    moment = parse_now(now)  # the clock is read here, at the edge, and nowhere below
+    path = Path(mail_config) if mail_config else default_config_path()
+    sender = None
+    if mail_config or path.is_file():
+        config = load_mail_config(path)
+        sender = SmtpSender(config.smtp)
+    try:
+        result = run_tick(Path(game_dir), moment, mailer=sender.send if sender else None,
+                          sender=config.sender if sender else "pbem <pbem@localhost>")
+    finally:
+        if sender is not None:
+            sender.close()
+    for line in result.actions:
+        click.echo(line)

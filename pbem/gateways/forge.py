@@ -1,0 +1,192 @@
+"""`pbem init-ci github|gitlab`: host a game on a forge's CI runners.
+
+The game repository lives on GitHub or GitLab.  Players open pull (merge) requests that add their
+orders; CI validates them against main as it is now and shows the problems in the check's log.
+The host (or an auto-merge rule) merges; on every push to main, and every hour on a schedule, CI
+runs `pbem tick`, which adjudicates a complete turn and applies deadlines, and pushes the result.
+The dice secret comes from the forge's secret store (`PBEM_DICE_SECRET`, or per game
+`PBEM_DICE_SECRET_<GAME_ID>`), never from the repository.  One workflow per game repository, so
+a league hosts as many games as it has repositories, each on the forge's own runners.
+
+The shell steps are constants here so the tests run exactly the text the workflow will run.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pbem import __version__
+from pbem.game.dicekeys import env_var_for
+from pbem.game.game import Game, GameError
+
+FORGES = ("github", "gitlab")
+TARGETS = {"github": ".github/workflows/pbem.yml", "gitlab": ".gitlab-ci.yml"}
+
+# Validate the orders of a pull request against main as it is now ($PBEM_BASE names it).  Checked
+# out is the request's head; pbem reads the game from refs/heads/main, which is set to the base.
+VALIDATE_SCRIPT = """\
+set -eu
+git update-ref refs/heads/main "$(git rev-parse "$PBEM_BASE^{commit}")"
+base=$(git merge-base "$PBEM_BASE" HEAD)
+other=$(git diff --name-only "$base" HEAD -- . ':(exclude)orders' ':(exclude)standing')
+if [ -n "$other" ]; then
+  echo "error: a pull request may only add or change orders and standing orders; it also changes:"
+  echo "$other"
+  exit 1
+fi
+files=$(git diff --name-only --diff-filter=AMR "$base" HEAD -- orders standing)
+if [ -z "$files" ]; then
+  echo "error: no orders or standing orders in this pull request"
+  exit 1
+fi
+status=0
+for f in $files; do
+  pbem validate "$f" --game . || status=1
+done
+exit $status
+"""
+
+# On main: adjudicate a complete turn, apply deadlines and reminders, push what was committed.
+ADVANCE_SCRIPT = """\
+set -eu
+before=$(git rev-parse HEAD)
+pbem tick --game .
+if [ "$(git rev-parse HEAD)" != "$before" ]; then
+  git push "$PBEM_PUSH_URL" HEAD:main
+fi
+"""
+
+
+def _indent(text: str, spaces: int) -> str:
+    pad = " " * spaces
+    return "".join(pad + line + "\n" if line else "\n" for line in text.splitlines())
+
+
+def github_workflow(game_id: str, install: str) -> str:
+    per_game = env_var_for(game_id)
+    return f"""\
+# pbem: validate orders in pull requests; adjudicate and apply deadlines on main.
+# Written by `pbem init-ci github`; see docs/hosting.md.  Secrets (Settings > Secrets > Actions):
+#   PBEM_DICE_SECRET (or {per_game}) -- the dice secret, only for committed dice
+#   PBEM_MAIL_CONFIG_YAML, PBEM_SMTP_PASSWORD -- optional, for reminders and report mail
+name: pbem
+on:
+  pull_request:
+    branches: [main]
+  push:
+    branches: [main]
+  schedule:
+    - cron: "17 * * * *"
+  workflow_dispatch: {{}}
+concurrency:
+  group: pbem-${{{{ github.repository }}}}
+  cancel-in-progress: false
+permissions:
+  contents: read
+jobs:
+  validate:
+    if: github.event_name == 'pull_request'
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+        with:
+          fetch-depth: 0
+          ref: ${{{{ github.event.pull_request.head.sha }}}}
+      - uses: actions/setup-python@v5
+        with:
+          python-version: "3.11"
+      - name: Install pbem
+        run: python -m pip install --quiet "{install}"
+      - name: Validate the orders
+        env:
+          PBEM_BASE: origin/${{{{ github.base_ref }}}}
+        run: |
+{_indent(VALIDATE_SCRIPT, 10)}  advance:
+    if: github.event_name != 'pull_request'
+    runs-on: ubuntu-latest
+    permissions:
+      contents: write
+    steps:
+      - uses: actions/checkout@v4
+        with:
+          fetch-depth: 0
+          ref: main
+      - uses: actions/setup-python@v5
+        with:
+          python-version: "3.11"
+      - name: Install pbem
+        run: python -m pip install --quiet "{install}"
+      - name: Mail settings from the secret store
+        env:
+          PBEM_MAIL_CONFIG_YAML: ${{{{ secrets.PBEM_MAIL_CONFIG_YAML }}}}
+        run: |
+          if [ -n "$PBEM_MAIL_CONFIG_YAML" ]; then
+            mkdir -p "$RUNNER_TEMP/pbem" && printf '%s\\n' "$PBEM_MAIL_CONFIG_YAML" > "$RUNNER_TEMP/pbem/mail.yaml"
+            echo "PBEM_MAIL_CONFIG=$RUNNER_TEMP/pbem/mail.yaml" >> "$GITHUB_ENV"
+          fi
+      - name: Adjudicate, apply deadlines, push
+        env:
+          PBEM_DICE_SECRET: ${{{{ secrets.PBEM_DICE_SECRET }}}}
+          {per_game}: ${{{{ secrets.{per_game} }}}}
+          PBEM_SMTP_PASSWORD: ${{{{ secrets.PBEM_SMTP_PASSWORD }}}}
+          PBEM_PUSH_URL: origin
+        run: |
+{_indent(ADVANCE_SCRIPT, 10)}"""
+
+
+def gitlab_pipeline(game_id: str, install: str) -> str:
+    per_game = env_var_for(game_id)
+    return f"""\
+# pbem: validate orders in merge requests; adjudicate and apply deadlines on main.
+# Written by `pbem init-ci gitlab`; see docs/hosting.md.  CI/CD variables (masked, protected):
+#   PBEM_DICE_SECRET (or {per_game}) -- the dice secret, only for committed dice
+#   PBEM_PUSH_TOKEN -- a project access token with write_repository, to push the adjudication
+#   PBEM_MAIL_CONFIG (a File variable), PBEM_SMTP_PASSWORD -- optional, for reminders and report mail
+# Add a pipeline schedule (CI/CD > Schedules, e.g. hourly) on main so deadlines are applied.
+default:
+  image: python:3.11-slim
+  before_script:
+    - apt-get update -qq && apt-get install -y -qq git > /dev/null
+    - python -m pip install --quiet "{install}"
+workflow:
+  rules:
+    - if: $CI_PIPELINE_SOURCE == "merge_request_event"
+    - if: $CI_COMMIT_BRANCH == "main"
+validate:
+  stage: test
+  rules:
+    - if: $CI_PIPELINE_SOURCE == "merge_request_event"
+  variables:
+    GIT_DEPTH: "0"
+    PBEM_BASE: origin/$CI_MERGE_REQUEST_TARGET_BRANCH_NAME
+  script:
+    - git fetch -q origin "$CI_MERGE_REQUEST_TARGET_BRANCH_NAME:refs/remotes/origin/$CI_MERGE_REQUEST_TARGET_BRANCH_NAME"
+    - |
+{_indent(VALIDATE_SCRIPT, 6)}advance:
+  stage: deploy
+  resource_group: pbem-game
+  rules:
+    - if: $CI_COMMIT_BRANCH == "main"
+  variables:
+    GIT_DEPTH: "0"
+  script:
+    - git checkout -q -B main "$CI_COMMIT_SHA"
+    - export PBEM_PUSH_URL="https://oauth2:${{PBEM_PUSH_TOKEN}}@${{CI_SERVER_HOST}}/${{CI_PROJECT_PATH}}.git"
+    - |
+{_indent(ADVANCE_SCRIPT, 6)}"""
+
+
+def write_ci(game_dir: Path, forge: str, *, install: str | None = None, force: bool = False) -> Path:
+    """Write the forge's CI file into the game's work tree (the host reviews and commits it)."""
+    if forge not in FORGES:
+        raise GameError(f"unknown forge {forge!r}; choose {', '.join(FORGES)}")
+    game = Game(game_dir)
+    if game.repo.bare:
+        raise GameError(f"{game_dir} is a bare repository; write the CI file in a clone with a work tree")
+    text = (github_workflow if forge == "github" else gitlab_pipeline)(game.config.game, install or f"pbem=={__version__}")
+    target = Path(game_dir) / TARGETS[forge]
+    if target.exists() and not force and target.read_text(encoding="utf-8") != text:
+        raise GameError(f"{target} exists; pass --force to replace it")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(text, encoding="utf-8")
+    return target
