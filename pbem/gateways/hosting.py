@@ -118,8 +118,15 @@ def powers_of(players: Mapping[str, str], address: str) -> list[str]:
 def turn_started(game: Game) -> datetime:
     """When the current power-turn began: the last adjudication, substitution or the game's creation."""
     history = game.repo.history()
-    start = next((c for c in reversed(history) if c.trailers.get("Phase") in TURN_START_PHASES), history[0])
-    return commit_time(start)
+    starts = [i for i, c in enumerate(history) if c.trailers.get("Phase") in TURN_START_PHASES] or [0]
+    moment = commit_time(history[starts[-1]])
+    # an adjudication a tick triggered at a given --now ends the turn no earlier than that tick's time,
+    # which the tick recorded on the commits it made during the turn (the adjudication itself has none)
+    previous = starts[-2] if len(starts) > 1 else 0
+    for c in history[previous + 1:starts[-1]]:
+        if c.trailers.get("At"):
+            moment = max(moment, commit_time(c))
+    return moment
 
 
 def commit_time(commit: Any) -> datetime:
