@@ -197,6 +197,14 @@ def _battle(turn: "Turn", space: str, kind: str, bombard_from: list[str] | None 
     if rules.bombard_cap_per_seaborne_unit:
         ships = ships[:seaborne]
     retreat_to = retreat_spaces(w, space, attackers)
+    if directive is not None and directive.retreat_to and directive.retreat_to not in retreat_to:
+        from pbem.engine.problems import Problem
+
+        turn.problems.append(Problem(
+            "illegal", f"cannot retreat from {space} to {directive.retreat_to}",
+            rule="General Combat, step 6: retreat to one adjacent friendly space from which an attacking land or sea unit moved",
+            hint="possible: " + (", ".join(retreat_to) or "none (seaborne and air units cannot retreat that way)"),
+            path=(*directive.yaml_path, "retreat", "to"), code="directive.retreat-to"))
     battle = cm.Battle(
         space=space, kind=kind, attacker=w.power,  # type: ignore[arg-type]
         attackers=_forces(w, attackers), defenders=_forces(w, defenders),

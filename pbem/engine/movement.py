@@ -231,6 +231,7 @@ class Mover:
                 u.carrier = None
             w.move_unit(u, path)
             u.phase = phase
+            u.order = move.yaml_path
             if move.mission:
                 u.mission = move.mission
         if blitzed:
@@ -382,6 +383,8 @@ class Mover:
             for host in hosts:
                 if host.owner != w.power and move.phase == "combat":
                     continue  # an ally's transport cannot carry you into an assault on your turn
+                if move.phase == "noncombat" and (host.phase == "combat" or host.fought or host.retreated):
+                    continue  # it moved, fought or retreated in combat: no loading now
                 if w.has_room(host, rider.type):
                     rider.carrier = host.id
                     placed.append((rider, host))
@@ -396,6 +399,7 @@ class Mover:
             rider.moved = w.utype(rider).move
             rider.phase = move.phase
             rider.loaded_phase = move.phase
+            rider.order = move.yaml_path
             rider.path.append(move.to)
         return []
 
@@ -432,6 +436,7 @@ class Mover:
             rider.phase = move.phase
             rider.path.append(move.to)
             rider.came_by = host.id
+            rider.order = move.yaml_path
             if move.phase == "combat":
                 rider.seaborne_from = move.frm
         return []

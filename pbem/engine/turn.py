@@ -217,7 +217,7 @@ class Turn:
         """Before any battle, show a possible landing for every attacking air unit (Air units)."""
         w = self.w
         capacity = self._carrier_room()
-        new_carriers = self._new_carrier_zones()
+        new_carriers = self._new_carrier_zones() | self._zones_carriers_can_reach()
         for u in sorted(w.units.values(), key=lambda u: u.id):
             if u.owner != w.power or u.phase != "combat" or w.utype(u).domain != "air":
                 continue
@@ -231,9 +231,26 @@ class Turn:
 
             dist = self.mover.air_distance(u.space, landing, left)
             if dist is None:
-                self.problems.append(Problem("illegal", f"{u.type} attacking {u.space} has {left} movement left and no possible landing", rule=R_AIR + ": a possible landing must be shown for every attacking air unit", hint="attack a closer space, or move a carrier where it can land", path=("combat_move",), code="air.no-landing"))
-            elif not w.space(u.space).is_land or True:
-                pass
+                self.problems.append(Problem("illegal", f"{u.type} attacking {u.space} has {left} movement left and no possible landing", rule=R_AIR + ": a possible landing must be shown for every attacking air unit", hint="attack a closer space, or move a carrier where it can land", path=u.order or ("combat_move",), code="air.no-landing"))
+
+    def _zones_carriers_can_reach(self) -> set[str]:
+        """Sea zones an own carrier that stayed put in combat move can reach in noncombat move.
+
+        A landing plan may rely on a carrier's noncombat move, but then that carrier must not move in
+        combat move (Air Units: demonstrating a possible landing)."""
+        w = self.w
+        zones: set[str] = set()
+        for c in w.units.values():
+            if c.owner != w.power or not w.utype(c).has("carrier") or c.phase is not None or c.fought:
+                continue
+            budget = w.utype(c).move
+            for zone in w.board.spaces:
+                if w.is_sea(zone) and zone not in zones:
+                    path = self.mover.find_path("sea", c.space, zone, budget, lambda s: not w.enemy_units_at(s))
+                    if path is not None and not w.enemy_units_at(zone):
+                        zones.add(zone)
+            zones.add(c.space)
+        return zones
 
     def _attacked_spaces(self) -> set[str]:
         w = self.w
@@ -260,6 +277,12 @@ class Turn:
 
     def combat(self) -> None:
         plan = BattlePlan.from_world(self.w, self.orders, self.standing)
+        for space, directive in self.orders.battles.items():
+            if space not in plan.land and space not in plan.sea:
+                self.problems.append(Problem("illegal", f"the battles section names {space}, but no battle will be fought there",
+                                             rule="Conduct Combat: directives are for the battles your combat moves start",
+                                             hint="battles: " + (", ".join(plan.land + plan.sea) or "(none this turn)"),
+                                             path=directive.yaml_path, code="directive.no-battle"))
         resolve_battles(self, plan)
 
     def capture(self, space: str, by: str, *, blitz: bool = False) -> None:
@@ -396,6 +419,18 @@ class Turn:
         factory_site = self._factory_for(space, {t: p for t, p in profiles.items() if not p.has("factory")}, path)
         if isinstance(factory_site, Problem):
             return [factory_site]
+        if sea:
+            air = [t for t, p in profiles.items() if p.domain == "air"]
+            if any(not profiles[t].has("fighter") for t in air):
+                return [Problem("illegal", "only fighters are placed at sea, aboard your own carriers", rule=R_MOBILIZE, hint="place bombers in the complex's territory", path=path, code="place.air-at-sea")]
+            fighters = sum(units[t] for t in air)
+            if fighters:
+                room = sum(max(0, w.utype(h).carrier_capacity - len(w.cargo_of(h))) for h in w.units_at(space)
+                           if w.utype(h).has("carrier") and h.owner == w.power)
+                room += sum(self.ruleset.units[t].carrier_capacity * n for t, n in units.items() if self.ruleset.units[t].has("carrier"))
+                if fighters > room:
+                    return [Problem("illegal", f"{fighters} new fighter(s) need room on your own carriers in {space}; there is room for {room}",
+                                    rule=R_MOBILIZE + ": new fighters go aboard your own carriers, never an ally's", path=path, code="place.no-carrier-room")]
         count = sum(n for t, n in units.items() if not profiles[t].has("factory"))
         limit = w.space(factory_site).ipc - w.damage.get(factory_site, 0)
         if used.get(factory_site, 0) + count > limit:

@@ -32,6 +32,7 @@ class Unit:
     mission: str | None = None
     seaborne_from: str | None = None  # land units: the sea zone they assaulted from
     came_by: int | None = None  # land units: the transport they offloaded from this turn
+    order: tuple[str | int, ...] = ()  # YAML path of the last order that moved it, for error messages
     path: list[str] = field(default_factory=list)
 
 

@@ -184,3 +184,40 @@ def test_allied_transport_carries_your_units_across_turns() -> None:
     st = state(turn="United Kingdom", units={"SZ 10": {"United States": {"transport": 1}}})
     result = play(st, "United Kingdom", "noncombat_move:\n  - {units: 1 tank, from: Eastern Canada, to: SZ 10}\n")
     assert units_at(result.state, "SZ 10", "United Kingdom") == {"tank": 1}
+
+
+def test_retreat_only_to_a_space_an_attacker_came_from() -> None:
+    """General Combat, step 6 (Attacker Retreats, pg. 18): the attacker retreats to one adjacent
+    friendly space from which at least one attacking land or sea unit moved."""
+    st = state(turn="Soviet Union")
+    base = "combat_move:\n  - {units: 3 infantry, from: Russia, to: West Russia}\nbattles:\n  West Russia: {retreat: {to: %s, when: after round 1}}\n"
+    assert validate(st, "Soviet Union", base % "Russia") == []
+    problems = validate(st, "Soviet Union", base % "Caucasus")
+    assert codes(problems) == ["directive.retreat-to"] and "Russia" in problems[0].hint
+
+
+def test_directive_for_a_space_without_battle_is_refused() -> None:
+    """Battle directives are for the battles the combat moves start; a typo must not pass silently."""
+    st = state(turn="Soviet Union")
+    problems = validate(st, "Soviet Union", "combat_move:\n  - {units: 3 infantry, from: Russia, to: West Russia}\nbattles:\n  Ukraine S.S.R.: {order_of_loss: [infantry]}\n")
+    assert codes(problems) == ["directive.no-battle"]
+
+
+def test_new_fighters_at_sea_need_room_on_own_carriers() -> None:
+    """Phase 5: Mobilize New Units: new fighters may be placed on your own new or existing carrier in
+    an adjacent sea zone, never on a carrier of a friendly power."""
+    st = state(turn="United States")
+    ok = "purchase: {aircraft carrier: 1, fighter: 2}\nplace:\n  SZ 11: {aircraft carrier: 1, fighter: 2}\n"
+    assert validate(st, "United States", ok) == []
+    bad = "purchase: {fighter: 1}\nplace:\n  SZ 11: 1 fighter\n"
+    assert codes(validate(st, "United States", bad)) == ["place.no-carrier-room"]
+
+
+def test_landing_plan_may_rely_on_a_carrier_that_stays_for_noncombat() -> None:
+    """Combat Move, Air Units: a landing may rely on a carrier's noncombat move if that carrier does
+    not move in combat move."""
+    st = state(turn="United States", clear=("SZ 53", "SZ 52"), units={"SZ 53": {"United States": {"aircraft carrier": 1}},
+                                                                      "SZ 52": {"Japan": {"transport": 1}}})
+    # The Hawaiian fighter attacks the transport two zones away... and can land on the carrier.
+    body = "combat_move:\n  - {units: 1 fighter, from: Hawaiian Islands, to: SZ 52}\n"
+    assert validate(st, "United States", body) == []

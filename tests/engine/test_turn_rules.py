@@ -147,8 +147,7 @@ def test_no_bombardment_after_a_sea_battle_in_the_offload_zone() -> None:
     st = state(turn="United Kingdom", clear=("SZ 8", "France"),
                units={"SZ 8": {"United Kingdom": {"transport": 1, "battleship": 1, "infantry": 1}, "Germany": {"submarine": 1}},
                       "France": {"Germany": {"infantry": 1}}})
-    body = ("combat_move:\n  - {units: 1 infantry, from: SZ 8, to: France}\n"
-            "battles:\n  SZ 8: {order_of_loss: [transport, battleship]}\n")
+    body = "combat_move:\n  - {units: 1 infantry, from: SZ 8, to: France}\n"
     dice = {"battle/SZ 8/round-1/surprise-defender": [6], "battle/SZ 8/round-1/attacker": [1, 6],
             "battle/France/round-1/attacker": [1], "battle/France/round-1/defender": [6]}
     # The battleship did not move into SZ 8: the submarine is ignored, there is no sea combat, and
