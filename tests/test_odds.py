@@ -134,3 +134,36 @@ def test_probabilities_sum_to_one():
     total = o.attacker_win + o.defender_win + o.draw + o.retreat + o.stalemate
     assert abs(total - 1) < 1e-9
     assert o.most_likely[0].probability >= o.most_likely[-1].probability
+
+
+# ------------------------------------------------------------------------------------------
+# load time: `pbem odds` loads the ruleset, whose validated data is cached
+
+
+def test_ruleset_cache_returns_the_same_ruleset_and_revalidates_changed_data(tmp_path, monkeypatch):
+    """The cache of validated ruleset data (keyed by the files' hash) changes no answer: same
+    ruleset, same data hash; a changed file misses it and is validated again; a damaged entry is
+    ignored."""
+    import shutil
+
+    from pbem.engine.problems import ProblemsError
+    from pbem.io.rulesets import load_ruleset_dir, ruleset_dir
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.delenv("PBEM_NO_CACHE", raising=False)
+    folder = tmp_path / "aa1942_2e"
+    shutil.copytree(ruleset_dir("1942-2e"), folder, ignore=shutil.ignore_patterns("*.py", "__pycache__"))
+    first = load_ruleset_dir(folder)
+    entries = list((tmp_path / "cache" / "pbem" / "rulesets").glob("*.json"))
+    assert len(entries) == 1
+    second = load_ruleset_dir(folder)
+    assert second == first and second.data_hash == first.data_hash
+    monkeypatch.setenv("PBEM_NO_CACHE", "1")
+    assert load_ruleset_dir(folder).data_hash == first.data_hash
+    monkeypatch.delenv("PBEM_NO_CACHE")
+    entries[0].write_text('{"key": "damaged"')
+    assert load_ruleset_dir(folder).data_hash == first.data_hash
+    units = folder / "units.yaml"
+    units.write_text(units.read_text().replace("    cost: 4\n", "    cost: four\n", 1))
+    with pytest.raises(ProblemsError, match="is not of type 'integer'"):
+        load_ruleset_dir(folder)

@@ -4,6 +4,12 @@ Every file is checked against its JSON Schema in `schemas/` and then against the
 must exist, symmetric adjacency, consistent treasuries), so a broken data file stops the program
 with all its problems, each naming the file, the path inside it and the line, instead of an
 obscure failure in the middle of a game.
+
+Parsing and validating take a few hundred milliseconds, most of a quick command such as `pbem odds`,
+so data that passed is cached as JSON under the user's cache directory
+(`$XDG_CACHE_HOME/pbem/rulesets`, else `~/.cache/pbem/rulesets`), keyed by the sha256 of the data
+files, the schemas and this loader's code: changed data, schemas or code miss the cache and are
+validated again.  `PBEM_NO_CACHE=1` turns the cache off; a cache that cannot be written is skipped.
 """
 
 from __future__ import annotations
@@ -11,19 +17,21 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import os
+import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
-
-from jsonschema import Draft202012Validator
+from typing import TYPE_CHECKING, Any
 
 import pbem
 import pbem.rulesets as registry
 from pbem.engine.model import Board, Canal, Power, Setup, Space, UnitType
 from pbem.engine.problems import PathItem, Problem, ProblemsError
 from pbem.engine.ruleset import Phase, RuleOption, Ruleset, VictoryRules
-from pbem.io.yamlfile import YamlDocument, load_yaml
+
+if TYPE_CHECKING:  # YAML and JSON Schema are imported only when data has to be validated
+    from pbem.io.yamlfile import YamlDocument
 
 __all__ = [
     "available_rulesets",
@@ -142,10 +150,17 @@ class _Files:
         doc = self.docs.get(name)
         self.problems.append(doc.problem(problem) if doc is not None else problem)
 
-    def read(self, name: str, schemas: Path) -> None:
+    def read(self, name: str, schemas: Path, raw: bytes | OSError | None = None) -> None:
+        from jsonschema import Draft202012Validator
+
+        from pbem.io.yamlfile import load_yaml
+
         path = self.directory / f"{name}.yaml"
         try:
-            raw = path.read_bytes()
+            if raw is None:
+                raw = path.read_bytes()
+            elif isinstance(raw, OSError):
+                raise raw
         except OSError as e:
             self.problems.append(
                 Problem(
@@ -178,16 +193,102 @@ class _Files:
 
 def load_ruleset_dir(directory: Path) -> Ruleset:
     """Load and validate the four YAML files of a ruleset folder; ProblemsError lists every problem."""
-    files = _Files(Path(directory))
+    directory = Path(directory)
     schemas = schemas_dir()
+    raw: dict[str, bytes | OSError] = {}
     for name in FILES:
-        files.read(name, schemas)
+        try:
+            raw[name] = (directory / f"{name}.yaml").read_bytes()
+        except OSError as e:
+            raw[name] = e
+    key = _cache_key(raw, schemas)
+    cached = _cache_read(key) if key else None
+    if cached is not None:
+        files = _Files(directory)
+        files.data = cached
+        ruleset = _build(files)
+        if not files.problems:
+            return ruleset  # (a cache entry is only written for data that passed)
+    files = _Files(directory)
+    for name in FILES:
+        files.read(name, schemas, raw[name])
     if files.problems:
         raise ProblemsError(files.problems)
     ruleset = _build(files)
     if files.problems:
         raise ProblemsError(files.problems)
+    if key:
+        _cache_write(key, files.data, ruleset.data_hash)
     return ruleset
+
+
+# --- The cache of validated data
+_CACHE_FORMAT = b"pbem-ruleset-cache-1"
+
+
+def _cache_dir() -> Path | None:
+    if os.environ.get("PBEM_NO_CACHE"):
+        return None
+    xdg = os.environ.get("XDG_CACHE_HOME", "")
+    try:
+        base = Path(xdg) if xdg and Path(xdg).is_absolute() else Path.home() / ".cache"
+    except RuntimeError:  # no home directory
+        return None
+    return base / "pbem" / "rulesets"
+
+
+def _cache_key(raw: Mapping[str, bytes | OSError], schemas: Path) -> str | None:
+    """sha256 of everything the validated data depends on: the files, the schemas, the loader."""
+    if _cache_dir() is None:
+        return None
+    h = hashlib.sha256(_CACHE_FORMAT)
+    try:
+        code = [Path(__file__), Path(__file__).with_name("yamlfile.py")]
+        parts = [(n, raw[n]) for n in FILES] + [(p.name, p.read_bytes()) for p in code]
+        parts += [(n, (schemas / f"{n}.schema.json").read_bytes()) for n in FILES]
+    except OSError:
+        return None
+    for name, data in parts:
+        if isinstance(data, OSError):
+            return None
+        h.update(b"\0%s\0%d\0" % (name.encode(), len(data)))
+        h.update(data)
+    return h.hexdigest()
+
+
+def _cache_read(key: str) -> dict[str, Any] | None:
+    directory = _cache_dir()
+    if directory is None:
+        return None
+    try:
+        entry = json.loads((directory / f"{key}.json").read_text(encoding="utf-8"))
+        data = entry["data"]
+        if entry["key"] != key or set(data) != set(FILES) or canonical_hash(data) != entry["data_hash"]:
+            return None  # not ours, or damaged
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return data  # type: ignore[no-any-return]
+
+
+def _cache_write(key: str, data: Mapping[str, Any], data_hash: str) -> None:
+    directory = _cache_dir()
+    if directory is None:
+        return
+    try:
+        text = json.dumps({"key": key, "data_hash": data_hash, "data": data}, ensure_ascii=False)
+        if json.loads(text)["data"] != data:
+            return  # something JSON does not carry exactly (a NaN): parse the YAML each time
+        directory.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=directory, prefix=".tmp-", suffix=".json")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as out:
+                out.write(text)
+            os.replace(tmp, directory / f"{key}.json")
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+    except (OSError, ValueError, TypeError):
+        pass
 
 
 def _build(f: _Files) -> Ruleset:
