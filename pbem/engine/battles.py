@@ -39,7 +39,7 @@ class BattlePlan:
         for u in w.units.values():
             if u.owner != w.power or u.phase != "combat":
                 continue
-            if u.mission == "strategic_bombing":
+            if u.mission in ("strategic_bombing", "escort"):
                 plan.raids.setdefault(u.space, []).append(u.id)
                 continue
             spaces.add(u.space)
@@ -68,12 +68,12 @@ def _is_cargo(w: World, u: Unit) -> bool:
 
 def _attackers(w: World, space: str) -> list[Unit]:
     return [u for u in w.units_at(space) if u.owner == w.power and not _is_cargo(w, u)
-            and u.mission != "strategic_bombing" and w.utype(u).domain != "structure"]
+            and u.mission not in ("strategic_bombing", "escort") and w.utype(u).domain != "structure"]
 
 
 def _defenders(w: World, space: str) -> list[Unit]:
     return [u for u in w.enemy_units_at(space) if not (u.carrier is not None and w.utype(u).domain == "land")
-            and w.utype(u).domain != "structure"]
+            and w.utype(u).domain != "structure" and u.mission != "intercepted"]
 
 
 def _forces(w: World, units: list[Unit]) -> tuple[cm.Force, ...]:
@@ -311,24 +311,47 @@ def _land_stranded(turn: "Turn", zone: str) -> None:
             turn.log.notes.append(f"{u.type} of {u.owner} from the sunk carrier in {zone} landed in {landed}")
 
 
-def _raid(turn: "Turn", space: str, bombers: list[Unit]) -> None:
-    """Strategic bombing raid on the industrial complex in `space` (Conduct Combat, step 1)."""
+def _raid(turn: "Turn", space: str, raiders: list[Unit]) -> None:
+    """Strategic bombing raid on the industrial complex in `space` (Conduct Combat, step 1), with the
+    optional escort and interceptor air battle."""
     w = turn.w
-    if not bombers:
+    if not raiders:
         return
-    for b in bombers:
-        b.fought = True
-    entry: dict[str, Any] = {"space": space, "bombers": len(bombers), "ipc": w.space(space).ipc,
-                             "damage_before": w.damage.get(space, 0)}
-    if turn.validating:
+    bombers = [u for u in raiders if w.utype(u).has("bomber")]
+    escorts = [u for u in raiders if not w.utype(u).has("bomber")]
+    for u in raiders:
+        u.fought = True
+    option = bool(turn.options.get("escorts_and_interceptors", False))
+    if escorts and not option:
+        from pbem.engine.problems import Problem
+
+        turn.problems.append(Problem("illegal", "fighters escort bombing raids only with the optional rule escorts_and_interceptors",
+                                     rule="Strategic Bombing Raids, optional rule: escorts and interceptors", hint="attack with the fighters instead, or agree on the option when the game is created",
+                                     path=escorts[0].order or ("combat_move",), code="raid.escort-option"))
+        return
+    interceptors: list[Unit] = []
+    if option:
+        owner = w.control.get(space)
+        so = turn.standing.get(owner) if owner else None
+        if so is not None and so.policy_for(space).intercept:
+            interceptors = [u for u in w.enemy_units_at(space) if w.utype(u).has("fighter")]
+    entry: dict[str, Any] = {"space": space, "bombers": len(bombers), "escorts": len(escorts), "interceptors": len(interceptors),
+                             "ipc": w.space(space).ipc, "damage_before": w.damage.get(space, 0)}
+    if turn.validating or not bombers:
         entry["outcome"] = None
         turn.log.bombing.append(entry)
         return
     from pbem.engine.combat.sbr import bombing_raid
 
-    outcome = bombing_raid(space, w.space(space).ipc, w.damage.get(space, 0), len(bombers), turn.dice, turn.combat_rules)
-    for b in sorted(bombers, key=lambda u: u.id)[: outcome.bombers_lost]:
-        w.remove(b)
+    outcome = bombing_raid(space, w.space(space).ipc, w.damage.get(space, 0), len(bombers), turn.dice, turn.combat_rules,
+                           escorts=len(escorts), interceptors=len(interceptors))
+    for group, lost in ((bombers, outcome.bombers_lost), (escorts, outcome.escorts_lost), (interceptors, outcome.interceptors_lost)):
+        for u in sorted(group, key=lambda u: u.id)[:lost]:
+            w.remove(u)
+    for u in interceptors:
+        if u.id in w.units:
+            u.mission = "intercepted"  # interceptors fight in no other battle this turn
+            u.fought = True
     w.damage[space] = w.damage.get(space, 0) + outcome.damage_applied
     entry["outcome"] = outcome
     turn.log.bombing.append(entry)

@@ -184,6 +184,10 @@ class Mover:
         units = self._select(move, phase, problems)
         if units is None:
             return problems
+        if move.mission == "strategic_bombing" and any(not w.utype(u).has("bomber") for u in units):
+            return [_problem(move, "only bombers make strategic bombing raids", "Strategic Bombing Raids", "fighters may escort a raid with mission: escort (optional rule)", "raid.not-bomber", key="units")]
+        if move.mission == "escort" and any(not w.utype(u).has("fighter") for u in units):
+            return [_problem(move, "only fighters escort bombing raids", "Strategic Bombing Raids, optional rule: escorts and interceptors", "", "raid.not-fighter", key="units")]
         domains = {w.utype(u).domain for u in units}
         if "structure" in domains:
             return [_problem(move, "industrial complexes cannot move", "Unit Profiles, pg. 24: industrial complex", "", "move.structure", key="units")]

@@ -73,6 +73,7 @@ class DefencePolicy:
     order_of_loss: tuple[str, ...] = ()
     hold_territory: bool = True  # keep a land unit alive so the territory is not lost
     submerge: bool = False  # defending subs submerge when they may instead of firing
+    intercept: bool = False  # fighters intercept strategic bombing raids (optional rule)
     yaml_path: YamlPath = ()
 
 

@@ -139,6 +139,18 @@ class Turn:
         done = []
         for move in moves:
             found = self.mover.apply(move)
+            if found and not self.validating and move.phase == "noncombat" and found[0].code == "move.no-units":
+                # Some of the units were lost in battle: the survivors still make the move.
+                w = self.w
+                have = {t: len(w.owned(w.power, move.frm, [t])) for t in move.units}
+                reduced = {t: min(n, have[t]) for t, n in move.units.items() if min(n, have[t]) > 0}
+                if reduced and reduced != dict(move.units):
+                    from dataclasses import replace as _replace
+
+                    retry = self.mover.apply(_replace(move, units=reduced))
+                    if not retry:
+                        self.log.notes.append(f"Only {_units_text(reduced)} of the {_units_text(move.units)} ordered from {move.frm} to {move.to} were left to move")
+                        move, found = _replace(move, units=reduced), []
             if found:
                 if self.validating or move.phase == "combat":
                     self.problems.extend(found)
@@ -192,7 +204,7 @@ class Turn:
     def _ends_in_combat(self, move: Move) -> bool:
         w = self.w
         to = move.to
-        if move.mission == "strategic_bombing":
+        if move.mission in ("strategic_bombing", "escort"):
             return any(w.utype(u).has("factory") for u in w.enemy_units_at(to))
         if w.is_sea(to):
             if not w.is_sea(move.frm) and all(self.ruleset.units[t].domain == "land" for t in move.units):

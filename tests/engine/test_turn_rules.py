@@ -201,3 +201,38 @@ def test_fighters_of_a_sunk_defending_carrier_land_one_space_away() -> None:
     # The carrier was lost first (cheapest), the fighter landed in the United Kingdom next door.
     assert "aircraft carrier" not in units_at(result.state, "SZ 7", "United Kingdom")
     assert units_at(result.state, "United Kingdom", "United Kingdom")["fighter"] == 3
+
+
+def test_bombing_raid_damage_is_capped_at_twice_the_territory_value() -> None:
+    """Strategic Bombing Raids: the complex rolls one die per bomber (hit on 1); each surviving bomber
+    rolls one die of damage; total damage never exceeds twice the territory's IPC value."""
+    st = state(turn="Germany", clear=("Germany",), units={"Germany": {"Germany": {"bomber": 2, "industrial complex": 1}}},
+               damage={"Karelia S.S.R.": 1})
+    body = ("combat_move:\n  - {units: 2 bombers, from: Germany, to: Karelia S.S.R., mission: strategic_bombing}\n"
+            "noncombat_move:\n  - {units: 2 bombers, from: Karelia S.S.R., to: Germany}\n")
+    assert validate(st, "Germany", body) == []
+    result = play(st, "Germany", body, dice={"raid/Karelia S.S.R./aa": [4, 5], "raid/Karelia S.S.R./damage": [6, 5]})
+    assert result.state.damage["Karelia S.S.R."] == 4  # 1 + 11 rolled, capped at 2 x 2
+    assert units_at(result.state, "Germany", "Germany")["bomber"] == 2
+    shot = play(st, "Germany", body, dice={"raid/Karelia S.S.R./aa": [1, 5], "raid/Karelia S.S.R./damage": [2]})
+    assert shot.state.damage["Karelia S.S.R."] == 3 and units_at(shot.state, "Germany", "Germany")["bomber"] == 1
+
+
+def test_escorts_need_the_optional_rule_and_interceptors_follow_standing_orders() -> None:
+    """Strategic Bombing Raids, optional rule: escorts and interceptors fight one round, bombers and
+    escorts at 1, interceptors at 2; the defender decides in advance whether its fighters intercept."""
+    from pbem.engine.orders import DefencePolicy, StandingOrders
+
+    st = state(turn="Germany", clear=("Germany",), units={"Germany": {"Germany": {"bomber": 1, "fighter": 1, "industrial complex": 1}}})
+    body = ("combat_move:\n  - {units: 1 bomber, from: Germany, to: Karelia S.S.R., mission: strategic_bombing}\n"
+            "  - {units: 1 fighter, from: Germany, to: Karelia S.S.R., mission: escort}\n"
+            "noncombat_move:\n  - {units: 1 bomber, from: Karelia S.S.R., to: Germany}\n  - {units: 1 fighter, from: Karelia S.S.R., to: Germany}\n")
+    assert codes(validate(st, "Germany", body)) == ["raid.escort-option"]
+    option = {"escorts_and_interceptors": True}
+    assert validate(st, "Germany", body, options=option) == []
+    soviet = {"Soviet Union": StandingOrders("Soviet Union", DefencePolicy(intercept=True), explicit=True)}
+    result = play(st, "Germany", body, options=option, standing=soviet, dice={
+        "raid/Karelia S.S.R./escort": [1, 6], "raid/Karelia S.S.R./interceptor": [],
+        "raid/Karelia S.S.R./aa": [6], "raid/Karelia S.S.R./damage": [3]})
+    assert "fighter" not in units_at(result.state, "Karelia S.S.R.", "Soviet Union")
+    assert result.state.damage["Karelia S.S.R."] == 3
