@@ -110,6 +110,9 @@ def _round(engine: Engine, state: State, low_luck: bool) -> dict[State, float]:
                 after = engine.apply(st, phase, [])
                 nxt[after] = nxt.get(after, 0.0) + p
                 continue
+            if phase == "fire":
+                _fire(engine, st, p, volleys, low_luck, nxt)
+                continue
             options = [volley_distribution(v, low_luck) for v in volleys]
             for combo in itertools.product(*options):
                 q = p
@@ -126,6 +129,27 @@ def _round(engine: Engine, state: State, low_luck: bool) -> dict[State, float]:
         st = st._replace(round=0) if st.over else st._replace(round=min(st.round, cap))
         out[st] = out.get(st, 0.0) + p
     return out
+
+
+def _fire(engine: Engine, st: State, p: float, volleys, low_luck: bool, nxt: dict[State, float]) -> None:
+    """The fire phase from `st`: each volley's outcomes are applied once (`Engine.fire_casualties`:
+    a volley changes only the side it hits) and then combined, instead of once per combination."""
+    sides: dict[str, list[tuple[tuple[tuple[int, ...], tuple[int, ...]], float]]] = {}
+    for v in volleys:
+        got: dict[tuple[tuple[int, ...], tuple[int, ...]], float] = {}
+        for h, pr in volley_distribution(v, low_luck):
+            after = engine.fire_casualties(st, v, dict(h))
+            key = (after.d, after.d_pending) if v.side == "attacker" else (after.a, after.a_pending)
+            got[key] = got.get(key, 0.0) + pr
+        sides[v.side] = list(got.items())
+    hit_d = sides.get("attacker", [((st.d, st.d_pending), 1.0)])
+    hit_a = sides.get("defender", [((st.a, st.a_pending), 1.0)])
+    rest = (st.a_submerged, st.d_submerged, st.a_retreated, st.over, st.no_combat)
+    for (a, a_pending), pa in hit_a:
+        q = p * pa
+        for (d, d_pending), pd in hit_d:
+            after = State(st.round, a, d, a_pending, d_pending, *rest)
+            nxt[after] = nxt.get(after, 0.0) + q * pd
 
 
 def _solve(engine: Engine, low_luck: bool) -> tuple[dict[State, float], float, int, float]:

@@ -438,11 +438,18 @@ class Engine:
     def _apply_fire(self, state: State, hits: Sequence[Mapping[FireClass, int]], log: list[Event] | None) -> State:
         volleys = [v for v in (self._fire_volley("attacker", state), self._fire_volley("defender", state)) if v.groups]
         for volley, h in zip(volleys, hits):
-            if volley.side == "attacker":
-                state = self._take("defender", state, h, "attacker", True, log)
-            else:
-                state = self._take("attacker", state, h, "defender", False, log)
+            state = self.fire_casualties(state, volley, h, log)
         return state
+
+    def fire_casualties(
+        self, state: State, volley: Volley, hits: Mapping[FireClass, int], log: list[Event] | None = None
+    ) -> State:
+        """One volley of step 3/4: its hits become casualties of the other side (the defender's
+        behind the casualty strip, as they fire back).  Each volley changes only the side it hits,
+        so the odds calculator may combine the two volleys' outcomes computed separately."""
+        if volley.side == "attacker":
+            return self._take("defender", state, hits, "attacker", True, log)
+        return self._take("attacker", state, hits, "defender", False, log)
 
     def _remove_pending(self, state: State) -> State:
         if not any(state.a_pending) and not any(state.d_pending):
