@@ -109,7 +109,7 @@ def install(bare: Path, allowed_signers: Path | None = None) -> list[str]:
 
 
 def _principals(text: str) -> list[str]:
-    out = []
+    out: list[str] = []
     for line in text.splitlines():
         line = line.strip()
         if line and not line.startswith("#"):

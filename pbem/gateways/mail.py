@@ -30,6 +30,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -128,7 +129,7 @@ class MailGateway:
             raw_mails = source.fetch(retry_failed)
             for raw in raw_mails:
                 mail = parse_mail(raw.data)
-                self._guarded(source, raw.key, mail, lambda m=mail, k=raw.key: self._handle(k, m))
+                self._guarded(source, raw.key, mail, partial(self._handle, raw.key, mail))
             self._advance_games(source)
         finally:
             self.smtp.close()
@@ -279,10 +280,10 @@ class MailGateway:
                 if not ready or hosting_of(slot.game).adjudicate != "on-orders":
                     # nothing can move the game on: answer every held message now (its turn is not up)
                     for k, m in waiting:
-                        self._guarded(source, k, m, lambda k=k, m=m, slot=slot: self._submit(k, m, slot, powers_of(slot.players, m.sender)))
+                        self._guarded(source, k, m, partial(self._submit, k, m, slot, powers_of(slot.players, m.sender)))
                     break
                 for k, m in ready:
-                    self._guarded(source, k, m, lambda k=k, m=m, slot=slot: self._submit(k, m, slot, powers_of(slot.players, m.sender)))
+                    self._guarded(source, k, m, partial(self._submit, k, m, slot, powers_of(slot.players, m.sender)))
                 slot.deferred = rest
 
     def send_report(self, game_id: str, adj: Adjudicated, notes: list[str] | None = None) -> None:

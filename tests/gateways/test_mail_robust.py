@@ -133,3 +133,25 @@ def test_parsing_survives_what_clients_send() -> None:
     assert (mail.sender, mail.game_id, mail.power_hint) == ("joerg@players.test", "demo", "germany")
     assert mail.candidates[0].text == "power: Germany\nround: 1\n"
     assert parse_mail(b"garbage without headers").candidates == ()
+
+
+def test_configuration_mistakes_are_messages_not_tracebacks(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    pbem = [sys.executable, "-c", "from pbem.cli import main; main()"]
+    missing = subprocess.run([*pbem, "mail", "poll", "--config", str(tmp_path / "none.yaml")],
+                             capture_output=True, text=True, check=False)
+    assert missing.returncode == 2 and "no mail configuration" in missing.stderr and "Traceback" not in missing.stderr
+    # a password written into a file inside a git work tree (e.g. a game repository) is refused
+    game_dir = tmp_path / "game"
+    make_game(game_dir)
+    inside = game_dir / "mail.yaml"
+    inside.write_text("from: x@league.test\nsmtp: {host: 127.0.0.1, user: x, password: hunter2}\n")
+    refused = subprocess.run([*pbem, "mail", "poll", "--config", str(inside)], capture_output=True, text=True, check=False)
+    assert refused.returncode == 2 and "inside a git work tree" in refused.stderr
+    # and a password that should come from the environment but does not
+    outside = tmp_path / "mail.yaml"
+    outside.write_text("from: x@league.test\nsmtp: {host: 127.0.0.1, user: x, password_env: LEAGUE_SMTP}\n")
+    unset = subprocess.run([*pbem, "mail", "poll", "--config", str(outside)], capture_output=True, text=True, check=False)
+    assert unset.returncode == 2 and "$LEAGUE_SMTP" in unset.stderr
