@@ -12,6 +12,7 @@ millions of them.
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass
 from typing import Iterable, Mapping, NamedTuple, Sequence
 
@@ -64,11 +65,11 @@ class Volley:
 
 
 def _tuple_sub(x: Sequence[int], y: Sequence[int]) -> tuple[int, ...]:
-    return tuple(p - q for p, q in zip(x, y))
+    return tuple(map(operator.sub, x, y))
 
 
 def _tuple_add(x: Sequence[int], y: Sequence[int]) -> tuple[int, ...]:
-    return tuple(p + q for p, q in zip(x, y))
+    return tuple(map(operator.add, x, y))
 
 
 class Engine:
@@ -122,6 +123,8 @@ class Engine:
         self._never_retreats = retreat.kind == "never"
         self._d_fights = tuple(i for i, c in enumerate(self.d_cats) if self._value("defender", c) > 0)
         self._volley_memo: dict[tuple[str, int, tuple[int, ...], tuple[int, ...]], Volley] = {}
+        self._hurt_memo: dict[tuple[str, tuple[bool, ...], tuple[bool, ...]], bool] = {}
+        self._doomed_memo: dict[tuple[str, tuple[bool, ...], tuple[bool, ...]], bool] = {}
         self._conclude_memo: dict[tuple[tuple[bool, ...], tuple[bool, ...], bool], Winner | None] = {}
 
     # ------------------------------------------------------------------ categories
@@ -456,15 +459,19 @@ class Engine:
             return state
         zero_a = (0,) * len(self.a_cats)
         zero_d = (0,) * len(self.d_cats)
-        return state._replace(
-            a=_tuple_sub(state.a, state.a_pending),
-            d=_tuple_sub(state.d, state.d_pending),
-            a_pending=zero_a,
-            d_pending=zero_d,
-        )
+        a = _tuple_sub(state.a, state.a_pending) if any(state.a_pending) else state.a
+        d = _tuple_sub(state.d, state.d_pending) if any(state.d_pending) else state.d
+        return State(state.round, a, d, zero_a, zero_d, *state[5:])  # = _replace(...), cheaper
 
     # ------------------------------------------------------------------ step 5 - 6
     def _can_hurt(self, side: Side, own: Sequence[int], enemy: Sequence[int]) -> bool:
+        key = (side, tuple(map(bool, own)), tuple(map(bool, enemy)))  # all the answer depends on
+        got = self._hurt_memo.get(key)
+        if got is None:
+            got = self._hurt_memo[key] = self._can_hurt_now(side, own, enemy)
+        return got
+
+    def _can_hurt_now(self, side: Side, own: Sequence[int], enemy: Sequence[int]) -> bool:
         enemy_side: Side = "defender" if side == "attacker" else "attacker"
         enemy_cats = self.cats(enemy_side)
         air_cls = self._air_class(side, own, enemy)
@@ -487,11 +494,11 @@ class Engine:
             own = list(state.a if side == "attacker" else state.d)
             enemy = state.d if side == "attacker" else state.a
             cats = self.cats(side)
-            if not any(n and c.profile.has("transport") for n, c in zip(own, cats)):
-                continue
-            escorts = [n if not c.profile.has("transport") else 0 for n, c in zip(own, cats)]
-            enemy_side: Side = "defender" if side == "attacker" else "attacker"
-            if self._can_hurt(side, escorts, enemy) or not self._can_hurt(enemy_side, enemy, own):
+            key = (side, tuple(map(bool, own)), tuple(map(bool, enemy)))  # all the answer depends on
+            doomed = self._doomed_memo.get(key)
+            if doomed is None:
+                doomed = self._doomed_memo[key] = self._transports_doomed(side, own, enemy)
+            if not doomed:
                 continue
             lost: list[Casualty] = []
             for i, c in enumerate(cats):
@@ -507,6 +514,14 @@ class Engine:
             else:
                 state = state._replace(d=tuple(own))
         return state
+
+    def _transports_doomed(self, side: Side, own: Sequence[int], enemy: Sequence[int]) -> bool:
+        cats = self.cats(side)
+        if not any(n and c.profile.has("transport") for n, c in zip(own, cats)):
+            return False
+        escorts = [n if not c.profile.has("transport") else 0 for n, c in zip(own, cats)]
+        enemy_side: Side = "defender" if side == "attacker" else "attacker"
+        return not (self._can_hurt(side, escorts, enemy) or not self._can_hurt(enemy_side, enemy, own))
 
     def _may_retreat(self) -> bool:
         return self.battle.can_retreat
