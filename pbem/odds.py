@@ -96,8 +96,15 @@ def _hp(engine: Engine, state: State) -> int:
     return total
 
 
-def _round(engine: Engine, state: State, low_luck: bool) -> dict[State, float]:
-    """The distribution of the state after one full round from `state` (a round start)."""
+def _round(
+    engine: Engine, state: State, low_luck: bool, memo: dict[tuple[str, State], State] | None = None
+) -> dict[State, float]:
+    """The distribution of the state after one full round from `state` (a round start).
+
+    `memo` keeps the outcome of phases without dice (mostly the end phase) across calls: many
+    rounds reach the same states."""
+    if memo is None:
+        memo = {}
     dist: dict[State, float] = {state: 1.0}
     for phase in PHASES:
         nxt: dict[State, float] = {}
@@ -107,7 +114,9 @@ def _round(engine: Engine, state: State, low_luck: bool) -> dict[State, float]:
                 continue
             volleys = engine.volleys(st, phase)
             if not volleys:
-                after = engine.apply(st, phase, [])
+                after = memo.get((phase, st))
+                if after is None:
+                    after = memo[(phase, st)] = engine.apply(st, phase, [])
                 nxt[after] = nxt.get(after, 0.0) + p
                 continue
             if phase == "fire":
@@ -163,6 +172,7 @@ def _solve(engine: Engine, low_luck: bool) -> tuple[dict[State, float], float, i
     rounds = 0.0
     expanded = 0
     fast = _FastLand.maybe(engine, low_luck)
+    memo: dict[tuple[str, State], State] = {}
     while heap:
         _, _, _, state = heapq.heappop(heap)
         m = mass.pop(state)
@@ -172,7 +182,7 @@ def _solve(engine: Engine, low_luck: bool) -> tuple[dict[State, float], float, i
         expanded += 1
         if expanded > STATE_BUDGET:
             raise _TooBig
-        succ = _round(engine, state, low_luck)
+        succ = _round(engine, state, low_luck, memo)
         stay = succ.pop(state, 0.0)
         if stay >= 1.0 - 1e-15:
             raise RuntimeError("a battle state cannot progress")  # the engine ends such battles
