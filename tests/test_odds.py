@@ -167,3 +167,65 @@ def test_ruleset_cache_returns_the_same_ruleset_and_revalidates_changed_data(tmp
     units.write_text(units.read_text().replace("    cost: 4\n", "    cost: four\n", 1))
     with pytest.raises(ProblemsError, match="is not of type 'integer'"):
         load_ruleset_dir(folder)
+
+
+# ------------------------------------------------------------------------------------------
+# the land fast path against the state-by-state walk
+
+
+def _random_land_battles(n: int):
+    import random
+
+    from pbem.engine.combat import Force
+
+    rng = random.Random(1942)
+    out = []
+    for k in range(n):
+        attack = {u: rng.randint(0, 3) for u in ("infantry", "artillery", "tank", "fighter", "bomber")}
+        if not any(attack.values()):
+            attack["infantry"] = 2
+        defend = {u: rng.randint(0, 3) for u in ("infantry", "artillery", "tank", "fighter")}
+        defend["infantry"] += 1
+        kw: dict = {"retreat_to": ("Poland",)}
+        if k % 4 == 1:
+            defend["antiaircraft artillery"] = 1
+        if k % 4 == 2:
+            kw["extra_attackers"] = (Force("infantry", "Germany", rng.randint(1, 2), True),)
+            kw["bombard"] = ("battleship",)
+        retreat = [
+            RetreatCondition(),
+            RetreatCondition("after_round", 2),
+            RetreatCondition("when_attackers_at_most", 2),
+            RetreatCondition("when_defenders_outnumber"),
+        ][rng.randrange(4)]
+        attacker = Orders(
+            order_of_loss=rng.choice([(), ("artillery",), ("tank", "infantry")]),
+            hold_territory=rng.random() < 0.7,
+            retreat=retreat,
+        )
+        defender = Orders(order_of_loss=rng.choice([(), ("tank",)]), hold_territory=rng.random() < 0.7)
+        out.append((land(attack, defend, **kw), attacker, defender, k % 3 == 0))
+    return out
+
+
+@pytest.mark.parametrize("case", _random_land_battles(16), ids=lambda c: "battle")
+def test_land_fast_path_agrees_with_the_state_by_state_walk(case):
+    """The chain/Horner fast path for land rounds is an optimisation only: on random battles (mixed
+    units, orders of loss that change artillery support, retreats, AAA, bombardment, Low Luck) it
+    gives the walk's answer to 1e-12."""
+    from pbem.engine.combat.engine import Engine
+    from pbem.odds import _solve, _summarise
+
+    battle, attacker, defender, low_luck = case
+    got = []
+    for fast in (True, False):
+        engine = Engine(battle, attacker, defender)
+        finals, rounds, states, _ = _solve(engine, low_luck, fast_path=fast)
+        got.append(_summarise(engine, finals, rounds, states, exact=True, confidence=None))
+    fast, slow = got
+    for field in ("attacker_win", "defender_win", "draw", "retreat", "stalemate", "capture", "expected_rounds"):
+        assert close(getattr(fast, field), getattr(slow, field)), field
+    for side in ("attacker", "defender"):
+        assert close(fast.expected_ipc_loss[side], slow.expected_ipc_loss[side])
+        for unit, x in slow.expected_survivors[side].items():
+            assert close(fast.expected_survivors[side][unit], x), (side, unit)
