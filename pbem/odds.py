@@ -180,6 +180,7 @@ def _solve(
     expanded = 0
     fast = _FastLand.maybe(engine, low_luck) if fast_path else None
     memo: dict[tuple[str, State], State] = {}
+    steady = engine.steady_round
     while heap:
         _, _, _, state = heapq.heappop(heap)
         m = mass.pop(state)
@@ -198,6 +199,8 @@ def _solve(
         for st, p in succ.items():
             if st.over:
                 finals[st] = finals.get(st, 0.0) + scale * p
+            elif fast is not None and st.round >= steady:
+                fast.add(st, scale * p)  # never expanded here: no need to queue it
             elif st in mass:
                 mass[st] += scale * p
             else:
