@@ -29,7 +29,9 @@ from pbem.game.game import GAME_FILE, STATE_FILE, Game, GameError, adjudication_
 from pbem.game.repo import CommitInfo, GameRepo
 
 #: paths an orders/standing-orders submission may change; everything else belongs to adjudications
-_SUBMISSION_PREFIXES = ("orders/", "standing/", "dice/")
+# Files players and hosts commit between adjudications: orders, standing orders, dice chains, and
+# the hosting files of the gateways (allowed signers for git push, forge CI workflows).
+_SUBMISSION_PREFIXES = ("orders/", "standing/", "dice/", "allowed_signers", ".github/", ".gitlab-ci.yml")
 
 
 @dataclass(frozen=True)
@@ -115,6 +117,12 @@ class Replay:
     problems: list[str]
 
 
+def _notes(c: CommitInfo) -> list[str]:
+    """Notes the adjudicator added to the report (a missed deadline, say), from their trailer."""
+    raw = trailers(c).get("Note")
+    return raw.split(" | ") if raw else []
+
+
 def _opponents(c: CommitInfo) -> dict[str, str] | None:
     """The opponents' links an adjudication used (commit-reveal games), from its trailer."""
     from pbem.game.reveal import decode
@@ -123,7 +131,8 @@ def _opponents(c: CommitInfo) -> dict[str, str] | None:
     return None if raw is None else decode("" if raw == "none" else raw)
 
 
-def replay_turn(game: Game, parent: str, index: int, link: str | None, extra_links: dict[str, str] | None = None) -> Replay:
+def replay_turn(game: Game, parent: str, index: int, link: str | None, extra_links: dict[str, str] | None = None,
+                notes: list[str] | None = None) -> Replay:
     """Adjudicate again the turn whose state is at commit `parent`, with the dice of adjudication `index`.
 
     Committed mode uses the revealed `link` (the secret stays with the adjudicator); local mode
@@ -178,6 +187,8 @@ def replay_turn(game: Game, parent: str, index: int, link: str | None, extra_lin
         empty.problems.extend(p.message for p in result.problems)
         return empty
     report = build_report(game, state, result, info, source)
+    if notes:
+        report["notes"] = [*report["notes"], *notes]
     files, _ = adjudication_files(game.ruleset, state, result.state, report)
     return Replay(files, source, info, path, orders_text, [])
 
@@ -281,7 +292,7 @@ def _audit_adjudication(game: Game, c: CommitInfo, parent: str, expected_index: 
         what = "the anchor" if expected_index == 1 else "the previous link"
         found.append(Finding(c.sha, "Pbem-Dice-Link", f"{(link or 'missing')[:16]}... does not hash to {what} {(previous_link or '?')[:16]}..."))
     try:
-        replay = replay_turn(game, parent, expected_index, link, _opponents(c))
+        replay = replay_turn(game, parent, expected_index, link, _opponents(c), _notes(c))
     except Exception as err:  # an unreadable state or orders file is a finding
         replay = Replay({}, None, {}, "?", None, [f"cannot replay: {err}"])
     if replay.orders_text is not None:
@@ -320,7 +331,7 @@ def explain_turn(path: str | Path, index: int) -> dict[str, Any]:
     if not 1 <= index <= len(adjudications):
         raise GameError(f"there is no turn {index}: the game has {len(adjudications)} adjudication(s)")
     c = adjudications[index - 1]
-    replay = replay_turn(game, c.parents[0], index, trailers(c).get("Dice-Link"), _opponents(c))
+    replay = replay_turn(game, c.parents[0], index, trailers(c).get("Dice-Link"), _opponents(c), _notes(c))
     if replay.problems:
         raise GameError(f"turn {index} cannot be replayed: " + "; ".join(replay.problems))
     json_path = next(f for f in replay.files if f.endswith(".json"))

@@ -16,7 +16,7 @@ import importlib
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from pbem import __version__
 from pbem.engine.combat.rules import CombatRules
@@ -191,11 +191,20 @@ class Game:
         return parsed, result
 
     def submit(self, text: bytes, filename: str) -> str:
-        parsed, _ = self.check(text, filename)
+        """Validate, then commit the orders (or standing orders); the commit's sha."""
+        return self.commit_orders(text, filename)[0]
+
+    def commit_orders(self, text: bytes, filename: str, trailers: Mapping[str, str] | None = None,
+                      allowed_powers: list[str] | None = None) -> tuple[str, Orders | StandingOrders, TurnResult | None]:
+        """`submit` for front ends: extra trailers (e.g. the gateway a file came by), and refusal of
+        orders for a power the sender does not play, before anything is written."""
+        parsed, result = self.check(text, filename)
+        if allowed_powers is not None and parsed.power not in allowed_powers:
+            raise GameError(f"you play {', '.join(allowed_powers) or 'no power'} in this game, not {parsed.power}")
         if isinstance(parsed, StandingOrders):
             path = standing_path(parsed.power)
             message = f"Standing orders of {parsed.power}"
-            trailers = {"Power": parsed.power, "Phase": "standing-orders"}
+            base = {"Power": parsed.power, "Phase": "standing-orders"}
         else:
             state = self.state()
             if self.config.dice.get("reveal") == "opponents":
@@ -205,8 +214,9 @@ class Game:
                     raise GameError(f"{parsed.power}'s orders for round {state.round} are locked: opponents have revealed their dice links")
             path = orders_path(state, self.ruleset)
             message = f"Orders of {parsed.power} for round {state.round}"
-            trailers = {"Round": str(state.round), "Power": parsed.power, "Phase": "orders"}
-        return self.repo.commit({path: text}, message, trailers)
+            base = {"Round": str(state.round), "Power": parsed.power, "Phase": "orders"}
+        sha = self.repo.commit({path: text}, message, {**base, **dict(trailers or {})})
+        return sha, parsed, result
 
     # --- adjudicating -------------------------------------------------------------------------
     def dice_for_turn(self, state_text: bytes, orders_text: bytes, index: int,
@@ -244,7 +254,9 @@ class Game:
     def adjudications(self) -> int:
         return sum(1 for c in self.repo.history() if c.trailers.get("Phase") == "adjudication")
 
-    def adjudicate(self, *, deadline_passed: bool = False) -> tuple[str, dict[str, Any]]:
+    def adjudicate(self, *, deadline_passed: bool = False, notes: Sequence[str] = ()) -> tuple[str, dict[str, Any]]:
+        """Resolve the submitted turn and commit state, report and map.  `notes` (e.g. a missed
+        deadline) go into the report and into a trailer, from which `pbem audit` restores them."""
         from pbem.game.reportdata import build_report
         from pbem.io.orders import read_orders_text
 
@@ -273,6 +285,7 @@ class Game:
 
             raise ProblemsError(locate(result.problems, None, filename))
         report = build_report(self, state, result, dice_info, dice_source)
+        report["notes"] = [*report["notes"], *notes]
         written, report = adjudication_files(self.ruleset, state, result.state, report)
         files: dict[str, bytes | None] = dict(written)
         trailers = {
@@ -283,6 +296,8 @@ class Game:
             "Dice-Index": str(index),
             "Dice-Link": dice_info["link"],
         }
+        if notes:
+            trailers["Note"] = " | ".join(n.replace("\n", " ") for n in notes)
         if opponents is not None:
             from pbem.game.reveal import encode
 

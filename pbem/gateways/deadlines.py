@@ -77,18 +77,17 @@ class _Tick:
         return True
 
     def adjudicate(self, notes: list[str]) -> None:
-        for adj in adjudicate_ready(self.path):
+        for adj in adjudicate_ready(self.path, notes=notes):
             self.adjudicated.append(adj)
             self.actions.append(f"adjudicated round {adj.round} {adj.power} as {adj.sha[:10]}")
             game = Game(self.path)
             if self.mailer is not None:
                 recipients = player_addresses(current_players(game))
                 if recipients:
-                    message = report_message(game, adj, self.sender, recipients, notes)
+                    message = report_message(game, adj, self.sender, recipients)
                     message["Auto-Submitted"] = "auto-generated"
                     self.mailer(message)
                     self.actions.append("report mailed to every player")
-            notes = []
 
     def run(self) -> TickResult:
         game = Game(self.path)

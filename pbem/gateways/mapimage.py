@@ -16,29 +16,15 @@ def map_image(game: Game, fmt: str) -> tuple[str, bytes, str] | None:
     """(filename, bytes, MIME type) of the current board in "png" or "svg"; None if it cannot be drawn."""
     if fmt == "none":
         return None
-    from pbem.io.rulesets import ruleset_dir
-    from pbem.io.triplea_geometry import load_geometry
-    from pbem.report.mapsvg import MapMove, render_map_svg, view_from_setup
+    from pbem.game.game import board_svg
 
-    path = ruleset_dir(game.ruleset.id) / "geometry.json"
-    if not path.is_file():
-        return None
     state = game.state()
-    moves: list[MapMove] = []
-    battles: list[str] = []
     reports = sorted(p for p in game.repo.list("reports") if p.endswith(".json"))
-    if reports:
-        last = json.loads(game.repo.read(reports[-1]) or b"{}")
-        moves = [MapMove(m["power"], m["from"], m["to"], ", ".join(f"{n} {u}" for u, n in m["units"].items()))
-                 for m in last.get("moves", [])]
-        battles = [b["space"] for b in last.get("battles", [])]
+    last = json.loads(game.repo.read(reports[-1]) or b"{}") if reports else {}
     winner = f"the {state.winner} won" if state.winner else f"{game.power_to_move(state)} to move"
-    view = view_from_setup(
-        f"{game.config.game}: round {state.round}, {winner}",
-        control=state.control, units=state.units, colours={p.name: p.colour for p in game.ruleset.powers},
-        impassable=[s.name for s in game.ruleset.board.spaces.values() if s.impassable], moves=moves, battles=battles,
-    )
-    svg = render_map_svg(load_geometry(path), view)
+    svg = board_svg(game.ruleset, state, last, title=f"{game.config.game}: round {state.round}, {winner}")
+    if svg is None:
+        return None
     name = f"{game.config.game}-round-{state.round:02d}-map"
     if fmt == "png":
         from pbem.report.mappng import svg_to_png

@@ -15,7 +15,7 @@ from email.utils import formatdate, make_msgid
 from typing import Any
 
 from pbem.engine.orders import StandingOrders
-from pbem.game.game import Game, GameError, orders_path, standing_path
+from pbem.game.game import Game
 
 
 @dataclass(frozen=True)
@@ -44,19 +44,8 @@ def submit_orders(game: Game, text: bytes, filename: str, trailers: Mapping[str,
     """
     from pbem.game.preview import odds_preview
 
-    parsed, result = game.check(text, filename)
-    if allowed_powers is not None and parsed.power not in allowed_powers:
-        raise GameError(f"you play {', '.join(allowed_powers) or 'no power'} in this game, not {parsed.power}")
-    state = game.state()
-    if isinstance(parsed, StandingOrders):
-        path = standing_path(parsed.power)
-        message = f"Standing orders of {parsed.power}"
-        base = {"Power": parsed.power, "Phase": "standing-orders"}
-    else:
-        path = orders_path(state, game.ruleset)
-        message = f"Orders of {parsed.power} for round {state.round}"
-        base = {"Round": str(state.round), "Power": parsed.power, "Phase": "orders"}
-    sha = game.repo.commit({path: text}, message, {**base, **trailers})
+    sha, parsed, result = game.commit_orders(text, filename, trailers, allowed_powers)
+    state = game.state()  # submitting changes no state: the round is the one the orders are for
     preview = tuple(odds_preview(game, result)) if result is not None else ()
     return Submission(sha, parsed.power, isinstance(parsed, StandingOrders), state.round, preview)
 
@@ -67,15 +56,17 @@ def ready(game: Game) -> bool:
     return not state.winner and game.submitted_orders(state) is not None
 
 
-def adjudicate_ready(game_path: Any, *, limit: int = 64) -> list[Adjudicated]:
-    """Adjudicate for as long as the power to move has submitted orders (normally once)."""
+def adjudicate_ready(game_path: Any, *, limit: int = 64, notes: list[str] | None = None) -> list[Adjudicated]:
+    """Adjudicate for as long as the power to move has submitted orders (normally once).
+
+    `notes` (e.g. a missed deadline) go into the first report and its commit, where the audit finds them."""
     done: list[Adjudicated] = []
     for _ in range(limit):
         game = Game(game_path)
         if not ready(game):
             break
         state = game.state()
-        sha, report = game.adjudicate()
+        sha, report = game.adjudicate(notes=[] if done else list(notes or []))
         done.append(Adjudicated(sha, state.round, game.power_to_move(state), report))
     return done
 
