@@ -380,24 +380,34 @@ class Mover:
             return [_problem(move, "loading is a land unit's whole move; these units already moved", R_TRANSPORT, "", "move.load-after-move", key="units")]
         if w.is_hostile_sea_zone(move.to):
             return [_problem(move, f"transports cannot load in hostile {move.to}", R_TRANSPORT, "clear the sea zone first, or load elsewhere", "move.load-hostile")]
-        hosts = [u for u in w.units_at(move.to) if w.utype(u).has("transport") and not w.is_enemy(u.owner) and not u.offloaded_to]
-        hosts.sort(key=lambda h: (h.owner != w.power, -len(w.cargo_of(h)), h.id))
-        placed: list[tuple[Unit, Unit]] = []
-        for rider in sorted(land, key=lambda u: -w.utype(u).transport_size):
-            for host in hosts:
-                if host.owner != w.power and move.phase == "combat":
-                    continue  # an ally's transport cannot carry you into an assault on your turn
-                if move.phase == "noncombat" and (host.phase == "combat" or host.fought or host.retreated):
-                    continue  # it moved, fought or retreated in combat: no loading now
-                if w.has_room(host, rider.type):
-                    rider.carrier = host.id
-                    placed.append((rider, host))
-                    break
-            else:
-                for r, _ in placed:
-                    r.carrier = None
+        def usable(host: Unit) -> bool:
+            if host.owner != w.power and move.phase == "combat":
+                return False  # an ally's transport cannot carry you into an assault on your turn
+            if move.phase == "noncombat" and (host.phase == "combat" or host.fought or host.retreated):
+                return False  # it moved, fought or retreated in combat: no loading now
+            return not host.offloaded_to
+
+        hosts = [u for u in w.units_at(move.to) if w.utype(u).has("transport") and not w.is_enemy(u.owner) and usable(u)]
+        # Cargo this power loaded this turn onto transports that have not moved yet is repacked with
+        # the new units, biggest first onto the fullest transport it fits (best fit): "2 infantry"
+        # then "2 tanks" onto three transports gives two transports of a tank and an infantry each.
+        still = [h for h in hosts if h.phase is None]
+        movable = [r for h in still for r in w.cargo_of(h) if r.owner == w.power and r.loaded_phase == move.phase]
+        before = {r.id: r.carrier for r in movable}
+        for r in movable:
+            r.carrier = None
+        riders = sorted([*movable, *land], key=lambda u: (-w.utype(u).transport_size, u.id))
+        for rider in riders:
+            candidates = still if rider in movable else hosts
+            fits = [h for h in candidates if w.has_room(h, rider.type)]
+            if not fits:
+                for r in riders:
+                    r.carrier = before.get(r.id)
                 room = "no transport" if not hosts else "not enough room aboard the transports"
                 return [_problem(move, f"{room} in {move.to} for {rider.type}", R_TRANSPORT, "a transport carries one land unit plus one infantry", "move.load-capacity", key="units")]
+            load = {h.id: sum(w.utype(c).transport_size for c in w.cargo_of(h)) for h in fits}
+            best = sorted(fits, key=lambda h: (h.owner != w.power, -load[h.id], h.id))[0]
+            rider.carrier = best.id
         for rider in land:
             rider.space = move.to
             rider.moved = w.utype(rider).move
