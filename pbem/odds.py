@@ -30,7 +30,7 @@ from typing import Mapping
 from pbem.engine.combat.engine import PHASES, Engine, State
 from pbem.engine.combat.fight import captured
 from pbem.engine.combat.model import Battle, Orders
-from pbem.engine.combat.rolling import class_distribution, volley_distribution
+from pbem.engine.combat.rolling import class_distribution, convolve, volley_distribution
 
 STATE_BUDGET = 200_000
 SIMULATIONS = 20_000
@@ -318,9 +318,8 @@ class _FastLand:
         engine = self.engine
         na, nd = len(ca), len(cd)
         W = nd - 1  # columns before the defender's chain end
-        ga = [self._groups("attacker", s) for s in ca]
-        A = [class_distribution(g, self.low_luck) for g in ga]
-        P = [class_distribution(self._groups("defender", s), self.low_luck) for s in cd]
+        A, Bs = self._dists("attacker", ca)  # A[r]: hits the attacker scores from position r
+        P, _ = self._dists("defender", cd)
         P0 = [p[0] for p in P]
         hmax = max(len(p) for p in P)
         PT = [[p[h] if h < len(p) else 0.0 for p in P] for h in range(hmax)]  # PT[h][j] = P[j][h]
@@ -420,7 +419,7 @@ class _FastLand:
             if hi <= r:
                 continue
             lo_at, hi_at = (r + 1) * W, (hi + 1) * W
-            b = self._factor(ga[r], ga[r + 1])
+            b = Bs[r]
             if b is None or len(b) > 2:  # no one-die Horner step: convolve pending rows with A[r] now
                 for t in range(r + 1, hi + 1):
                     h = H[t * W : (t + 1) * W]
@@ -446,6 +445,21 @@ class _FastLand:
         totals[0] += rounds
         totals[1] += cells
         self.neglected += neglected
+
+    def _dists(self, side: str, chain: list[tuple[int, ...]]) -> tuple[list[tuple[float, ...]], list[tuple[float, ...] | None]]:
+        """Hit distributions along a chain and the factors B (dist[k] = dist[k+1] * B[k]); each
+        distribution is its successor times B where B is one die, else computed afresh."""
+        groups = [self._groups(side, s) for s in chain]
+        factors = [self._factor(groups[k], groups[k + 1]) for k in range(len(chain) - 1)]
+        dists: list[tuple[float, ...]] = [()] * len(chain)
+        dists[-1] = class_distribution(groups[-1], self.low_luck)
+        for k in range(len(chain) - 2, -1, -1):
+            b = factors[k]
+            if b is not None and len(b) == 2:
+                dists[k] = convolve(dists[k + 1], b)
+            else:
+                dists[k] = class_distribution(groups[k], self.low_luck)
+        return dists, factors
 
     def _groups(self, side: str, counts: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
         """The (count, hit value) dice groups a side fires with from `counts` (one fire class)."""
