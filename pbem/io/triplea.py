@@ -126,9 +126,11 @@ class ImportProfile:
     )  # our name -> extra names
     victory_city_names: Mapping[str, str] = field(default_factory=dict)  # territory -> city
     corrections: tuple[Correction, ...] = ()
+    unit_names: Mapping[str, str] = field(default_factory=dict)  # TripleA -> this rulebook's name
 
 
 _A42 = "rulebook"  # the 1942 Second Edition rulebook (shared/rules/aa1942_2e.txt)
+_REV = "Revised rulebook"  # Axis & Allies Revised with errata and FAQ (shared/rules/revised.txt)
 PROFILES: Mapping[str, ImportProfile] = {
     "1942-2e": ImportProfile(
         # The rulebook names the victory cities, TripleA only marks territories (map/vc.txt).
@@ -179,6 +181,44 @@ PROFILES: Mapping[str, ImportProfile] = {
                 30,
                 f"{_A42} p. 6, Combat Forces: starting income United Kingdom 30; territory values still sum to 31",
             ),
+        ),
+    ),
+    "revised": ImportProfile(
+        # Spellings of the rulebook (revised.txt): "Anglo-Egypt" (Canals; Mideast Oil), "Kwangtung"
+        # (Chinese Divisions); "Philipine" is a TripleA misspelling.  The TripleA names stay aliases.
+        space_names={
+            "Anglo Egypt": "Anglo-Egypt",
+            "Kwantung": "Kwangtung",
+            "Philipine Islands": "Philippine Islands",
+        },
+        # Island Bases: "a fighter (move 4) could travel from Hawaii to the East Indies".
+        space_aliases={"Hawaiian Islands": ("Hawaii",), "Anglo-Egypt": ("Egypt",)},
+        # How the War Is Won: the twelve victory cities by name; TripleA only marks territories.
+        victory_city_names={
+            "Eastern United States": "Washington",
+            "United Kingdom": "London",
+            "Karelia S.S.R.": "Leningrad",
+            "Russia": "Moscow",
+            "India": "Calcutta",
+            "Western United States": "Los Angeles",
+            "Germany": "Berlin",
+            "Western Europe": "Paris",
+            "Southern Europe": "Rome",
+            "Kwangtung": "Shanghai",
+            "Philippine Islands": "Manila",
+            "Japan": "Tokyo",
+        },
+        # Unit Profiles: Revised calls the unit an "antiaircraft gun" (1942: antiaircraft artillery).
+        unit_names={"aaGun": "antiaircraft gun"},
+        corrections=tuple(
+            SetSpace(
+                name,
+                "island",
+                None,
+                f"{_REV} FAQ (National Advantages, Japan): an island is a territory located entirely "
+                f"inside a single sea zone; {name} borders {zones} sea zones",
+            )
+            for name, zones in (("Australia", 4), ("French Madagascar", 4), ("Japan", 2))
         ),
     ),
 }
@@ -346,7 +386,8 @@ def read_triplea(xml_path: Path, *, ruleset_id: str) -> _Game:
     for up in root.iter("unitPlacement"):
         where = known(up.get("territory"), "a <unitPlacement>")
         owner = power_name(up.get("owner") or "Neutral")
-        unit = UNIT_NAMES.get(up.get("unitType") or "", up.get("unitType") or "")
+        kind = up.get("unitType") or ""
+        unit = profile.unit_names.get(kind, UNIT_NAMES.get(kind, kind))
         try:
             qty = int(up.get("quantity") or "1")
         except ValueError:
