@@ -404,8 +404,8 @@ class _FastLand:
             if not room:
                 break
             # the defender hits: mass for later rows, before the attacker's hits (A[r]) apply
-            if any(scales):
-                top = min(room, hmax - 1)
+            top = min(room, hmax - 1)  # (0: the defender has no dice)
+            if top and any(scales):
                 last = scales[W]
                 if last:
                     for d in range(1, top + 1):
@@ -446,7 +446,9 @@ class _FastLand:
         totals[1] += cells
         self.neglected += neglected
 
-    def _dists(self, side: str, chain: list[tuple[int, ...]]) -> tuple[list[tuple[float, ...]], list[tuple[float, ...] | None]]:
+    def _dists(
+        self, side: str, chain: list[tuple[int, ...]]
+    ) -> tuple[list[tuple[float, ...]], list[tuple[float, ...] | None]]:
         """Hit distributions along a chain and the factors B (dist[k] = dist[k+1] * B[k]); each
         distribution is its successor times B where B is one die, else computed afresh."""
         groups = [self._groups(side, s) for s in chain]
@@ -475,7 +477,9 @@ class _FastLand:
             raise AssertionError("land volleys have a single fire class")
         return tuple(sorted((g.count, g.value) for g in volley.groups))
 
-    def _factor(self, more: tuple[tuple[int, int], ...], fewer: tuple[tuple[int, int], ...]) -> tuple[float, ...] | None:
+    def _factor(
+        self, more: tuple[tuple[int, int], ...], fewer: tuple[tuple[int, int], ...]
+    ) -> tuple[float, ...] | None:
         """B with dist(more) = dist(fewer) * B: the hits of the dice `more` has beyond `fewer`
         (None when `fewer` is not a sub-multiset of `more`, or under Low Luck's pooled strength)."""
         if self.low_luck:

@@ -263,8 +263,10 @@ def _cache_read(key: str) -> dict[str, Any] | None:
     try:
         entry = json.loads((directory / f"{key}.json").read_text(encoding="utf-8"))
         data = entry["data"]
-        if entry["key"] != key or set(data) != set(FILES) or canonical_hash(data) != entry["data_hash"]:
-            return None  # not ours, or damaged
+        if entry["key"] != key or set(data) != set(FILES):
+            return None  # not ours
+        if canonical_hash(data) != entry["data_hash"]:
+            return None  # damaged
     except (OSError, ValueError, KeyError, TypeError):
         return None
     return data  # type: ignore[no-any-return]
