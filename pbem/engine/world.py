@@ -76,14 +76,16 @@ class World:
         for cargo_tag, host_tag, domain in (("transport", "transport", "land"), ("carrier", "carrier", "air")):
             hosts = [u for u in here if self.utype(u).has(host_tag)]
             riders = [u for u in here if self.utype(u).domain == domain and u.carrier is None]
+            # Biggest cargo first, each onto the fullest transport (own before an ally's) it fits:
+            # one tank and one infantry per transport, as they were loaded.
+            riders.sort(key=lambda u: (-self.utype(u).transport_size, u.id))
             for rider in riders:
-                ordered = sorted(hosts, key=lambda h: (h.owner != rider.owner, h.id))
-                for host in ordered:
-                    if self.ruleset.side_of(host.owner) != self.ruleset.side_of(rider.owner):
-                        continue
-                    if self.has_room(host, rider.type):
-                        rider.carrier = host.id
-                        break
+                fits = [h for h in hosts if self.ruleset.side_of(h.owner) == self.ruleset.side_of(rider.owner)
+                        and self.has_room(h, rider.type)]
+                if fits:
+                    load = {h.id: len(self.cargo_of(h)) if domain == "air" else
+                            sum(self.utype(c).transport_size for c in self.cargo_of(h)) for h in fits}
+                    rider.carrier = sorted(fits, key=lambda h: (h.owner != rider.owner, -load[h.id], h.id))[0].id
 
     def to_state(self, **changes: object) -> GameState:
         counts: dict[str, dict[str, dict[str, int]]] = {}

@@ -221,3 +221,11 @@ def test_landing_plan_may_rely_on_a_carrier_that_stays_for_noncombat() -> None:
     # The Hawaiian fighter attacks the transport two zones away... and can land on the carrier.
     body = "combat_move:\n  - {units: 1 fighter, from: Hawaiian Islands, to: SZ 52}\n"
     assert validate(st, "United States", body) == []
+
+
+def test_cargo_carried_over_turns_stays_aboard_every_transport() -> None:
+    """Transports: cargo stays aboard between turns; two transports holding two infantry and two
+    tanks carry all four when they move on (one tank and one infantry each)."""
+    st = state(turn="United States", units={"SZ 10": {"United States": {"transport": 2, "infantry": 2, "tank": 2}}})
+    result = play(st, "United States", "noncombat_move:\n  - {units: 2 transports, from: SZ 10, to: SZ 11}\n")
+    assert units_at(result.state, "SZ 11", "United States") == {"destroyer": 1, "infantry": 2, "tank": 2, "transport": 4}
