@@ -224,6 +224,7 @@ def load_ruleset_dir(directory: Path) -> Ruleset:
 
 # --- The cache of validated data
 _CACHE_FORMAT = b"pbem-ruleset-cache-1"
+_CACHE_ENTRIES = 16  # the newest entries kept
 
 
 def _cache_dir() -> Path | None:
@@ -289,6 +290,9 @@ def _cache_write(key: str, data: Mapping[str, Any], data_hash: str) -> None:
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
             raise
+        entries = sorted(directory.glob("*.json"), key=lambda e: e.stat().st_mtime, reverse=True)
+        for old in entries[_CACHE_ENTRIES:]:  # every edit of a data file makes a new entry
+            old.unlink(missing_ok=True)
     except (OSError, ValueError, TypeError):
         pass
 
