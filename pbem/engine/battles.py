@@ -37,6 +37,11 @@ class BattlePlan:
         plan = cls()
         spaces: set[str] = set()
         for u in w.units.values():
+            # Sea units that started beside enemy surface warships and stayed must fight there
+            # (Combat Move: sea units starting in hostile sea zones).
+            if (u.owner == w.power and u.phase is None and u.carrier is None and w.utype(u).domain == "sea"
+                    and w.is_hostile_sea_zone(u.space)):
+                spaces.add(u.space)
             if u.owner != w.power or u.phase != "combat":
                 continue
             if u.mission in ("strategic_bombing", "escort"):

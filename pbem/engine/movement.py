@@ -350,16 +350,23 @@ class Mover:
                             return _problem(move, f"submarines stop on entering {space}: an enemy destroyer is there", R_SUBS, "", "move.sub-destroyer")
                     elif w.is_hostile_sea_zone(space):
                         return _problem(move, f"sea units stop on entering hostile {space}", R_SEA, "only submarines pass enemy warships, and not where a destroyer is", "move.through-hostile-sea")
-                    elif move.phase == "noncombat" and w.enemy_units_at(space):
-                        return _problem(move, f"noncombat moves may pass only friendly sea zones; {space} holds enemy units", R_NONCOMBAT, "", "move.noncombat-hostile")
+                    # Enemy submarines and transports do not block movement (Combat Move).
             prev = space
         # The destination.
         dest = path[-1] if path else move.frm
         if move.phase == "noncombat":
             if domain == "land" and not w.is_friendly_territory(dest):
                 return _problem(move, f"noncombat moves must end in friendly territory; {dest} is hostile", R_NONCOMBAT, "attack it in combat_move instead", "move.noncombat-hostile")
-            if domain == "sea" and w.enemy_units_at(dest) and not all(w.utype(u).has("submarine") for u in units):
-                return _problem(move, f"noncombat moves cannot end in {dest}: enemy units are there", R_NONCOMBAT, "attack them in combat_move instead", "move.noncombat-hostile")
+            if domain == "sea":
+                subs = all(w.utype(u).has("submarine") for u in units) and w.rules.subs_ignore_hostile_zones
+                enemies = w.enemy_units_at(dest)
+                # Sea units may end noncombat movement beside enemy transports only (Transports);
+                # submarines treat hostile sea zones as friendly unless a destroyer is there.
+                blocking = [u for u in enemies if not w.utype(u).has("transport")]
+                if subs and not w.enemy_destroyer_at(dest):
+                    blocking = []
+                if blocking:
+                    return _problem(move, f"noncombat moves cannot end in {dest}: enemy {blocking[0].type} is there", R_NONCOMBAT, "attack it in combat_move instead", "move.noncombat-hostile")
         return Step(path, blitzed)
 
     def capture_by_blitz(self, space: str) -> None:

@@ -236,3 +236,36 @@ def test_escorts_need_the_optional_rule_and_interceptors_follow_standing_orders(
         "raid/Karelia S.S.R./aa": [6], "raid/Karelia S.S.R./damage": [3]})
     assert "fighter" not in units_at(result.state, "Karelia S.S.R.", "Soviet Union")
     assert result.state.damage["Karelia S.S.R."] == 3
+
+
+def test_sea_units_that_stay_in_a_hostile_zone_fight() -> None:
+    """Combat Move, Sea Units Starting in Hostile Sea Zones: an enemy may have built warships where
+    your ships are; if they remain, they conduct combat."""
+    st = state(turn="United Kingdom", units={"SZ 7": {"United Kingdom": {"battleship": 1, "transport": 1}, "Germany": {"destroyer": 1}}})
+    problems = validate(st, "United Kingdom", "")
+    assert problems == []
+    result = play(st, "United Kingdom", "", dice={"battle/SZ 7/round-1/attacker": [1], "battle/SZ 7/round-1/defender": [6]})
+    assert "destroyer" not in units_at(result.state, "SZ 7", "Germany")
+    # Leaving the zone instead avoids the battle.
+    left = play(st, "United Kingdom", "combat_move:\n  - {units: 1 battleship, from: SZ 7, to: SZ 8}\n"
+                "  - {units: 1 transport, from: SZ 7, to: SZ 8}\n")
+    assert units_at(left.state, "SZ 7", "Germany") == {"destroyer": 1}
+
+
+def test_mobilize_at_italy_in_the_territory_or_sea_zone_15() -> None:
+    """Phase 5: Mobilize New Units, the rulebook's example: the German player can mobilize 3 units
+    from the Italy territory, either in the territory itself or in sea zone 15."""
+    st = state(turn="Germany", clear=("SZ 15",))
+    ok = "purchase: {infantry: 2, destroyer: 1}\nplace:\n  Italy: 2 infantry\n  SZ 15: 1 destroyer\n"
+    assert validate(st, "Germany", ok) == []
+    over = "purchase: {infantry: 3, destroyer: 1}\nplace:\n  Italy: 3 infantry\n  SZ 15: 1 destroyer\n"
+    assert codes(validate(st, "Germany", over)) == ["place.over-limit"]
+
+
+def test_sea_units_may_end_noncombat_beside_enemy_transports_only() -> None:
+    """Transports: sea units can end their noncombat movement in a sea zone containing only enemy
+    transports; enemy submarines and transports do not block movement."""
+    st = state(turn="United Kingdom", clear=("SZ 8",), units={"SZ 8": {"Germany": {"transport": 1}}})
+    assert validate(st, "United Kingdom", "noncombat_move:\n  - {units: 1 battleship, from: SZ 7, to: SZ 8}\n") == []
+    st2 = state(turn="United Kingdom", clear=("SZ 8",), units={"SZ 8": {"Germany": {"cruiser": 1}}})
+    assert codes(validate(st2, "United Kingdom", "noncombat_move:\n  - {units: 1 battleship, from: SZ 7, to: SZ 8}\n")) == ["move.noncombat-hostile"]

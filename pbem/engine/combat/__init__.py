@@ -20,7 +20,7 @@ from pbem.engine.combat.model import (
     Submerged,
 )
 from pbem.engine.combat.rules import CombatRules
-from pbem.engine.combat.sbr import RaidOutcome, bombing_raid
+from pbem.engine.combat.sbr import RaidOutcome, RocketOutcome, bombing_raid, rocket_strike
 
 __all__ = [
     "Battle",
@@ -34,9 +34,11 @@ __all__ = [
     "Force",
     "Orders",
     "RaidOutcome",
+    "RocketOutcome",
     "RetreatCondition",
     "Retreated",
     "Submerged",
     "bombing_raid",
+    "rocket_strike",
     "fight",
 ]

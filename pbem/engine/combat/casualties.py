@@ -48,6 +48,8 @@ def can_hit(fire_class: FireClass, profile: UnitType) -> bool:
         return profile.domain != "air"
     if fire_class == "not_sub":
         return not profile.has("submarine")
+    if fire_class.startswith("target:"):  # targeted antiaircraft fire: only the aircraft aimed at
+        return profile.name == fire_class[7:]
     return profile.domain == "air"  # "air": antiaircraft fire
 
 

@@ -122,6 +122,11 @@ class Engine:
         # memos of pure functions (the odds calculator asks the same questions many times)
         self._never_retreats = retreat.kind == "never"
         self._d_fights = tuple(i for i, c in enumerate(self.d_cats) if self._value("defender", c) > 0)
+        # AA units that cannot be casualties go back to the board after opening fire (Revised step 3):
+        # they do not keep a battle going.  Empty when AA can be taken as casualties (1942).
+        self._d_aside = frozenset(
+            i for i, c in enumerate(self.d_cats) if c.profile.has("aa") and not self.rules.aa_can_be_casualty
+        )
         self._volley_memo: dict[tuple[str, int, tuple[int, ...], tuple[int, ...]], Volley] = {}
         self._hurt_memo: dict[tuple[str, tuple[bool, ...], tuple[bool, ...]], bool] = {}
         self._doomed_memo: dict[tuple[str, tuple[bool, ...], tuple[bool, ...]], bool] = {}
@@ -135,7 +140,7 @@ class Engine:
         order: list[tuple[str, str, bool, bool]] = []
         left_damaged = {o: dict(m) for o, m in damaged.items()}
         for force in forces:
-            profile = self.battle.units[force.unit]
+            profile = self.battle.profile(force.owner, force.unit)
             if profile.domain == "structure" or force.count == 0:
                 continue  # industrial complexes are not placed on the battle strip
             keys = [(force.unit, force.owner, force.seaborne, False)]
@@ -150,7 +155,7 @@ class Engine:
                 left_damaged[force.owner][force.unit] -= hurt
                 counts[keys[1]] += hurt
             counts[keys[0]] += force.count - hurt
-        cats = tuple(Category(u, o, s, dmg, self.battle.units[u]) for (u, o, s, dmg) in order)
+        cats = tuple(Category(u, o, s, dmg, self.battle.profile(o, u)) for (u, o, s, dmg) in order)
         return cats, tuple(counts[k] for k in order)
 
     @staticmethod
@@ -168,9 +173,15 @@ class Engine:
         state = State(1, self.a_start, self.d_start, zero_a, zero_d, zero_a, zero_d, zero_a, "")
         if self.kind == "land":
             state = self._aa_alone(state)
-            if not any(state.d):
+            if not self._d_on(state.d) and not (self._d_aside and self._opening_volleys(state)):
                 return state._replace(over="attacker", no_combat=True)
         return state
+
+    def _d_on(self, d: Sequence[int]) -> bool:
+        """Has the defender units on the battle strip (AA set aside after opening fire excluded)?"""
+        if not self._d_aside:
+            return any(d)
+        return any(n for i, n in enumerate(d) if n and i not in self._d_aside)
 
     def _has(self, side: Side, counts: Sequence[int], tag: str) -> bool:
         return any(n and c.profile.has(tag) for n, c in zip(counts, self.cats(side)))
@@ -249,7 +260,7 @@ class Engine:
             if self.bombard_ships and state.round == 1:
                 groups: dict[tuple[str, int], int] = {}
                 for ship in self.bombard_ships:
-                    key = (ship, self.battle.units[ship].bombard)
+                    key = (ship, self.battle.profile(self.battle.attacker, ship).bombard)
                     groups[key] = groups.get(key, 0) + 1
                 out.append(
                     Volley(
@@ -260,12 +271,26 @@ class Engine:
                 )
         if self.has_aa and (state.round == 1 or not self.rules.aa_first_round_only):
             guns = sum(n for n, c in zip(state.d, self.d_cats) if c.profile.has("aa"))
-            planes = sum(n for n, c in zip(state.a, self.a_cats) if c.profile.domain == "air")
-            shots = guns * self.rules.aa_shots_per_unit
+            targets: dict[str, int] = {}
+            for n, c in zip(state.a, self.a_cats):
+                if n and c.profile.domain == "air" and c.unit not in self.battle.aa_immune:
+                    targets[c.unit] = targets.get(c.unit, 0) + n
+            planes = sum(targets.values())
+            hit = self.rules.aa_hit if self.battle.aa_hit is None else self.battle.aa_hit
+            per_gun = self.rules.aa_shots_per_unit
+            shots = planes if per_gun is None else guns * per_gun  # None: one gun, a die per aircraft
             if self.rules.aa_one_shot_per_air_unit:
                 shots = min(shots, planes)
             if guns and planes and shots:
-                out.append(Volley("defender", "aa", (DiceGroup("antiaircraft", self.rules.aa_hit, shots, "air"),)))
+                if self.rules.aa_casualty_chooser == "targeted":
+                    # FAQ: each die is rolled against a specific aircraft; its hit destroys that one
+                    groups = tuple(
+                        DiceGroup("antiaircraft", hit, n, f"target:{u}", f"at {u}")  # type: ignore[arg-type]
+                        for u, n in sorted(targets.items())
+                    )
+                    out.append(Volley("defender", "aa", groups))
+                else:
+                    out.append(Volley("defender", "aa", (DiceGroup("antiaircraft", hit, shots, "air"),)))
         return tuple(out)
 
     def _surprise_volleys(self, state: State) -> tuple[Volley, ...]:
@@ -279,12 +304,14 @@ class Engine:
             own = state.a if side == "attacker" else state.d
             enemy = state.d if side == "attacker" else state.a
             cls = self._sub_class(side, enemy)
-            groups: dict[str, int] = {}
+            groups: dict[tuple[str, int], int] = {}
             for n, c in zip(own, self.cats(side)):
                 if n and c.profile.has("submarine"):
-                    groups[c.unit] = groups.get(c.unit, 0) + n
+                    v = self._value(side, c) if self.rules.surprise_uses_unit_values else value
+                    groups[(c.unit, v)] = groups.get((c.unit, v), 0) + n
             if groups:
-                out.append(Volley(side, step, tuple(DiceGroup(u, value, n, cls) for u, n in sorted(groups.items()))))
+                ordered = sorted(groups.items(), key=_gkey)
+                out.append(Volley(side, step, tuple(DiceGroup(u, v, n, cls) for (u, v), n in ordered)))
         return tuple(out)
 
     def _fire_volley(self, side: Side, state: State) -> Volley:
@@ -326,6 +353,8 @@ class Engine:
                 n -= boosted
                 if not n:
                     continue
+            if side == "attacker" and self.battle.attack_dice:
+                n *= self.battle.attack_dice.get(c.owner, {}).get(c.unit, 1)
             key = (c.unit, value, cls, "")
             groups[key] = groups.get(key, 0) + n
         ordered = sorted(groups.items(), key=lambda kv: (kv[0][1], kv[0][0], kv[0][3], kv[0][2]))
@@ -394,10 +423,13 @@ class Engine:
                 state = self._take("defender", state, h, "bombard", pending, log)
             else:
                 state = self._take("attacker", state, h, "aa", False, log)
+        if self._d_aside:
+            state = self._conclude(state, log)  # AA went back to the board: anything left to fight?
         return state
 
-    def _submerge(self, state: State, log: list[Event] | None) -> State:
-        if self.kind != "sea" or self.rules.submerge_timing != "instead_of_surprise_strike":
+    def _submerge(self, state: State, log: list[Event] | None, timing: str = "instead_of_surprise_strike") -> State:
+        """Subs whose orders say so submerge, at the point of the round the rules set (`timing`)."""
+        if self.kind != "sea" or self.rules.submerge_timing != timing:
             return state
         for side in ("attacker", "defender"):
             if self.orders[side].submerge != "always":
@@ -431,7 +463,12 @@ class Engine:
         for volley, h in zip(volleys, hits):
             target: Side = "defender" if volley.side == "attacker" else "attacker"
             state = self._take(target, state, h, volley.step, True, log)
-        if not keep:
+        if not keep and self.rules.surprise_victims_fire_back_with_own_destroyer:
+            # Revised step 3: "If a destroyer is present ... the destroyer's player skips this step"
+            for side in ("attacker", "defender"):
+                if not self._has(side, state.a if side == "attacker" else state.d, "destroyer"):
+                    state = self._remove_pending_of(side, state)
+        elif not keep:
             state = self._remove_pending(state)
         if self.kind == "sea":
             state = self._defenceless(state, log)
@@ -453,6 +490,15 @@ class Engine:
         if volley.side == "attacker":
             return self._take("defender", state, hits, "attacker", True, log)
         return self._take("attacker", state, hits, "defender", False, log)
+
+    def _remove_pending_of(self, side: Side, state: State) -> State:
+        if side == "attacker":
+            if not any(state.a_pending):
+                return state
+            return state._replace(a=_tuple_sub(state.a, state.a_pending), a_pending=(0,) * len(self.a_cats))
+        if not any(state.d_pending):
+            return state
+        return state._replace(d=_tuple_sub(state.d, state.d_pending), d_pending=(0,) * len(self.d_cats))
 
     def _remove_pending(self, state: State) -> State:
         if not any(state.a_pending) and not any(state.d_pending):
@@ -541,7 +587,7 @@ class Engine:
 
     def _winner(self, state: State, retreated: bool) -> Winner | None:
         a_on = any(state.a)
-        d_on = any(state.d)
+        d_on = self._d_on(state.d)
         winner: Winner | None = None
         if not d_on:
             winner = "attacker" if a_on else ("retreat" if retreated else "draw")
@@ -607,6 +653,8 @@ class Engine:
         else:
             state = self._defenceless(state, log)
         state = self._conclude(state, log)
+        if not state.over and self.kind == "sea" and self.rules.submerge_timing == "at_press_or_retreat":
+            state = self._conclude(self._submerge(state, log, "at_press_or_retreat"), log)
         if not state.over:
             state = self._retreat(state, log)
         if not state.over:

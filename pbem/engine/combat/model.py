@@ -21,6 +21,7 @@ Winner = Literal["attacker", "defender", "draw", "retreat", "none"]
 #   not_air  not air units (submarines: "cannot hit air units")
 #   not_sub  not submarines (air units without a friendly destroyer)
 #   air      air units only (antiaircraft fire)
+#   target:<unit>  units of that type only (targeted antiaircraft fire: Revised FAQ)
 FireClass = Literal["any", "not_air", "not_sub", "air"]
 Counts = Mapping[str, Mapping[str, int]]  # owner -> unit -> count
 
@@ -75,14 +76,25 @@ class Battle:
     can_retreat: bool = True
     retreat_to: tuple[str, ...] = ()
     damaged: Counts = field(default_factory=dict)
+    profiles: Mapping[str, Mapping[str, UnitType]] = field(default_factory=dict)
+    attack_dice: Counts = field(default_factory=dict)
+    aa_immune: frozenset[str] = frozenset()
+    aa_hit: int | None = None
 
     def __post_init__(self) -> None:
         for force in self.attackers + self.defenders:
             if force.unit not in self.units:
                 raise ValueError(f"unknown unit {force.unit!r} in battle at {self.space}")
         for ship in self.bombard:
-            if ship not in self.units or self.units[ship].bombard <= 0:
+            if ship not in self.units or self.profile(self.attacker, ship).bombard <= 0:
                 raise ValueError(f"{ship!r} cannot bombard")
+
+    def profile(self, owner: str, unit: str) -> UnitType:
+        """The profile `owner`'s units of type `unit` fight with in this battle."""
+        mine = self.profiles.get(owner)
+        if mine is not None and unit in mine:
+            return mine[unit]
+        return self.units[unit]
 
 
 RetreatKind = Literal["never", "after_round", "when_attackers_at_most", "when_defenders_outnumber"]

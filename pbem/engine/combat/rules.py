@@ -11,10 +11,11 @@ from dataclasses import dataclass
 from typing import Literal
 
 AirHitsSubs = Literal["always", "with_friendly_destroyer"]
-SubmergeTiming = Literal["instead_of_surprise_strike", "never"]
-AaChooser = Literal["aircraft_owner"]
+SubmergeTiming = Literal["instead_of_surprise_strike", "at_press_or_retreat", "never"]
+AaChooser = Literal["aircraft_owner", "targeted"]  # targeted: each die is rolled at one aircraft type
 Repair = Literal["end_of_combat", "end_of_turn", "never"]
-SbrModel = Literal["complex_rolls_per_bomber"]
+SbrModel = Literal["complex_rolls_per_bomber", "aa_gun_rolls_per_bomber"]
+SbrLoss = Literal["damage", "treasury"]
 
 
 @dataclass(frozen=True)
@@ -29,12 +30,15 @@ class CombatRules:
     surprise_cancelled_by_destroyer: bool  # an opposing destroyer in the battle cancels it
     surprise_casualties_fire_back: bool  # victims of a surprise strike still roll that round
     surprise_repeats_every_round: bool
+    surprise_uses_unit_values: bool  # subs strike at their own attack/defence, not the two values above
+    # victims of a sub strike stay on the strip and fire back when their own side has a destroyer
+    surprise_victims_fire_back_with_own_destroyer: bool
     submerge_timing: SubmergeTiming
     submerge_cancelled_by_destroyer: bool
     subs_can_hit_air: bool
     air_hits_subs: AirHitsSubs
     # --- antiaircraft ------------------------------------------------------------------------
-    aa_shots_per_unit: int  # dice per AA unit (1942: 3) ...
+    aa_shots_per_unit: int | None  # dice per AA unit (1942: 3; None: one gun, a die per aircraft) ...
     aa_one_shot_per_air_unit: bool  # ... but never more dice than attacking air units
     aa_hit: int  # hit on this or less
     aa_first_round_only: bool
@@ -62,6 +66,8 @@ class CombatRules:
     sbr_damage_dice: int  # dice per surviving bomber
     sbr_damage_bonus: int  # added to each surviving bomber's damage
     sbr_damage_cap_per_ipc: int  # total damage ≤ this × the territory's IPC value
+    sbr_cap_per_bomber: bool  # ... the cap applies to each bomber's roll instead of the raid's total
+    sbr_loss: SbrLoss  # damage markers on the complex, or IPCs paid from the owner's treasury
     escort_attack: int  # escorts (and bombers) in the optional air battle
     interceptor_defense: int
     air_battle_rounds: int
@@ -78,5 +84,7 @@ class CombatRules:
             value = getattr(self, name)
             if not 0 <= value <= 6:
                 raise ValueError(f"CombatRules.{name} must be a d6 value 0..6, got {value}")
-        if self.aa_shots_per_unit < 0 or self.artillery_supports < 0 or self.air_battle_rounds < 0:
+        if (self.aa_shots_per_unit or 0) < 0 or self.artillery_supports < 0 or self.air_battle_rounds < 0:
             raise ValueError("CombatRules counts must not be negative")
+        if self.aa_casualty_chooser == "targeted" and self.aa_shots_per_unit is not None:
+            raise ValueError("targeted AA fire rolls one die per aircraft: aa_shots_per_unit must be None")

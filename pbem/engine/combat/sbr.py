@@ -1,8 +1,13 @@
-"""Strategic bombing raids (1942: Conduct Combat step 1, p. 14), apart from general combat.
+"""Strategic bombing raids and rocket strikes, apart from general combat.
 
-Order: optional air battle (escorts and bombers fire first, then surviving interceptors), then the
-industrial complex's built-in AA rolls one die per bomber, then each surviving bomber rolls damage;
-total damage on a complex is capped (1942: twice the territory's IPC value).
+Raid order: optional air battle (escorts and bombers fire first, then surviving interceptors), then
+antiaircraft fire at each bomber (1942: the complex's built-in AA; Revised: the territory's
+antiaircraft gun, if there is one), then each surviving bomber rolls damage.  The loss is capped
+(1942: twice the territory's IPC value in total, as damage markers; Revised: the territory's income
+value per bomber, paid from the owner's treasury, at most what it holds).
+
+A rocket strike (Revised, Rockets development) is one undefended die of IPC loss, capped at the
+target territory's income value and at the owner's treasury.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ class RaidOutcome:
     damage_rolled: int  # what the dice showed (plus bonuses)
     damage_applied: int  # after the cap
     events: tuple[DiceRolled, ...]
+    ipcs_lost: int = 0  # sbr_loss "treasury": IPCs the owner surrenders (at most its treasury)
 
 
 def _roll(dice: DiceSource, label: str, step: str, side: str, unit: str, value: int, n: int) -> tuple[int, DiceRolled]:
@@ -42,11 +48,22 @@ def bombing_raid(
     escorts: int = 0,
     interceptors: int = 0,
     lose_bombers_first: bool = False,
+    aa_guns: int = 0,
+    treasury: int | None = None,
+    damage_dice: int | None = None,
+    aa_immune: bool = False,
+    aa_hit: int | None = None,
 ) -> RaidOutcome:
     """Resolve one raid on the industrial complex in `space` (territory IPC value `ipc`).
 
     Interceptor hits are the attacker's casualties: escorts first (cheaper than bombers) unless
     `lose_bombers_first`.  Escorts never bomb and are not fired on by the complex (p. 14).
+
+    `aa_guns`: antiaircraft guns in the territory (read when the rules' AA is the gun's, not the
+    complex's); `treasury`: the owner's IPCs (the limit when the loss is paid from it);
+    `damage_dice`: dice per bomber instead of the rules' (Revised Heavy Bombers: 2); `aa_immune`:
+    no AA fire at these bombers (Revised Superfortresses); `aa_hit`: the AA hit number instead of
+    the rules' (Revised Radar).
     """
     if min(ipc, existing_damage, bombers, escorts, interceptors) < 0:
         raise ValueError("raid counts must not be negative")
@@ -71,17 +88,54 @@ def bombing_raid(
                 elif escorts_lost < escorts:
                     escorts_lost += 1
     flying = bombers - bombers_lost
-    hits, ev = _roll(dice, f"raid/{space}/aa", "aa", "defender", "industrial complex", rules.sbr_aa_hit, flying)
-    if flying:
+    gun = rules.sbr_model == "aa_gun_rolls_per_bomber"
+    if flying and not aa_immune and (not gun or aa_guns > 0):
+        value = rules.sbr_aa_hit if aa_hit is None else aa_hit
+        shooter = "antiaircraft gun" if gun else "industrial complex"
+        hits, ev = _roll(dice, f"raid/{space}/aa", "aa", "defender", shooter, value, flying)
         events.append(ev)
-    bombers_lost += hits
-    flying -= hits
+        bombers_lost += hits
+        flying -= hits
     rolled = 0
+    per_bomber = rules.sbr_damage_dice if damage_dice is None else damage_dice
+    capped = 0
     if flying:
-        n = flying * rules.sbr_damage_dice
+        n = flying * per_bomber
         faces = tuple(dice.roll(f"raid/{space}/damage", n))
         rolled = sum(faces) + flying * rules.sbr_damage_bonus
         group = RolledGroup(DiceGroup("bomber", 6, n, "any", "damage"), faces, rolled)
         events.append(DiceRolled(1, "damage", "attacker", f"raid/{space}/damage", (group,), rolled))
-    room = max(0, rules.sbr_damage_cap_per_ipc * ipc - existing_damage)
-    return RaidOutcome(space, bombers_lost, escorts_lost, interceptors_lost, rolled, min(rolled, room), tuple(events))
+        if rules.sbr_cap_per_bomber:  # Revised FAQ: the income-value limit is "Per bomber"
+            for b in range(flying):
+                mine = sum(faces[b * per_bomber : (b + 1) * per_bomber]) + rules.sbr_damage_bonus
+                capped += min(mine, rules.sbr_damage_cap_per_ipc * ipc)
+    if rules.sbr_cap_per_bomber:
+        applied = capped
+    else:
+        applied = min(rolled, max(0, rules.sbr_damage_cap_per_ipc * ipc - existing_damage))
+    lost = 0
+    if rules.sbr_loss == "treasury":
+        # DIGEST §5 REV.1: the lesser of the loss and what the owner has ("greater" is a misprint)
+        lost = applied if treasury is None else min(applied, max(treasury, 0))
+    return RaidOutcome(space, bombers_lost, escorts_lost, interceptors_lost, rolled, applied, tuple(events), lost)
+
+
+@dataclass(frozen=True)
+class RocketOutcome:
+    target: str
+    rolled: int
+    ipcs_lost: int  # at most the target territory's income value and the owner's treasury
+    event: DiceRolled
+
+
+def rocket_strike(launcher: str, target: str, ipc: int, treasury: int, dice: DiceSource) -> RocketOutcome:
+    """One rocket strike (Revised, Rockets development; Rocket Strikes): "There is no defense against
+    this attack ... The maximum loss each rocket can inflict is the target territory's income value.
+    The opponent must surrender that many IPCs to the bank (or as many as the player has, whichever
+    is the lesser amount)."  Which gun may fire at which complex (one gun per territory, one rocket
+    per complex per turn, within 3 spaces) is the caller's to check."""
+    label = f"rocket/{launcher}/{target}"
+    faces = tuple(dice.roll(label, 1))
+    group = RolledGroup(DiceGroup("antiaircraft gun", 6, 1, "any", "rocket"), faces, faces[0])
+    event = DiceRolled(1, "rocket", "attacker", label, (group,), faces[0])
+    return RocketOutcome(target, faces[0], min(faces[0], ipc, max(treasury, 0)), event)
