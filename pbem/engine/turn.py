@@ -486,6 +486,7 @@ class Turn:
     def end_of_turn(self) -> None:
         """Liberations are decided now, when it is known whether the ally's capital is free (A42)."""
         w = self.w
+        capitals_before = {p.name for p in self.ruleset.powers if not w.is_enemy(self.state.control.get(p.capital), p.name)}
         for space, original in w.pending.pop("liberations", []) or []:  # type: ignore[union-attr]
             if w.capital_held(original):
                 w.control[space] = original
@@ -495,6 +496,19 @@ class Turn:
                 self.log.notes.append(f"{space} is liberated and returns to {original}")
             else:
                 self.log.notes.append(f"{space} is captured by {w.control[space]}: {original}'s capital is in enemy hands")
+        # A liberated capital brings back its power's other territories held by friendly powers
+        # (Capturing and Liberating Capitals).
+        for p in self.ruleset.powers:
+            if p.name in capitals_before or not w.capital_held(p.name):
+                continue
+            for name, sp in sorted(w.board.spaces.items()):
+                holder = w.control.get(name)
+                if sp.original_owner == p.name and holder not in (None, p.name) and not w.is_enemy(holder, p.name):
+                    w.control[name] = p.name
+                    for u in w.units_at(name):
+                        if w.utype(u).has("factory"):
+                            u.owner = p.name
+                    self.log.notes.append(f"{name} reverts to {p.name} with its liberated capital")
 
     def production(self, power: str) -> int:
         w = self.w

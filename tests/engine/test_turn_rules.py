@@ -269,3 +269,16 @@ def test_sea_units_may_end_noncombat_beside_enemy_transports_only() -> None:
     assert validate(st, "United Kingdom", "noncombat_move:\n  - {units: 1 battleship, from: SZ 7, to: SZ 8}\n") == []
     st2 = state(turn="United Kingdom", clear=("SZ 8",), units={"SZ 8": {"Germany": {"cruiser": 1}}})
     assert codes(validate(st2, "United Kingdom", "noncombat_move:\n  - {units: 1 battleship, from: SZ 7, to: SZ 8}\n")) == ["move.noncombat-hostile"]
+
+
+def test_liberating_a_capital_returns_the_powers_other_territories_and_takes_no_ipcs() -> None:
+    """Capturing and Liberating Capitals: when a capital is liberated, the original controller's
+    territories held by friendly powers revert to it; no IPCs are taken from anyone (the rulebook's
+    example: the United Kingdom takes Moscow from Germany, Germany surrenders no IPCs)."""
+    st = state(turn="United Kingdom", clear=("Russia", "Caucasus"),
+               units={"Caucasus": {"United Kingdom": {"infantry": 2}}},
+               control={"Russia": "Germany", "Caucasus": "United Kingdom"}, treasury={"Germany": 30})
+    result = play(st, "United Kingdom", "combat_move:\n  - {units: 1 infantry, from: Caucasus, to: Russia}\n")
+    assert result.state.control["Russia"] == "Soviet Union"
+    assert result.state.control["Caucasus"] == "Soviet Union"
+    assert result.state.treasury["Germany"] == 30
