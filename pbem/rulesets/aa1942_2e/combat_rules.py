@@ -20,6 +20,10 @@ COMBAT_RULES = CombatRules(
     surprise_casualties_fire_back=False,
     # Step 2: "this step is repeated during each round of combat".
     surprise_repeats_every_round=True,
+    # Step 2: attacking subs "roll a '2' or less", defending subs "a '1'", whatever the profile says.
+    surprise_uses_unit_values=False,
+    # Step 2: an opposing destroyer cancels the strike altogether, so no victim ever fires back.
+    surprise_victims_fire_back_with_own_destroyer=False,
     # Step 2 / Submarine profile "Submersible": "anytime it would otherwise make a Surprise Strike".
     submerge_timing="instead_of_surprise_strike",
     submerge_cancelled_by_destroyer=True,  # step 2, as above
@@ -63,6 +67,8 @@ COMBAT_RULES = CombatRules(
     sbr_damage_dice=1,  # "Any surviving bombers each roll one die"
     sbr_damage_bonus=0,
     sbr_damage_cap_per_ipc=2,  # "cannot receive more total damage than twice the IPC value"
+    sbr_cap_per_bomber=False,  # the cap is on the complex's total damage
+    sbr_loss="damage",  # damage markers on the complex, repaired at 1 IPC each (p. 14)
     # Optional Rule, escorts and interceptors (p. 14): bombers and escorts "fire with an attack
     # value of 1"; interceptors "fire with a defense value of 2"; "ends after one round".
     escort_attack=1,
