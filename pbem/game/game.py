@@ -158,8 +158,9 @@ class Game:
         from pbem.io.orders import read_orders_text
 
         out: dict[str, StandingOrders] = {}
+        present = set(self.repo.list("standing", ref))
         for p in self.ruleset.powers:
-            raw = self.repo.read(standing_path(p.name), ref)
+            raw = self.repo.read(standing_path(p.name), ref) if standing_path(p.name) in present else None
             if raw is None:
                 out[p.name] = StandingOrders(p.name)
                 continue
