@@ -1,0 +1,67 @@
+"""Axis & Allies Revised: every choice the engine leaves open, with its rulebook section.
+
+Combat choices (submarines, antiaircraft guns, bombardment, transports, bombing raids) are in
+`combat_rules.py` beside this file; unit profiles in `units.yaml`; map and setup in `map.yaml` and
+`setup.yaml`.  Sections are those of shared/rules/revised.txt, which has no page numbers.
+
+Revised rules the engine has no field for yet (weapons development, antiaircraft fire at aircraft
+flying over, submerged submarines, purchase after liberation, ...) are listed in README.md with
+their citations; `pbem.engine.research` and `pbem.engine.antiair` hold the first two as functions.
+"""
+
+from pbem.engine.rules import Rules
+
+RULES = Rules(
+    # Spaces on the Game Board: "Sea zones are either friendly (contain friendly units) or hostile
+    # (contain enemy units)"; sea units "may move through if those enemy units consist of only
+    # submerged submarines" (Combat Move).  So every sea unit makes a zone hostile: warships,
+    # submarines and transports (DIGEST §5 REV.6); submerged subs are the turn engine's exception.
+    hostile_sea_zone_tags=frozenset({"surface_warship", "submarine", "transport"}),
+    # Combat Move: "Submarines may move through hostile sea zones as if they were friendly. However,
+    # enemy destroyers immediately end submarines' movement."
+    subs_ignore_hostile_zones=True,
+    # Tanks and Blitzing: "You must stop the tank's movement when it encounters any enemy units. If
+    # the units consist of only antiaircraft guns and/or an industrial complex, you take control of
+    # the territory ... but you must still stop" (the capture is a battle without dice: the AA gun
+    # alone does not fight, CombatRules.aa_destroyed_when_alone=False, and is captured).
+    blitz_blocked_by_domains=frozenset({"land", "structure", "air"}),
+    # Completing Air Units' Move: "Air units cannot land in a hostile territory or in a territory
+    # you just captured."
+    air_may_land_in_captured=False,
+    # Antiaircraft Guns: "Antiaircraft guns can never move in this phase; they can make noncombat
+    # moves only."
+    aa_moves_in_combat=False,
+    # No straits can be closed: FAQ, Map: "the western entrance to the Mediterranean can't be
+    # closed under any circumstance"; Revised has no Turkish straits option.
+    closed_straits={},
+    # Capturing and Liberating Capitals: "you collect all unspent IPCs from the former owner".
+    capital_plunder=True,
+    # Liberating a Territory: the original controller regains it; "If the original controller's
+    # capital is in enemy hands when you liberate the territory, you collect income ..." - decided
+    # at the moment of liberation, not at the end of the turn as in 1942.
+    liberation_deferred_to_end_of_turn=False,
+    # Capturing and Liberating Capitals: the former owner "cannot collect income ... and cannot buy
+    # new units until the capital is liberated"; Collect Income: "If your capital is under an enemy
+    # power's control, you cannot collect income."
+    no_income_without_capital=True,
+    no_purchase_without_capital=True,
+    # Mobilize New Units: "You can mobilize only a number of units up to the income value of the
+    # territory containing the industrial complex."
+    production_limit="territory_ipc",
+    # Mobilize New Units: "You cannot place your new units at an industrial complex owned by a
+    # friendly power, unless its capital is in enemy hands (see Liberating a Territory)."
+    place_at_ally_complex="if_ally_capital_lost",
+    # Mobilize: new complexes "in any territory that you have controlled since the start of your
+    # turn and that has an income value of at least 1. You can never have more than one industrial
+    # complex per territory."
+    new_complex_min_ipc=1,
+    max_complexes_per_territory=1,
+    # FAQ, Mobilize Units: units bought beyond the production limit are "Technically (which means,
+    # in a tournament)" destroyed; the IPCs are not given back.
+    refund_unplaced=False,
+    # Revised has no damage markers: bombing and rockets take IPCs from the treasury
+    # (CombatRules.sbr_loss="treasury"), so there is nothing to repair.
+    repair_cost_per_point=0,
+    # Check for Victory: "at the end of a complete round of play (after the U.S. turn)".
+    victory_checked_after="United States",
+)
