@@ -129,9 +129,19 @@ def status(game_dir: str, as_json: bool) -> None:
 @user_errors
 def validate(file: str, game_dir: str, as_json: bool) -> None:
     """Check an orders file against the game, changing nothing; shows the odds of each battle."""
+    from pbem.engine.problems import ProblemsError
+
     game = _open(game_dir)
     text = Path(file).read_bytes()
-    parsed, result = game.check(text, file)
+    try:
+        parsed, result = game.check(text, file)
+    except ProblemsError as err:
+        if not as_json:
+            raise
+        problems = [{"file": p.file, "line": p.line, "column": p.column, "kind": p.kind, "message": p.message,
+                     "rule": p.rule, "hint": p.hint, "code": p.code} for p in err.problems]
+        click.echo(json.dumps({"valid": False, "problems": problems}, indent=2))
+        sys.exit(2)
     from pbem.game.preview import odds_preview
 
     preview = odds_preview(game, result) if result is not None else []

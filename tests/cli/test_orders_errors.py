@@ -70,3 +70,14 @@ def test_all_errors_reported_at_once(game: Path, tmp_path: Path) -> None:
 def test_alias_bomb_refused(game: Path, tmp_path: Path) -> None:
     output = check(game, tmp_path, HEAD + 'a: &a ["x","x"]\nb: [*a,*a]\n')
     assert "alias" in output.lower()
+
+
+def test_validate_json_lists_problems_for_machines(game: Path, tmp_path: Path) -> None:
+    import json
+
+    file = tmp_path / "orders.yaml"
+    file.write_text(HEAD + "purchase: 2 tanx\n")
+    result = CliRunner().invoke(cli, ["validate", str(file), "--game", str(game), "--json"])
+    assert result.exit_code == 2
+    data = json.loads(result.output)
+    assert data["valid"] is False and data["problems"][0]["line"] == 4 and data["problems"][0]["code"] == "name.unknown-unit"
