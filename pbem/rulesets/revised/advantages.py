@@ -1,0 +1,112 @@
+"""Revised's National Advantages (Appendix 3, Optional Rules) that change a battle, as data for
+`pbem.engine.combat.Battle` (`profiles`, `aa_hit`, `aa_immune`).
+
+Each advantage is a game option of the same name (ruleset.yaml).  "A number of these advantages
+apply to a territory controlled by a given power at the beginning of the game and can take effect
+only if that territory is still controlled by that power": `original_owner` and `controller` of the
+battle's territory let the caller say so.  The ones not here are listed in README.md.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from pbem.engine.model import UnitType
+
+
+@dataclass(frozen=True)
+class BattleAdvantages:
+    profiles: dict[str, dict[str, UnitType]] = field(default_factory=dict)  # owner -> unit -> profile
+    aa_hit: int | None = None
+    aa_immune: frozenset[str] = frozenset()
+
+
+def _set(out: dict[str, dict[str, UnitType]], owner: str, units: Mapping[str, UnitType], tag: str, **changes: int) -> None:
+    mine = out.setdefault(owner, {})
+    for name, u in units.items():
+        if u.has(tag):
+            mine[name] = dataclasses.replace(mine.get(name, u), **changes)
+
+
+def battle_advantages(
+    options: Mapping[str, object],
+    units: Mapping[str, UnitType],
+    *,
+    kind: str,
+    attacker: str,
+    defenders: frozenset[str],
+    attacking_units: Mapping[str, int],
+    original_owner: str | None,
+    controller: str | None,
+    island: bool,
+    russian_winter: bool = False,
+    super_submarines: frozenset[str] = frozenset(),
+    attacking_subs_moved_in: int = 0,
+) -> BattleAdvantages:
+    """The advantages in force in one battle.
+
+    `attacking_units`: the attacker's units by name at the start (Banzai: only infantry);
+    `russian_winter`: the Soviet player has declared the severe winter and it lasts;
+    `super_submarines`: powers with that development; `attacking_subs_moved_in`: submarines the
+    attacker moved into the zone in its combat move (Wolf Packs).
+    """
+    on = {k for k, v in options.items() if v is True}
+    profiles: dict[str, dict[str, UnitType]] = {}
+    still_held = controller is not None and controller == original_owner
+
+    def owned_by(power: str) -> bool:
+        return still_held and original_owner == power
+
+    if kind == "land":
+        # Russian Winter: "Until the start of your next turn, your infantry defend on a 3."
+        if "russian_winter" in on and russian_winter and "Soviet Union" in defenders:
+            _set(profiles, "Soviet Union", units, "infantry", defense=3)
+        # Fortress Europe: "Your artillery in gray territories defends on a 3."
+        if "fortress_europe" in on and "Germany" in defenders and owned_by("Germany"):
+            _set(profiles, "Germany", units, "artillery", defense=3)
+        # Dug-In Defenders: "All your infantry on islands defend on a 3" (FAQ: Japan is no island).
+        if "dug_in_defenders" in on and "Japan" in defenders and island:
+            _set(profiles, "Japan", units, "infantry", defense=3)
+        # Banzai Attacks: "When you begin an attack with only infantry, all those infantry attack on
+        # a 2" (FAQ: air units prevent it; bombarding battleships do not - they are not listed here).
+        if "banzai_attacks" in on and attacker == "Japan" and attacking_units:
+            if all(units[u].has("infantry") for u, n in attacking_units.items() if n):
+                _set(profiles, "Japan", units, "infantry", attack=2)
+    if kind == "sea":
+        # Wolf Packs: at least three submarines moved in attack on a 3 (4 with Super Submarines), for
+        # the whole battle (FAQ).
+        if "wolf_packs" in on and attacker == "Germany" and attacking_subs_moved_in >= 3:
+            _set(profiles, "Germany", units, "submarine", attack=4 if "Germany" in super_submarines else 3)
+    aa_hit = None
+    # Radar: "Your antiaircraft guns in tan territories hit air units on a roll of 2."
+    if "radar" in on and kind == "land" and "United Kingdom" in defenders and owned_by("United Kingdom"):
+        aa_hit = 2
+    immune: frozenset[str] = frozenset()
+    # Superfortresses: "Your bombers are immune to antiaircraft fire."
+    if "superfortresses" in on and attacker == "United States":
+        immune = frozenset(n for n, u in units.items() if u.has("bomber"))
+    return BattleAdvantages({o: p for o, p in profiles.items() if p}, aa_hit, immune)
+
+
+def movement_profiles(options: Mapping[str, object], units: Mapping[str, UnitType], power: str) -> dict[str, UnitType]:
+    """Mechanized Infantry: "Your infantry have a move of 2 and may blitz just as tanks do."
+    Fast Carriers: "Your aircraft carriers have a move of 3."  (unit name -> profile, changed only)"""
+    out: dict[str, UnitType] = {}
+    if power != "United States":
+        return out
+    for name, u in units.items():
+        if options.get("mechanized_infantry") is True and u.has("infantry"):
+            out[name] = dataclasses.replace(u, move=2, tags=u.tags | {"blitz"})
+        if options.get("fast_carriers") is True and u.has("carrier"):
+            out[name] = dataclasses.replace(u, move=3)
+    return out
+
+
+def u_boat_interdiction(options: Mapping[str, object], collecting: str, german_subs: int) -> int:
+    """U-Boat Interdiction: in the U.K.'s and U.S.'s collect income phases, subtract 1 IPC per German
+    submarine on the board (the IPCs the collecting power loses; never below its income - caller)."""
+    if options.get("u_boat_interdiction") is True and collecting in ("United Kingdom", "United States"):
+        return german_subs
+    return 0
