@@ -158,6 +158,33 @@ def resolve_battles(turn: "Turn", plan: BattlePlan) -> None:
         _battle(turn, zone, "sea")
     for territory in [t for t in plan.land if t not in plan.amphibious_zones]:
         _battle(turn, territory, "land")
+    for space in sorted(plan.raids):
+        _rehome_interceptors(turn, space)
+
+
+def _rehome_interceptors(turn: "Turn", space: str) -> None:
+    """Interceptors return to their territory; if it was captured they move one space to a friendly
+    territory or carrier, or are lost (Strategic Bombing Raids, optional rule)."""
+    w = turn.w
+    if not w.is_hostile_territory(space, of=w.power) and w.control.get(space) == w.power:
+        for u in [u for u in w.units_at(space) if u.mission == "intercepted" and w.is_enemy(u.owner)]:
+            landed = None
+            for n in sorted(w.board.neighbours(space)):
+                sp = w.space(n)
+                if sp.is_land and not sp.impassable and w.is_friendly_territory(n, of=u.owner):
+                    landed = n
+                    break
+                if sp.is_sea:
+                    room = [h for h in w.units_at(n) if w.utype(h).has("carrier") and not w.is_enemy(h.owner, u.owner) and w.has_room(h, u.type)]
+                    if room:
+                        landed, u.carrier = n, room[0].id
+                        break
+            if landed is None:
+                turn.log.lost_air.append({"unit": u.type, "owner": u.owner, "space": space, "reason": "its territory was captured and no landing is one space away"})
+                w.remove(u)
+            else:
+                u.space = landed
+                turn.log.notes.append(f"interceptor {u.type} of {u.owner} left captured {space} for {landed}")
 
 
 def _land_or_lose_cargo(w: World, zone: str) -> None:

@@ -282,3 +282,26 @@ def test_liberating_a_capital_returns_the_powers_other_territories_and_takes_no_
     assert result.state.control["Russia"] == "Soviet Union"
     assert result.state.control["Caucasus"] == "Soviet Union"
     assert result.state.treasury["Germany"] == 30
+
+
+def test_interceptors_leave_a_territory_captured_after_the_raid() -> None:
+    """Strategic Bombing Raids, optional rule: interceptors fight in no other battle that turn and
+    return to their territory; if it was captured they move one space to a friendly territory or
+    carrier, or are lost."""
+    from pbem.engine.orders import DefencePolicy, StandingOrders
+
+    st = state(turn="Germany", clear=("Germany", "Karelia S.S.R."),
+               units={"Germany": {"Germany": {"bomber": 1, "industrial complex": 1}},
+                      "Karelia S.S.R.": {"Soviet Union": {"fighter": 1, "industrial complex": 1, "infantry": 1}}})
+    body = ("combat_move:\n  - {units: 1 bomber, from: Germany, to: Karelia S.S.R., mission: strategic_bombing}\n"
+            "  - {units: 3 infantry, from: Finland, to: Karelia S.S.R.}\n"
+            "noncombat_move:\n  - {units: 1 bomber, from: Karelia S.S.R., to: Germany}\n")
+    soviet = {"Soviet Union": StandingOrders("Soviet Union", DefencePolicy(intercept=True), explicit=True)}
+    result = play(st, "Germany", body, options={"escorts_and_interceptors": True}, standing=soviet, dice={
+        "raid/Karelia S.S.R./escort": [6], "raid/Karelia S.S.R./interceptor": [6],
+        "raid/Karelia S.S.R./aa": [6], "raid/Karelia S.S.R./damage": [2],
+        "battle/Karelia S.S.R./round-1/attacker": [1, 6, 6], "battle/Karelia S.S.R./round-1/defender": [6]})
+    assert result.state.control["Karelia S.S.R."] == "Germany"
+    battle = result.log.battles[0]["battle"]
+    assert all(f.unit != "fighter" for f in battle.defenders)  # the interceptor did not defend
+    assert units_at(result.state, "Archangel", "Soviet Union").get("fighter") == 1
