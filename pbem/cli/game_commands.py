@@ -66,9 +66,11 @@ def _open(game_dir: str) -> Any:
 @click.option("--key-dir", type=click.Path(file_okay=False), default=None, help="Where the dice secret is kept (outside the game).")
 @click.option("--reveal", type=click.Choice(["holder", "opponents"]), default="holder", show_default=True,
               help="opponents: every enemy of the mover also reveals a link of its own chain (`pbem ack`), for games where the host plays.")
+@click.option("--hosting", "hosting_file", type=click.Path(dir_okay=False, exists=True), default=None,
+              help="A YAML file of hosting settings (deadlines, missing-orders policy, reminders; docs/hosting.md).")
 @user_errors
 def new(directory: str, ruleset_id: str, players: tuple[str, ...], game_id: str | None, options: tuple[str, ...],
-        dice_mode: str, seed: str | None, key_dir: str | None, reveal: str) -> None:
+        dice_mode: str, seed: str | None, key_dir: str | None, reveal: str, hosting_file: str | None) -> None:
     """Create a new game repository in DIRECTORY."""
     from pbem.game.game import GameError, new_game
     import yaml
@@ -85,8 +87,17 @@ def new(directory: str, ruleset_id: str, players: tuple[str, ...], game_id: str 
             raise GameError(f"--option {item!r}: write NAME=VALUE, e.g. --option victory=total")
         name, value = item.split("=", 1)
         parsed_options[name.strip()] = yaml.safe_load(value)
+    hosting = None
+    if hosting_file:
+        from pbem.gateways.hosting import check_hosting
+        from pbem.io.rulesets import load_ruleset
+        from pbem.io.yamlfile import load_yaml
+
+        hosting = load_yaml(Path(hosting_file).read_bytes(), hosting_file, expect_mapping=True).data
+        hosting = hosting.get("hosting", hosting)  # the file may hold the section or just its keys
+        check_hosting(hosting, load_ruleset(ruleset_id))
     game = new_game(directory, ruleset_id, parsed_players, game_id=game_id, options=parsed_options, dice_mode=dice_mode,
-                    local_seed=seed, key_dir=Path(key_dir) if key_dir else None, reveal=reveal)
+                    local_seed=seed, key_dir=Path(key_dir) if key_dir else None, reveal=reveal, hosting=hosting)
     click.echo(f"Created game {game.config.game} ({game.ruleset.name}) in {directory}.")
     click.echo(f"{game.power_to_move()} moves first: `pbem orders template --game {directory}` writes a starting orders file.")
 

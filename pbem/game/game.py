@@ -353,7 +353,8 @@ def adjudication_files(ruleset: Ruleset, before: GameState, after: GameState,
 
 def new_game(path: str | Path, ruleset_id: str, players: Mapping[str, str], *, game_id: str | None = None,
              options: Mapping[str, Any] | None = None, dice_mode: str = "committed", local_seed: str | None = None,
-             key_dir: Path | None = None, identity: tuple[str, str] | None = None, reveal: str = "holder") -> Game:
+             key_dir: Path | None = None, identity: tuple[str, str] | None = None, reveal: str = "holder",
+             hosting: Mapping[str, Any] | None = None) -> Game:
     from pbem import dice
     from pbem.game.repo import DEFAULT_IDENTITY, GameRepo, Identity
     from pbem.io.rulesets import load_ruleset
@@ -392,7 +393,7 @@ def new_game(path: str | Path, ruleset_id: str, players: Mapping[str, str], *, g
     ident = Identity(*identity) if identity else DEFAULT_IDENTITY
     config = GameConfig(game_id, ruleset.id, ruleset.data_hash, f"pbem {__version__}",
                         {p.name: resolved_players.get(p.name, "") for p in ruleset.powers}, opts, dice_cfg,
-                        {"name": ident.name, "email": ident.email})
+                        {"name": ident.name, "email": ident.email}, dict(hosting or {}))
     if secret is not None:
         from pbem.game.dicekeys import save_secret
 

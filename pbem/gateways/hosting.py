@@ -60,7 +60,12 @@ def _hours(value: Any, what: str) -> float:
 
 def hosting_of(game: Game) -> Hosting:
     """The game's hosting settings, checked: a typo must stop the host, not silently skip a deadline."""
-    raw = dict(game.config.hosting or {})
+    return check_hosting(game.config.hosting or {}, game.ruleset)
+
+
+def check_hosting(settings: Mapping[str, Any], ruleset: Any) -> Hosting:
+    """Hosting settings from game.yaml (or `pbem new --hosting FILE`), checked against the ruleset."""
+    raw = dict(settings)
     known = {"turn_hours", "grace_hours", "reminders_hours", "missing_orders", "substitutes", "adjudicate", "report_map"}
     unknown = sorted(set(raw) - known)
     if unknown:
@@ -81,7 +86,7 @@ def hosting_of(game: Game) -> Hosting:
     subs: dict[str, str] = {}
     for name, email in subs_raw.items():
         try:
-            power = game.ruleset.power(str(name)).name
+            power = ruleset.power(str(name)).name
         except KeyError:
             raise GameError(f"game.yaml hosting.substitutes: unknown power {name!r}") from None
         if not isinstance(email, str) or "@" not in email:
