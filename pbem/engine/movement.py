@@ -18,14 +18,14 @@ from pbem.engine.world import Unit, World
 R_COMBAT = "Combat Move"
 R_NONCOMBAT = "Noncombat Move"
 R_LAND = "Combat Move: land units stop on entering a hostile territory"
-R_BLITZ = "Tanks and Blitzing, pg. 13"
+R_BLITZ = "Tanks and Blitzing"
 R_SEA = "Combat Move: sea units stop in hostile sea zones"
 R_SUBS = "Submarines: movement"
 R_CANAL = "Canals"
-R_NEUTRAL = "Neutral territories: cannot be entered or flown over"
+R_NEUTRAL = "Neutral Territories: cannot be entered or flown over"
 R_TRANSPORT = "Transports: loading and offloading"
 R_AIR = "Air units: movement and landing"
-R_AAA = "Unit Profiles, pg. 24: antiaircraft artillery moves only in noncombat"
+R_AAA = "Unit Profiles: antiaircraft artillery moves only in noncombat"
 R_END_IN_COMBAT = "Combat Move: every combat move must end in combat"
 
 
@@ -190,7 +190,7 @@ class Mover:
             return [_problem(move, "only fighters escort bombing raids", "Strategic Bombing Raids, optional rule: escorts and interceptors", "", "raid.not-fighter", key="units")]
         domains = {w.utype(u).domain for u in units}
         if "structure" in domains:
-            return [_problem(move, "industrial complexes cannot move", "Unit Profiles, pg. 24: industrial complex", "", "move.structure", key="units")]
+            return [_problem(move, "industrial complexes cannot move", "Unit Profiles: industrial complex", "", "move.structure", key="units")]
         if phase == "combat" and not w.rules.aa_moves_in_combat and any(w.utype(u).has("moves_noncombat_only") for u in units):
             return [_problem(move, "antiaircraft artillery cannot move in combat move", R_AAA, "move it in noncombat_move", "move.aaa-combat", key="units")]
         frm_sea, to_sea = w.is_sea(move.frm), w.is_sea(move.to)

@@ -7,7 +7,7 @@ live in `pbem.engine.combat.rules.CombatRules`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 
@@ -34,3 +34,13 @@ class Rules:
     repair_cost_per_point: int
     # Victory
     victory_checked_after: str  # the power after whose turn victory is checked
+    # Where this rulebook puts the sections the engine names in its messages: section -> citation
+    # with page ("Tanks and Blitzing" -> "Tanks and Blitzing, pg. 13").  The engine speaks of
+    # sections; each ruleset adds its own page numbers.  Not a rule choice, so it may be left out.
+    citations: dict[str, str] = field(default_factory=dict)
+
+    def cite(self, rule: str) -> str:
+        for section, full in self.citations.items():
+            if rule.startswith(section):
+                return full + rule[len(section):]
+        return rule

@@ -89,14 +89,14 @@ class Turn:
         if self.orders.round != self.state.round:
             self.problems.append(Problem("illegal", f"these orders are for round {self.orders.round}; the game is in round {self.state.round}", rule=R_ORDER, hint=f"round: {self.state.round}", path=("round",), code="turn.wrong-round"))
         if self.problems:
-            return TurnResult(self.state, self.log, self.problems)
+            return TurnResult(self.state, self.log, self._cited())
         self.purchase()
         self.mover.new_carrier_zones = self._new_carrier_zones()
         combat_moves = self.moves(self.orders.combat_moves)
         self.check_combat_moves(combat_moves)
         if self.problems and self.validating:
             # Later phases would only repeat what is already wrong.
-            return TurnResult(self.state, self.log, self.problems)
+            return TurnResult(self.state, self.log, self._cited())
         self.combat()
         self.moves(self.orders.noncombat_moves)
         self.land_air_units()
@@ -104,7 +104,13 @@ class Turn:
         self.end_of_turn()
         self.collect_income()
         new_state = self.advance()
-        return TurnResult(new_state, self.log, self.problems)
+        return TurnResult(new_state, self.log, self._cited())
+
+    def _cited(self) -> list[Problem]:
+        """The problems with this rulebook's page numbers added to the sections they name."""
+        from dataclasses import replace as _replace
+
+        return [_replace(p, rule=self.rules.cite(p.rule)) if p.rule else p for p in self.problems]
 
     def purchase(self) -> None:
         w, o = self.w, self.orders

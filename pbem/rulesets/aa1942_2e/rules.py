@@ -44,4 +44,14 @@ RULES = Rules(
     repair_cost_per_point=1,
     # Victory is checked "at the end of the round, after the U.S. turn" (Check for Victory).
     victory_checked_after="United States",
+    # Page numbers the rulebook itself gives in its cross-references ("see Tanks and Blitzing,
+    # pg. 13") and where its page ends fall in the text.
+    citations={
+        "Tanks and Blitzing": "Tanks and Blitzing, pg. 13",
+        "Unit Profiles": "Unit Profiles, pg. 24",
+        "Canals": "Canals, pg. 9",
+        "Neutral Territories": "Neutral Territories, pg. 9",
+        "Order of Play": "Order of Play, pg. 10",
+        "General Combat, step 6": "General Combat, step 6 (Attacker Retreats, pg. 18)",
+    },
 )
