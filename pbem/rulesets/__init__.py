@@ -6,6 +6,7 @@ Only data lives here; `pbem.io.rulesets` resolves names (case-insensitively) and
 # canonical ruleset id -> folder under pbem/rulesets/ holding ruleset.yaml, units.yaml, map.yaml, setup.yaml
 RULESETS: dict[str, str] = {
     "1942-2e": "aa1942_2e",
+    "revised": "revised",
 }
 
 # alternative name -> canonical id (compared case-insensitively, spaces and underscores as hyphens)
@@ -16,4 +17,9 @@ ALIASES: dict[str, str] = {
     "aa1942-2e": "1942-2e",
     "aa1942": "1942-2e",
     "a42": "1942-2e",
+    "aa-revised": "revised",
+    "axis-and-allies-revised": "revised",
+    "ww2v2": "revised",
+    "rev": "revised",
+    "aar": "revised",
 }
