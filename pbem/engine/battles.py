@@ -375,8 +375,11 @@ def _raid(turn: "Turn", space: str, raiders: list[Unit]) -> None:
         return
     from pbem.engine.combat.sbr import bombing_raid
 
+    victim = w.control.get(space)
+    aa_guns = sum(1 for u in w.enemy_units_at(space) if w.utype(u).has("aa"))
     outcome = bombing_raid(space, w.space(space).ipc, w.damage.get(space, 0), len(bombers), turn.dice, turn.combat_rules,
-                           escorts=len(escorts), interceptors=len(interceptors))
+                           escorts=len(escorts), interceptors=len(interceptors), aa_guns=aa_guns,
+                           treasury=w.treasury.get(victim, 0) if victim else 0)
     for group, lost in ((bombers, outcome.bombers_lost), (escorts, outcome.escorts_lost), (interceptors, outcome.interceptors_lost)):
         for u in sorted(group, key=lambda u: u.id)[:lost]:
             w.remove(u)
@@ -384,6 +387,11 @@ def _raid(turn: "Turn", space: str, raiders: list[Unit]) -> None:
         if u.id in w.units:
             u.mission = "intercepted"  # interceptors fight in no other battle this turn
             u.fought = True
-    w.damage[space] = w.damage.get(space, 0) + outcome.damage_applied
+    if turn.combat_rules.sbr_loss == "treasury":
+        # Revised: the owner surrenders IPCs to the bank instead of the complex taking damage.
+        if victim:
+            w.treasury[victim] = w.treasury.get(victim, 0) - outcome.ipcs_lost
+    else:
+        w.damage[space] = w.damage.get(space, 0) + outcome.damage_applied
     entry["outcome"] = outcome
     turn.log.bombing.append(entry)

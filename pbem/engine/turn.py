@@ -313,13 +313,14 @@ class Turn:
         w.control[space] = by
         w.captured_this_turn.add(space)
         entry: dict[str, Any] = {"space": space, "by": by, "from": previous, "ipc": sp.ipc, "blitz": blitz}
-        # Enemy structures and AAA left in the territory change hands or are destroyed.
+        # Enemy structures and antiaircraft units left in the territory change hands, or the AA is
+        # destroyed where the rules say so (1942: General Combat, step 7; Revised: AA guns are captured).
         for u in list(w.units_at(space)):
             if w.is_enemy(u.owner, by):
-                if w.utype(u).has("factory"):
+                if w.utype(u).has("factory") or (w.utype(u).has("aa") and not self.combat_rules.aa_destroyed_when_alone):
                     u.owner = by
                 elif w.utype(u).domain == "land":
-                    w.remove(u)  # antiaircraft artillery alone is destroyed (General Combat, step 7)
+                    w.remove(u)
         if sp.capital_of and w.is_enemy(sp.capital_of, by) and self.rules.capital_plunder:
             loot = w.treasury.get(sp.capital_of, 0)
             w.treasury[by] = w.treasury.get(by, 0) + loot
@@ -327,11 +328,28 @@ class Turn:
             entry["plunder"] = loot
         original = sp.original_owner
         if original and original != by and not w.is_enemy(original, by):
-            liberations = w.pending.setdefault("liberations", [])  # type: ignore[union-attr]
-            assert isinstance(liberations, list)
-            liberations.append([space, original])
             entry["liberation_of"] = original
+            if self.rules.liberation_deferred_to_end_of_turn:
+                liberations = w.pending.setdefault("liberations", [])  # type: ignore[union-attr]
+                assert isinstance(liberations, list)
+                liberations.append([space, original])
+            else:
+                self._liberate(space, original)
         self.log.captures.append(entry)
+
+    def _liberate(self, space: str, original: str) -> None:
+        """Return a liberated territory (with its complex and captured AA) to its original owner,
+        unless that owner's capital is in enemy hands: then the liberator holds it."""
+        w = self.w
+        if w.capital_held(original):
+            w.control[space] = original
+            for u in w.units_at(space):
+                if w.utype(u).has("factory") or w.utype(u).has("aa"):
+                    if not w.is_enemy(u.owner, original):
+                        u.owner = original
+            self.log.notes.append(f"{space} is liberated and returns to {original}")
+        else:
+            self.log.notes.append(f"{space} is captured by {w.control[space]}: {original}'s capital is in enemy hands")
 
     def land_air_units(self) -> None:
         """Air units that end the turn where they cannot stay land at the nearest place, or are lost."""
@@ -412,6 +430,8 @@ class Turn:
             w.treasury[w.power] += ipcs
             self.log.refunds = refund
             self.log.refund_ipcs = ipcs
+        elif refund:
+            self.log.notes.append("Bought but not placed, and lost without refund: " + _units_text(refund))
 
     def _check_placement(self, space: str, units: Mapping[str, int], remaining: dict[str, int], used: dict[str, int], path: tuple) -> list[Problem]:
         w = self.w
@@ -460,11 +480,19 @@ class Turn:
         w = self.w
         sea = w.is_sea(space)
 
+        def may_use(owner: str) -> bool:
+            if owner == w.power:
+                return True
+            # Revised: an ally's complex, while that ally's capital is in enemy hands.
+            return (self.rules.place_at_ally_complex == "if_ally_capital_lost" and not w.is_enemy(owner)
+                    and not w.capital_held(owner))
+
         def usable(territory: str) -> bool:
+            holder = w.control.get(territory)
             return (
-                any(w.utype(u).has("factory") and u.owner == w.power for u in w.units_at(territory))
-                and w.control_at_start.get(territory) == w.power
-                and w.control.get(territory) == w.power
+                holder is not None and may_use(holder)
+                and any(w.utype(u).has("factory") and u.owner == holder for u in w.units_at(territory))
+                and w.control_at_start.get(territory) == holder
                 and territory not in w.captured_this_turn
             )
 
@@ -494,14 +522,7 @@ class Turn:
         w = self.w
         capitals_before = {p.name for p in self.ruleset.powers if not w.is_enemy(self.state.control.get(p.capital), p.name)}
         for space, original in w.pending.pop("liberations", []) or []:  # type: ignore[union-attr]
-            if w.capital_held(original):
-                w.control[space] = original
-                for u in w.units_at(space):
-                    if w.utype(u).has("factory"):
-                        u.owner = original
-                self.log.notes.append(f"{space} is liberated and returns to {original}")
-            else:
-                self.log.notes.append(f"{space} is captured by {w.control[space]}: {original}'s capital is in enemy hands")
+            self._liberate(space, original)
         # A liberated capital brings back its power's other territories held by friendly powers
         # (Capturing and Liberating Capitals).
         for p in self.ruleset.powers:

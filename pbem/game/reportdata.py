@@ -181,15 +181,21 @@ def build_report(game: "Game", before: GameState, result: TurnResult, dice_info:
         steps = {ev.step: ev for ev in out.events}
         aa = steps.get("aa")
         damage = steps.get("damage")
+        rules = game.combat_rules
+        treasury_loss = rules.sbr_loss == "treasury"
+        applied = out.ipcs_lost if treasury_loss else out.damage_applied
+        cap = raid["ipc"] * (raid["bombers"] if rules.sbr_cap_per_bomber else rules.sbr_damage_cap_per_ipc)
         bombing.append({
             "space": raid["space"], "attacker": power,
             "defender": before.control.get(raid["space"], ""),
             "bombers": {"bomber": raid["bombers"]},
-            "aa": {"hit_on": game.combat_rules.sbr_aa_hit, "units": {"industrial complex": 1}, "dice": list(aa.groups[0].dice), "hits": aa.hits} if aa and aa.groups else None,
-            "shot_down": out.bombers_lost, "damage_dice": list(damage.groups[0].dice) if damage and damage.groups else [], "damage_bonus": game.combat_rules.sbr_damage_bonus,
-            "damage_rolled": out.damage_rolled, "damage_before": raid["damage_before"], "damage_applied": out.damage_applied,
-            "damage_after": raid["damage_before"] + out.damage_applied, "cap": game.combat_rules.sbr_damage_cap_per_ipc * raid["ipc"],
+            "aa": {"hit_on": aa.groups[0].group.value, "units": {aa.groups[0].group.unit: 1}, "dice": list(aa.groups[0].dice), "hits": aa.hits} if aa and aa.groups else None,
+            "shot_down": out.bombers_lost, "damage_dice": list(damage.groups[0].dice) if damage and damage.groups else [], "damage_bonus": rules.sbr_damage_bonus,
+            "damage_rolled": out.damage_rolled, "damage_before": 0 if treasury_loss else raid["damage_before"], "damage_applied": applied,
+            "damage_after": applied if treasury_loss else raid["damage_before"] + applied, "cap": cap,
         })
+        if treasury_loss:
+            log.notes.append(f"The bombing of {raid['space']} costs {before.control.get(raid['space'], '')} {applied} IPCs")
     captures = []
     for c in log.captures:
         sp = ruleset.board.spaces[c["space"]]
