@@ -200,7 +200,7 @@ def _land_or_lose_cargo(w: World, zone: str) -> None:
 
 def _bombarding_ships(w: World, zones: list[str], seaborne: int) -> list[Unit]:
     ships = [u for z in zones for u in w.units_at(z)
-             if u.owner == w.power and w.utype(u).bombard > 0 and not u.fought and not u.mission]
+             if u.owner == w.power and w.utype(u).bombard > 0 and w.utype(u).has("bombard") and not u.fought and not u.mission]
     ships.sort(key=lambda u: (-w.utype(u).bombard, u.id))
     return ships
 
@@ -237,12 +237,20 @@ def _battle(turn: "Turn", space: str, kind: str, bombard_from: list[str] | None 
             rule="General Combat, step 6: retreat to one adjacent friendly space from which an attacking land or sea unit moved",
             hint="possible: " + (", ".join(retreat_to) or "none (seaborne and air units cannot retreat that way)"),
             path=(*directive.yaml_path, "retreat", "to"), code="directive.retreat-to"))
+    owners = sorted({u.owner for u in attackers + defenders})
+    profiles = {o: w.profiles_of(o) for o in owners if w.profiles_of(o)}
+    dice_per_unit = {}
+    if w.developments.get(w.power):
+        from pbem.engine.research import attack_dice
+
+        dice_per_unit = {w.power: attack_dice(w.ruleset.units, w.developments[w.power])} if attack_dice(w.ruleset.units, w.developments[w.power]) else {}
     battle = cm.Battle(
         space=space, kind=kind, attacker=w.power,  # type: ignore[arg-type]
         attackers=_forces(w, attackers), defenders=_forces(w, defenders),
         units=w.ruleset.units, rules=rules,
-        bombard=tuple(w.utype(s).name for s in ships),
+        bombard=tuple(s.type for s in ships),
         can_retreat=bool(retreat_to), retreat_to=retreat_to,
+        profiles=profiles, attack_dice=dice_per_unit,
     )
     defaults = []
     if directive is None:
@@ -377,9 +385,12 @@ def _raid(turn: "Turn", space: str, raiders: list[Unit]) -> None:
 
     victim = w.control.get(space)
     aa_guns = sum(1 for u in w.enemy_units_at(space) if w.utype(u).has("aa"))
+    from pbem.engine.research import raid_damage_dice
+
     outcome = bombing_raid(space, w.space(space).ipc, w.damage.get(space, 0), len(bombers), turn.dice, turn.combat_rules,
                            escorts=len(escorts), interceptors=len(interceptors), aa_guns=aa_guns,
-                           treasury=w.treasury.get(victim, 0) if victim else 0)
+                           treasury=w.treasury.get(victim, 0) if victim else 0,
+                           damage_dice=raid_damage_dice(w.developments.get(w.power, frozenset())))
     for group, lost in ((bombers, outcome.bombers_lost), (escorts, outcome.escorts_lost), (interceptors, outcome.interceptors_lost)):
         for u in sorted(group, key=lambda u: u.id)[:lost]:
             w.remove(u)

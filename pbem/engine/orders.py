@@ -59,6 +59,7 @@ class Orders:
     power: str
     round: int
     purchase: Mapping[str, int] = field(default_factory=dict)
+    develop: tuple[str, int] | None = None  # (development id, research dice), Revised
     repair: Mapping[str, int] = field(default_factory=dict)  # territory -> damage points repaired
     combat_moves: tuple[Move, ...] = ()
     battles: Mapping[str, BattleDirective] = field(default_factory=dict)

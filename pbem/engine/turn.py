@@ -32,6 +32,7 @@ class TurnLog:
 
     purchases: dict[str, int] = field(default_factory=dict)
     purchase_cost: int = 0
+    research_cost: int = 0
     repairs: dict[str, int] = field(default_factory=dict)
     moves: list[dict[str, Any]] = field(default_factory=list)
     battles: list[dict[str, Any]] = field(default_factory=list)
@@ -90,6 +91,7 @@ class Turn:
             self.problems.append(Problem("illegal", f"these orders are for round {self.orders.round}; the game is in round {self.state.round}", rule=R_ORDER, hint=f"round: {self.state.round}", path=("round",), code="turn.wrong-round"))
         if self.problems:
             return TurnResult(self.state, self.log, self._cited())
+        self.develop_weapons()
         self.purchase()
         self.mover.new_carrier_zones = self._new_carrier_zones()
         combat_moves = self.moves(self.orders.combat_moves)
@@ -111,6 +113,37 @@ class Turn:
         from dataclasses import replace as _replace
 
         return [_replace(p, rule=self.rules.cite(p.rule)) if p.rule else p for p in self.problems]
+
+    def develop_weapons(self) -> None:
+        """Phase 1: Develop Weapons (rule systems whose turn has that phase): buy research dice for
+        one development and roll them; a breakthrough applies from this turn on."""
+        o, w = self.orders, self.w
+        if o.develop is None:
+            return
+        from pbem.engine.research import DIE_COST, NAMES, research_problems, roll_research
+
+        development, count = o.develop
+        has_phase = any(p.id == "develop_weapons" for p in self.ruleset.phases)
+        enabled = has_phase and bool(self.options.get("weapons_development", has_phase))
+        known = w.developments.get(w.power, frozenset())
+        found = research_problems(development, count, w.treasury.get(w.power, 0), known, enabled=enabled)
+        if self.rules.no_purchase_without_capital and not w.capital_held(w.power):
+            found.append(Problem("illegal", f"{w.power}'s capital is in enemy hands: it cannot buy research dice",
+                                 rule="Capturing and Liberating Capitals", code="research.no-capital"))
+        if found:
+            from dataclasses import replace as _replace
+
+            self.problems.extend(_replace(p, path=("develop",)) for p in found)
+            return
+        w.treasury[w.power] -= count * DIE_COST
+        self.log.research_cost = count * DIE_COST
+        if self.validating:
+            return
+        result = roll_research(w.power, development, count, known, self.dice, self.state.round)
+        w.develop(w.power, result.developments)
+        self.log.notes.append(
+            f"{w.power} bought {count} research dice for {NAMES[development]} ({count * DIE_COST} IPCs) and rolled "
+            + " ".join(map(str, result.rolled)) + (f": {NAMES[development]} developed!" if result.success else ": no breakthrough"))
 
     def purchase(self) -> None:
         w, o = self.w, self.orders

@@ -54,6 +54,8 @@ class World:
         self.captured_this_turn: set[str] = set()
         self.pending: dict[str, object] = dict(state.pending)
         self.options: dict[str, object] = {}  # the game's rule options, set by the turn
+        self.developments: dict[str, frozenset[str]] = {p: frozenset(d) for p, d in state.developments.items()}
+        self._profiles: dict[str, dict[str, UnitType]] = {}
         self._next_id = 1
         for space in sorted(state.units):
             for owner in sorted(state.units[space]):
@@ -103,12 +105,31 @@ class World:
             treasury={p.name: self.treasury.get(p.name, 0) for p in self.ruleset.powers},
             damage={k: v for k, v in sorted(self.damage.items()) if v},
             pending=dict(sorted(self.pending.items())),
+            developments={p: tuple(sorted(d)) for p, d in sorted(self.developments.items()) if d},
         )
         return replace(base, **changes)  # type: ignore[arg-type]
 
     # --- queries ------------------------------------------------------------------------------
     def utype(self, unit: Unit) -> UnitType:
-        return self.ruleset.units[unit.type]
+        """The unit's profile for its owner: weapons developments change some (Revised)."""
+        changed = self.profiles_of(unit.owner)
+        return changed.get(unit.type) or self.ruleset.units[unit.type]
+
+    def profiles_of(self, power: str) -> dict[str, UnitType]:
+        """The profiles a power's developments change (unit name -> profile); empty for most."""
+        if power not in self._profiles:
+            known = self.developments.get(power, frozenset())
+            if known:
+                from pbem.engine.research import unit_profiles
+
+                self._profiles[power] = unit_profiles(self.ruleset.units, known)
+            else:
+                self._profiles[power] = {}
+        return self._profiles[power]
+
+    def develop(self, power: str, developments: frozenset[str]) -> None:
+        self.developments[power] = developments
+        self._profiles.pop(power, None)
 
     def space(self, name: str) -> Space:
         return self.board.spaces[name]

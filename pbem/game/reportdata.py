@@ -171,7 +171,7 @@ def build_report(game: "Game", before: GameState, result: TurnResult, dice_info:
             "repairs": [{"space": s, "damage_removed": n, "cost": n * game.rules.repair_cost_per_point} for s, n in sorted(log.repairs.items())],
             "total": log.purchase_cost,
             "treasury_before": before.treasury.get(power, 0),
-            "treasury_after": before.treasury.get(power, 0) - log.purchase_cost,
+            "treasury_after": before.treasury.get(power, 0) - log.purchase_cost - log.research_cost,
         }
     bombing = []
     for raid in log.bombing:

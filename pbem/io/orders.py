@@ -193,6 +193,18 @@ def parse_orders(doc: YamlDocument, ruleset: Ruleset) -> Orders:
     reader = _Reader(ruleset)
     power = reader.power(data["power"], ("power",))
     purchase = reader.units(data.get("purchase"), ("purchase",))
+    develop = None
+    if data.get("develop") is not None:
+        from pbem.engine.research import NAMES
+
+        table = NameTable({key: (name, key.replace("_", " ")) for key, name in NAMES.items()}, prefixes=True)
+        text = str(data["develop"]["development"])
+        found = table.resolve(text)
+        if found.name is None:
+            reader.error(f"unknown weapons development {text!r}", ("develop", "development"),
+                         hint=table.hint(text) or "one of: " + ", ".join(NAMES.values()), code="research.unknown")
+        else:
+            develop = (found.name, int(data["develop"]["dice"]))
     repair: dict[str, int] = {}
     for text, points in (data.get("repair") or {}).items():
         space = reader.space(text, ("repair", text))
@@ -222,6 +234,7 @@ def parse_orders(doc: YamlDocument, ruleset: Ruleset) -> Orders:
         power=power,
         round=int(data["round"]),
         purchase=purchase,
+        develop=develop,
         repair=repair,
         combat_moves=tuple(moves["combat"]),
         battles=battles,

@@ -44,6 +44,7 @@ def state_to_data(state: GameState, ruleset: Ruleset) -> dict[str, Any]:
         "treasury": {p.name: state.treasury.get(p.name, 0) for p in ruleset.powers},
         "damage": dict(sorted(state.damage.items())),
         "pending": dict(sorted(state.pending.items())),
+        **({"developments": {p: list(d) for p, d in sorted(state.developments.items()) if d}} if any(state.developments.values()) else {}),
         "control": dict(sorted(state.control.items())),
         "units": {
             space: {owner: dict(sorted(by[owner].items())) for owner in sorted(by, key=lambda o: order.get(o, 99))}
@@ -75,6 +76,7 @@ def load_state(text: str | bytes, ruleset: Ruleset, filename: str = "state.yaml"
         damage=dict(data.get("damage") or {}),
         pending=dict(data.get("pending") or {}),
         winner=data.get("winner"),
+        developments={p: tuple(sorted(d)) for p, d in (data.get("developments") or {}).items()},
     )
 
 

@@ -47,3 +47,40 @@ def test_bombing_costs_the_victim_ipcs_from_its_treasury() -> None:
     assert "Caucasus" not in result.state.damage
     shot = play(st, "Germany", body, dice={"raid/Caucasus/aa": [1]})
     assert shot.state.treasury["Soviet Union"] == 10 and units_at(shot.state, "Germany", "Germany").get("bomber") is None
+
+
+def test_develop_weapons_breakthrough_applies_this_turn() -> None:
+    """Phase 1: Develop Weapons: buy research dice at 5 IPCs each for one development; a die showing
+    its number is a breakthrough, effective at once (Long-Range Aircraft: fighters move 6)."""
+    from dataclasses import replace
+
+    st = state(turn="Germany", ruleset=R)
+    result = play(st, "Germany", "develop: {development: long range aircraft, dice: 2}\n", dice={"research/Germany/round-1": [4, 1]})
+    assert result.state.developments == {"Germany": ("long_range_aircraft",)}
+    assert result.state.treasury["Germany"] == 40 - 10 + 40
+    # A fighter flying Germany -> Archangel and back needs 6 moves: only with the development.
+    body = ("combat_move:\n  - {units: 1 fighter, from: Germany, to: Archangel}\n"
+            "noncombat_move:\n  - {units: 1 fighter, from: Archangel, to: Germany}\n")
+    assert codes(validate(st, "Germany", body)) == ["move.too-far"]
+    assert validate(replace(st, developments={"Germany": ("long_range_aircraft",)}), "Germany", body) == []
+
+
+def test_research_needs_the_ipcs_and_the_phase() -> None:
+    """Develop Weapons, Step 2: each research die costs 5 IPCs; 1942 Second Edition has no such phase."""
+    st = state(turn="Germany", ruleset=R, treasury={"Germany": 9})
+    assert codes(validate(st, "Germany", "develop: {development: jet fighters, dice: 2}\n")) == ["research.cost"]
+    st42 = state(turn="Germany")
+    assert codes(validate(st42, "Germany", "develop: {development: jet fighters, dice: 1}\n")) == ["research.disabled"]
+
+
+def test_jet_fighters_defend_at_five() -> None:
+    """Weapons Developments, Jet Fighters: your fighters defend at 5."""
+    from dataclasses import replace
+
+    st = replace(state(turn="Germany", ruleset=R, clear=("Karelia S.S.R.",), units={"Karelia S.S.R.": {"Soviet Union": {"fighter": 1}}}),
+                 developments={"Soviet Union": ("jet_fighters",)})
+    result = play(st, "Germany", "combat_move:\n  - {units: 1 infantry, from: Belorussia, to: Karelia S.S.R.}\n",
+                  dice={"battle/Karelia S.S.R./round-1/attacker": [6], "battle/Karelia S.S.R./round-1/defender": [5]})
+    events = result.log.battles[0]["outcome"].events
+    defender_groups = [g for e in events if getattr(e, "side", None) == "defender" and hasattr(e, "groups") for g in e.groups]
+    assert defender_groups[0].group.value == 5 and defender_groups[0].hits == 1
