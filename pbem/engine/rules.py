@@ -19,6 +19,7 @@ class Rules:
     blitz_blocked_by_domains: frozenset[str]  # enemy units of these domains stop a blitzing tank
     air_may_land_in_captured: bool  # may air units land in a territory captured this turn?
     aa_moves_in_combat: bool
+    aa_fires_at_overflight: bool  # AA guns fire at every aircraft flying over (Revised), not only at attackers
     closed_straits: dict[str, tuple[str, ...]]  # game option -> sea zones no sea unit may enter or leave
     # Capture, capitals, liberation
     capital_plunder: bool  # capturing a capital takes the loser's unspent IPCs

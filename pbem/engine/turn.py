@@ -95,12 +95,16 @@ class Turn:
         self.purchase()
         self.mover.new_carrier_zones = self._new_carrier_zones()
         combat_moves = self.moves(self.orders.combat_moves)
+        for u in self.w.units.values():
+            u.combat_path = len(u.path)
         self.check_combat_moves(combat_moves)
         if self.problems and self.validating:
             # Later phases would only repeat what is already wrong.
             return TurnResult(self.state, self.log, self._cited())
+        self.overflight("combat")
         self.combat()
         self.moves(self.orders.noncombat_moves)
+        self.overflight("return")
         self.land_air_units()
         self.mobilize()
         self.end_of_turn()
@@ -325,6 +329,45 @@ class Turn:
             if u.owner == w.power and w.utype(u).has("factory") and w.is_friendly_territory(u.space, at_start=True):
                 zones |= {s for s in w.board.neighbours(u.space) if w.is_sea(s)}
         return zones
+
+    def overflight(self, leg: str) -> None:
+        """Antiaircraft guns fire at aircraft flying over hostile territories, in flight-path order
+        (rule systems with `aa_fires_at_overflight`; Revised, Combat Move: Air Units)."""
+        w = self.w
+        if not self.rules.aa_fires_at_overflight or self.validating:
+            return
+        from pbem.engine.antiair import Flight, antiair_fire
+
+        hostile_aa = {t: self.combat_rules.aa_hit for t in w.board.spaces
+                      if w.space(t).is_land and w.is_hostile_territory(t) and any(w.utype(u).has("aa") for u in w.enemy_units_at(t))}
+        if not hostile_aa:
+            return
+        groups: dict[tuple[object, tuple[str, ...]], list[Unit]] = {}
+        for u in sorted(w.units.values(), key=lambda u: u.id):
+            if u.owner != w.power or w.utype(u).domain != "air":
+                continue
+            path = tuple(u.path[: u.combat_path]) if leg == "combat" else tuple(u.path[u.combat_path:])
+            if path:
+                groups.setdefault((u.order, path), []).append(u)
+        flights, members, battles = [], {}, {}
+        for i, ((_, path), units) in enumerate(groups.items(), start=1):
+            counts: dict[str, int] = {}
+            for u in units:
+                counts[u.type] = counts.get(u.type, 0) + 1
+            name = f"{leg}-{i}"
+            flights.append(Flight(name, w.power, counts, path, leg))
+            members[name] = units
+            if leg == "combat" and w.is_hostile_territory(path[-1]):
+                battles[name] = frozenset({path[-1]})  # that gun fires in the battle itself
+        result = antiair_fire(tuple(flights), hostile_aa, self.dice, battles=battles)
+        for ev in result.events:
+            faces = "; ".join(f"{u}: " + " ".join(map(str, d)) for u, d in ev.dice)
+            lost = ", ".join(f"{n} {u}" for u, n in ev.lost.items() if n) or "nothing"
+            self.log.notes.append(f"Antiaircraft gun in {ev.territory} fires at aircraft flying over ({faces}; hit on {ev.hit_on}): {lost} shot down")
+        for name, by_type in result.lost.items():
+            for utype, n in by_type.items():
+                for u in [u for u in members[name] if u.type == utype and u.id in w.units][:n]:
+                    w.remove(u)
 
     def combat(self) -> None:
         plan = BattlePlan.from_world(self.w, self.orders, self.standing)

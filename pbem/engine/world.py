@@ -33,6 +33,7 @@ class Unit:
     seaborne_from: str | None = None  # land units: the sea zone they assaulted from
     came_by: int | None = None  # land units: the transport they offloaded from this turn
     order: tuple[str | int, ...] = ()  # YAML path of the last order that moved it, for error messages
+    combat_path: int = 0  # how much of `path` was flown in combat move (the rest is the flight home)
     path: list[str] = field(default_factory=list)
 
 

@@ -21,6 +21,8 @@ RULES = Rules(
     air_may_land_in_captured=False,
     # Antiaircraft artillery "can move only during the Noncombat Move phase" (Unit Profiles, pg. 24).
     aa_moves_in_combat=False,
+    # AAA fires "only when the air units attack a territory, not when they fly over it" (Air Units).
+    aa_fires_at_overflight=False,
     # Optional rule, Turkish Straits: "no sea units may move into or out of sea zone 16" (air may).
     closed_straits={"turkish_straits_closed": ("SZ 16",)},
     # Capturing a capital takes "all unspent IPCs" of its original controller (Capitals).

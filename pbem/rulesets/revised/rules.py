@@ -31,6 +31,9 @@ RULES = Rules(
     # Antiaircraft Guns: "Antiaircraft guns can never move in this phase; they can make noncombat
     # moves only."
     aa_moves_in_combat=False,
+    # Combat Move, Air Units: "Whenever an air unit moves into a hostile territory containing an
+    # antiaircraft gun, the gun gets a chance to shoot it down" - also on retreat and return flights.
+    aa_fires_at_overflight=True,
     # No straits can be closed: FAQ, Map: "the western entrance to the Mediterranean can't be
     # closed under any circumstance"; Revised has no Turkish straits option.
     closed_straits={},

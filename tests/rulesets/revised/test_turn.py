@@ -84,3 +84,27 @@ def test_jet_fighters_defend_at_five() -> None:
     events = result.log.battles[0]["outcome"].events
     defender_groups = [g for e in events if getattr(e, "side", None) == "defender" and hasattr(e, "groups") for g in e.groups]
     assert defender_groups[0].group.value == 5 and defender_groups[0].hits == 1
+
+
+def test_antiaircraft_guns_fire_at_aircraft_flying_over() -> None:
+    """Combat Move, Air Units: whenever an air unit moves into a hostile territory containing an
+    antiaircraft gun, the gun gets a chance to shoot it down, space by space along its path."""
+    st = state(turn="Germany", ruleset=R, clear=("Kazakh S.S.R.",), units={"Kazakh S.S.R.": {"Soviet Union": {"infantry": 1}}})
+    body = ("combat_move:\n  - {units: 1 fighter, from: Ukraine S.S.R., to: Kazakh S.S.R., via: [Caucasus]}\n"
+            "noncombat_move:\n  - {units: 1 fighter, from: Kazakh S.S.R., to: Ukraine S.S.R., via: [Caucasus]}\n")
+    shot = play(st, "Germany", body, dice={"aa/combat/combat-1/1-Caucasus": [1]})
+    assert units_at(shot.state, "Ukraine S.S.R.", "Germany").get("fighter") is None
+    assert any("shot down" in n and "Caucasus" in n for n in shot.log.notes)
+    # Missed on the way out and on the way back: the fighter attacks and comes home.
+    missed = play(st, "Germany", body, dice={"aa/combat/combat-1/1-Caucasus": [4], "aa/return/return-1/1-Caucasus": [6],
+                                             "battle/Kazakh S.S.R./round-1/attacker": [1], "battle/Kazakh S.S.R./round-1/defender": [6]})
+    assert units_at(missed.state, "Ukraine S.S.R.", "Germany").get("fighter") == 1
+
+
+def test_1942_antiaircraft_artillery_does_not_fire_at_overflights() -> None:
+    """1942 Second Edition, Air Units: AAA fires only when air units attack its territory."""
+    st = state(turn="Germany", clear=("Kazakh S.S.R.",), units={"Kazakh S.S.R.": {"Soviet Union": {"infantry": 1}}})
+    body = ("combat_move:\n  - {units: 1 fighter, from: Ukraine S.S.R., to: Kazakh S.S.R., via: [Caucasus]}\n"
+            "noncombat_move:\n  - {units: 1 fighter, from: Kazakh S.S.R., to: Ukraine S.S.R., via: [Caucasus]}\n")
+    result = play(st, "Germany", body, dice={"battle/Kazakh S.S.R./round-1/attacker": [1], "battle/Kazakh S.S.R./round-1/defender": [6]})
+    assert units_at(result.state, "Ukraine S.S.R.", "Germany").get("fighter") == 1
