@@ -244,13 +244,26 @@ def _battle(turn: "Turn", space: str, kind: str, bombard_from: list[str] | None 
         from pbem.engine.research import attack_dice
 
         dice_per_unit = {w.power: attack_dice(w.ruleset.units, w.developments[w.power])} if attack_dice(w.ruleset.units, w.developments[w.power]) else {}
+    aa_hit, aa_immune = None, frozenset()
+    if w.rules.battle_modifiers is not None:
+        counts: dict[str, int] = {}
+        for u in attackers:
+            counts[u.type] = counts.get(u.type, 0) + 1
+        mods = w.rules.battle_modifiers(
+            turn.options, w.ruleset.units, kind=kind, attacker=w.power, defenders=frozenset(u.owner for u in defenders),
+            attacking_units=counts, original_owner=w.space(space).original_owner, controller=w.control.get(space),
+            island=w.space(space).island, super_submarines=frozenset(p for p, d in w.developments.items() if "super_submarines" in d),
+            attacking_subs_moved_in=sum(1 for u in attackers if w.utype(u).has("submarine") and u.phase == "combat"))
+        for owner, changed in mods.profiles.items():
+            profiles[owner] = {**profiles.get(owner, {}), **changed}
+        aa_hit, aa_immune = mods.aa_hit, mods.aa_immune
     battle = cm.Battle(
         space=space, kind=kind, attacker=w.power,  # type: ignore[arg-type]
         attackers=_forces(w, attackers), defenders=_forces(w, defenders),
         units=w.ruleset.units, rules=rules,
         bombard=tuple(s.type for s in ships),
         can_retreat=bool(retreat_to), retreat_to=retreat_to,
-        profiles=profiles, attack_dice=dice_per_unit,
+        profiles=profiles, attack_dice=dice_per_unit, aa_hit=aa_hit, aa_immune=aa_immune,
     )
     defaults = []
     if directive is None:

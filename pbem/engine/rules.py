@@ -8,7 +8,7 @@ live in `pbem.engine.combat.rules.CombatRules`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Callable, Literal
 
 
 @dataclass(frozen=True)
@@ -39,6 +39,15 @@ class Rules:
     # with page ("Tanks and Blitzing" -> "Tanks and Blitzing, pg. 13").  The engine speaks of
     # sections; each ruleset adds its own page numbers.  Not a rule choice, so it may be left out.
     citations: dict[str, str] = field(default_factory=dict)
+    # The few rules that are really code, as functions of the ruleset's own module (optional):
+    # battle_modifiers(options, units, kind=, attacker=, defenders=, attacking_units=, original_owner=,
+    #   controller=, island=, super_submarines=, attacking_subs_moved_in=) -> object with
+    #   .profiles (owner -> unit -> UnitType), .aa_hit, .aa_immune  (e.g. National Advantages)
+    # movement_profiles(options, units, power) -> unit -> UnitType
+    # income_adjustment(options, collecting_power, submarines_by_power) -> IPCs lost
+    battle_modifiers: Callable[..., Any] | None = None
+    movement_profiles: Callable[..., dict[str, Any]] | None = None
+    income_adjustment: Callable[..., int] | None = None
 
     def cite(self, rule: str) -> str:
         for section, full in self.citations.items():

@@ -73,6 +73,7 @@ class Turn:
         self.dice = dice
         self.w = World(ruleset, rules, state)
         self.w.options = dict(options)
+        self.w._profiles.clear()  # profiles depend on the options (National Advantages)
         self.mover = Mover(self.w)
         self.log = TurnLog()
         self.problems: list[Problem] = []
@@ -624,6 +625,15 @@ class Turn:
             self.log.income[w.power] = 0
             return
         income = self.production(w.power)
+        if self.rules.income_adjustment is not None:
+            subs: dict[str, int] = {}
+            for u in w.units.values():
+                if w.utype(u).has("submarine"):
+                    subs[u.owner] = subs.get(u.owner, 0) + 1
+            lost = min(income, self.rules.income_adjustment(self.options, w.power, subs))
+            if lost:
+                income -= lost
+                self.log.notes.append(f"{w.power} loses {lost} IPCs of income to enemy submarines")
         w.treasury[w.power] = w.treasury.get(w.power, 0) + income
         self.log.income[w.power] = income
 

@@ -120,12 +120,14 @@ class World:
         """The profiles a power's developments change (unit name -> profile); empty for most."""
         if power not in self._profiles:
             known = self.developments.get(power, frozenset())
+            changed: dict[str, UnitType] = {}
+            if self.rules.movement_profiles is not None:
+                changed.update(self.rules.movement_profiles(self.options, self.ruleset.units, power))
             if known:
                 from pbem.engine.research import unit_profiles
 
-                self._profiles[power] = unit_profiles(self.ruleset.units, known)
-            else:
-                self._profiles[power] = {}
+                changed.update(unit_profiles(self.ruleset.units, known))
+            self._profiles[power] = changed
         return self._profiles[power]
 
     def develop(self, power: str, developments: frozenset[str]) -> None:

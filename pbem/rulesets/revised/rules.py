@@ -10,6 +10,7 @@ their citations; `pbem.engine.research` and `pbem.engine.antiair` hold the first
 """
 
 from pbem.engine.rules import Rules
+from pbem.rulesets.revised.advantages import battle_advantages, movement_profiles, u_boat_interdiction
 
 RULES = Rules(
     # Spaces on the Game Board: "Sea zones are either friendly (contain friendly units) or hostile
@@ -67,4 +68,8 @@ RULES = Rules(
     repair_cost_per_point=0,
     # Check for Victory: "at the end of a complete round of play (after the U.S. turn)".
     victory_checked_after="United States",
+    # National Advantages (Appendix 3), each a game option; see advantages.py.
+    battle_modifiers=battle_advantages,
+    movement_profiles=movement_profiles,
+    income_adjustment=lambda options, power, subs: u_boat_interdiction(options, power, subs.get("Germany", 0)),
 )

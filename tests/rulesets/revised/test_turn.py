@@ -108,3 +108,19 @@ def test_1942_antiaircraft_artillery_does_not_fire_at_overflights() -> None:
             "noncombat_move:\n  - {units: 1 fighter, from: Kazakh S.S.R., to: Ukraine S.S.R., via: [Caucasus]}\n")
     result = play(st, "Germany", body, dice={"battle/Kazakh S.S.R./round-1/attacker": [1], "battle/Kazakh S.S.R./round-1/defender": [6]})
     assert units_at(result.state, "Ukraine S.S.R.", "Germany").get("fighter") == 1
+
+
+def test_national_advantages_take_effect_in_a_game() -> None:
+    """Appendix 3, National Advantages (each a game option): Mechanized Infantry ("Your infantry have
+    a move of 2 and may blitz just as tanks do") and U-Boat Interdiction (the U.K. loses 1 IPC of
+    income per German submarine on the board)."""
+    st = state(turn="United States", ruleset=R)
+    body = "noncombat_move:\n  - {units: 1 infantry, from: Eastern United States, to: Western United States, via: [Central United States]}\n"
+    assert codes(validate(st, "United States", body)) == ["move.too-far"]
+    assert validate(st, "United States", body, options={"mechanized_infantry": True}) == []
+    uk = state(turn="United Kingdom", ruleset=R)
+    plain = play(uk, "United Kingdom", "")
+    interdicted = play(uk, "United Kingdom", "", options={"u_boat_interdiction": True})
+    german_subs = sum(by.get("Germany", {}).get("submarine", 0) for by in uk.units.values())
+    assert german_subs > 0
+    assert interdicted.log.income["United Kingdom"] == plain.log.income["United Kingdom"] - german_subs
