@@ -377,6 +377,18 @@ class Mover:
         blitzed.append(space)
 
     # --- transports ---------------------------------------------------------------------------
+    def _may_work_after_combat(self, host: Unit, what: str) -> bool:
+        """May this transport load (or offload) in noncombat after what it did in combat?"""
+        if host.phase != "combat" and not host.fought:
+            return True
+        if self.w.rules.transport_after_combat == "nothing" or host.retreated:
+            return False
+        done = host.noncombat_work
+        if done is None or done == what:
+            host.noncombat_work = what
+            return True
+        return False  # load or offload, not both
+
     def _load(self, move: Move, land: list[Unit], units: list[Unit]) -> list[Problem]:
         w = self.w
         if len(land) != len(units):
@@ -390,7 +402,7 @@ class Mover:
         def usable(host: Unit) -> bool:
             if host.owner != w.power and move.phase == "combat":
                 return False  # an ally's transport cannot carry you into an assault on your turn
-            if move.phase == "noncombat" and (host.phase == "combat" or host.fought or host.retreated):
+            if move.phase == "noncombat" and not self._may_work_after_combat(host, "load"):
                 return False  # it moved, fought or retreated in combat: no loading now
             return not host.offloaded_to
 
@@ -441,7 +453,7 @@ class Mover:
                 return [_problem(move, f"a transport cannot offload in two territories in one turn (it offloaded in {host.offloaded_to})", R_TRANSPORT, "", "move.offload-twice")]
             if host.retreated:
                 return [_problem(move, "a transport that retreated cannot offload this turn", R_TRANSPORT, "", "move.offload-retreated")]
-            if move.phase == "noncombat" and (host.phase == "combat" or host.fought):
+            if move.phase == "noncombat" and not self._may_work_after_combat(host, "offload"):
                 return [_problem(move, "a transport that moved or fought in combat cannot offload in noncombat move", R_TRANSPORT, "", "move.offload-after-combat")]
         hostile = w.is_hostile_territory(move.to)
         if move.phase == "combat" and not hostile:

@@ -20,6 +20,9 @@ class Rules:
     air_may_land_in_captured: bool  # may air units land in a territory captured this turn?
     aa_moves_in_combat: bool
     aa_fires_at_overflight: bool  # AA guns fire at every aircraft flying over (Revised), not only at attackers
+    # What a transport that moved or fought in combat may do in noncombat move: nothing (1942), or
+    # load or offload in place, one of the two, unless it retreated (Revised, DIGEST §5 REV.4).
+    transport_after_combat: Literal["nothing", "load_or_offload"]
     closed_straits: dict[str, tuple[str, ...]]  # game option -> sea zones no sea unit may enter or leave
     # Capture, capitals, liberation
     capital_plunder: bool  # capturing a capital takes the loser's unspent IPCs

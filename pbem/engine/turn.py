@@ -396,6 +396,7 @@ class Turn:
             if w.is_enemy(u.owner, by):
                 if w.utype(u).has("factory") or (w.utype(u).has("aa") and not self.combat_rules.aa_destroyed_when_alone):
                     u.owner = by
+                    u.fought = True  # a captured gun cannot move this turn (Revised FAQ)
                 elif w.utype(u).domain == "land":
                     w.remove(u)
         if sp.capital_of and w.is_enemy(sp.capital_of, by) and self.rules.capital_plunder:

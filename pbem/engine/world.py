@@ -34,6 +34,7 @@ class Unit:
     came_by: int | None = None  # land units: the transport they offloaded from this turn
     order: tuple[str | int, ...] = ()  # YAML path of the last order that moved it, for error messages
     combat_path: int = 0  # how much of `path` was flown in combat move (the rest is the flight home)
+    noncombat_work: str | None = None  # transports after combat (Revised): "load" or "offload" done
     path: list[str] = field(default_factory=list)
 
 

@@ -23,6 +23,9 @@ RULES = Rules(
     aa_moves_in_combat=False,
     # AAA fires "only when the air units attack a territory, not when they fly over it" (Air Units).
     aa_fires_at_overflight=False,
+    # Noncombat Move: transports "can load or offload cargo, unless they loaded, moved, offloaded, or
+    # were involved in combat" earlier in the turn.
+    transport_after_combat="nothing",
     # Optional rule, Turkish Straits: "no sea units may move into or out of sea zone 16" (air may).
     closed_straits={"turkish_straits_closed": ("SZ 16",)},
     # Capturing a capital takes "all unspent IPCs" of its original controller (Capitals).

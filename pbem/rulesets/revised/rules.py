@@ -35,6 +35,9 @@ RULES = Rules(
     # Combat Move, Air Units: "Whenever an air unit moves into a hostile territory containing an
     # antiaircraft gun, the gun gets a chance to shoot it down" - also on retreat and return flights.
     aa_fires_at_overflight=True,
+    # Noncombat Move, Transports, and the FAQ: a transport that moved or fought in combat may not
+    # move again but may load OR offload in place, unless it retreated (DIGEST §5 REV.4).
+    transport_after_combat="load_or_offload",
     # No straits can be closed: FAQ, Map: "the western entrance to the Mediterranean can't be
     # closed under any circumstance"; Revised has no Turkish straits option.
     closed_straits={},

@@ -124,3 +124,18 @@ def test_national_advantages_take_effect_in_a_game() -> None:
     german_subs = sum(by.get("Germany", {}).get("submarine", 0) for by in uk.units.values())
     assert german_subs > 0
     assert interdicted.log.income["United Kingdom"] == plain.log.income["United Kingdom"] - german_subs
+
+
+def test_transport_that_fought_may_load_or_offload_but_not_both() -> None:
+    """Noncombat Move, Transports (FAQ; DIGEST §5 REV.4): a transport that moved in combat may not
+    move again but may load or offload in place, not both, unless it retreated; 1942 allows neither."""
+    st = state(turn="United Kingdom", ruleset=R, units={"SZ 7": {"United Kingdom": {"battleship": 1, "transport": 1}},
+                                                          "SZ 8": {"Germany": {"submarine": 1}}})
+    moved = "combat_move:\n  - {units: 1 battleship, from: SZ 7, to: SZ 8}\n  - {units: 1 transport, from: SZ 7, to: SZ 8}\n"
+    ok = moved + "noncombat_move:\n  - {units: 1 infantry, from: United Kingdom, to: SZ 8}\n"
+    assert validate(st, "United Kingdom", ok) == []
+    both = ok + "  - {units: 1 infantry, from: SZ 8, to: United Kingdom}\n"
+    assert "move.offload-after-combat" in codes(validate(st, "United Kingdom", both))
+    st42 = state(turn="United Kingdom", units={"SZ 7": {"United Kingdom": {"battleship": 1, "transport": 1}},
+                                               "SZ 8": {"Germany": {"submarine": 1}}})
+    assert "move.load-capacity" in codes(validate(st42, "United Kingdom", ok))
