@@ -78,7 +78,7 @@ def _attackers(w: World, space: str) -> list[Unit]:
 
 def _defenders(w: World, space: str) -> list[Unit]:
     return [u for u in w.enemy_units_at(space) if not (u.carrier is not None and w.utype(u).domain == "land")
-            and w.utype(u).domain != "structure" and u.mission != "intercepted"]
+            and w.utype(u).domain != "structure" and u.mission != "intercepted" and not u.submerged]
 
 
 def _forces(w: World, units: list[Unit]) -> tuple[cm.Force, ...]:
@@ -327,6 +327,10 @@ def _apply(turn: "Turn", space: str, attackers: list[Unit], defenders: list[Unit
                 u.retreated = True
                 for rider in w.cargo_of(u):
                     rider.space = u.space
+    for owner, by_type in outcome.submerged.items():
+        for utype, n in by_type.items():
+            for u in [u for u in attackers + defenders if u.owner == owner and u.type == utype and u.id in w.units][:n]:
+                u.submerged = True
     if outcome.captured:
         turn.capture(space, w.power)
     if w.is_sea(space):

@@ -362,7 +362,7 @@ class Mover:
                 enemies = w.enemy_units_at(dest)
                 # Sea units may end noncombat movement beside enemy transports only (Transports);
                 # submarines treat hostile sea zones as friendly unless a destroyer is there.
-                blocking = [u for u in enemies if not w.utype(u).has("transport")]
+                blocking = [u for u in enemies if not w.utype(u).has("transport") and not u.submerged]
                 if subs and not w.enemy_destroyer_at(dest):
                     blocking = []
                 if blocking:

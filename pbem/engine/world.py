@@ -35,6 +35,7 @@ class Unit:
     order: tuple[str | int, ...] = ()  # YAML path of the last order that moved it, for error messages
     combat_path: int = 0  # how much of `path` was flown in combat move (the rest is the flight home)
     noncombat_work: str | None = None  # transports after combat (Revised): "load" or "offload" done
+    submerged: bool = False  # submerged in a battle this turn: out of sight until the turn ends
     path: list[str] = field(default_factory=list)
 
 
@@ -178,7 +179,9 @@ class World:
         return [u for u in self.units_at(space) if self.is_enemy(u.owner, of)]
 
     def is_hostile_sea_zone(self, space: str, of: str | None = None) -> bool:
-        return any(self.utype(u).tags & self.rules.hostile_sea_zone_tags for u in self.enemy_units_at(space, of))
+        """Enemy units of the ruleset's kinds make a zone hostile; submerged submarines never do."""
+        return any(self.utype(u).tags & self.rules.hostile_sea_zone_tags and not u.submerged
+                   for u in self.enemy_units_at(space, of))
 
     def enemy_destroyer_at(self, space: str, of: str | None = None) -> bool:
         return any(self.utype(u).has("destroyer") for u in self.enemy_units_at(space, of))

@@ -139,3 +139,22 @@ def test_transport_that_fought_may_load_or_offload_but_not_both() -> None:
     st42 = state(turn="United Kingdom", units={"SZ 7": {"United Kingdom": {"battleship": 1, "transport": 1}},
                                                "SZ 8": {"Germany": {"submarine": 1}}})
     assert "move.load-capacity" in codes(validate(st42, "United Kingdom", ok))
+
+
+def test_submerged_submarines_do_not_make_a_zone_hostile() -> None:
+    """Spaces on the Game Board: sea zones containing only submerged enemy submarines are not hostile;
+    Submarines: a submerged sub stays submerged for the rest of the turn."""
+    from pbem.engine.orders import DefencePolicy, StandingOrders
+
+    st = state(turn="United Kingdom", ruleset=R, units={"SZ 7": {"United Kingdom": {"battleship": 1, "transport": 1}},
+                                                          "SZ 8": {"Germany": {"submarine": 1}}})
+    body = ("combat_move:\n  - {units: 1 battleship, from: SZ 7, to: SZ 8}\n"
+            "noncombat_move:\n  - {units: 1 transport, from: SZ 7, to: SZ 8}\n")
+    germany = {"Germany": StandingOrders("Germany", DefencePolicy(submerge=True), explicit=True)}
+    result = play(st, "United Kingdom", body, standing=germany, dice={
+        "battle/SZ 8/round-1/surprise-attacker": [], "battle/SZ 8/round-1/surprise-defender": [6],
+        "battle/SZ 8/round-1/attacker": [6], "battle/SZ 8/round-1/defender": [6]})
+    outcome = result.log.battles[0]["outcome"]
+    assert outcome.submerged.get("Germany", {}).get("submarine") == 1
+    # The transport ended its noncombat move beside the submerged submarine.
+    assert units_at(result.state, "SZ 8", "United Kingdom").get("transport") == 1
