@@ -65,6 +65,7 @@ class Orders:
     battles: Mapping[str, BattleDirective] = field(default_factory=dict)
     noncombat_moves: tuple[Move, ...] = ()
     placements: tuple[Placement, ...] = ()
+    rockets: tuple[tuple[str, str, YamlPath], ...] = ()  # (launching territory, target, yaml path)
 
 
 @dataclass(frozen=True)

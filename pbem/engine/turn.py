@@ -370,7 +370,51 @@ class Turn:
                 for u in [u for u in members[name] if u.type == utype and u.id in w.units][:n]:
                     w.remove(u)
 
+    def rocket_strikes(self) -> None:
+        """Rocket strikes (Revised, Rockets): each territory's antiaircraft gun may strike one enemy
+        industrial complex within 3 spaces; each complex is struck at most once a turn; there is no
+        defence; the owner surrenders the die's IPCs, at most the territory's value (DIGEST §5 REV.2:
+        resolved in Conduct Combat)."""
+        w = self.w
+        if not self.orders.rockets:
+            return
+        from pbem.engine.research import has_rockets
+
+        rule = "Weapons Developments: Rockets"
+        used_from: set[str] = set()
+        struck: set[str] = set()
+        for frm, target, path in self.orders.rockets:
+            gun = [u for u in w.units_at(frm) if u.owner == w.power and w.utype(u).has("aa")]
+            problem = None
+            if not has_rockets(w.developments.get(w.power, frozenset())):
+                problem = f"{w.power} has not developed Rockets"
+            elif not gun:
+                problem = f"{w.power} has no antiaircraft gun in {frm}"
+            elif frm in used_from:
+                problem = f"only one gun per territory fires a rocket; {frm} already fired"
+            elif target in struck:
+                problem = f"{target}'s complex is struck by one rocket at most each turn"
+            elif not (w.is_hostile_territory(target) and any(w.utype(u).has("factory") for u in w.units_at(target))):
+                problem = f"{target} holds no enemy industrial complex"
+            elif self.mover.air_distance(frm, lambda s: s == target, 3) is None:
+                problem = f"{target} is more than 3 spaces from {frm}"
+            if problem:
+                self.problems.append(Problem("illegal", problem, rule=rule, path=path, code="rocket.illegal"))
+                continue
+            used_from.add(frm)
+            struck.add(target)
+            gun[0].fought = True  # a gun that fired a rocket does not move this turn (FAQ)
+            if self.validating:
+                continue
+            from pbem.engine.combat.sbr import rocket_strike
+
+            victim = w.control[target]
+            out = rocket_strike(frm, target, w.space(target).ipc, w.treasury.get(victim, 0), self.dice)
+            w.treasury[victim] = w.treasury.get(victim, 0) - out.ipcs_lost
+            self.log.notes.append(f"Rocket from {frm} strikes {target}: rolled {out.rolled}, {victim} surrenders {out.ipcs_lost} IPCs")
+
     def combat(self) -> None:
+        self.rocket_strikes()
         plan = BattlePlan.from_world(self.w, self.orders, self.standing)
         for space, directive in self.orders.battles.items():
             if space not in plan.land and space not in plan.sea:

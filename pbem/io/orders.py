@@ -221,6 +221,12 @@ def parse_orders(doc: YamlDocument, ruleset: Ruleset) -> Orders:
         space = reader.space(text, ("battles", text))
         if space:
             battles[space] = _directive(reader, space, raw or {}, ("battles", text))
+    rockets = []
+    for i, raw in enumerate(data.get("rockets") or []):
+        frm = reader.space(raw["from"], ("rockets", i, "from"))
+        target = reader.space(raw["target"], ("rockets", i, "target"))
+        if frm and target:
+            rockets.append((frm, target, ("rockets", i)))
     placements = []
     for text, raw in (data.get("place") or {}).items():
         space = reader.space(text, ("place", text))
@@ -240,6 +246,7 @@ def parse_orders(doc: YamlDocument, ruleset: Ruleset) -> Orders:
         battles=battles,
         noncombat_moves=tuple(moves["noncombat"]),
         placements=tuple(placements),
+        rockets=tuple(rockets),
     )
 
 

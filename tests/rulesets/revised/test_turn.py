@@ -158,3 +158,25 @@ def test_submerged_submarines_do_not_make_a_zone_hostile() -> None:
     assert outcome.submerged.get("Germany", {}).get("submarine") == 1
     # The transport ended its noncombat move beside the submerged submarine.
     assert units_at(result.state, "SZ 8", "United Kingdom").get("transport") == 1
+
+
+def test_rocket_strikes() -> None:
+    """Weapons Developments, Rockets: each antiaircraft gun territory may strike one enemy industrial
+    complex within 3 spaces; each complex once a turn; no defence; the owner surrenders IPCs equal to
+    the die, at most the territory's income value."""
+    from dataclasses import replace
+
+    from pbem.io.rulesets import load_ruleset
+
+    st = replace(state(turn="Germany", ruleset=R, treasury={"Soviet Union": 30}), developments={"Germany": ("rockets",)})
+    strike = "rockets:\n  - {from: Germany, target: Caucasus}\n"
+    assert validate(st, "Germany", strike) == []
+    value = load_ruleset(R).board.spaces["Caucasus"].ipc
+    result = play(st, "Germany", strike, dice={"rocket/Germany/Caucasus": [6]})
+    assert result.state.treasury["Soviet Union"] == 30 - min(6, value)
+    problems = validate(st, "Germany", "rockets:\n  - {from: Germany, target: Russia}\n")
+    assert codes(problems) == ["rocket.illegal"] and "more than 3 spaces" in problems[0].message
+    twice = strike + "  - {from: Germany, target: United Kingdom}\n"
+    assert "only one gun per territory" in validate(st, "Germany", twice)[0].message
+    without = state(turn="Germany", ruleset=R)
+    assert "has not developed Rockets" in validate(without, "Germany", strike)[0].message
