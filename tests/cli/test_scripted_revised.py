@@ -1,0 +1,37 @@
+"""The scripted Revised example game (examples/revised): two rounds that show Revised's own rules."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from pbem.cli import cli
+from pbem.game.audit import audit_game
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    target = tmp_path_factory.mktemp("revised") / "game"
+    result = CliRunner().invoke(cli, ["demo", str(target), "--ruleset", "revised", "--rounds", "2", "--format", "md"],
+                                catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    return target
+
+
+def test_revised_rules_show_in_the_reports(played: Path) -> None:
+    reports = [json.loads(p.read_text()) for p in sorted((played / "reports").glob("round-*/*.json"))]
+    assert len(reports) == 10
+    notes = [n for r in reports for n in r["notes"]]
+    assert any("research dice" in n for n in notes), "Develop Weapons"
+    assert any("bombing of United Kingdom costs United Kingdom" in n for n in notes), "bombing paid in IPCs"
+    sea = [b for r in reports for b in r["battles"] if b["space"] == "SZ 7"]
+    assert any(s["step"] == "surprise-attacker" for b in sea for rnd in b["rounds"] for s in rnd["steps"]), "opening fire"
+    uk_air = [b for b in sea if b["attacker"] == "United Kingdom"]
+    assert uk_air and uk_air[0]["result"] == "attacker-won", "air units sank the submarines"
+
+
+def test_the_revised_game_audits_clean(played: Path) -> None:
+    assert audit_game(played).ok
