@@ -229,3 +229,19 @@ def test_land_fast_path_agrees_with_the_state_by_state_walk(case):
         assert close(fast.expected_ipc_loss[side], slow.expected_ipc_loss[side])
         for unit, x in slow.expected_survivors[side].items():
             assert close(fast.expected_survivors[side][unit], x), (side, unit)
+
+
+def test_intractable_battles_fall_back_to_simulation_and_say_so(monkeypatch):
+    """Where an exact answer would take too many states the calculator simulates, flags the result
+    as not exact and gives the 95 % confidence half-width; the simulation agrees with the exact
+    answer within it."""
+    import pbem.odds as odds_module
+
+    battle = sea({"submarine": 2, "destroyer": 1}, {"destroyer": 1, "transport": 1})
+    exact = battle_odds(battle)
+    monkeypatch.setattr(odds_module, "STATE_BUDGET", 1)
+    monkeypatch.setattr(odds_module, "SIMULATIONS", 2_000)
+    sampled = battle_odds(battle)
+    assert exact.exact and not sampled.exact
+    assert sampled.confidence is not None and 0 < sampled.confidence < 0.05
+    assert abs(sampled.attacker_win - exact.attacker_win) < 2 * sampled.confidence
