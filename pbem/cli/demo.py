@@ -11,7 +11,9 @@ from pbem.cli.game_commands import user_errors
 
 
 def examples_dir() -> Path:
-    return Path(__file__).resolve().parent.parent.parent / "examples"
+    from pbem.resources import data_dir
+
+    return data_dir("examples")
 
 
 @click.command("demo")

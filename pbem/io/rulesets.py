@@ -24,7 +24,6 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-import pbem
 import pbem.rulesets as registry
 from pbem.engine.model import Board, Canal, Power, Setup, Space, UnitType
 from pbem.engine.problems import PathItem, Problem, ProblemsError
@@ -53,19 +52,10 @@ _MAX_BYTES = 8 << 20  # data files are larger than players' orders (a big map is
 
 
 def schemas_dir() -> Path:
-    """`schemas/` of the repository (the package is installed editable), else a copy in the package.
+    """`schemas/` of this installation (a checkout, or `share/pbem/` of a wheel; `pbem.resources`)."""
+    from pbem.resources import data_dir
 
-    A non-editable install ships no `schemas/` (pyproject packages only `pbem*`), so there the copy
-    `pbem/schemas/` would have to exist; the error says so rather than skipping validation.
-    """
-    package = Path(pbem.__file__).resolve().parent
-    for candidate in (package.parent / "schemas", package / "schemas"):
-        if (candidate / "ruleset.schema.json").is_file():
-            return candidate
-    raise FileNotFoundError(
-        f"no JSON Schemas found in {package.parent / 'schemas'} or {package / 'schemas'}; "
-        "install pbem editable (pip install -e .) from a checkout"
-    )
+    return data_dir("schemas")
 
 
 def _normalise(name: str) -> str:

@@ -11,12 +11,10 @@ from pbem.engine.problems import Problem
 
 
 def schemas_dir() -> Path:
-    """The repository's `schemas/` folder; a copy ships inside the package for non-editable installs."""
-    here = Path(__file__).resolve().parent.parent
-    for candidate in (here.parent / "schemas", here / "schemas"):
-        if candidate.is_dir():
-            return candidate
-    raise FileNotFoundError("pbem's schemas/ folder is missing from this installation")
+    """The JSON Schemas of every file a user writes or reads (see `pbem.resources`)."""
+    from pbem.resources import data_dir
+
+    return data_dir("schemas")
 
 
 @lru_cache(maxsize=None)

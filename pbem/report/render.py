@@ -49,12 +49,16 @@ def _repository_root() -> Path:
 def default_templates_dir() -> Path:
     """Our templates: the `templates/` directory beside the `pbem` package (a source checkout or an
     editable install).  A wheel must ship it there too, or the caller passes `templates_dir`."""
-    return _repository_root() / "templates"
+    from pbem.resources import data_dir
+
+    return data_dir("templates")
 
 
 def schema_path() -> Path:
     """The report-data schema, `schemas/report.schema.json` beside the `pbem` package."""
-    return _repository_root() / "schemas" / SCHEMA_FILE
+    from pbem.resources import data_dir
+
+    return data_dir("schemas") / SCHEMA_FILE
 
 
 @lru_cache(maxsize=1)
