@@ -41,14 +41,8 @@ class ReportDataError(ValueError):
         )
 
 
-def _repository_root() -> Path:
-    # pbem/report/render.py -> the directory holding pbem/, templates/ and schemas/.
-    return Path(__file__).resolve().parent.parent.parent
-
-
 def default_templates_dir() -> Path:
-    """Our templates: the `templates/` directory beside the `pbem` package (a source checkout or an
-    editable install).  A wheel must ship it there too, or the caller passes `templates_dir`."""
+    """Our templates (`templates/` of a checkout, or `share/pbem/templates` of a wheel)."""
     from pbem.resources import data_dir
 
     return data_dir("templates")
