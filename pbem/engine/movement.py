@@ -199,7 +199,7 @@ class Mover:
             return self._load(move, land, units)
         if land and frm_sea and not to_sea:
             return self._offload(move, land, units)
-        if len(domains) > 1 and not ("air" in domains and len(domains) == 2 and False):
+        if len(domains) > 1:
             # Different kinds moving together: check each kind on its own.
             for domain in sorted(domains):
                 sub = [u for u in units if w.utype(u).domain == domain]

@@ -100,7 +100,9 @@ class Turn:
             u.combat_path = len(u.path)
         self.check_combat_moves(combat_moves)
         if self.problems and self.validating:
-            # Later phases would only repeat what is already wrong.
+            # Noncombat moves depend on how the combat moves went, so checking them now would only
+            # repeat what is already wrong; placements hardly do, so they are checked as well.
+            self.mobilize()
             return TurnResult(self.state, self.log, self._cited())
         self.overflight("combat")
         self.combat()
@@ -560,7 +562,7 @@ class Turn:
         out: list[Problem] = []
         for utype, n in units.items():
             if remaining.get(utype, 0) < n:
-                out.append(Problem("illegal", f"placing {n} {utype} but only {remaining.get(utype, 0)} more were bought", rule=R_MOBILIZE, hint="place only what purchase: buys", path=(*path, utype) if False else path, code="place.not-bought"))
+                out.append(Problem("illegal", f"placing {n} {utype} but only {remaining.get(utype, 0)} more were bought", rule=R_MOBILIZE, hint="place only what purchase: buys", path=path, code="place.not-bought"))
         if out:
             return out
         profiles = {t: self.ruleset.units[t] for t in units}

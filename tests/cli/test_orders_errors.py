@@ -81,3 +81,10 @@ def test_validate_json_lists_problems_for_machines(game: Path, tmp_path: Path) -
     assert result.exit_code == 2
     data = json.loads(result.output)
     assert data["valid"] is False and data["problems"][0]["line"] == 4 and data["problems"][0]["code"] == "name.unknown-unit"
+
+
+def test_placement_errors_reported_with_combat_move_errors(game: Path, tmp_path: Path) -> None:
+    """All errors at once: a wrong combat move does not hide a wrong placement."""
+    output = check(game, tmp_path, HEAD + "purchase: 1 infantry\ncombat_move:\n  - {units: 1 infantry, from: Russia, to: Archangel}\n"
+                   "place:\n  Archangel: 1 infantry\n")
+    assert "starts no combat" in output and "no industrial complex in Archangel" in output
