@@ -101,8 +101,10 @@ class Turn:
         self.check_combat_moves(combat_moves)
         if self.problems and self.validating:
             # Noncombat moves depend on how the combat moves went, so checking them now would only
-            # repeat what is already wrong; placements hardly do, so they are checked as well.
-            self.mobilize()
+            # repeat what is already wrong; placements hardly do, so they are checked as well
+            # (unless the purchase itself was refused: then every placement would be "not bought").
+            if not any(p.code.startswith("purchase.") for p in self.problems):
+                self.mobilize()
             return TurnResult(self.state, self.log, self._cited())
         self.overflight("combat")
         self.combat()
