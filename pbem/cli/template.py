@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from pbem.cli.game_commands import _open, game_option, user_errors
+from pbem.game.game import possessive
 
 
 def orders_template(game) -> str:  # type: ignore[no-untyped-def]
@@ -35,7 +36,7 @@ def orders_template(game) -> str:  # type: ignore[no-untyped-def]
         "# Mobilize: space -> units (only what purchase buys).",
         "place: {}",
         "",
-        f"# {power}'s units:",
+        f"# {possessive(power)} units:",
     ]
     for space, by_owner in sorted(state.units.items()):
         mine = by_owner.get(power)

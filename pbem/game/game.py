@@ -35,6 +35,11 @@ class GameError(Exception):
     """A user-facing error about the game as a whole (not a file's contents)."""
 
 
+def possessive(name: str) -> str:
+    """Germany's, but the United States': as English writes it."""
+    return f"{name}'" if name.endswith("s") else f"{name}'s"
+
+
 def slug(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
 
@@ -212,7 +217,7 @@ class Game:
                 from pbem.game.reveal import revealed_for_turn
 
                 if any(revealed_for_turn(self, state.round, parsed.power).values()):
-                    raise GameError(f"{parsed.power}'s orders for round {state.round} are locked: opponents have revealed their dice links")
+                    raise GameError(f"{possessive(parsed.power)} orders for round {state.round} are locked: opponents have revealed their dice links")
             path = orders_path(state, self.ruleset)
             message = f"Orders of {parsed.power} for round {state.round}"
             base = {"Round": str(state.round), "Power": parsed.power, "Phase": "orders"}
@@ -321,7 +326,7 @@ def board_svg(ruleset: Ruleset, state: GameState, report: Mapping[str, Any], tit
         geometry = load_geometry(path)
     moves = [MapMove(m["power"], m["from"], m["to"], ", ".join(f"{n} {u}" for u, n in m["units"].items())) for m in report.get("moves", [])]
     view = view_from_setup(
-        title or f"Round {report['round']}: after {report['power']}'s turn",
+        title or f"Round {report['round']}: after {possessive(report['power'])} turn",
         control=state.control, units=state.units, colours={p.name: p.colour for p in ruleset.powers},
         impassable=[s.name for s in ruleset.board.spaces.values() if s.impassable], moves=moves,
         battles=[b["space"] for b in report.get("battles", [])],
@@ -343,7 +348,7 @@ def adjudication_files(ruleset: Ruleset, before: GameState, after: GameState,
     if svg is not None:
         svg_path = report_path(before.round, before.turn_index, power, "svg")
         files[svg_path] = svg.encode()
-        report = dict(report, map={"href": svg_path.rsplit("/", 1)[-1], "alt": f"The board after {power}'s turn, round {before.round}"})
+        report = dict(report, map={"href": svg_path.rsplit("/", 1)[-1], "alt": f"The board after {possessive(power)} turn, round {before.round}"})
     return files | {
         STATE_FILE: dump_state(after, ruleset).encode(),
         report_path(before.round, before.turn_index, power, "md"): render_report(report, "md").encode(),
