@@ -208,9 +208,15 @@ def _bombarding_ships(w: World, zones: list[str], seaborne: int) -> list[Unit]:
 def _battle(turn: "Turn", space: str, kind: str, bombard_from: list[str] | None = None) -> None:
     w = turn.w
     attackers = _attackers(w, space)
-    defenders = _defenders(w, space)
     if not attackers:
         return
+    if kind == "land":
+        # Units a rule gives the defence before the battle (Rules.free_units, "attacked").
+        for grant in turn.free_units("attacked", space=space, attacker=w.power, controller=w.control.get(space),
+                                     defenders=frozenset(u.owner for u in _defenders(w, space)),
+                                     original_owner=w.space(space).original_owner):
+            turn.give(grant, space)
+    defenders = _defenders(w, space)
     if kind == "land" and not [u for u in defenders if not w.utype(u).has("aa")]:
         # No combat: the territory is unoccupied or holds only antiaircraft artillery (step 7).
         for u in attackers:
@@ -333,6 +339,11 @@ def _apply(turn: "Turn", space: str, attackers: list[Unit], defenders: list[Unit
                 u.submerged = True
     if outcome.captured:
         turn.capture(space, w.power)
+    if not w.is_sea(space):
+        for grant in turn.free_units("defended", space=space, attacker=w.power, winner=outcome.winner,
+                                     attacker_lost=outcome.attacker_lost, controller=w.control.get(space),
+                                     original_owner=w.space(space).original_owner):
+            turn.give(grant, space)
     if w.is_sea(space):
         _land_stranded(turn, space)
 

@@ -12,6 +12,21 @@ from typing import Any, Callable, Literal
 
 
 @dataclass(frozen=True)
+class FreeUnits:
+    """`count` `unit`s of `owner`, placed for nothing in one of `spaces` (the mover's placement
+    orders may choose; otherwise the first).  `once`: a key that acts once per game - the engine
+    keeps used keys in `GameState.pending["once"]`, and a grant of 0 units just uses the key up.
+    `reason` names the rule in the turn report."""
+
+    owner: str
+    unit: str
+    count: int
+    spaces: tuple[str, ...]
+    reason: str
+    once: str | None = None
+
+
+@dataclass(frozen=True)
 class Rules:
     # Movement
     hostile_sea_zone_tags: frozenset[str]  # enemy units with any of these tags make a sea zone hostile
@@ -48,9 +63,18 @@ class Rules:
     #   .profiles (owner -> unit -> UnitType), .aa_hit, .aa_immune  (e.g. National Advantages)
     # movement_profiles(options, units, power) -> unit -> UnitType
     # income_adjustment(options, collecting_power, submarines_by_power) -> IPCs lost
+    # free_units(options, event, **facts) -> list[FreeUnits]: units a rule gives for nothing at a
+    #   point of the turn.  Events and their facts (all by keyword):
+    #   "mobilize": power, control (territory -> controller) - in the mobilize phase;
+    #   "attacked": space, attacker, defenders (owners of defending units), controller,
+    #     original_owner - before a land battle is fought (the units join the defence);
+    #   "defended": space, attacker, winner, attacker_lost (owner -> unit -> count), controller,
+    #     original_owner - after a land battle;
+    #   "captured": space, by (the new controller), previous, original_owner - a territory changed hands.
     battle_modifiers: Callable[..., Any] | None = None
     movement_profiles: Callable[..., dict[str, Any]] | None = None
     income_adjustment: Callable[..., int] | None = None
+    free_units: Callable[..., list["FreeUnits"]] | None = None
 
     def cite(self, rule: str) -> str:
         for section, full in self.citations.items():

@@ -462,6 +462,8 @@ class Turn:
             else:
                 self._liberate(space, original)
         self.log.captures.append(entry)
+        for grant in self.free_units("captured", space=space, by=w.control[space], previous=previous, original_owner=original):
+            self.give(grant, space)
 
     def _liberate(self, space: str, original: str) -> None:
         """Return a liberated territory (with its complex and captured AA) to its original owner,
@@ -530,11 +532,42 @@ class Turn:
                 best = key
         return best[1] if best else None
 
+    def free_units(self, event: str, **facts: Any) -> list[Any]:
+        """The units the rules give for nothing at `event` (`Rules.free_units`), once-per-game keys
+        already used left out and the rest marked used.  The caller places them (`give`)."""
+        if self.rules.free_units is None:
+            return []
+        used = list(self.w.pending.get("once", []) or [])  # type: ignore[call-overload]
+        out = []
+        for grant in self.rules.free_units(self.options, event, **facts):
+            if grant.once is not None:
+                if grant.once in used:
+                    continue
+                used.append(grant.once)
+                self.w.pending["once"] = sorted(used)
+            if grant.count > 0 and grant.spaces:
+                out.append(grant)
+        return out
+
+    def give(self, grant: Any, space: str) -> None:
+        w = self.w
+        for _ in range(grant.count):
+            unit = w.add(grant.unit, grant.owner, space)
+            unit.phase = "placed"
+        self.log.notes.append(f"{grant.reason}: {grant.count} {grant.unit} of {grant.owner} placed free in {space}")
+
     def mobilize(self) -> None:
         w = self.w
         remaining = dict(self.bought)
         used: dict[str, int] = {}
-        for placement in self.orders.placements:
+        placements = list(self.orders.placements)
+        for grant in self.free_units("mobilize", power=w.power, control=dict(w.control)):
+            # The placement orders may choose the space: a placement of exactly these free units.
+            chosen = next((p for p in placements if p.space in grant.spaces and dict(p.units) == {grant.unit: grant.count}), None)
+            if chosen is not None:
+                placements.remove(chosen)
+            self.give(grant, chosen.space if chosen is not None else grant.spaces[0])
+        for placement in placements:
             problems = self._check_placement(placement.space, placement.units, remaining, used, placement.yaml_path)
             if problems:
                 if self.validating:

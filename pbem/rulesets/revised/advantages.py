@@ -14,6 +14,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from pbem.engine.model import UnitType
+from pbem.engine.rules import FreeUnits
+
+ALLIES = frozenset({"Soviet Union", "United Kingdom", "United States"})
 
 
 @dataclass(frozen=True)
@@ -110,3 +113,48 @@ def u_boat_interdiction(options: Mapping[str, object], collecting: str, german_s
     if options.get("u_boat_interdiction") is True and collecting in ("United Kingdom", "United States"):
         return german_subs
     return 0
+
+
+CHINESE_DIVISIONS = ("China", "Sinkiang", "Kwangtung", "French Indochina")
+
+
+def free_units(options: Mapping[str, object], event: str, **facts: object) -> list[FreeUnits]:
+    """The advantages that give units for nothing (`pbem.engine.rules.Rules.free_units`)."""
+    on = {k for k, v in options.items() if v is True}
+    out: list[FreeUnits] = []
+    space = facts.get("space")
+    red = facts.get("original_owner") == "Soviet Union" and facts.get("controller") == "Soviet Union"
+    if event == "mobilize" and "chinese_divisions" in on and facts["power"] == "United States":
+        # Chinese Divisions: "During your mobilize new units phase, you may place one of your
+        # infantry for free in one of the following territories if you control it: China, Sinkiang,
+        # Kwangtung, or French Indochina" (FAQ: one infantry in one such territory every round).
+        control = facts["control"]
+        assert isinstance(control, Mapping)
+        held = tuple(t for t in CHINESE_DIVISIONS if control.get(t) == "United States")
+        if held:
+            out.append(FreeUnits("United States", "infantry", 1, held, "Chinese Divisions"))
+    if event == "captured" and "french_resistance" in on and space == "Western Europe":
+        # French Resistance: "Once per game, if Western Europe becomes controlled by the Allies, you
+        # may place three of your infantry there for free."
+        if facts["by"] in ALLIES:
+            out.append(FreeUnits("United Kingdom", "infantry", 3, ("Western Europe",), "French Resistance", once="french_resistance"))
+    if event == "defended" and "salvage" in on and red:
+        # Salvage: "If you win a combat against attacking tanks in a red territory and at least one
+        # attacking tank is destroyed, you may place one free tank in that territory."  Winning the
+        # defence: the attackers are destroyed or retreat and the territory stays Soviet.
+        lost = facts["attacker_lost"]
+        assert isinstance(lost, Mapping)
+        if facts["winner"] in ("defender", "retreat") and any(by.get("tank", 0) for by in lost.values()):
+            out.append(FreeUnits("Soviet Union", "tank", 1, (str(space),), "Salvage"))
+    if event == "attacked" and "nonaggression_treaty" in on:
+        # Nonaggression Treaty: "The first time in the game that Japanese forces attack any red
+        # territory, you may place four of your infantry for free in that territory before resolving
+        # combat.  If you attack Japan before it attacks you, you lose this advantage."  FAQ: only
+        # attacks on land count; any Soviet attack on a Japanese territory or unit breaks it.
+        defenders = facts["defenders"]
+        assert isinstance(defenders, frozenset)
+        if facts["attacker"] == "Japan" and red:
+            out.append(FreeUnits("Soviet Union", "infantry", 4, (str(space),), "Nonaggression Treaty", once="nonaggression_treaty"))
+        elif facts["attacker"] == "Soviet Union" and ("Japan" in defenders or facts["controller"] == "Japan"):
+            out.append(FreeUnits("Soviet Union", "infantry", 0, (), "Nonaggression Treaty (broken by the Soviet Union)", once="nonaggression_treaty"))
+    return out

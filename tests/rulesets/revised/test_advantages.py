@@ -63,3 +63,84 @@ def test_mechanized_infantry_fast_carriers_u_boat_interdiction():
     assert movement_profiles({"fast_carriers": True}, UNITS, "Japan") == {}
     assert u_boat_interdiction({"u_boat_interdiction": True}, "United Kingdom", 4) == 4
     assert u_boat_interdiction({"u_boat_interdiction": True}, "Soviet Union", 4) == 0
+
+
+# --- Advantages that give free units, in a played turn (Rules.free_units) -----------------------
+
+from dataclasses import replace  # noqa: E402
+
+from tests.engine.scenario import play, state, units_at, validate  # noqa: E402
+
+R = "revised"
+
+
+def test_chinese_divisions_one_free_infantry_each_mobilize_phase():
+    """Chinese Divisions: "During your mobilize new units phase, you may place one of your infantry
+    for free in one of the following territories if you control it: China, Sinkiang, Kwangtung, or
+    French Indochina" (FAQ: "one infantry in one such territory every round")."""
+    st = state(turn="United States", ruleset=R)
+    china = units_at(st, "China", "United States").get("infantry", 0)
+    on = {"chinese_divisions": True}
+    assert units_at(play(st, "United States", "").state, "China", "United States").get("infantry", 0) == china
+    default = play(st, "United States", "", options=on)
+    assert units_at(default.state, "China", "United States")["infantry"] == china + 1
+    body = "place:\n  Sinkiang: 1 infantry\n"
+    assert validate(st, "United States", body, options=on) == []
+    chosen = play(st, "United States", body, options=on)
+    assert units_at(chosen.state, "Sinkiang", "United States").get("infantry", 0) == units_at(st, "Sinkiang", "United States").get("infantry", 0) + 1
+    assert units_at(chosen.state, "China", "United States")["infantry"] == china
+    # Not while none of the four is U.S.-controlled.
+    lost = state(turn="United States", ruleset=R, control={"China": "Japan", "Sinkiang": "Japan"})
+    assert play(lost, "United States", "", options=on).log.notes == play(lost, "United States", "").log.notes
+
+
+def test_french_resistance_once_per_game_when_the_allies_take_western_europe():
+    """French Resistance: "Once per game, if Western Europe becomes controlled by the Allies, you may
+    place three of your infantry there for free" (the once-marker is kept in the game state)."""
+    st = state(turn="United States", ruleset=R, clear=("Western Europe", "Southern Europe"),
+               units={"Southern Europe": {"United States": {"tank": 1}}}, control={"Southern Europe": "United States"})
+    body = "combat_move:\n  - {units: 1 tank, from: Southern Europe, to: Western Europe}\n"
+    on = {"french_resistance": True}
+    taken = play(st, "United States", body, options=on)
+    assert taken.state.control["Western Europe"] == "United States"
+    assert units_at(taken.state, "Western Europe", "United Kingdom") == {"infantry": 3}
+    assert taken.state.pending["once"] == ["french_resistance"]
+    again = play(replace(st, pending={"once": ["french_resistance"]}), "United States", body, options=on)
+    assert units_at(again.state, "Western Europe", "United Kingdom") == {}
+    assert units_at(play(st, "United States", body).state, "Western Europe", "United Kingdom") == {}
+
+
+def test_salvage_a_free_tank_after_beating_attacking_tanks_in_a_red_territory():
+    """Salvage: "If you win a combat against attacking tanks in a red territory and at least one
+    attacking tank is destroyed, you may place one free tank in that territory.\""""
+    st = state(turn="Germany", ruleset=R, clear=("Caucasus", "Ukraine S.S.R."),
+               units={"Caucasus": {"Soviet Union": {"infantry": 2}}, "Ukraine S.S.R.": {"Germany": {"tank": 1}}})
+    body = "combat_move:\n  - {units: 1 tank, from: Ukraine S.S.R., to: Caucasus}\n"
+    dice = {"battle/Caucasus/round-1/attacker": [6], "battle/Caucasus/round-1/defender": [1, 6]}
+    won = play(st, "Germany", body, dice=dice, options={"salvage": True})
+    assert units_at(won.state, "Caucasus", "Soviet Union") == {"infantry": 2, "tank": 1}
+    assert units_at(play(st, "Germany", body, dice=dice).state, "Caucasus", "Soviet Union") == {"infantry": 2}
+    assert "Salvage: 1 tank of Soviet Union placed free in Caucasus" in won.log.notes
+
+
+def test_nonaggression_treaty_four_infantry_at_the_first_japanese_attack_on_a_red_territory():
+    """Nonaggression Treaty: "The first time in the game that Japanese forces attack any red
+    territory, you may place four of your infantry for free in that territory before resolving
+    combat. If you attack Japan before it attacks you, you lose this advantage.\""""
+    st = state(turn="Japan", ruleset=R, clear=("Buryatia S.S.R.", "Manchuria"),
+               units={"Buryatia S.S.R.": {"Soviet Union": {"infantry": 1}}, "Manchuria": {"Japan": {"infantry": 1}}})
+    body = "combat_move:\n  - {units: 1 infantry, from: Manchuria, to: Buryatia S.S.R.}\n"
+    dice = {"battle/Buryatia S.S.R./round-1/attacker": [6], "battle/Buryatia S.S.R./round-1/defender": [1, 6, 6, 6, 6]}
+    on = {"nonaggression_treaty": True}
+    first = play(st, "Japan", body, dice=dice, options=on)
+    assert units_at(first.state, "Buryatia S.S.R.", "Soviet Union") == {"infantry": 5}
+    assert first.state.pending["once"] == ["nonaggression_treaty"]
+    later = play(replace(st, pending=first.state.pending), "Japan", body, dice={"battle/Buryatia S.S.R./round-1/attacker": [6],
+                                                                               "battle/Buryatia S.S.R./round-1/defender": [1]}, options=on)
+    assert units_at(later.state, "Buryatia S.S.R.", "Soviet Union") == {"infantry": 1}
+    # The Soviet Union attacking Japanese units on land first uses the treaty up.
+    soviet = state(turn="Soviet Union", ruleset=R, clear=("Buryatia S.S.R.", "Manchuria"),
+                   units={"Buryatia S.S.R.": {"Soviet Union": {"infantry": 1}}, "Manchuria": {"Japan": {"infantry": 1}}})
+    broken = play(soviet, "Soviet Union", "combat_move:\n  - {units: 1 infantry, from: Buryatia S.S.R., to: Manchuria}\n",
+                  dice={"battle/Manchuria/round-1/attacker": [6], "battle/Manchuria/round-1/defender": [1]}, options=on)
+    assert broken.state.pending["once"] == ["nonaggression_treaty"]
