@@ -220,6 +220,16 @@ class Mover:
         if domain == "sea" and any(u.offloaded_to for u in units):
             return [_problem(move, "a transport that has offloaded cannot move again this turn", R_TRANSPORT, "", "move.transport-offloaded", key="units")]
         steps = self._path_for(move, domain, units, budget)
+        extra, within = self._bonus(move, units)
+        if extra and (isinstance(steps, Problem) or len(steps.path) > budget):
+            # A rule lends extra movement, perhaps only along certain spaces (Rules.movement_bonus).
+            if within is None:
+                longer = self._path_for(move, domain, units, budget + extra)
+            else:
+                route = [*move.via, move.to] if move.via is not None else self.find_path(domain, move.frm, move.to, budget + extra, lambda s: s in within)
+                longer = None if route is None or any(s not in within for s in route) else self._check_given_path(move, domain, units, route)
+            if isinstance(longer, Step) and len(longer.path) <= budget + extra:
+                steps, budget = longer, budget + extra
         if isinstance(steps, Problem):
             return [steps]
         path, blitzed = steps.path, steps.blitzed
@@ -241,6 +251,23 @@ class Mover:
         if blitzed:
             self.capture_by_blitz(blitzed)
         return []
+
+    def _bonus(self, move: Move, units: list[Unit]) -> tuple[int, frozenset[str] | None]:
+        """Extra movement every unit of the group gets from `Rules.movement_bonus`, and the spaces
+        the whole path must stay within to use it (None: anywhere)."""
+        w = self.w
+        hook = w.rules.movement_bonus
+        if hook is None or not units:
+            return 0, None
+        extra: int | None = None
+        within: frozenset[str] | None = None
+        for u in units:
+            more, spaces = hook(w.options, w.power, w.utype(u), phase=move.phase, frm=move.frm, to=move.to,
+                                start=u.start, moved=u.moved, arrived_this_phase=u.phase == move.phase)
+            extra = more if extra is None else min(extra, more)
+            if spaces is not None:
+                within = frozenset(spaces) if within is None else within & frozenset(spaces)
+        return extra or 0, within
 
     def _path_for(self, move: Move, domain: str, units: list[Unit], budget: int) -> Step | Problem:
         w = self.w

@@ -75,6 +75,11 @@ class Rules:
     movement_profiles: Callable[..., dict[str, Any]] | None = None
     income_adjustment: Callable[..., int] | None = None
     free_units: Callable[..., list["FreeUnits"]] | None = None
+    # movement_bonus(options, power, profile, phase=, frm=, to=, start=, moved=, arrived_this_phase=)
+    #   -> (extra spaces, spaces the whole path must stay within or None): extra movement for one
+    #   move of one unit; `start` is where it began the turn, `moved` what it has used,
+    #   `arrived_this_phase` whether it already moved in this phase (and so ended a move at `frm`).
+    movement_bonus: Callable[..., tuple[int, frozenset[str] | None]] | None = None
 
     def cite(self, rule: str) -> str:
         for section, full in self.citations.items():

@@ -158,3 +158,27 @@ def free_units(options: Mapping[str, object], event: str, **facts: object) -> li
         elif facts["attacker"] == "Soviet Union" and ("Japan" in defenders or facts["controller"] == "Japan"):
             out.append(FreeUnits("Soviet Union", "infantry", 0, (), "Nonaggression Treaty (broken by the Soviet Union)", once="nonaggression_treaty"))
     return out
+
+
+RAILWAY = frozenset({"Russia", "Novosibirsk", "Yakut S.S.R.", "Buryatia S.S.R."})
+MIDEAST_OIL = frozenset({"Anglo-Egypt", "Trans-Jordan", "Persia"})
+
+
+def movement_bonus(options: Mapping[str, object], power: str, unit: UnitType, *, phase: str, frm: str, to: str,
+                   start: str, moved: int, arrived_this_phase: bool) -> tuple[int, frozenset[str] | None]:
+    """Extra movement for one move (`pbem.engine.rules.Rules.movement_bonus`)."""
+    # Trans-Siberian Railway: "Your infantry, antiaircraft guns, and artillery may move 2 territories
+    # per turn only among these territories: Russia, Novosibirsk, Yakut S.S.R., and Buryatia S.S.R."
+    # FAQ: only in Noncombat Move; the piece must begin and end its move on those spaces and never
+    # leave them during it.
+    if (options.get("trans_siberian_railway") is True and power == "Soviet Union" and phase == "noncombat"
+            and (unit.has("infantry") or unit.has("aa") or unit.has("artillery"))
+            and moved == 0 and start == frm and frm in RAILWAY and to in RAILWAY):
+        return 2 - unit.move, RAILWAY
+    # Mideast Oil: "If an air unit you own lands in Anglo-Egypt, Trans-Jordan, or Persia during your
+    # noncombat move phase, it may then move an additional number of spaces equal to its normal
+    # movement" - an air unit whose noncombat move ended there may make another of that length.
+    if (options.get("mideast_oil") is True and power == "United Kingdom" and phase == "noncombat"
+            and unit.domain == "air" and arrived_this_phase and frm in MIDEAST_OIL):
+        return unit.move, None
+    return 0, None

@@ -69,7 +69,7 @@ def test_mechanized_infantry_fast_carriers_u_boat_interdiction():
 
 from dataclasses import replace  # noqa: E402
 
-from tests.engine.scenario import play, state, units_at, validate  # noqa: E402
+from tests.engine.scenario import codes, play, state, units_at, validate  # noqa: E402
 
 R = "revised"
 
@@ -144,3 +144,40 @@ def test_nonaggression_treaty_four_infantry_at_the_first_japanese_attack_on_a_re
     broken = play(soviet, "Soviet Union", "combat_move:\n  - {units: 1 infantry, from: Buryatia S.S.R., to: Manchuria}\n",
                   dice={"battle/Manchuria/round-1/attacker": [6], "battle/Manchuria/round-1/defender": [1]}, options=on)
     assert broken.state.pending["once"] == ["nonaggression_treaty"]
+
+
+# --- Advantages that lend movement (Rules.movement_bonus) ----------------------------------------
+
+
+def test_trans_siberian_railway_moves_two_only_along_the_railway_in_noncombat():
+    """Trans-Siberian Railway: "Your infantry, antiaircraft guns, and artillery may move 2 territories
+    per turn only among these territories: Russia, Novosibirsk, Yakut S.S.R., and Buryatia S.S.R."
+    FAQ: only in the Noncombat Move phase, beginning and ending on those spaces, never leaving them."""
+    st = state(turn="Soviet Union", ruleset=R)
+    on = {"trans_siberian_railway": True}
+    body = "noncombat_move:\n  - {units: 1 infantry, from: Russia, to: Yakut S.S.R.}\n"
+    assert codes(validate(st, "Soviet Union", body)) == ["move.too-far"]
+    assert validate(st, "Soviet Union", body, options=on) == []
+    result = play(st, "Soviet Union", body, options=on)
+    assert units_at(result.state, "Yakut S.S.R.", "Soviet Union")["infantry"] == units_at(st, "Yakut S.S.R.", "Soviet Union").get("infantry", 0) + 1
+    off_rail = "noncombat_move:\n  - {units: 1 infantry, from: Russia, to: Yakut S.S.R., via: [Evenki National Okrug]}\n"
+    assert codes(validate(st, "Soviet Union", off_rail, options=on)) == ["move.too-far"]
+    leaving = "noncombat_move:\n  - {units: 1 artillery, from: Russia, to: Sinkiang, via: [Novosibirsk]}\n"
+    assert "move.too-far" in codes(validate(st, "Soviet Union", leaving, options=on))
+
+
+def test_mideast_oil_air_units_landing_there_move_again():
+    """Mideast Oil: "If an air unit you own lands in Anglo-Egypt, Trans-Jordan, or Persia during your
+    noncombat move phase, it may then move an additional number of spaces equal to its normal
+    movement.\""""
+    st = state(turn="United Kingdom", ruleset=R)
+    body = ("noncombat_move:\n  - {units: 1 fighter, from: Anglo-Egypt, to: Trans-Jordan}\n"
+            "  - {units: 1 fighter, from: Trans-Jordan, to: Union of South Africa}\n")
+    assert codes(validate(st, "United Kingdom", body)) == ["move.too-far"]
+    assert validate(st, "United Kingdom", body, options={"mideast_oil": True}) == []
+    result = play(st, "United Kingdom", body, options={"mideast_oil": True})
+    assert units_at(result.state, "Union of South Africa", "United Kingdom").get("fighter") == 1
+    # Only after landing there in noncombat: a fighter starting in Trans-Jordan gets no bonus.
+    moved = replace(st, units={**st.units, "Trans-Jordan": {"United Kingdom": {"fighter": 1}}})
+    far = "noncombat_move:\n  - {units: 1 fighter, from: Trans-Jordan, to: Australia}\n"
+    assert codes(validate(moved, "United Kingdom", far, options={"mideast_oil": True})) == ["move.too-far"]
