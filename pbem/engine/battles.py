@@ -287,6 +287,8 @@ def _battle(turn: "Turn", space: str, kind: str, bombard_from: list[str] | None 
                 w.remove(u)
         for u in attackers:
             u.fought = True
+            if w.rules.move_after_battle is not None:  # validation assumes a one-round win
+                u.after_battle_move = w.rules.move_after_battle(turn.options, w.power, w.utype(u), kind=kind, rounds=1, winner="attacker")
         if kind == "land" and any(w.utype(u).domain == "land" for u in attackers):
             turn.capture(space, w.power)
     else:
@@ -339,6 +341,11 @@ def _apply(turn: "Turn", space: str, attackers: list[Unit], defenders: list[Unit
                 u.submerged = True
     if outcome.captured:
         turn.capture(space, w.power)
+    if w.rules.move_after_battle is not None:
+        for u in attackers:
+            if u.id in w.units and not u.retreated:
+                u.after_battle_move = w.rules.move_after_battle(turn.options, w.power, w.utype(u), kind="sea" if w.is_sea(space) else "land",
+                                                                rounds=outcome.rounds, winner=outcome.winner)
     if not w.is_sea(space):
         for grant in turn.free_units("defended", space=space, attacker=w.power, winner=outcome.winner,
                                      attacker_lost=outcome.attacker_lost, controller=w.control.get(space),

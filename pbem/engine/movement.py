@@ -172,6 +172,8 @@ class Mover:
             return False
         if self.w.utype(u).domain == "air":
             return True  # air units that fought or raided still fly home in noncombat
+        if u.after_battle_move > 0 and u.phase == "combat":
+            return True  # a rule lets it move on after its battle (Rules.move_after_battle)
         return u.phase is None and not u.fought and u.loaded_phase != "combat"
 
     # --- the move -----------------------------------------------------------------------------
@@ -210,7 +212,7 @@ class Mover:
     def _move_group(self, move: Move, domain: str, units: list[Unit]) -> list[Problem]:
         w = self.w
         phase = move.phase
-        budget = min(w.utype(u).move - u.moved for u in units)
+        budget = min(self._allowance(u, phase) for u in units)
         if domain == "land" and any(u.carrier is not None for u in units):
             return [_problem(move, "land units aboard a transport move with the transport, or offload to a territory", R_TRANSPORT, "move the transport, or order the units from the sea zone to a coastal territory", "move.cargo")]
         if domain == "land" and w.is_sea(move.to):
@@ -241,6 +243,8 @@ class Mover:
             if landing:
                 return [landing]
         for u in units:
+            if phase == "noncombat":
+                u.after_battle_move = 0
             if u.carrier is not None and domain == "air":
                 u.carrier = None
             w.move_unit(u, path)
@@ -251,6 +255,11 @@ class Mover:
         if blitzed:
             self.capture_by_blitz(blitzed)
         return []
+
+    def _allowance(self, u: Unit, phase: str) -> int:
+        if phase == "noncombat" and u.after_battle_move > 0 and u.phase == "combat":
+            return u.after_battle_move
+        return self.w.utype(u).move - u.moved
 
     def _bonus(self, move: Move, units: list[Unit]) -> tuple[int, frozenset[str] | None]:
         """Extra movement every unit of the group gets from `Rules.movement_bonus`, and the spaces

@@ -80,6 +80,9 @@ class Rules:
     #   move of one unit; `start` is where it began the turn, `moved` what it has used,
     #   `arrived_this_phase` whether it already moved in this phase (and so ended a move at `frm`).
     movement_bonus: Callable[..., tuple[int, frozenset[str] | None]] | None = None
+    # move_after_battle(options, power, profile, kind=, rounds=, winner=) -> spaces a surviving attacking
+    #   unit may still move in noncombat move after its battle (0: none, the usual rule).
+    move_after_battle: Callable[..., int] | None = None
 
     def cite(self, rule: str) -> str:
         for section, full in self.citations.items():

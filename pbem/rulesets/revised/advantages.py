@@ -182,3 +182,13 @@ def movement_bonus(options: Mapping[str, object], power: str, unit: UnitType, *,
             and unit.domain == "air" and arrived_this_phase and frm in MIDEAST_OIL):
         return unit.move, None
     return 0, None
+
+
+def move_after_battle(options: Mapping[str, object], power: str, unit: UnitType, *, kind: str, rounds: int, winner: str) -> int:
+    """Panzerblitz: "If your attacking forces destroy all defending units in a territory in one cycle
+    of combat, any of your surviving tanks in the attacking forces may move 1 territory during the
+    noncombat move phase" (FAQ: normal noncombat rules apply - no entering hostile territories)."""
+    if (options.get("panzerblitz") is True and power == "Germany" and kind == "land" and unit.has("blitz")
+            and unit.domain == "land" and rounds == 1 and winner == "attacker"):
+        return 1
+    return 0

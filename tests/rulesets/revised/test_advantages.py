@@ -181,3 +181,25 @@ def test_mideast_oil_air_units_landing_there_move_again():
     moved = replace(st, units={**st.units, "Trans-Jordan": {"United Kingdom": {"fighter": 1}}})
     far = "noncombat_move:\n  - {units: 1 fighter, from: Trans-Jordan, to: Australia}\n"
     assert codes(validate(moved, "United Kingdom", far, options={"mideast_oil": True})) == ["move.too-far"]
+
+
+def test_panzerblitz_tanks_move_one_after_a_one_round_win():
+    """Panzerblitz: "If your attacking forces destroy all defending units in a territory in one cycle
+    of combat, any of your surviving tanks in the attacking forces may move 1 territory during the
+    noncombat move phase" (FAQ: normal noncombat movement rules still apply)."""
+    st = state(turn="Germany", ruleset=R, clear=("Caucasus", "Ukraine S.S.R."),
+               units={"Caucasus": {"Soviet Union": {"infantry": 1}}, "Ukraine S.S.R.": {"Germany": {"tank": 2}}})
+    body = ("combat_move:\n  - {units: 2 tank, from: Ukraine S.S.R., to: Caucasus}\n"
+            "noncombat_move:\n  - {units: 1 tank, from: Caucasus, to: Ukraine S.S.R.}\n")
+    on = {"panzerblitz": True}
+    assert "move.already-moved" in codes(validate(st, "Germany", body))
+    assert validate(st, "Germany", body, options=on) == []
+    one_round = {"battle/Caucasus/round-1/attacker": [1, 6], "battle/Caucasus/round-1/defender": [6]}
+    result = play(st, "Germany", body, dice=one_round, options=on)
+    assert units_at(result.state, "Ukraine S.S.R.", "Germany") == {"tank": 1}
+    assert units_at(result.state, "Caucasus", "Germany").get("tank") == 1
+    # Two cycles of combat: the tanks stay.
+    two_rounds = {"battle/Caucasus/round-1/attacker": [6, 6], "battle/Caucasus/round-1/defender": [6],
+                  "battle/Caucasus/round-2/attacker": [1, 6], "battle/Caucasus/round-2/defender": [6]}
+    slow = play(st, "Germany", body, dice=two_rounds, options=on)
+    assert units_at(slow.state, "Caucasus", "Germany") == {"tank": 2} and slow.log.skipped
