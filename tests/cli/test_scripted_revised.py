@@ -15,7 +15,7 @@ from pbem.game.audit import audit_game
 @pytest.fixture(scope="module")
 def played(tmp_path_factory: pytest.TempPathFactory) -> Path:
     target = tmp_path_factory.mktemp("revised") / "game"
-    result = CliRunner().invoke(cli, ["demo", str(target), "--ruleset", "revised", "--rounds", "2", "--format", "md"],
+    result = CliRunner().invoke(cli, ["demo", str(target), "--ruleset", "revised", "--rounds", "3", "--format", "md"],
                                 catch_exceptions=False)
     assert result.exit_code == 0, result.output
     return target
@@ -23,7 +23,7 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_revised_rules_show_in_the_reports(played: Path) -> None:
     reports = [json.loads(p.read_text()) for p in sorted((played / "reports").glob("round-*/*.json"))]
-    assert len(reports) == 10
+    assert len(reports) == 15
     notes = [n for r in reports for n in r["notes"]]
     assert any("research dice" in n for n in notes), "Develop Weapons"
     assert any("bombing of United Kingdom costs United Kingdom" in n for n in notes), "bombing paid in IPCs"
@@ -31,6 +31,9 @@ def test_revised_rules_show_in_the_reports(played: Path) -> None:
     assert any(s["step"] == "surprise-attacker" for b in sea for rnd in b["rounds"] for s in rnd["steps"]), "opening fire"
     uk_air = [b for b in sea if b["attacker"] == "United Kingdom"]
     assert uk_air and uk_air[0]["result"] == "attacker-won", "air units sank the submarines"
+    assert any("fires at aircraft flying over" in n for n in notes), "antiaircraft fire at an overflight"
+    amphibious_lost = [b for r in reports for b in r["battles"] if b["space"] == "SZ 15"]
+    assert amphibious_lost and amphibious_lost[0]["result"] == "draw", "the offload zone's sea battle comes first"
 
 
 def test_the_revised_game_audits_clean(played: Path) -> None:
