@@ -66,6 +66,7 @@ class Orders:
     noncombat_moves: tuple[Move, ...] = ()
     placements: tuple[Placement, ...] = ()
     rockets: tuple[tuple[str, str, YamlPath], ...] = ()  # (launching territory, target, yaml path)
+    declare: tuple[tuple[str, YamlPath], ...] = ()  # once-per-game declarations (Rules.declarations)
 
 
 @dataclass(frozen=True)

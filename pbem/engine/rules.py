@@ -83,6 +83,12 @@ class Rules:
     # move_after_battle(options, power, profile, kind=, rounds=, winner=) -> spaces a surviving attacking
     #   unit may still move in noncombat move after its battle (0: none, the usual rule).
     move_after_battle: Callable[..., int] | None = None
+    # declarations(options, power) -> {name: phase}: once-per-game declarations the power may make
+    #   in its orders (`declare: [name]`), each taking effect in that phase of its turn ("collect_income").
+    #   A declaration lasts until the start of the declaring power's next turn: the engine keeps it
+    #   in `GameState.pending["declared"]` (name -> power) and, while it lasts, hands the other
+    #   hooks the option `<name>_declared: True` (e.g. Revised's Russian Winter).
+    declarations: Callable[..., dict[str, str]] | None = None
 
     def cite(self, rule: str) -> str:
         for section, full in self.citations.items():

@@ -69,15 +69,57 @@ class Turn:
         self.state = state
         self.orders = orders
         self.standing = standing
-        self.options = options
         self.dice = dice
         self.w = World(ruleset, rules, state)
-        self.w.options = dict(options)
+        self.options = self._with_declarations(options)
+        self.w.options = dict(self.options)
         self.w._profiles.clear()  # profiles depend on the options (National Advantages)
         self.mover = Mover(self.w)
         self.log = TurnLog()
         self.problems: list[Problem] = []
         self.bought: dict[str, int] = {}
+
+    def _with_declarations(self, options: Mapping[str, Any]) -> Mapping[str, Any]:
+        """Declarations (Rules.declarations) last until the start of the declaring power's next
+        turn: this power's expire now; the others' are handed on as options `<name>_declared`."""
+        declared = self.w.pending.get("declared")
+        if not declared:
+            return options
+        assert isinstance(declared, Mapping)
+        lasting = {name: power for name, power in declared.items() if power != self.w.power}
+        if lasting:
+            self.w.pending["declared"] = dict(sorted(lasting.items()))
+        else:
+            self.w.pending.pop("declared")
+        return {**options, **{f"{name}_declared": True for name in lasting}}
+
+    def check_declarations(self) -> None:
+        """Once-per-game declarations in the orders: allowed by the options, not yet used."""
+        allowed = self.rules.declarations(self.options, self.w.power) if self.rules.declarations else {}
+        used = set(self.w.pending.get("once", []) or [])  # type: ignore[call-overload]
+        seen: set[str] = set()
+        for name, path in self.orders.declare:
+            if name not in allowed:
+                hint = "declarable: " + ", ".join(sorted(allowed)) if allowed else f"{self.w.power} has nothing to declare in this game"
+                self.problems.append(Problem("illegal", f"{self.w.power} cannot declare {name}", rule=R_ORDER, hint=hint,
+                                             path=path, code="declare.unknown"))
+            elif name in used or name in seen:
+                self.problems.append(Problem("illegal", f"{name} is declared once per game, and it has been", rule=R_ORDER,
+                                             path=path, code="declare.used"))
+            seen.add(name)
+
+    def declare(self, phase: str) -> None:
+        """Make this phase's declarations: mark them used and in force (GameState.pending)."""
+        allowed = self.rules.declarations(self.options, self.w.power) if self.rules.declarations else {}
+        for name, _ in self.orders.declare:
+            if allowed.get(name) != phase:
+                continue
+            used = list(self.w.pending.get("once", []) or [])  # type: ignore[call-overload]
+            self.w.pending["once"] = sorted({*used, name})
+            declared = dict(self.w.pending.get("declared", {}) or {})  # type: ignore[call-overload]
+            declared[name] = self.w.power
+            self.w.pending["declared"] = dict(sorted(declared.items()))
+            self.log.notes.append(f"{self.w.power} declares {name.replace('_', ' ')}: in force until the start of its next turn")
 
     @property
     def validating(self) -> bool:
@@ -92,6 +134,8 @@ class Turn:
             self.problems.append(Problem("illegal", f"these orders are for round {self.orders.round}; the game is in round {self.state.round}", rule=R_ORDER, hint=f"round: {self.state.round}", path=("round",), code="turn.wrong-round"))
         if self.problems:
             return TurnResult(self.state, self.log, self._cited())
+        if self.orders.declare:
+            self.check_declarations()
         self.develop_weapons()
         self.purchase()
         self.mover.new_carrier_zones = self._new_carrier_zones()
@@ -114,6 +158,7 @@ class Turn:
         self.mobilize()
         self.end_of_turn()
         self.collect_income()
+        self.declare("collect_income")
         new_state = self.advance()
         return TurnResult(new_state, self.log, self._cited())
 

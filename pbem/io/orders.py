@@ -227,6 +227,8 @@ def parse_orders(doc: YamlDocument, ruleset: Ruleset) -> Orders:
         target = reader.space(raw["target"], ("rockets", i, "target"))
         if frm and target:
             rockets.append((frm, target, ("rockets", i)))
+    declare = tuple((str(name).strip().lower().replace(" ", "_").replace("-", "_"), ("declare", i))
+                    for i, name in enumerate(data.get("declare") or []))
     placements = []
     for text, raw in (data.get("place") or {}).items():
         space = reader.space(text, ("place", text))
@@ -247,6 +249,7 @@ def parse_orders(doc: YamlDocument, ruleset: Ruleset) -> Orders:
         noncombat_moves=tuple(moves["noncombat"]),
         placements=tuple(placements),
         rockets=tuple(rockets),
+        declare=declare,
     )
 
 

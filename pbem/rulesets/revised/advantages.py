@@ -56,6 +56,9 @@ def battle_advantages(
     attacker moved into the zone in its combat move (Wolf Packs).
     """
     on = {k for k, v in options.items() if v is True}
+    # The turn hands on a declaration in force as the option `russian_winter_declared`
+    # (pbem.engine.rules.Rules.declarations).
+    russian_winter = russian_winter or "russian_winter_declared" in on
     profiles: dict[str, dict[str, UnitType]] = {}
     still_held = controller is not None and controller == original_owner
 
@@ -192,3 +195,11 @@ def move_after_battle(options: Mapping[str, object], power: str, unit: UnitType,
             and unit.domain == "land" and rounds == 1 and winner == "attacker"):
         return 1
     return 0
+
+
+def declarations(options: Mapping[str, object], power: str) -> dict[str, str]:
+    """Russian Winter: "Once during the game in your collect income phase, you can declare a severe
+    winter.  Until the start of your next turn, your infantry defend on a 3." (name -> phase)"""
+    if options.get("russian_winter") is True and power == "Soviet Union":
+        return {"russian_winter": "collect_income"}
+    return {}

@@ -203,3 +203,32 @@ def test_panzerblitz_tanks_move_one_after_a_one_round_win():
                   "battle/Caucasus/round-2/attacker": [1, 6], "battle/Caucasus/round-2/defender": [6]}
     slow = play(st, "Germany", body, dice=two_rounds, options=on)
     assert units_at(slow.state, "Caucasus", "Germany") == {"tank": 2} and slow.log.skipped
+
+
+# --- Declarations (Rules.declarations) -----------------------------------------------------------
+
+
+def test_russian_winter_declared_once_in_collect_income_lasts_until_the_next_soviet_turn():
+    """Russian Winter: "Once during the game in your collect income phase, you can declare a severe
+    winter. Until the start of your next turn, your infantry defend on a 3.\""""
+    on = {"russian_winter": True}
+    soviet = state(turn="Soviet Union", ruleset=R)
+    body = "declare: [russian_winter]\n"
+    assert codes(validate(soviet, "Soviet Union", body)) == ["declare.unknown"]
+    assert validate(soviet, "Soviet Union", body, options=on) == []
+    declared = play(soviet, "Soviet Union", body, options=on)
+    assert declared.state.pending == {"declared": {"russian_winter": "Soviet Union"}, "once": ["russian_winter"]}
+    # Germany's turn: a Soviet infantry defends on 3 (a 3 hits).
+    german = replace(declared.state, units=state(ruleset=R, clear=("Caucasus", "Ukraine S.S.R."), units={
+        "Caucasus": {"Soviet Union": {"infantry": 1}}, "Ukraine S.S.R.": {"Germany": {"tank": 1}}}).units)
+    attack = "combat_move:\n  - {units: 1 tank, from: Ukraine S.S.R., to: Caucasus}\n"
+    dice = {"battle/Caucasus/round-1/attacker": [6], "battle/Caucasus/round-1/defender": [3]}
+    cold = play(german, "Germany", attack, dice=dice, options=on)
+    assert units_at(cold.state, "Caucasus", "Germany") == {} and cold.state.pending["declared"] == {"russian_winter": "Soviet Union"}
+    mild = {**dice, "battle/Caucasus/round-2/attacker": [1], "battle/Caucasus/round-2/defender": [6]}
+    warm = play(replace(german, pending={"once": ["russian_winter"]}), "Germany", attack, dice=mild, options=on)
+    assert units_at(warm.state, "Caucasus", "Germany") == {"tank": 1}
+    # The next Soviet turn ends it, and it cannot be declared again.
+    again = replace(declared.state, turn_index=0, round=2)
+    assert codes(validate(again, "Soviet Union", body, options=on)) == ["declare.used"]
+    assert play(again, "Soviet Union", "", options=on).state.pending == {"once": ["russian_winter"]}
