@@ -140,10 +140,10 @@ class Mover:
             else:
                 movable = [u for u in pool if (u.phase is None and not u.fought)
                            or (offloading and u.carrier is not None and u.loaded_phase == "combat")]
-            if move.cargo is not None and pool and w.utype(pool[0]).has("transport"):
+            if move.cargo is not None and pool and w.carries_land(pool[0]):
                 movable.sort(key=lambda u: (not self._cargo_matches(u, move.cargo or {}), u.id))
             else:
-                movable.sort(key=lambda u: (-len(w.cargo_of(u)) if w.utype(u).has("transport") else 0, u.moved, u.id))
+                movable.sort(key=lambda u: (-len(w.cargo_of(u)) if w.carries_land(u) else 0, u.moved, u.id))
             if len(movable) < count:
                 have = len(pool)
                 if have < count:
@@ -442,7 +442,7 @@ class Mover:
                 return False  # it moved, fought or retreated in combat: no loading now
             return not host.offloaded_to
 
-        hosts = [u for u in w.units_at(move.to) if w.utype(u).has("transport") and not w.is_enemy(u.owner) and usable(u)]
+        hosts = [u for u in w.units_at(move.to) if w.carries_land(u) and not w.is_enemy(u.owner) and usable(u)]
         # Cargo this power loaded this turn onto transports that have not moved yet is repacked with
         # the new units, biggest first onto the fullest transport it fits (best fit): "2 infantry"
         # then "2 tanks" onto three transports gives two transports of a tank and an infantry each.

@@ -89,6 +89,10 @@ class Rules:
     #   in `GameState.pending["declared"]` (name -> power) and, while it lasts, hands the other
     #   hooks the option `<name>_declared: True` (e.g. Revised's Russian Winter).
     declarations: Callable[..., dict[str, str]] | None = None
+    # extra_cargo(options, power, profile) -> (units, rider tags) or None: a unit that is no transport
+    #   but carries that many land units having one of those tags, loading and offloading as
+    #   transports do (e.g. Revised's Tokyo Express: a Japanese destroyer carries one infantry).
+    extra_cargo: Callable[..., tuple[int, frozenset[str]] | None] | None = None
 
     def cite(self, rule: str) -> str:
         for section, full in self.citations.items():

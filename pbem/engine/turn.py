@@ -74,6 +74,10 @@ class Turn:
         self.options = self._with_declarations(options)
         self.w.options = dict(self.options)
         self.w._profiles.clear()  # profiles depend on the options (National Advantages)
+        if rules.extra_cargo is not None:
+            # Cargo aboard units that carry only by an option (Rules.extra_cargo) boards now.
+            for space in sorted({u.space for u in self.w.units.values() if self.w.is_sea(u.space)}):
+                self.w._embark_at(space)
         self.mover = Mover(self.w)
         self.log = TurnLog()
         self.problems: list[Problem] = []

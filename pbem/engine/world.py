@@ -80,7 +80,7 @@ class World:
         """Land units at sea ride transports, air units at sea sit on carriers: own first, then allies'."""
         here = self.units_at(space)
         for cargo_tag, host_tag, domain in (("transport", "transport", "land"), ("carrier", "carrier", "air")):
-            hosts = [u for u in here if self.utype(u).has(host_tag)]
+            hosts = [u for u in here if (self.carries_land(u) if host_tag == "transport" else self.utype(u).has(host_tag))]
             riders = [u for u in here if self.utype(u).domain == domain and u.carrier is None]
             # Biggest cargo first, each onto the fullest transport (own before an ally's) it fits:
             # one tank and one infantry per transport, as they were loaded.
@@ -149,10 +149,24 @@ class World:
     def cargo_of(self, host: Unit) -> list[Unit]:
         return sorted((u for u in self.units.values() if u.carrier == host.id), key=lambda u: u.id)
 
+    def extra_cargo(self, host: Unit) -> tuple[int, frozenset[str]] | None:
+        """What a unit that is no transport may carry by a rule (Rules.extra_cargo), or None."""
+        if self.rules.extra_cargo is None or self.utype(host).has("transport"):
+            return None
+        return self.rules.extra_cargo(self.options, host.owner, self.utype(host))
+
+    def carries_land(self, host: Unit) -> bool:
+        """A transport, or a unit a rule lets carry land units."""
+        return self.utype(host).has("transport") or self.extra_cargo(host) is not None
+
     def has_room(self, host: Unit, rider_type: str) -> bool:
         host_type = self.utype(host)
         rider = self.ruleset.units[rider_type]
         aboard = self.cargo_of(host)
+        extra = self.extra_cargo(host) if rider.domain == "land" else None
+        if extra is not None:
+            count, tags = extra
+            return bool(rider.tags & tags) and len(aboard) < count
         if host_type.has("transport") and rider.domain == "land":
             if rider.transport_size == 0:
                 return False

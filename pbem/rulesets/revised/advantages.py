@@ -203,3 +203,12 @@ def declarations(options: Mapping[str, object], power: str) -> dict[str, str]:
     if options.get("russian_winter") is True and power == "Soviet Union":
         return {"russian_winter": "collect_income"}
     return {}
+
+
+def extra_cargo(options: Mapping[str, object], power: str, unit: UnitType) -> tuple[int, frozenset[str]] | None:
+    """Tokyo Express: "Each of your destroyers may act as a transport for one infantry.  These
+    destroyers follow the same rules for loading and offloading units as transports do" (FAQ: with
+    Combined Bombardment they still bombard - they act "as both transports and destroyers")."""
+    if options.get("tokyo_express") is True and power == "Japan" and unit.has("destroyer"):
+        return 1, frozenset({"infantry"})
+    return None

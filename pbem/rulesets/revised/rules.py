@@ -10,7 +10,7 @@ their citations; `pbem.engine.research` and `pbem.engine.antiair` hold the first
 """
 
 from pbem.engine.rules import Rules
-from pbem.rulesets.revised.advantages import battle_advantages, declarations, free_units, move_after_battle, movement_bonus, movement_profiles, u_boat_interdiction
+from pbem.rulesets.revised.advantages import battle_advantages, declarations, extra_cargo, free_units, move_after_battle, movement_bonus, movement_profiles, u_boat_interdiction
 
 RULES = Rules(
     # Spaces on the Game Board: "Sea zones are either friendly (contain friendly units) or hostile
@@ -78,5 +78,6 @@ RULES = Rules(
     movement_bonus=movement_bonus,
     move_after_battle=move_after_battle,
     declarations=declarations,
+    extra_cargo=extra_cargo,
     income_adjustment=lambda options, power, subs: u_boat_interdiction(options, power, subs.get("Germany", 0)),
 )

@@ -232,3 +232,30 @@ def test_russian_winter_declared_once_in_collect_income_lasts_until_the_next_sov
     again = replace(declared.state, turn_index=0, round=2)
     assert codes(validate(again, "Soviet Union", body, options=on)) == ["declare.used"]
     assert play(again, "Soviet Union", "", options=on).state.pending == {"once": ["russian_winter"]}
+
+
+# --- Units that carry by an option (Rules.extra_cargo) -------------------------------------------
+
+
+def test_tokyo_express_a_japanese_destroyer_carries_one_infantry_as_a_transport_does():
+    """Tokyo Express: "Each of your destroyers may act as a transport for one infantry. These
+    destroyers follow the same rules for loading and offloading units as transports do.\""""
+    on = {"tokyo_express": True}
+    st = state(turn="Japan", ruleset=R, clear=("SZ 61",), units={"SZ 61": {"Japan": {"destroyer": 1}}})
+    body = ("noncombat_move:\n  - {units: 1 infantry, from: Japan, to: SZ 61}\n"
+            "  - {units: 1 infantry, from: SZ 61, to: Manchuria}\n")
+    assert codes(validate(st, "Japan", body))[0] == "move.load-capacity"
+    assert validate(st, "Japan", body, options=on) == []
+    result = play(st, "Japan", body, options=on)
+    assert units_at(result.state, "Manchuria", "Japan")["infantry"] == units_at(st, "Manchuria", "Japan")["infantry"] + 1
+    # One infantry only: not two, not a tank; and not for another power's destroyers.
+    two = "noncombat_move:\n  - {units: 2 infantry, from: Japan, to: SZ 61}\n"
+    assert codes(validate(st, "Japan", two, options=on)) == ["move.load-capacity"]
+    tank = state(turn="Japan", ruleset=R, clear=("SZ 61", "Japan"), units={"SZ 61": {"Japan": {"destroyer": 1}}, "Japan": {"Japan": {"tank": 1}}})
+    assert codes(validate(tank, "Japan", "noncombat_move:\n  - {units: 1 tank, from: Japan, to: SZ 61}\n", options=on)) == ["move.load-capacity"]
+    # An infantry at sea in the state file rides the destroyer; the destroyer carries it when it moves.
+    aboard = state(turn="Japan", ruleset=R, clear=("SZ 61", "SZ 59"), units={"SZ 61": {"Japan": {"destroyer": 1, "infantry": 1}}})
+    sail = ("noncombat_move:\n  - {units: 1 destroyer, from: SZ 61, to: SZ 59}\n"
+            "  - {units: 1 infantry, from: SZ 59, to: Kwangtung}\n")
+    assert validate(aboard, "Japan", sail, options=on) == []
+    assert units_at(play(aboard, "Japan", sail, options=on).state, "Kwangtung", "Japan")["infantry"] == units_at(aboard, "Kwangtung", "Japan").get("infantry", 0) + 1
