@@ -519,6 +519,9 @@ def _summarise(
     cap = 0.0
     surv: dict[str, dict[str, float]] = {"attacker": {}, "defender": {}}
     loss = {"attacker": 0.0, "defender": 0.0}
+    for s in engine.sacrifices:  # lost in round 1 whatever happens (no battle ends before it)
+        if not engine.initial().no_combat:
+            loss[s.side] += s.count * engine.battle.units[s.unit].cost
     start = {
         "attacker": _unit_counts(engine, "attacker", engine.a_start),
         "defender": _unit_counts(engine, "defender", engine.d_start),

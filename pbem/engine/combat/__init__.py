@@ -17,6 +17,7 @@ from pbem.engine.combat.model import (
     Orders,
     RetreatCondition,
     Retreated,
+    Sacrifice,
     Submerged,
 )
 from pbem.engine.combat.rules import CombatRules
@@ -37,6 +38,7 @@ __all__ = [
     "RocketOutcome",
     "RetreatCondition",
     "Retreated",
+    "Sacrifice",
     "Submerged",
     "bombing_raid",
     "rocket_strike",

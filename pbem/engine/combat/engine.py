@@ -76,7 +76,9 @@ class Engine:
     """The rules of one battle, with its categories and each side's loss plan built once."""
 
     def __init__(self, battle: Battle, attacker_orders: Orders, defender_orders: Orders):
-        if not any(f.count for f in battle.attackers):
+        if not any(f.count for f in battle.attackers) and not any(
+            s.count for s in battle.sacrifices if s.side == "attacker"
+        ):
             raise ValueError(f"battle at {battle.space} has no attacking units")
         self.battle = battle
         self.rules = battle.rules
@@ -112,7 +114,11 @@ class Engine:
         self.bombard_ships = tuple(ships)
         self.has_aa = land and any(c.profile.has("aa") for c in self.d_cats)
         retreat = attacker_orders.retreat
-        first_round_special = self.has_aa or bool(self.bombard_ships)
+        # round 1 differs from later rounds: the odds calculator keeps it apart (State.round)
+        self.sacrifices = tuple(s for s in battle.sacrifices if s.count)
+        first_round_special = (
+            self.has_aa or bool(self.bombard_ships) or bool(self.sacrifices) or self._first_cycle_differs()
+        )
         cap = 2 if first_round_special else 1
         if retreat.kind == "after_round":
             cap = max(cap, retreat.value)
@@ -131,6 +137,13 @@ class Engine:
         self._hurt_memo: dict[tuple[str, tuple[bool, ...], tuple[bool, ...]], bool] = {}
         self._doomed_memo: dict[tuple[str, tuple[bool, ...], tuple[bool, ...]], bool] = {}
         self._conclude_memo: dict[tuple[tuple[bool, ...], tuple[bool, ...], bool], Winner | None] = {}
+
+    def _first_cycle_differs(self) -> bool:
+        for side, cats in (("attacker", self.a_cats), ("defender", self.d_cats)):
+            for c in cats:
+                if self._round_value(side, c, 1) != self._value(side, c):
+                    return True
+        return False
 
     # ------------------------------------------------------------------ categories
     def _categories(
@@ -190,6 +203,19 @@ class Engine:
         if side == "attacker":
             return 0 if c.profile.has("cannot_attack") else c.profile.attack
         return c.profile.defense
+
+    def _round_value(self, side: Side, c: Category, round: int) -> int:
+        """`_value` in `round`: round 1 may fire with a first-cycle profile (Battle.first_cycle_profiles)."""
+        if round != 1 or not self.battle.first_cycle_profiles:
+            return self._value(side, c)
+        p = self.battle.round_profile(c.owner, c.unit, 1)
+        if side == "attacker":
+            return 0 if p.has("cannot_attack") else p.attack
+        return p.defense
+
+    def _first_cycle(self, c: Category, round: int) -> bool:
+        """Does `c` fire with a first-cycle profile this round?"""
+        return round == 1 and c.unit in self.battle.first_cycle_profiles.get(c.owner, {})
 
     def _aa_alone(self, state: State) -> State:
         """AAA with no defending combat units are destroyed without a battle (AAA profile)."""
@@ -312,6 +338,19 @@ class Engine:
             if groups:
                 ordered = sorted(groups.items(), key=_gkey)
                 out.append(Volley(side, step, tuple(DiceGroup(u, v, n, cls) for (u, v), n in ordered)))
+        if state.round == 1 and self.sacrifices:
+            # Units that fire in opening fire and are lost for it (Battle.sacrifices): enemy sea
+            # units only; they are off the strip, so no hit can be assigned to them.
+            for side in ("attacker", "defender"):
+                sgroups: dict[tuple[str, int], int] = {}
+                for s in self.sacrifices:
+                    if s.side == side:
+                        sgroups[(s.unit, s.value)] = sgroups.get((s.unit, s.value), 0) + s.count
+                if sgroups:
+                    ordered = sorted(sgroups.items(), key=_gkey)
+                    out.append(
+                        Volley(side, f"sacrifice-{side}", tuple(DiceGroup(u, v, n, "not_air") for (u, v), n in ordered))
+                    )
         return tuple(out)
 
     def _fire_volley(self, side: Side, state: State) -> Volley:
@@ -329,13 +368,18 @@ class Engine:
         air_cls = self._air_class(side, own, enemy)
         sub_cls = self._sub_class(side, enemy)
         supported = 0
+        rnd = state.round
         if side == "attacker" and self.rules.artillery_supports:
-            infantry = sum(n for n, c in zip(own, cats) if c.profile.has("infantry"))
+            # a first-cycle profile is the unit's value: "Artillery allows infantry to attack with
+            # a 2, not with a +1" (Revised FAQ, Marines)
+            infantry = sum(
+                n for n, c in zip(own, cats) if c.profile.has("infantry") and not self._first_cycle(c, rnd)
+            )
             artillery = sum(n for n, c in zip(own, cats) if c.profile.has("artillery"))
             supported = min(infantry, artillery * self.rules.artillery_supports)
         groups: dict[tuple[str, int, str, str], int] = {}
         for n, c in zip(own, cats):
-            value = self._value(side, c)
+            value = self._round_value(side, c, rnd)
             if not n or value <= 0:
                 continue
             cls: FireClass = "any"
@@ -345,7 +389,7 @@ class Engine:
                 cls = sub_cls
             elif c.profile.domain == "air":
                 cls = air_cls
-            if c.profile.has("infantry") and supported:
+            if c.profile.has("infantry") and supported and not self._first_cycle(c, rnd):
                 boosted = min(n, supported)
                 supported -= boosted
                 key = (c.unit, value + self.rules.artillery_bonus, cls, "supported by artillery")

@@ -116,6 +116,14 @@ def outcome_of(engine: Engine, state: State, events: tuple[Event, ...], rounds: 
     for owner, units in _counts(engine, "defender", state.d_submerged).items():
         submerged.setdefault(owner, {}).update(units)
     retreated = _counts(engine, "attacker", state.a_retreated)
+    a_lost = _minus(a_start, a_surv)
+    d_lost = _minus(d_start, d_surv)
+    sacrificed: dict[str, dict[str, int]] = {}
+    if rounds:  # they fired in round 1's opening fire
+        for s in engine.sacrifices:
+            for out in (sacrificed, a_lost if s.side == "attacker" else d_lost):
+                out.setdefault(s.owner, {})
+                out[s.owner][s.unit] = out[s.owner].get(s.unit, 0) + s.count
     return BattleOutcome(
         space=engine.battle.space,
         winner=state.over,  # type: ignore[arg-type]
@@ -123,8 +131,8 @@ def outcome_of(engine: Engine, state: State, events: tuple[Event, ...], rounds: 
         captured=captured(engine, state),
         attacker_survivors=a_surv,
         defender_survivors=d_surv,
-        attacker_lost=_minus(a_start, a_surv),
-        defender_lost=_minus(d_start, d_surv),
+        attacker_lost=a_lost,
+        defender_lost=d_lost,
         damaged=damaged,
         repaired=engine.rules.two_hit_repair == "end_of_combat",
         retreated_to=engine.retreat_destination() if any(state.a_retreated) else None,
@@ -132,6 +140,7 @@ def outcome_of(engine: Engine, state: State, events: tuple[Event, ...], rounds: 
         submerged=submerged,
         events=events,
         defaults_used=defaults_used(engine),
+        sacrificed=sacrificed,
     )
 
 

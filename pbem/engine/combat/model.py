@@ -55,6 +55,22 @@ class Force:
 
 
 @dataclass(frozen=True)
+class Sacrifice:
+    """Units that fire once, in the opening fire of round 1, at `value`, and are lost for it.
+
+    They are not on the battle strip: no hit can be assigned to them ("a Kamikaze or Kaiten Torpedo
+    becomes a casualty the moment it attacks", Revised FAQ), and their hits may be assigned to
+    enemy sea units only (fire class "not_air"; sea battles only).
+    """
+
+    side: Side
+    owner: str
+    unit: str
+    count: int
+    value: int
+
+
+@dataclass(frozen=True)
 class Battle:
     """One contested space as the rules see it once units are on the battle strip.
 
@@ -80,14 +96,30 @@ class Battle:
     attack_dice: Counts = field(default_factory=dict)
     aa_immune: frozenset[str] = frozenset()
     aa_hit: int | None = None
+    # owner -> unit -> profile for round 1 only (Revised Atlantic Wall, Marines); over `profiles`
+    first_cycle_profiles: Mapping[str, Mapping[str, UnitType]] = field(default_factory=dict)
+    sacrifices: tuple[Sacrifice, ...] = ()  # Revised Kamikaze Attacks, Kaiten Torpedoes
 
     def __post_init__(self) -> None:
         for force in self.attackers + self.defenders:
             if force.unit not in self.units:
                 raise ValueError(f"unknown unit {force.unit!r} in battle at {self.space}")
+        for s in self.sacrifices:
+            if s.unit not in self.units or s.count < 0:
+                raise ValueError(f"bad sacrifice {s!r} in battle at {self.space}")
+            if self.kind != "sea":
+                raise ValueError(f"units fire and are sacrificed in sea battles only ({self.space})")
         for ship in self.bombard:
             if ship not in self.units or self.profile(self.attacker, ship).bombard <= 0:
                 raise ValueError(f"{ship!r} cannot bombard")
+
+    def round_profile(self, owner: str, unit: str, round: int) -> UnitType:
+        """The profile `owner`'s `unit` fires with in `round` (first-cycle profiles in round 1)."""
+        if round == 1:
+            mine = self.first_cycle_profiles.get(owner)
+            if mine is not None and unit in mine:
+                return mine[unit]
+        return self.profile(owner, unit)
 
     def profile(self, owner: str, unit: str) -> UnitType:
         """The profile `owner`'s units of type `unit` fight with in this battle."""
@@ -246,3 +278,4 @@ class BattleOutcome:
     submerged: Counts
     events: tuple[Event, ...]
     defaults_used: tuple[str, ...]
+    sacrificed: Counts = field(default_factory=dict)  # Battle.sacrifices, also in *_lost
