@@ -186,7 +186,10 @@ class Mover:
         units = self._select(move, phase, problems)
         if units is None:
             return problems
-        if move.mission == "strategic_bombing" and any(not w.utype(u).has("bomber") for u in units):
+        def may_bomb(u: Unit) -> bool:
+            return w.utype(u).has("bomber") or (w.rules.may_bomb is not None and w.rules.may_bomb(w.options, w.power, w.utype(u)))
+
+        if move.mission == "strategic_bombing" and not all(may_bomb(u) for u in units):
             return [_problem(move, "only bombers make strategic bombing raids", "Strategic Bombing Raids", "fighters may escort a raid with mission: escort (optional rule)", "raid.not-bomber", key="units")]
         if move.mission == "escort" and any(not w.utype(u).has("fighter") for u in units):
             return [_problem(move, "only fighters escort bombing raids", "Strategic Bombing Raids, optional rule: escorts and interceptors", "", "raid.not-fighter", key="units")]

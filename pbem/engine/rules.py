@@ -93,6 +93,10 @@ class Rules:
     #   but carries that many land units having one of those tags, loading and offloading as
     #   transports do (e.g. Revised's Tokyo Express: a Japanese destroyer carries one infantry).
     extra_cargo: Callable[..., tuple[int, frozenset[str]] | None] | None = None
+    # may_bomb(options, power, profile) -> bool: a unit that is no bomber but may fly a strategic
+    #   bombing raid (e.g. Revised's Luftwaffe Dive-Bombers: German fighters).  The raid's dice are
+    #   the combat code's business; this only lets the move be ordered.
+    may_bomb: Callable[..., bool] | None = None
 
     def cite(self, rule: str) -> str:
         for section, full in self.citations.items():

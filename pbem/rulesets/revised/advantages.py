@@ -212,3 +212,10 @@ def extra_cargo(options: Mapping[str, object], power: str, unit: UnitType) -> tu
     if options.get("tokyo_express") is True and power == "Japan" and unit.has("destroyer"):
         return 1, frozenset({"infantry"})
     return None
+
+
+def may_bomb(options: Mapping[str, object], power: str, unit: UnitType) -> bool:
+    """Luftwaffe Dive-Bombers: "Your fighters may conduct strategic bombing raids, following the same
+    rules as bombers. ... Roll one die for IPC loss per fighter ..., but divide each die roll by 2,
+    rounded up" (the halved dice are the raid's: pbem.engine.combat)."""
+    return options.get("luftwaffe_dive_bombers") is True and power == "Germany" and unit.has("fighter")

@@ -10,7 +10,7 @@ their citations; `pbem.engine.research` and `pbem.engine.antiair` hold the first
 """
 
 from pbem.engine.rules import Rules
-from pbem.rulesets.revised.advantages import battle_advantages, declarations, extra_cargo, free_units, move_after_battle, movement_bonus, movement_profiles, u_boat_interdiction
+from pbem.rulesets.revised.advantages import battle_advantages, declarations, extra_cargo, free_units, may_bomb, move_after_battle, movement_bonus, movement_profiles, u_boat_interdiction
 
 RULES = Rules(
     # Spaces on the Game Board: "Sea zones are either friendly (contain friendly units) or hostile
@@ -79,5 +79,6 @@ RULES = Rules(
     move_after_battle=move_after_battle,
     declarations=declarations,
     extra_cargo=extra_cargo,
+    may_bomb=may_bomb,
     income_adjustment=lambda options, power, subs: u_boat_interdiction(options, power, subs.get("Germany", 0)),
 )

@@ -259,3 +259,17 @@ def test_tokyo_express_a_japanese_destroyer_carries_one_infantry_as_a_transport_
             "  - {units: 1 infantry, from: SZ 59, to: Kwangtung}\n")
     assert validate(aboard, "Japan", sail, options=on) == []
     assert units_at(play(aboard, "Japan", sail, options=on).state, "Kwangtung", "Japan")["infantry"] == units_at(aboard, "Kwangtung", "Japan").get("infantry", 0) + 1
+
+
+def test_luftwaffe_dive_bombers_german_fighters_may_be_ordered_on_a_raid():
+    """Luftwaffe Dive-Bombers: "Your fighters may conduct strategic bombing raids, following the same
+    rules as bombers" (the halved dice of the raid are the combat code's)."""
+    st = state(turn="Germany", ruleset=R)
+    body = "combat_move:\n  - {units: 1 fighter, from: Western Europe, to: United Kingdom, mission: strategic_bombing}\n"
+    assert codes(validate(st, "Germany", body)) == ["raid.not-bomber"]
+    # The move is accepted; the raid itself (fighters as raiders, halved dice) is resolved in
+    # pbem.engine.battles._raid, which reads Rules.may_bomb.
+    assert "raid.not-bomber" not in codes(validate(st, "Germany", body, options={"luftwaffe_dive_bombers": True}))
+    uk = state(turn="United Kingdom", ruleset=R)
+    raid = "combat_move:\n  - {units: 1 fighter, from: United Kingdom, to: Western Europe, mission: strategic_bombing}\n"
+    assert codes(validate(uk, "United Kingdom", raid, options={"luftwaffe_dive_bombers": True})) == ["raid.not-bomber"]
