@@ -11,6 +11,7 @@ dice streams, so this order changes no die.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Mapping
 
@@ -251,6 +252,8 @@ def _battle(turn: "Turn", space: str, kind: str, bombard_from: list[str] | None 
 
         dice_per_unit = {w.power: attack_dice(w.ruleset.units, w.developments[w.power])} if attack_dice(w.ruleset.units, w.developments[w.power]) else {}
     aa_hit, aa_immune = None, frozenset()
+    first_cycle: dict[str, dict[str, Any]] = {}
+    sacrificed: list[tuple[Unit, int]] = []
     if w.rules.battle_modifiers is not None:
         counts: dict[str, int] = {}
         for u in attackers:
@@ -263,6 +266,18 @@ def _battle(turn: "Turn", space: str, kind: str, bombard_from: list[str] | None 
         for owner, changed in mods.profiles.items():
             profiles[owner] = {**profiles.get(owner, {}), **changed}
         aa_hit, aa_immune = mods.aa_hit, mods.aa_immune
+        # Round-1-only profiles of an amphibious assault's land combat (Revised Atlantic Wall, Marines)
+        if kind == "land" and seaborne:
+            first_cycle = {o: dict(p) for o, p in getattr(mods, "amphibious_first_cycle", {}).items() if p}
+        sacrificed = _sacrifices(turn, space, attackers, defenders, mods)
+    if sacrificed:
+        gone = {u.id for u, _ in sacrificed}
+        attackers = [u for u in attackers if u.id not in gone]
+        defenders = [u for u in defenders if u.id not in gone]
+    sacrifices: dict[tuple[str, str, str, int], int] = {}
+    for u, value in sacrificed:
+        key = ("attacker" if u.owner == w.power else "defender", u.owner, u.type, value)
+        sacrifices[key] = sacrifices.get(key, 0) + 1
     battle = cm.Battle(
         space=space, kind=kind, attacker=w.power,  # type: ignore[arg-type]
         attackers=_forces(w, attackers), defenders=_forces(w, defenders),
@@ -270,6 +285,8 @@ def _battle(turn: "Turn", space: str, kind: str, bombard_from: list[str] | None 
         bombard=tuple(s.type for s in ships),
         can_retreat=bool(retreat_to), retreat_to=retreat_to,
         profiles=profiles, attack_dice=dice_per_unit, aa_hit=aa_hit, aa_immune=aa_immune,
+        first_cycle_profiles=first_cycle,
+        sacrifices=tuple(cm.Sacrifice(side, o, t, n, v) for (side, o, t, v), n in sorted(sacrifices.items())),  # type: ignore[arg-type]
     )
     defaults = []
     if directive is None:
@@ -280,6 +297,9 @@ def _battle(turn: "Turn", space: str, kind: str, bombard_from: list[str] | None 
                              "defaults": defaults, "amphibious": bool(seaborne), "bombard": [s.type for s in ships]}
     for s in ships:
         s.fought = True
+    for u, _ in sacrificed:  # lost the moment they fire (Revised FAQ, Kamikaze and Kaiten)
+        if u.id in w.units:
+            w.remove(u)
     if turn.validating:
         outcome = None
         for u in defenders:
@@ -295,9 +315,53 @@ def _battle(turn: "Turn", space: str, kind: str, bombard_from: list[str] | None 
         from pbem.engine.combat.fight import fight
 
         outcome = fight(battle, turn.dice, att_orders, def_orders, low_luck=bool(turn.options.get("low_luck", False)))
-        _apply(turn, space, attackers, defenders, outcome)
+        _apply(turn, space, attackers, defenders, _without_sacrificed(outcome))
     entry["outcome"] = outcome
     turn.log.battles.append(entry)
+
+
+def _sacrifices(turn: "Turn", space: str, attackers: list[Unit], defenders: list[Unit], mods: Any) -> list[tuple[Unit, int]]:
+    """Units designated to fire in opening fire and be lost, with the value they fire at
+    (`Battle.sacrifices`; Revised Kamikaze Attacks, Kaiten Torpedoes): attackers whose combat move
+    had mission "kamikaze", and up to `kaiten` defending submarines of a standing order.  The
+    rules' `battle_modifiers` result prices them (`sacrifice_values`: owner -> unit -> value)."""
+    w = turn.w
+    values = getattr(mods, "sacrifice_values", None) or {}
+    if not values or not w.is_sea(space):
+        return []
+    out = [(u, values[u.owner][u.type]) for u in attackers
+           if u.mission == "kamikaze" and u.type in values.get(u.owner, {})]
+    home = getattr(mods, "sacrifice_home_waters", frozenset())
+    for owner in sorted({u.owner for u in defenders}):
+        if owner not in values:
+            continue
+        so = turn.standing.get(owner)
+        wanted = int(getattr(so.policy_for(space), "kaiten", 0) or 0) if so is not None else 0
+        if not wanted:
+            continue
+        if owner in home and not any(w.space(n).original_owner == owner and w.control.get(n) == owner
+                                     for n in w.board.neighbours(space) if not w.is_sea(n)):
+            continue
+        mine = sorted((u for u in defenders if u.owner == owner and u.type in values[owner]), key=lambda u: u.id)
+        out.extend((u, values[owner][u.type]) for u in mine[:wanted])
+    return out
+
+
+def _without_sacrificed(outcome: cm.BattleOutcome) -> cm.BattleOutcome:
+    """The outcome's losses without the sacrificed units (removed by id before the battle)."""
+    if not outcome.sacrificed:
+        return outcome
+
+    def minus(lost: cm.Counts) -> dict[str, dict[str, int]]:
+        out: dict[str, dict[str, int]] = {}
+        for owner, by in lost.items():
+            for t, n in by.items():
+                left = n - outcome.sacrificed.get(owner, {}).get(t, 0)
+                if left > 0:
+                    out.setdefault(owner, {})[t] = left
+        return out
+
+    return dataclasses.replace(outcome, attacker_lost=minus(outcome.attacker_lost), defender_lost=minus(outcome.defender_lost))
 
 
 def _take(units: list[Unit], lost: cm.Counts, w: World, prefer_empty: bool) -> None:
@@ -393,7 +457,10 @@ def _raid(turn: "Turn", space: str, raiders: list[Unit]) -> None:
     if not raiders:
         return
     bombers = [u for u in raiders if w.utype(u).has("bomber")]
-    escorts = [u for u in raiders if not w.utype(u).has("bomber")]
+    # Units that are no bombers but were let fly the raid itself (movement: Rules.may_bomb; Revised
+    # Luftwaffe Dive-Bombers) bomb with halved dice; the other fighters escort.
+    dive = [u for u in raiders if not w.utype(u).has("bomber") and u.mission == "strategic_bombing"]
+    escorts = [u for u in raiders if not w.utype(u).has("bomber") and u.mission != "strategic_bombing"]
     for u in raiders:
         u.fought = True
     option = bool(turn.options.get("escorts_and_interceptors", False))
@@ -412,7 +479,9 @@ def _raid(turn: "Turn", space: str, raiders: list[Unit]) -> None:
             interceptors = [u for u in w.enemy_units_at(space) if w.utype(u).has("fighter")]
     entry: dict[str, Any] = {"space": space, "bombers": len(bombers), "escorts": len(escorts), "interceptors": len(interceptors),
                              "ipc": w.space(space).ipc, "damage_before": w.damage.get(space, 0)}
-    if turn.validating or not bombers:
+    if dive:
+        entry["dive_bombers"] = len(dive)
+    if turn.validating or not (bombers or dive):
         entry["outcome"] = None
         turn.log.bombing.append(entry)
         return
@@ -425,8 +494,9 @@ def _raid(turn: "Turn", space: str, raiders: list[Unit]) -> None:
     outcome = bombing_raid(space, w.space(space).ipc, w.damage.get(space, 0), len(bombers), turn.dice, turn.combat_rules,
                            escorts=len(escorts), interceptors=len(interceptors), aa_guns=aa_guns,
                            treasury=w.treasury.get(victim, 0) if victim else 0,
-                           damage_dice=raid_damage_dice(w.developments.get(w.power, frozenset())))
-    for group, lost in ((bombers, outcome.bombers_lost), (escorts, outcome.escorts_lost), (interceptors, outcome.interceptors_lost)):
+                           damage_dice=raid_damage_dice(w.developments.get(w.power, frozenset())), dive_bombers=len(dive))
+    for group, lost in ((bombers, outcome.bombers_lost), (escorts, outcome.escorts_lost), (interceptors, outcome.interceptors_lost),
+                        (dive, outcome.dive_bombers_lost)):
         for u in sorted(group, key=lambda u: u.id)[:lost]:
             w.remove(u)
     for u in interceptors:

@@ -28,6 +28,7 @@ class RaidOutcome:
     damage_applied: int  # after the cap
     events: tuple[DiceRolled, ...]
     ipcs_lost: int = 0  # sbr_loss "treasury": IPCs the owner surrenders (at most its treasury)
+    dive_bombers_lost: int = 0
 
 
 def _roll(dice: DiceSource, label: str, step: str, side: str, unit: str, value: int, n: int) -> tuple[int, DiceRolled]:
@@ -53,6 +54,7 @@ def bombing_raid(
     damage_dice: int | None = None,
     aa_immune: bool = False,
     aa_hit: int | None = None,
+    dive_bombers: int = 0,
 ) -> RaidOutcome:
     """Resolve one raid on the industrial complex in `space` (territory IPC value `ipc`).
 
@@ -63,18 +65,22 @@ def bombing_raid(
     complex's); `treasury`: the owner's IPCs (the limit when the loss is paid from it);
     `damage_dice`: dice per bomber instead of the rules' (Revised Heavy Bombers: 2); `aa_immune`:
     no AA fire at these bombers (Revised Superfortresses); `aa_hit`: the AA hit number instead of
-    the rules' (Revised Radar).
+    the rules' (Revised Radar); `dive_bombers`: fighters raiding as bombers do (Revised Luftwaffe
+    Dive-Bombers: "They are subject to antiaircraft fire as normal. Roll one die for IPC loss per
+    fighter ..., but divide each die roll by 2, rounded up. The maximum IPC loss per fighter still
+    cannot exceed the territory's income value") - fired at by AA after the bombers, their damage
+    rolled on a stream of their own; in an air battle they are lost after escorts, before bombers.
     """
-    if min(ipc, existing_damage, bombers, escorts, interceptors) < 0:
+    if min(ipc, existing_damage, bombers, escorts, interceptors, dive_bombers) < 0:
         raise ValueError("raid counts must not be negative")
     events: list[DiceRolled] = []
-    escorts_lost = interceptors_lost = bombers_lost = 0
+    escorts_lost = interceptors_lost = bombers_lost = dive_lost = 0
     if interceptors and rules.air_battle_rounds:
         for _ in range(rules.air_battle_rounds):
             live = interceptors - interceptors_lost
-            if not live or bombers - bombers_lost + escorts - escorts_lost == 0:
+            attackers = bombers - bombers_lost + escorts - escorts_lost + dive_bombers - dive_lost
+            if not live or attackers == 0:
                 break
-            attackers = bombers - bombers_lost + escorts - escorts_lost
             hits, ev = _roll(dice, f"raid/{space}/escort", "escort", "attacker", "bomber+escort", rules.escort_attack, attackers)
             events.append(ev)
             interceptors_lost += min(hits, live)
@@ -82,11 +88,23 @@ def bombing_raid(
             hits, ev = _roll(dice, f"raid/{space}/interceptor", "interceptor", "defender", "fighter", rules.interceptor_defense, live)
             events.append(ev)
             for _ in range(hits):
-                take_bomber = (lose_bombers_first and bombers_lost < bombers) or escorts_lost >= escorts
-                if take_bomber and bombers_lost < bombers:
+                if lose_bombers_first and bombers_lost < bombers:
+                    bombers_lost += 1
+                elif escorts_lost < escorts and not (lose_bombers_first and dive_lost < dive_bombers):
+                    escorts_lost += 1
+                elif dive_lost < dive_bombers:
+                    dive_lost += 1
+                elif bombers_lost < bombers:
                     bombers_lost += 1
                 elif escorts_lost < escorts:
                     escorts_lost += 1
+    diving = dive_bombers - dive_lost
+    if diving and not aa_immune and (rules.sbr_model != "aa_gun_rolls_per_bomber" or aa_guns > 0):
+        value = rules.sbr_aa_hit if aa_hit is None else aa_hit
+        hits, ev = _roll(dice, f"raid/{space}/aa-dive", "aa", "defender", "antiaircraft gun", value, diving)
+        events.append(ev)
+        dive_lost += hits
+        diving -= hits
     flying = bombers - bombers_lost
     gun = rules.sbr_model == "aa_gun_rolls_per_bomber"
     if flying and not aa_immune and (not gun or aa_guns > 0):
@@ -109,6 +127,16 @@ def bombing_raid(
             for b in range(flying):
                 mine = sum(faces[b * per_bomber : (b + 1) * per_bomber]) + rules.sbr_damage_bonus
                 capped += min(mine, rules.sbr_damage_cap_per_ipc * ipc)
+    dive_rolled = dive_capped = 0
+    if diving:
+        faces = tuple(dice.roll(f"raid/{space}/dive-damage", diving))
+        halves = [(f + 1) // 2 for f in faces]  # "divide each die roll by 2, rounded up"
+        dive_rolled = sum(halves)
+        dive_capped = sum(min(h, rules.sbr_damage_cap_per_ipc * ipc) for h in halves)
+        group = RolledGroup(DiceGroup("fighter", 6, diving, "any", "damage, halved rounded up"), faces, dive_rolled)
+        events.append(DiceRolled(1, "damage", "attacker", f"raid/{space}/dive-damage", (group,), dive_rolled))
+    rolled += dive_rolled
+    capped += dive_capped
     if rules.sbr_cap_per_bomber:
         applied = capped
     else:
@@ -117,7 +145,7 @@ def bombing_raid(
     if rules.sbr_loss == "treasury":
         # DIGEST §5 REV.1: the lesser of the loss and what the owner has ("greater" is a misprint)
         lost = applied if treasury is None else min(applied, max(treasury, 0))
-    return RaidOutcome(space, bombers_lost, escorts_lost, interceptors_lost, rolled, applied, tuple(events), lost)
+    return RaidOutcome(space, bombers_lost, escorts_lost, interceptors_lost, rolled, applied, tuple(events), lost, dive_lost)
 
 
 @dataclass(frozen=True)
