@@ -88,10 +88,36 @@ class Mover:
             out.append(n)
         return out
 
-    def find_path(self, domain: str, frm: str, to: str, budget: int, may_pass: Callable[[str], bool]) -> list[str] | None:
-        """Shortest path within `budget` spaces whose intermediate spaces satisfy `may_pass`."""
+    def _step_cost(self, flying: bool) -> Callable[[str, str], int] | None:
+        """The cost of one step of the moving power's air units when a rule makes some steps free
+        (Rules.free_air_steps); None: every step costs 1."""
+        w = self.w
+        if not flying or w.rules.free_air_steps is None:
+            return None
+        free = w.rules.free_air_steps(w.options, w.power, w.board, w.control)
+        if not free:
+            return None
+        return lambda a, b: 0 if (a, b) in free else 1
+
+    def path_cost(self, frm: str, path: list[str], *, flying: bool = False) -> int:
+        cost = self._step_cost(flying)
+        if cost is None:
+            return len(path)
+        total, prev = 0, frm
+        for space in path:
+            total += cost(prev, space)
+            prev = space
+        return total
+
+    def find_path(self, domain: str, frm: str, to: str, budget: int, may_pass: Callable[[str], bool], *,
+                  flying: bool = False) -> list[str] | None:
+        """Shortest path within `budget` spaces whose intermediate spaces satisfy `may_pass`
+        (`flying`: the moving power's air units, whose steps may cost less by a rule)."""
         if frm == to:
             return []
+        cost = self._step_cost(flying)
+        if cost is not None:
+            return self._cheapest_path(domain, frm, to, budget, may_pass, cost)
         prev: dict[str, str] = {frm: ""}
         queue = deque([(frm, 0)])
         while queue:
@@ -112,7 +138,47 @@ class Mover:
                 queue.append((n, dist + 1))
         return None
 
-    def air_distance(self, frm: str, targets: Callable[[str], bool], budget: int) -> int | None:
+    def _cheapest_path(self, domain: str, frm: str, to: str, budget: int, may_pass: Callable[[str], bool],
+                       cost: Callable[[str, str], int]) -> list[str] | None:
+        """find_path when some steps cost 0 (a 0-1 breadth-first search)."""
+        best: dict[str, int] = {frm: 0}
+        prev: dict[str, str] = {frm: ""}
+        queue = deque([frm])
+        while queue:
+            here = queue.popleft()
+            if here == to:
+                path = [to]
+                while prev[path[-1]] != frm:
+                    path.append(prev[path[-1]])
+                return list(reversed(path))
+            if here != frm and not may_pass(here):
+                continue
+            for n in self._neighbours(domain, here):
+                step = cost(here, n)
+                d = best[here] + step
+                if d > budget or (n in best and best[n] <= d):
+                    continue
+                best[n], prev[n] = d, here
+                queue.appendleft(n) if step == 0 else queue.append(n)
+        return None
+
+    def air_distance(self, frm: str, targets: Callable[[str], bool], budget: int, *, flying: bool = False) -> int | None:
+        cost = self._step_cost(flying)
+        if cost is not None:
+            best = {frm: 0}
+            dq = deque([frm])
+            while dq:
+                here = dq.popleft()
+                if targets(here):
+                    return best[here]
+                for n in self._neighbours("air", here):
+                    step = cost(here, n)
+                    d = best[here] + step
+                    if d > budget or (n in best and best[n] <= d):
+                        continue
+                    best[n] = d
+                    dq.appendleft(n) if step == 0 else dq.append(n)
+            return None
         seen = {frm}
         queue = deque([(frm, 0)])
         while queue:
@@ -233,12 +299,12 @@ class Mover:
             else:
                 route = [*move.via, move.to] if move.via is not None else self.find_path(domain, move.frm, move.to, budget + extra, lambda s: s in within)
                 longer = None if route is None or any(s not in within for s in route) else self._check_given_path(move, domain, units, route)
-            if isinstance(longer, Step) and len(longer.path) <= budget + extra:
+            if isinstance(longer, Step) and self.path_cost(move.frm, longer.path, flying=domain == "air") <= budget + extra:
                 steps, budget = longer, budget + extra
         if isinstance(steps, Problem):
             return [steps]
         path, blitzed = steps.path, steps.blitzed
-        cost = len(path)
+        cost = self.path_cost(move.frm, path, flying=domain == "air")
         if cost > budget:
             return [_problem(move, f"{move.frm} to {move.to} takes {cost} moves; these units have {budget} left", "Movement allowance", "give a shorter path with via:, or split the move", "move.too-far")]
         if domain == "air" and phase == "noncombat":
@@ -250,7 +316,7 @@ class Mover:
                 u.after_battle_move = 0
             if u.carrier is not None and domain == "air":
                 u.carrier = None
-            w.move_unit(u, path)
+            w.move_unit(u, path, cost)
             u.phase = phase
             u.order = move.yaml_path
             if move.mission:
@@ -313,7 +379,7 @@ class Mover:
 
             path = self.find_path("sea", move.frm, move.to, budget, sea_ok)
         else:
-            path = self.find_path("air", move.frm, move.to, budget, lambda s: True)
+            path = self.find_path("air", move.frm, move.to, budget, lambda s: True, flying=True)
         if path is None:
             return self._no_path(move, domain, budget)
         return self._check_given_path(move, domain, units, path)
@@ -332,15 +398,16 @@ class Mover:
                     if canal and not w.canal_open(prev, s):
                         return _problem(move, f"the {canal.name} between {prev} and {s} is closed to your side", R_CANAL, "your side must control " + " and ".join(canal.controlled_by) + " at the start of your turn", "move.canal")
                     prev = s
-        unrestricted = self.find_path(domain if domain != "air" else "air", move.frm, move.to, 99, lambda s: True)
+        unrestricted = self.find_path(domain, move.frm, move.to, 99, lambda s: True, flying=domain == "air")
         if unrestricted is None:
             if domain == "sea":
                 direct = self.find_path("air", move.frm, move.to, 99, lambda s: w.is_sea(s))
                 if direct is not None:
                     return _problem(move, f"no sea route from {move.frm} to {move.to}: a canal on the way is closed to your side", R_CANAL, "a canal may be used only if your side controlled its territories at the start of the turn", "move.canal")
             return _problem(move, f"{move.to} cannot be reached from {move.frm} by {domain} units", "Movement", "check the map: the spaces are not connected for these units", "move.unreachable")
-        if len(unrestricted) > budget:
-            return _problem(move, f"{move.frm} to {move.to} is {len(unrestricted)} spaces; these units have {budget} movement left", "Movement allowance", "", "move.too-far")
+        needed = self.path_cost(move.frm, unrestricted, flying=domain == "air")
+        if needed > budget:
+            return _problem(move, f"{move.frm} to {move.to} is {needed} spaces; these units have {budget} movement left", "Movement allowance", "", "move.too-far")
         if domain == "land":
             return _problem(move, f"the way from {move.frm} to {move.to} passes through hostile territory", R_LAND, "land units stop on entering a hostile territory; only tanks blitz through one empty one", "move.through-hostile")
         return _problem(move, f"the way from {move.frm} to {move.to} passes through a hostile sea zone", R_SEA, "sea units stop on entering a sea zone with enemy surface warships (submarines pass unless a destroyer is there)", "move.through-hostile-sea")

@@ -97,6 +97,10 @@ class Rules:
     #   bombing raid (e.g. Revised's Luftwaffe Dive-Bombers: German fighters).  The raid's dice are
     #   the combat code's business; this only lets the move be ordered.
     may_bomb: Callable[..., bool] | None = None
+    # free_air_steps(options, power, board, control) -> set of (space, space): steps the power's air
+    #   units make for nothing (control: territory -> controller now); e.g. Revised's Island Bases,
+    #   between an island the Allies hold and its sea zone.
+    free_air_steps: Callable[..., frozenset[tuple[str, str]]] | None = None
 
     def cite(self, rule: str) -> str:
         for section, full in self.citations.items():

@@ -338,7 +338,7 @@ class Turn:
                     return w.is_friendly_territory(s, at_start=True) and s not in self._attacked_spaces()
                 return is_fighter and (capacity.get(s, 0) > 0 or s in new_carriers)
 
-            dist = self.mover.air_distance(u.space, landing, left)
+            dist = self.mover.air_distance(u.space, landing, left, flying=True)
             if dist is None:
                 self.problems.append(Problem("illegal", f"{u.type} attacking {u.space} has {left} movement left and no possible landing", rule=R_AIR + ": a possible landing must be shown for every attacking air unit", hint="attack a closer space, or move a carrier where it can land", path=u.order or ("combat_move",), code="air.no-landing"))
 
@@ -558,8 +558,8 @@ class Turn:
                 self.log.lost_air.append({"unit": u.type, "owner": u.owner, "space": here, "reason": "no landing within range"})
                 w.remove(u)
                 continue
-            path = self.mover.find_path("air", here, target, left, lambda s: True) or []
-            w.move_unit(u, path)
+            path = self.mover.find_path("air", here, target, left, lambda s: True, flying=True) or []
+            w.move_unit(u, path, self.mover.path_cost(here, path, flying=True))
             if not w.space(target).is_land:
                 capacity[target] -= 1
                 host = [h for h in w.units_at(target) if w.utype(h).has("carrier") and w.has_room(h, u.type)]
@@ -573,10 +573,10 @@ class Turn:
         for name in sorted(w.board.spaces):
             if not accept(name):
                 continue
-            path = self.mover.find_path("air", frm, name, budget, lambda s: True) if name != frm else []
+            path = self.mover.find_path("air", frm, name, budget, lambda s: True, flying=True) if name != frm else []
             if path is None:
                 continue
-            key = (len(path), name)
+            key = (self.mover.path_cost(frm, path, flying=True), name)
             if best is None or key < best:
                 best = key
         return best[1] if best else None

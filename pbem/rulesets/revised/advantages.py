@@ -219,3 +219,20 @@ def may_bomb(options: Mapping[str, object], power: str, unit: UnitType) -> bool:
     rules as bombers. ... Roll one die for IPC loss per fighter ..., but divide each die roll by 2,
     rounded up" (the halved dice are the raid's: pbem.engine.combat)."""
     return options.get("luftwaffe_dive_bombers") is True and power == "Germany" and unit.has("fighter")
+
+
+
+def free_air_steps(options: Mapping[str, object], power: str, board: object, control: Mapping[str, str]) -> frozenset[tuple[str, str]]:
+    """Island Bases: "When moving your air units, you may treat island groups as part of the sea
+    zones containing them. For example, a fighter (move 4) could travel from Hawaii to the East
+    Indies in one turn, assuming your side controlled both island groups": a step between an island
+    group the Allies control and its sea zone, either way, costs nothing."""
+    if options.get("island_bases") is not True or power != "United States":
+        return frozenset()
+    steps: set[tuple[str, str]] = set()
+    for name, space in board.spaces.items():  # type: ignore[attr-defined]
+        if space.island and control.get(name) in ALLIES:
+            for zone in board.neighbours(name):  # type: ignore[attr-defined]
+                if board.spaces[zone].is_sea:  # type: ignore[attr-defined]
+                    steps |= {(name, zone), (zone, name)}
+    return frozenset(steps)

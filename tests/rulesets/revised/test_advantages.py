@@ -273,3 +273,22 @@ def test_luftwaffe_dive_bombers_german_fighters_may_be_ordered_on_a_raid():
     uk = state(turn="United Kingdom", ruleset=R)
     raid = "combat_move:\n  - {units: 1 fighter, from: United Kingdom, to: Western Europe, mission: strategic_bombing}\n"
     assert codes(validate(uk, "United Kingdom", raid, options={"luftwaffe_dive_bombers": True})) == ["raid.not-bomber"]
+
+
+def test_island_bases_us_air_units_treat_held_islands_as_their_sea_zones():
+    """Island Bases: "When moving your air units, you may treat island groups as part of the sea
+    zones containing them. For example, a fighter (move 4) could travel from Hawaii to the East
+    Indies in one turn, assuming your side controlled both island groups.\""""
+    on = {"island_bases": True}
+    st = state(turn="United States", ruleset=R, clear=("East Indies",), control={"East Indies": "United States"})
+    body = "noncombat_move:\n  - {units: 1 fighter, from: Hawaiian Islands, to: East Indies}\n"
+    assert codes(validate(st, "United States", body)) == ["move.too-far"]
+    assert validate(st, "United States", body, options=on) == []
+    assert units_at(play(st, "United States", body, options=on).state, "East Indies", "United States") == {"fighter": 1}
+    # Only island groups the Allies control, and only for U.S. air units.
+    from pbem.rulesets.revised.advantages import free_air_steps
+
+    steps = free_air_steps(on, "United States", RS.board, state(ruleset=R).control)
+    assert ("Hawaiian Islands", "SZ 52") in steps and ("SZ 52", "Hawaiian Islands") in steps
+    assert ("Wake Island", "SZ 51") not in steps and ("Japan", "SZ 60") not in steps
+    assert free_air_steps(on, "United Kingdom", RS.board, state(ruleset=R).control) == frozenset()
