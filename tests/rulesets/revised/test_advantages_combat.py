@@ -133,3 +133,14 @@ def test_dive_bombers_are_fired_at_and_roll_halved_dice():
                   "raid/Karelia S.S.R./aa-dive": [6], "raid/Karelia S.S.R./dive-damage": [6]})
     out = bombing_raid("Karelia S.S.R.", 2, 0, 1, dice, COMBAT_RULES, aa_guns=1, treasury=30, dive_bombers=1)
     assert out.damage_rolled == 9 and out.ipcs_lost == 4 and out.bombers_lost == 0
+
+
+def test_dive_bombers_raid_in_a_played_turn():
+    st = state(turn="Germany", ruleset=R)
+    body = ("combat_move:\n  - {units: 1 fighter, from: Western Europe, to: United Kingdom, mission: strategic_bombing}\n"
+            "noncombat_move:\n  - {units: 1 fighter, from: United Kingdom, to: Western Europe}\n")
+    result = play(st, "Germany", body, options={"luftwaffe_dive_bombers": True},
+                  dice={"raid/United Kingdom/aa-dive": [4], "raid/United Kingdom/dive-damage": [5]})
+    raid = result.log.bombing[0]
+    assert raid["dive_bombers"] == 1 and raid["outcome"].ipcs_lost == 3
+    assert result.state.treasury["United Kingdom"] == st.treasury["United Kingdom"] - 3
