@@ -101,6 +101,11 @@ class Rules:
     #   units make for nothing (control: territory -> controller now); e.g. Revised's Island Bases,
     #   between an island the Allies hold and its sea zone.
     free_air_steps: Callable[..., frozenset[tuple[str, str]]] | None = None
+    # setup_changes(options, ruleset, control) -> (units to add as (space, owner, unit), problems as
+    #   text): what game options change in the opening setup (e.g. Revised's Colonial Garrison: a
+    #   British industrial complex in a territory the option names).  `pbem.io.state.initial_state`
+    #   applies it when given the options and rules.
+    setup_changes: Callable[..., tuple[list[tuple[str, str, str]], list[str]]] | None = None
 
     def cite(self, rule: str) -> str:
         for section, full in self.citations.items():

@@ -7,10 +7,11 @@ gives the same bytes on any machine, and `git diff` between two turns shows only
 from __future__ import annotations
 
 import hashlib
-from typing import Any
+from typing import Any, Mapping
 
 from pbem.engine.model import GameState
 from pbem.engine.problems import Problem, ProblemsError
+from pbem.engine.rules import Rules
 from pbem.engine.ruleset import Ruleset
 from pbem.io.schemas import check
 from pbem.io.yamlfile import dump_yaml, load_yaml
@@ -22,14 +23,25 @@ HEADER = (
 )
 
 
-def initial_state(ruleset: Ruleset) -> GameState:
+def initial_state(ruleset: Ruleset, options: Mapping[str, Any] | None = None, rules: Rules | None = None) -> GameState:
+    """The opening setup; with the game's `options` and `rules`, changed as the options say
+    (`Rules.setup_changes`, e.g. Revised's Colonial Garrison).  A choice that breaks the rules
+    raises ProblemsError."""
     setup = ruleset.setup
+    units = {s: {o: dict(t) for o, t in by.items()} for s, by in setup.units.items()}
+    if options is not None and rules is not None and rules.setup_changes is not None:
+        added, problems = rules.setup_changes(options, ruleset, dict(setup.control))
+        if problems:
+            raise ProblemsError([Problem("invalid", text, code="option.setup") for text in problems])
+        for space, owner, unit in added:
+            by = units.setdefault(space, {}).setdefault(owner, {})
+            by[unit] = by.get(unit, 0) + 1
     return GameState(
         ruleset=ruleset.id,
         round=1,
         turn_index=0,
         control=dict(sorted(setup.control.items())),
-        units={s: {o: dict(sorted(t.items())) for o, t in sorted(by.items())} for s, by in sorted(setup.units.items())},
+        units={s: {o: dict(sorted(t.items())) for o, t in sorted(by.items())} for s, by in sorted(units.items())},
         treasury={p.name: setup.treasury.get(p.name, p.starting_treasury) for p in ruleset.powers},
     )
 

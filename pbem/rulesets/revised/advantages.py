@@ -236,3 +236,29 @@ def free_air_steps(options: Mapping[str, object], power: str, board: object, con
                 if board.spaces[zone].is_sea:  # type: ignore[attr-defined]
                     steps |= {(name, zone), (zone, name)}
     return frozenset(steps)
+
+
+def setup_changes(options: Mapping[str, object], ruleset: object, control: Mapping[str, str]) -> tuple[list[tuple[str, str, str]], list[str]]:
+    """Colonial Garrison: "You begin the game with one additional industrial complex in any tan
+    territory with an income value of at least 1. (You still can't have more than one industrial
+    complex in a territory.)"  The option's value names the territory (true alone names none)."""
+    choice = options.get("colonial_garrison", False)
+    if choice is False or choice is None:
+        return [], []
+    rule = "Colonial Garrison (Appendix 3, United Kingdom 6)"
+    if not isinstance(choice, str):
+        return [], [f"{rule}: name the territory of the new industrial complex, e.g. colonial_garrison=Anglo-Egypt"]
+    board = ruleset.board  # type: ignore[attr-defined]
+    key = choice.strip().lower()
+    name = next((n for n, sp in board.spaces.items() if key == n.lower() or key in (a.lower() for a in sp.aliases)), None)
+    if name is None:
+        return [], [f"{rule}: unknown territory {choice!r}"]
+    space = board.spaces[name]
+    if space.original_owner != "United Kingdom" or control.get(name) != "United Kingdom":
+        return [], [f"{rule}: {name} is not a tan (British) territory"]
+    if space.ipc < 1:
+        return [], [f"{rule}: {name} has an income value of {space.ipc}; the complex needs at least 1"]
+    complex_ = next(n for n, u in ruleset.units.items() if u.has("factory"))  # type: ignore[attr-defined]
+    if any(complex_ in by for by in ruleset.setup.units.get(name, {}).values()):  # type: ignore[attr-defined]
+        return [], [f"{rule}: {name} already has an industrial complex (one per territory)"]
+    return [(name, "United Kingdom", complex_)], []

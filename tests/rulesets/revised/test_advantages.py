@@ -292,3 +292,26 @@ def test_island_bases_us_air_units_treat_held_islands_as_their_sea_zones():
     assert ("Hawaiian Islands", "SZ 52") in steps and ("SZ 52", "Hawaiian Islands") in steps
     assert ("Wake Island", "SZ 51") not in steps and ("Japan", "SZ 60") not in steps
     assert free_air_steps(on, "United Kingdom", RS.board, state(ruleset=R).control) == frozenset()
+
+
+# --- Setup choices (Rules.setup_changes) ---------------------------------------------------------
+
+
+def test_colonial_garrison_an_extra_british_complex_in_the_tan_territory_the_option_names():
+    """Colonial Garrison: "You begin the game with one additional industrial complex in any tan
+    territory with an income value of at least 1. (You still can't have more than one industrial
+    complex in a territory.)\""""
+    import pytest
+
+    from pbem.engine.problems import ProblemsError
+    from pbem.io.state import initial_state
+    from pbem.rulesets.revised.rules import RULES
+
+    plain = initial_state(RS)
+    assert initial_state(RS, {"colonial_garrison": False}, RULES) == plain
+    garrisoned = initial_state(RS, {"colonial_garrison": "anglo-egypt"}, RULES)
+    assert garrisoned.units["Anglo-Egypt"]["United Kingdom"]["industrial complex"] == 1
+    assert {s: u for s, u in garrisoned.units.items() if s != "Anglo-Egypt"} == {s: u for s, u in plain.units.items() if s != "Anglo-Egypt"}
+    for bad in (True, "Germany", "United Kingdom", "Gibraltar", "Nowhere"):
+        with pytest.raises(ProblemsError):
+            initial_state(RS, {"colonial_garrison": bad}, RULES)
