@@ -261,7 +261,7 @@ class Mover:
             return [_problem(move, "only fighters escort bombing raids", "Strategic Bombing Raids, optional rule: escorts and interceptors", "", "raid.not-fighter", key="units")]
         domains = {w.utype(u).domain for u in units}
         if "structure" in domains:
-            return [_problem(move, "industrial complexes cannot move", "Unit Profiles: industrial complex", "", "move.structure", key="units")]
+            return self._move_structures(move, units)
         if phase == "combat" and not w.rules.aa_moves_in_combat and any(w.utype(u).has("moves_noncombat_only") for u in units):
             return [_problem(move, "antiaircraft artillery cannot move in combat move", R_AAA, "move it in noncombat_move", "move.aaa-combat", key="units")]
         frm_sea, to_sea = w.is_sea(move.frm), w.is_sea(move.to)
@@ -325,7 +325,31 @@ class Mover:
             self.capture_by_blitz(blitzed)
         return []
 
+    def _structure_move(self, u: Unit) -> int:
+        hook = self.w.rules.structure_move
+        return hook(self.w.options, self.w.power, self.w.utype(u)) if hook is not None else 0
+
+    def _move_structures(self, move: Move, units: list[Unit]) -> list[Problem]:
+        """Complexes move only where a rule lets them (Rules.structure_move): overland, in noncombat
+        move, into a friendly territory without a complex."""
+        w = self.w
+        if not all(self._structure_move(u) > 0 for u in units):
+            return [_problem(move, "industrial complexes cannot move", "Unit Profiles: industrial complex", "", "move.structure", key="units")]
+        rule = "Industrial complexes moved by a game option"
+        if any(w.utype(u).domain != "structure" for u in units):
+            return [_problem(move, "an industrial complex moves on its own", rule, "order the other units in another move", "move.structure-mixed", key="units")]
+        if move.phase != "noncombat":
+            return [_problem(move, "industrial complexes move only in noncombat move", rule, "move it in noncombat_move", "move.structure-combat", key="units")]
+        if w.is_sea(move.to) or w.is_sea(move.frm):
+            return [_problem(move, "industrial complexes move overland only: transports cannot carry them", rule, "", "move.structure-sea")]
+        there = [u for u in w.units_at(move.to) if w.utype(u).has("factory")]
+        if len(there) + len(units) > w.rules.max_complexes_per_territory:
+            return [_problem(move, f"{move.to} would have more than {w.rules.max_complexes_per_territory} industrial complex", rule + ": one complex per territory", "", "move.structure-twice")]
+        return self._move_group(move, "land", units)
+
     def _allowance(self, u: Unit, phase: str) -> int:
+        if self.w.utype(u).domain == "structure":
+            return self._structure_move(u) - u.moved
         if phase == "noncombat" and u.after_battle_move > 0 and u.phase == "combat":
             return u.after_battle_move
         return self.w.utype(u).move - u.moved

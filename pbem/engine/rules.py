@@ -106,6 +106,10 @@ class Rules:
     #   British industrial complex in a territory the option names).  `pbem.io.state.initial_state`
     #   applies it when given the options and rules.
     setup_changes: Callable[..., tuple[list[tuple[str, str, str]], list[str]]] | None = None
+    # structure_move(options, power, profile) -> spaces a structure of the power (an industrial
+    #   complex) may move overland in noncombat move (0: none, the usual rule; e.g. Revised's Mobile
+    #   Industry).  Never in combat move, never aboard a transport, one complex per territory.
+    structure_move: Callable[..., int] | None = None
 
     def cite(self, rule: str) -> str:
         for section, full in self.citations.items():

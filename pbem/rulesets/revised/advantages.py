@@ -262,3 +262,13 @@ def setup_changes(options: Mapping[str, object], ruleset: object, control: Mappi
     if any(complex_ in by for by in ruleset.setup.units.get(name, {}).values()):  # type: ignore[attr-defined]
         return [], [f"{rule}: {name} already has an industrial complex (one per territory)"]
     return [(name, "United Kingdom", complex_)], []
+
+
+def structure_move(options: Mapping[str, object], power: str, unit: UnitType) -> int:
+    """Mobile Industry: "Your industrial complexes each may move 1 territory during your noncombat
+    move phase. They cannot move during the combat move phase. If they are captured by an opponent,
+    that opponent cannot move them" (FAQ: every turn; not aboard transports; units may be mobilized
+    there if the Soviets held the complex and its new territory at the start of the turn)."""
+    if options.get("mobile_industry") is True and power == "Soviet Union" and unit.has("factory"):
+        return 1
+    return 0

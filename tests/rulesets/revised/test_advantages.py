@@ -315,3 +315,25 @@ def test_colonial_garrison_an_extra_british_complex_in_the_tan_territory_the_opt
     for bad in (True, "Germany", "United Kingdom", "Gibraltar", "Nowhere"):
         with pytest.raises(ProblemsError):
             initial_state(RS, {"colonial_garrison": bad}, RULES)
+
+
+def test_mobile_industry_soviet_complexes_move_one_territory_in_noncombat():
+    """Mobile Industry: "Your industrial complexes each may move 1 territory during your noncombat
+    move phase. They cannot move during the combat move phase." FAQ: units may be mobilized there
+    "if the Soviets owned the industrial complex at the start of the turn and also owned the
+    territory that the IC moved into"."""
+    on = {"mobile_industry": True}
+    st = state(turn="Soviet Union", ruleset=R)
+    body = "noncombat_move:\n  - {units: 1 industrial complex, from: Caucasus, to: Kazakh S.S.R.}\npurchase: 1 infantry\nplace:\n  Kazakh S.S.R.: 1 infantry\n"
+    assert "move.structure" in codes(validate(st, "Soviet Union", body))
+    assert validate(st, "Soviet Union", body, options=on) == []
+    moved = play(st, "Soviet Union", body, options=on)
+    assert units_at(moved.state, "Kazakh S.S.R.", "Soviet Union").get("industrial complex") == 1
+    assert units_at(moved.state, "Kazakh S.S.R.", "Soviet Union").get("infantry") == units_at(st, "Kazakh S.S.R.", "Soviet Union").get("infantry", 0) + 1
+    assert "industrial complex" not in units_at(moved.state, "Caucasus", "Soviet Union")
+    combat = "combat_move:\n  - {units: 1 industrial complex, from: Caucasus, to: Kazakh S.S.R.}\n"
+    assert codes(validate(st, "Soviet Union", combat, options=on)) == ["move.structure-combat"]
+    far = "noncombat_move:\n  - {units: 1 industrial complex, from: Caucasus, to: Novosibirsk}\n"
+    assert "move.too-far" in codes(validate(st, "Soviet Union", far, options=on))
+    crowded = "noncombat_move:\n  - {units: 1 industrial complex, from: Caucasus, to: Russia}\n"
+    assert codes(validate(st, "Soviet Union", crowded, options=on)) == ["move.structure-twice"]
