@@ -139,11 +139,8 @@ class Engine:
         self._conclude_memo: dict[tuple[tuple[bool, ...], tuple[bool, ...], bool], Winner | None] = {}
 
     def _first_cycle_differs(self) -> bool:
-        for side, cats in (("attacker", self.a_cats), ("defender", self.d_cats)):
-            for c in cats:
-                if self._round_value(side, c, 1) != self._value(side, c):
-                    return True
-        return False
+        """Does a unit here fire with a first-cycle profile (its value, or artillery support, differs)?"""
+        return any(self._first_cycle(c, 1) for c in self.a_cats + self.d_cats)
 
     # ------------------------------------------------------------------ categories
     def _categories(
