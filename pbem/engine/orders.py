@@ -54,6 +54,17 @@ class Placement:
 
 
 @dataclass(frozen=True)
+class Conversion:
+    """Units of a friendly power in `space` that become the mover's (Rules.may_convert); `owner`
+    None: any friendly power's, in turn order."""
+
+    space: str
+    units: Mapping[str, int]
+    owner: str | None = None
+    yaml_path: YamlPath = ()
+
+
+@dataclass(frozen=True)
 class Orders:
     game: str
     power: str
@@ -67,6 +78,7 @@ class Orders:
     placements: tuple[Placement, ...] = ()
     rockets: tuple[tuple[str, str, YamlPath], ...] = ()  # (launching territory, target, yaml path)
     declare: tuple[tuple[str, YamlPath], ...] = ()  # once-per-game declarations (Rules.declarations)
+    convert: tuple[Conversion, ...] = ()  # friendly units taken over in the purchase phase (Rules.may_convert)
 
 
 @dataclass(frozen=True)

@@ -110,6 +110,10 @@ class Rules:
     #   complex) may move overland in noncombat move (0: none, the usual rule; e.g. Revised's Mobile
     #   Industry).  Never in combat move, never aboard a transport, one complex per territory.
     structure_move: Callable[..., int] | None = None
+    # may_convert(options, power, owner, profile, original_owner=, controller=) -> bool: in its purchase
+    #   phase `power` may turn a unit of the friendly `owner` standing in a territory (original owner,
+    #   controller now) into one of its own, fresh (e.g. Revised's Lend-Lease); orders `convert:`.
+    may_convert: Callable[..., bool] | None = None
 
     def cite(self, rule: str) -> str:
         for section, full in self.citations.items():

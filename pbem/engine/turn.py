@@ -125,6 +125,36 @@ class Turn:
             self.w.pending["declared"] = dict(sorted(declared.items()))
             self.log.notes.append(f"{self.w.power} declares {name.replace('_', ' ')}: in force until the start of its next turn")
 
+    def convert(self) -> None:
+        """Purchase phase: friendly units the rules let this power take over (Rules.may_convert)
+        leave play and the same units of its own are put in their place, free to move this turn."""
+        w = self.w
+        rule = R_PURCHASE + ": units converted by a game option"
+        for order in self.orders.convert:
+            hook = self.rules.may_convert
+            sp = w.space(order.space)
+            owners = [p.name for p in self.ruleset.powers if p.name != w.power and not w.is_enemy(p.name)
+                      and (order.owner is None or p.name == order.owner)]
+            chosen = []
+            for utype, n in order.units.items():
+                pool = [u for o in owners for u in w.owned(o, order.space, [utype])
+                        if u.carrier is None and hook is not None
+                        and hook(self.options, w.power, o, w.utype(u), original_owner=sp.original_owner, controller=w.control.get(order.space))]
+                if len(pool) < n:
+                    allowed = hook is not None and any(hook(self.options, w.power, o, self.ruleset.units[utype], original_owner=sp.original_owner,
+                                                             controller=w.control.get(order.space)) for o in owners)
+                    why = (f"only {len(pool)} {utype} of a friendly power in {order.space} may become {w.power}'s, not {n}" if allowed
+                           else f"no rule of this game lets {w.power} take over {utype} in {order.space}")
+                    self.problems.append(Problem("illegal", why, rule=rule, path=order.yaml_path, code="convert.illegal"))
+                    chosen = []
+                    break
+                chosen.extend(pool[:n])
+            for u in chosen:
+                w.remove(u)
+                w.add(u.type, w.power, order.space)
+            if chosen:
+                self.log.notes.append(f"{_units_text(order.units)} in {order.space} become {w.power}'s")
+
     @property
     def validating(self) -> bool:
         return self.dice is None
@@ -142,6 +172,7 @@ class Turn:
             self.check_declarations()
         self.develop_weapons()
         self.purchase()
+        self.convert()
         self.mover.new_carrier_zones = self._new_carrier_zones()
         combat_moves = self.moves(self.orders.combat_moves)
         for u in self.w.units.values():

@@ -12,6 +12,7 @@ from typing import Any, Mapping
 
 from pbem.engine.orders import (
     BattleDirective,
+    Conversion,
     DefencePolicy,
     Move,
     Orders,
@@ -229,6 +230,13 @@ def parse_orders(doc: YamlDocument, ruleset: Ruleset) -> Orders:
             rockets.append((frm, target, ("rockets", i)))
     declare = tuple((str(name).strip().lower().replace(" ", "_").replace("-", "_"), ("declare", i))
                     for i, name in enumerate(data.get("declare") or []))
+    convert = []
+    for i, raw in enumerate(data.get("convert") or []):
+        space = reader.space(raw["in"], ("convert", i, "in"))
+        units = reader.units(raw["units"], ("convert", i, "units"))
+        owner = reader.power(raw["owner"], ("convert", i, "owner")) if raw.get("owner") is not None else None
+        if space and units:
+            convert.append(Conversion(space, units, owner, ("convert", i)))
     placements = []
     for text, raw in (data.get("place") or {}).items():
         space = reader.space(text, ("place", text))
@@ -250,6 +258,7 @@ def parse_orders(doc: YamlDocument, ruleset: Ruleset) -> Orders:
         placements=tuple(placements),
         rockets=tuple(rockets),
         declare=declare,
+        convert=tuple(convert),
     )
 
 

@@ -272,3 +272,13 @@ def structure_move(options: Mapping[str, object], power: str, unit: UnitType) ->
     if options.get("mobile_industry") is True and power == "Soviet Union" and unit.has("factory"):
         return 1
     return 0
+
+
+def may_convert(options: Mapping[str, object], power: str, owner: str, unit: UnitType, *, original_owner: str | None,
+                controller: str | None) -> bool:
+    """Lend-Lease: "During your purchase units phase, you can convert units belonging to a friendly
+    power into your units if they begin in or move into red territories. Remove the affected units
+    from play and replace them with the same units of your own color."  Red: originally Soviet and
+    Soviet now; complexes are no units that come to Lend-Lease."""
+    return (options.get("lend_lease") is True and power == "Soviet Union" and owner in ALLIES and owner != power
+            and original_owner == "Soviet Union" and controller == "Soviet Union" and unit.domain != "structure")

@@ -337,3 +337,27 @@ def test_mobile_industry_soviet_complexes_move_one_territory_in_noncombat():
     assert "move.too-far" in codes(validate(st, "Soviet Union", far, options=on))
     crowded = "noncombat_move:\n  - {units: 1 industrial complex, from: Caucasus, to: Russia}\n"
     assert codes(validate(st, "Soviet Union", crowded, options=on)) == ["move.structure-twice"]
+
+
+def test_lend_lease_friendly_units_in_red_territories_become_soviet_in_the_purchase_phase():
+    """Lend-Lease: "During your purchase units phase, you can convert units belonging to a friendly
+    power into your units if they begin in or move into red territories. Remove the affected units
+    from play and replace them with the same units of your own color.\""""
+    on = {"lend_lease": True}
+    st = state(turn="Soviet Union", ruleset=R, units={
+        "Russia": {**state(ruleset=R).units["Russia"], "United Kingdom": {"fighter": 1}, "United States": {"tank": 1}},
+        "Persia": {"United Kingdom": {"infantry": 1}}})
+    body = ("convert:\n  - {units: 1 fighter, in: Russia}\n  - {units: 1 tank, in: Russia, owner: United States}\n"
+            "noncombat_move:\n  - {units: 1 tank, from: Russia, to: Caucasus}\n")
+    assert "convert.illegal" in codes(validate(st, "Soviet Union", body))
+    assert validate(st, "Soviet Union", body, options=on) == []
+    result = play(st, "Soviet Union", body, options=on)
+    russia = units_at(result.state, "Russia", "Soviet Union")
+    assert russia.get("fighter", 0) == units_at(st, "Russia", "Soviet Union").get("fighter", 0) + 1
+    assert units_at(result.state, "Russia", "United Kingdom") == {} and units_at(result.state, "Russia", "United States") == {}
+    assert units_at(result.state, "Caucasus", "Soviet Union")["tank"] == units_at(st, "Caucasus", "Soviet Union").get("tank", 0) + 1
+    # Only in red territories, and no more than are there.
+    persia = "convert:\n  - {units: 1 infantry, in: Persia}\n"
+    assert codes(validate(st, "Soviet Union", persia, options=on)) == ["convert.illegal"]
+    two = "convert:\n  - {units: 2 fighter, in: Russia}\n"
+    assert codes(validate(st, "Soviet Union", two, options=on)) == ["convert.illegal"]
