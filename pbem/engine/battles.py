@@ -491,10 +491,24 @@ def _raid(turn: "Turn", space: str, raiders: list[Unit]) -> None:
     aa_guns = sum(1 for u in w.enemy_units_at(space) if w.utype(u).has("aa"))
     from pbem.engine.research import raid_damage_dice
 
+    aa_hit, aa_immune = None, False
+    if w.rules.battle_modifiers is not None and victim:
+        # The ruleset's modifiers of antiaircraft fire (e.g. Revised's Radar, Superfortresses) apply
+        # to the gun firing at raiders as they do in a battle over the same territory.
+        counts: dict[str, int] = {}
+        for u in raiders:
+            counts[u.type] = counts.get(u.type, 0) + 1
+        mods = w.rules.battle_modifiers(
+            turn.options, w.ruleset.units, kind="land", attacker=w.power, defenders=frozenset({victim}),
+            attacking_units=counts, original_owner=w.space(space).original_owner, controller=victim,
+            island=w.space(space).island, super_submarines=frozenset(), attacking_subs_moved_in=0)
+        aa_hit = mods.aa_hit
+        aa_immune = any(w.utype(b).name in mods.aa_immune for b in bombers) and bool(bombers)
     outcome = bombing_raid(space, w.space(space).ipc, w.damage.get(space, 0), len(bombers), turn.dice, turn.combat_rules,
                            escorts=len(escorts), interceptors=len(interceptors), aa_guns=aa_guns,
                            treasury=w.treasury.get(victim, 0) if victim else 0,
-                           damage_dice=raid_damage_dice(w.developments.get(w.power, frozenset())), dive_bombers=len(dive))
+                           damage_dice=raid_damage_dice(w.developments.get(w.power, frozenset())), dive_bombers=len(dive),
+                           aa_immune=aa_immune, aa_hit=aa_hit)
     for group, lost in ((bombers, outcome.bombers_lost), (escorts, outcome.escorts_lost), (interceptors, outcome.interceptors_lost),
                         (dive, outcome.dive_bombers_lost)):
         for u in sorted(group, key=lambda u: u.id)[:lost]:

@@ -238,8 +238,10 @@ def inline_svg(svg: str) -> Any:
 STEP_LABELS: dict[str, str] = {
     "aa": "AA fire",
     "bombard": "Bombardment",
-    "surprise-attacker": "Surprise strike (attacker)",
-    "surprise-defender": "Surprise strike (defender)",
+    "surprise-attacker": "Submarines fire first (attacker)",
+    "surprise-defender": "Submarines fire first (defender)",
+    "sacrifice-attacker": "Kamikaze attack",
+    "sacrifice-defender": "Kaiten torpedoes",
     "attacker": "Attacker fires",
     "defender": "Defender fires",
 }

@@ -181,7 +181,7 @@ def test_every_kind_of_event_is_shown_in_every_format() -> None:
     """The scripted turn's facts appear in each human format, not only in the golden files."""
     facts = [
         "Purchases", "repair Germany", "Combat moves", "Noncombat moves", "amphibious assault",
-        "AA fire", "Bombardment", "Surprise strike (attacker)", "submerged 1 submarine",
+        "AA fire", "Bombardment", "Submarines fire first (attacker)", "submerged 1 submarine",
         "Retreat", "Baltic States", "captures United Kingdom", "strategic bombing",
         "Damage 3 → 10", "plunder", "Japan", "Placements", "Refunds", "Economy", "Treasury",
         "Victory cities", "7 of 9 needed", "Defaults used", "cheapest units first", "Luck",

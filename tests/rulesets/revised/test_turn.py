@@ -180,3 +180,15 @@ def test_rocket_strikes() -> None:
     assert "only one gun per territory" in validate(st, "Germany", twice)[0].message
     without = state(turn="Germany", ruleset=R)
     assert "has not developed Rockets" in validate(without, "Germany", strike)[0].message
+
+
+def test_radar_and_superfortresses_apply_to_bombing_raids() -> None:
+    """National Advantages: Radar ("Your antiaircraft guns in tan territories hit air units on a roll
+    of 2") and Superfortresses ("Your bombers are immune to antiaircraft fire") in a raid."""
+    st = state(turn="Germany", ruleset=R, treasury={"United Kingdom": 20})
+    body = ("combat_move:\n  - {units: 1 bomber, from: Germany, to: United Kingdom, mission: strategic_bombing}\n"
+            "noncombat_move:\n  - {units: 1 bomber, from: United Kingdom, to: Germany}\n")
+    plain = play(st, "Germany", body, dice={"raid/United Kingdom/aa": [2], "raid/United Kingdom/damage": [3]})
+    assert plain.state.treasury["United Kingdom"] == 17  # a 2 misses without Radar
+    radar = play(st, "Germany", body, options={"radar": True}, dice={"raid/United Kingdom/aa": [2]})
+    assert radar.state.treasury["United Kingdom"] == 20  # shot down on a 2
