@@ -288,7 +288,7 @@ class Mover:
             return [_problem(move, f"land units cannot move into {move.to}", R_TRANSPORT, "load them aboard a transport from an adjacent territory", "move.land-to-sea")]
         if domain == "sea" and not w.is_sea(move.to):
             return [_problem(move, f"sea units cannot move onto land ({move.to})", "Sea units", "", "move.sea-to-land")]
-        if domain == "sea" and any(u.offloaded_to for u in units):
+        if domain == "sea" and any(u.offloaded_to and not self._may_assault_again(u, phase) for u in units):
             return [_problem(move, "a transport that has offloaded cannot move again this turn", R_TRANSPORT, "", "move.transport-offloaded", key="units")]
         steps = self._path_for(move, domain, units, budget)
         extra, within = self._bonus(move, units)
@@ -507,6 +507,14 @@ class Mover:
         blitzed.append(space)
 
     # --- transports ---------------------------------------------------------------------------
+    def _may_assault_again(self, host: Unit, phase: str) -> bool:
+        """May this transport, which has offloaded, move, load and offload again in this combat
+        move (Rules.assaults_per_turn)?"""
+        hook = self.w.rules.assaults_per_turn
+        if hook is None or phase != "combat" or host.phase not in (None, "combat"):
+            return False
+        return host.assaults < hook(self.w.options, self.w.power, self.w.utype(host))
+
     def _may_work_after_combat(self, host: Unit, what: str) -> bool:
         """May this transport load (or offload) in noncombat after what it did in combat?"""
         if host.phase != "combat" and not host.fought:
@@ -534,7 +542,7 @@ class Mover:
                 return False  # an ally's transport cannot carry you into an assault on your turn
             if move.phase == "noncombat" and not self._may_work_after_combat(host, "load"):
                 return False  # it moved, fought or retreated in combat: no loading now
-            return not host.offloaded_to
+            return not host.offloaded_to or self._may_assault_again(host, move.phase)
 
         hosts = [u for u in w.units_at(move.to) if w.carries_land(u) and not w.is_enemy(u.owner) and usable(u)]
         # Cargo this power loaded this turn onto transports that have not moved yet is repacked with
@@ -579,7 +587,7 @@ class Mover:
             if hid is None:
                 return [_problem(move, "these land units are not aboard a transport", R_TRANSPORT, "", "move.offload-not-aboard", key="units")]
             host = w.units[hid]
-            if host.offloaded_to and host.offloaded_to != move.to:
+            if host.offloaded_to and host.offloaded_to != move.to and not self._may_assault_again(host, move.phase):
                 return [_problem(move, f"a transport cannot offload in two territories in one turn (it offloaded in {host.offloaded_to})", R_TRANSPORT, "", "move.offload-twice")]
             if host.retreated:
                 return [_problem(move, "a transport that retreated cannot offload this turn", R_TRANSPORT, "", "move.offload-retreated")]
@@ -592,7 +600,10 @@ class Mover:
             return [_problem(move, f"{move.to} is hostile: offloading into it is an amphibious assault, a combat move", R_NONCOMBAT, "", "move.offload-hostile-noncombat")]
         for rider in land:
             host = w.units[rider.carrier]  # type: ignore[index]
+            if move.phase == "combat" and host.offloaded_to != move.to:
+                host.assaults += 1
             host.offloaded_to = move.to
+            host.unloaded += w.utype(rider).transport_size
             rider.carrier = None
             rider.space = move.to
             rider.moved = w.utype(rider).move

@@ -114,6 +114,10 @@ class Rules:
     #   phase `power` may turn a unit of the friendly `owner` standing in a territory (original owner,
     #   controller now) into one of its own, fresh (e.g. Revised's Lend-Lease); orders `convert:`.
     may_convert: Callable[..., bool] | None = None
+    # assaults_per_turn(options, power, profile) -> int: amphibious assaults one transport may make in
+    #   a combat move, moving and loading again between them, its capacity counting all it carried
+    #   in the turn (1: the usual rule; e.g. Revised's Lightning Assaults: 2).
+    assaults_per_turn: Callable[..., int] | None = None
 
     def cite(self, rule: str) -> str:
         for section, full in self.citations.items():

@@ -27,6 +27,8 @@ class Unit:
     carrier: int | None = None  # id of the transport or carrier it is aboard
     loaded_phase: str | None = None  # the phase it boarded a transport in, this turn
     offloaded_to: str | None = None  # transports: where they offloaded this turn
+    assaults: int = 0  # transports: territories offloaded into in combat move this turn
+    unloaded: int = 0  # transports: cargo slots offloaded this turn (capacity counts them: Rules.assaults_per_turn)
     fought: bool = False
     retreated: bool = False
     mission: str | None = None
@@ -170,7 +172,7 @@ class World:
         if host_type.has("transport") and rider.domain == "land":
             if rider.transport_size == 0:
                 return False
-            used = sum(self.ruleset.units[u.type].transport_size for u in aboard)
+            used = sum(self.ruleset.units[u.type].transport_size for u in aboard) + host.unloaded
             return used + rider.transport_size <= host_type.transport_capacity
         if host_type.has("carrier") and rider.has("fighter"):
             return len(aboard) < host_type.carrier_capacity

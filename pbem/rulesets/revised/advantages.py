@@ -282,3 +282,14 @@ def may_convert(options: Mapping[str, object], power: str, owner: str, unit: Uni
     Soviet now; complexes are no units that come to Lend-Lease."""
     return (options.get("lend_lease") is True and power == "Soviet Union" and owner in ALLIES and owner != power
             and original_owner == "Soviet Union" and controller == "Soviet Union" and unit.domain != "structure")
+
+
+def assaults_per_turn(options: Mapping[str, object], power: str, unit: UnitType) -> int:
+    """Lightning Assaults: "Your transports may make more than one amphibious assault per turn: They
+    may move, attack a coastal territory, then move again and attack a second coastal territory.
+    ... A transport's capacity is unchanged; it still cannot load or offload more than one land unit
+    plus one infantry in the turn" (FAQ: two assaults; it may load the same or different units
+    between them; the movement is still 2)."""
+    if options.get("lightning_assaults") is True and power == "Japan" and unit.has("transport"):
+        return 2
+    return 1

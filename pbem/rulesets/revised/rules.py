@@ -10,7 +10,7 @@ their citations; `pbem.engine.research` and `pbem.engine.antiair` hold the first
 """
 
 from pbem.engine.rules import Rules
-from pbem.rulesets.revised.advantages import battle_advantages, declarations, extra_cargo, free_air_steps, free_units, may_bomb, may_convert, setup_changes, structure_move, move_after_battle, movement_bonus, movement_profiles, u_boat_interdiction
+from pbem.rulesets.revised.advantages import assaults_per_turn, battle_advantages, declarations, extra_cargo, free_air_steps, free_units, may_bomb, may_convert, setup_changes, structure_move, move_after_battle, movement_bonus, movement_profiles, u_boat_interdiction
 
 RULES = Rules(
     # Spaces on the Game Board: "Sea zones are either friendly (contain friendly units) or hostile
@@ -84,5 +84,6 @@ RULES = Rules(
     setup_changes=setup_changes,
     structure_move=structure_move,
     may_convert=may_convert,
+    assaults_per_turn=assaults_per_turn,
     income_adjustment=lambda options, power, subs: u_boat_interdiction(options, power, subs.get("Germany", 0)),
 )

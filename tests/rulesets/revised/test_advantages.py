@@ -361,3 +361,32 @@ def test_lend_lease_friendly_units_in_red_territories_become_soviet_in_the_purch
     assert codes(validate(st, "Soviet Union", persia, options=on)) == ["convert.illegal"]
     two = "convert:\n  - {units: 2 fighter, in: Russia}\n"
     assert codes(validate(st, "Soviet Union", two, options=on)) == ["convert.illegal"]
+
+
+def test_lightning_assaults_a_japanese_transport_splits_its_landings_between_two_assaults():
+    """Lightning Assaults: "Your transports may make more than one amphibious assault per turn: They
+    may move, attack a coastal territory, then move again and attack a second coastal territory. ...
+    it still cannot load or offload more than one land unit plus one infantry in the turn" (FAQ:
+    "Load up 2 infantry ... in Sea Zone A. Move one space to Sea Zone B, and drop off one of those
+    infantry on an enemy territory. Then, move your transport again to Sea Zone C, and drop off the
+    other infantry in a different enemy territory")."""
+    on = {"lightning_assaults": True}
+    st = state(turn="Japan", ruleset=R, clear=("Buryatia S.S.R.", "Soviet Far East"))
+    body = ("combat_move:\n  - {units: 2 infantry, from: Japan, to: SZ 60}\n"
+            "  - {units: 1 infantry, from: SZ 60, to: Buryatia S.S.R.}\n"
+            "  - {units: 1 transport, from: SZ 60, to: SZ 62}\n"
+            "  - {units: 1 infantry, from: SZ 62, to: Soviet Far East}\n")
+    assert "move.transport-offloaded" in codes(validate(st, "Japan", body))
+    assert validate(st, "Japan", body, options=on) == []
+    result = play(st, "Japan", body, options=on)
+    assert result.state.control["Buryatia S.S.R."] == "Japan" and result.state.control["Soviet Far East"] == "Japan"
+    # The capacity counts what it offloaded: after two infantry, no third.
+    third = ("combat_move:\n  - {units: 2 infantry, from: Japan, to: SZ 60}\n"
+             "  - {units: 1 infantry, from: SZ 60, to: Buryatia S.S.R.}\n"
+             "  - {units: 1 infantry, from: Japan, to: SZ 60}\n")
+    assert "move.load-capacity" in codes(validate(st, "Japan", third, options=on))
+    # Only Japan's transports, and two assaults at most.
+    from pbem.rulesets.revised.advantages import assaults_per_turn
+
+    assert assaults_per_turn(on, "Japan", UNITS["transport"]) == 2
+    assert assaults_per_turn(on, "United Kingdom", UNITS["transport"]) == 1
