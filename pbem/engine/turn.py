@@ -135,7 +135,7 @@ class Turn:
             sp = w.space(order.space)
             owners = [p.name for p in self.ruleset.powers if p.name != w.power and not w.is_enemy(p.name)
                       and (order.owner is None or p.name == order.owner)]
-            chosen = []
+            chosen: list[Any] = []
             for utype, n in order.units.items():
                 pool = [u for o in owners for u in w.owned(o, order.space, [utype])
                         if u.carrier is None and hook is not None

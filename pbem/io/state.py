@@ -7,7 +7,8 @@ gives the same bytes on any machine, and `git diff` between two turns shows only
 from __future__ import annotations
 
 import hashlib
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from pbem.engine.model import GameState
 from pbem.engine.problems import Problem, ProblemsError
