@@ -10,7 +10,22 @@ their citations; `pbem.engine.research` and `pbem.engine.antiair` hold the first
 """
 
 from pbem.engine.rules import Rules
-from pbem.rulesets.revised.advantages import assaults_per_turn, battle_advantages, declarations, extra_cargo, free_air_steps, free_units, may_bomb, may_convert, setup_changes, structure_move, move_after_battle, movement_bonus, movement_profiles, u_boat_interdiction
+from pbem.rulesets.revised.advantages import (
+    assaults_per_turn,
+    declarations,
+    extra_cargo,
+    free_air_steps,
+    free_units,
+    may_bomb,
+    may_convert,
+    move_after_battle,
+    movement_bonus,
+    movement_profiles,
+    setup_changes,
+    structure_move,
+    u_boat_interdiction,
+)
+from pbem.rulesets.revised.advantages_combat import battle_advantages_with_combat
 
 RULES = Rules(
     # Spaces on the Game Board: "Sea zones are either friendly (contain friendly units) or hostile
@@ -72,7 +87,9 @@ RULES = Rules(
     # Check for Victory: "at the end of a complete round of play (after the U.S. turn)".
     victory_checked_after="United States",
     # National Advantages (Appendix 3), each a game option; see advantages.py.
-    battle_modifiers=battle_advantages,
+    # (the combat-only ones - Atlantic Wall, Marines, Kaiten Torpedoes, Kamikaze Attacks - are in
+    # advantages_combat.py, which adds them to battle_advantages')
+    battle_modifiers=battle_advantages_with_combat,
     movement_profiles=movement_profiles,
     free_units=free_units,
     movement_bonus=movement_bonus,

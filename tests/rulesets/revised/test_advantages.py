@@ -390,3 +390,16 @@ def test_lightning_assaults_a_japanese_transport_splits_its_landings_between_two
 
     assert assaults_per_turn(on, "Japan", UNITS["transport"]) == 2
     assert assaults_per_turn(on, "United Kingdom", UNITS["transport"]) == 1
+
+
+def test_the_revised_rules_apply_the_combat_advantages_in_a_played_turn():
+    """Marines: "Your infantry attacks on a 2 in the first cycle of the land combat portion of an
+    amphibious assault" acts with
+    Revised's own RULES (battle_modifiers is advantages_combat.battle_advantages_with_combat)."""
+    st = state(turn="United States", ruleset=R, clear=("SZ 7", "Western Europe"),
+               units={"SZ 7": {"United States": {"transport": 1, "infantry": 2}}, "Western Europe": {"Germany": {"infantry": 1}}})
+    body = "combat_move:\n  - {units: 2 infantry, from: SZ 7, to: Western Europe}\n"
+    dice = {"battle/Western Europe/round-1/attacker": [2, 6], "battle/Western Europe/round-1/defender": [6]}
+    result = play(st, "United States", body, dice=dice, options={"marines": True})
+    assert result.log.battles[0]["outcome"].winner == "attacker"
+    assert units_at(result.state, "Western Europe", "United States") == {"infantry": 2}
