@@ -257,6 +257,14 @@ class Mover:
 
         if move.mission == "strategic_bombing" and not all(may_bomb(u) for u in units):
             return [_problem(move, "only bombers make strategic bombing raids", "Strategic Bombing Raids", "fighters may escort a raid with mission: escort (optional rule)", "raid.not-bomber", key="units")]
+        if move.mission not in (None, "strategic_bombing", "escort"):
+            hook = w.rules.one_way_missions
+            if any(hook is None or move.mission not in hook(w.options, w.power, w.utype(u)) for u in units):
+                return [_problem(move, f"these units cannot fly a {move.mission} mission in this game", "Game options",
+                                 "a game option allows it (e.g. Revised Kamikaze Attacks: Japanese air units)", "move.mission", key="units")]
+            if phase != "combat" or not w.is_sea(move.to) or not any(w.utype(e).domain == "sea" for e in w.enemy_units_at(move.to)):
+                return [_problem(move, f"a {move.mission} attack is a combat move against enemy sea units; {move.to} holds none",
+                                 "Game options", "", "move.mission-target")]
         if move.mission == "escort" and any(not w.utype(u).has("fighter") for u in units):
             return [_problem(move, "only fighters escort bombing raids", "Strategic Bombing Raids, optional rule: escorts and interceptors", "", "raid.not-fighter", key="units")]
         domains = {w.utype(u).domain for u in units}

@@ -89,6 +89,7 @@ class DefencePolicy:
     hold_territory: bool = True  # keep a land unit alive so the territory is not lost
     submerge: bool = False  # defending subs submerge when they may instead of firing
     intercept: bool = False  # fighters intercept strategic bombing raids (optional rule)
+    kaiten: int = 0  # defending submarines designated to fire and be lost (Revised Kaiten Torpedoes)
     yaml_path: YamlPath = ()
 
 

@@ -118,6 +118,10 @@ class Rules:
     #   a combat move, moving and loading again between them, its capacity counting all it carried
     #   in the turn (1: the usual rule; e.g. Revised's Lightning Assaults: 2).
     assaults_per_turn: Callable[..., int] | None = None
+    # one_way_missions(options, power, profile) -> missions (orders' `mission:`) the unit may fly in
+    #   combat move that need no landing afterwards: it is lost in the battle (e.g. Revised's
+    #   Kamikaze Attacks: "kamikaze", against enemy sea units only).  The battle code prices them.
+    one_way_missions: Callable[..., frozenset[str]] | None = None
 
     def cite(self, rule: str) -> str:
         for section, full in self.citations.items():

@@ -361,6 +361,8 @@ class Turn:
         for u in sorted(w.units.values(), key=lambda u: u.id):
             if u.owner != w.power or u.phase != "combat" or w.utype(u).domain != "air":
                 continue
+            if u.mission is not None and self.rules.one_way_missions is not None and u.mission in self.rules.one_way_missions(self.options, w.power, w.utype(u)):
+                continue  # it is lost in its battle and needs no landing (Rules.one_way_missions)
             left = w.utype(u).move - u.moved
             is_fighter = w.utype(u).has("fighter")
 

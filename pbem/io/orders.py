@@ -265,7 +265,7 @@ def parse_orders(doc: YamlDocument, ruleset: Ruleset) -> Orders:
 def _policy(reader: _Reader, raw: Mapping[str, Any], path: Path_) -> DefencePolicy:
     ool = reader.name_list(raw.get("order_of_loss"), (*path, "order_of_loss")) if "order_of_loss" in raw else ()
     return DefencePolicy(ool, bool(raw.get("hold_territory", True)), bool(raw.get("submerge", False)),
-                         bool(raw.get("intercept", False)), path)
+                         bool(raw.get("intercept", False)), int(raw.get("kaiten", 0) or 0), path)
 
 
 def parse_standing(doc: YamlDocument, ruleset: Ruleset) -> StandingOrders:

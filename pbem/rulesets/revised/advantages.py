@@ -293,3 +293,13 @@ def assaults_per_turn(options: Mapping[str, object], power: str, unit: UnitType)
     if options.get("lightning_assaults") is True and power == "Japan" and unit.has("transport"):
         return 2
     return 1
+
+
+def one_way_missions(options: Mapping[str, object], power: str, unit: UnitType) -> frozenset[str]:
+    """Kamikaze Attacks: "Your air units may make a combat move without having to land in a friendly
+    space afterward. You must declare during the combat move phase that an air unit is making a
+    kamikaze attack" (orders: `mission: kamikaze`; the opening-fire attack and loss are
+    advantages_combat's)."""
+    if options.get("kamikaze_attacks") is True and power == "Japan" and unit.domain == "air":
+        return frozenset({"kamikaze"})
+    return frozenset()

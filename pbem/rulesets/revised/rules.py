@@ -21,6 +21,7 @@ from pbem.rulesets.revised.advantages import (
     move_after_battle,
     movement_bonus,
     movement_profiles,
+    one_way_missions,
     setup_changes,
     structure_move,
     u_boat_interdiction,
@@ -102,5 +103,6 @@ RULES = Rules(
     structure_move=structure_move,
     may_convert=may_convert,
     assaults_per_turn=assaults_per_turn,
+    one_way_missions=one_way_missions,
     income_adjustment=lambda options, power, subs: u_boat_interdiction(options, power, subs.get("Germany", 0)),
 )

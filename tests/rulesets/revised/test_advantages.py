@@ -403,3 +403,30 @@ def test_the_revised_rules_apply_the_combat_advantages_in_a_played_turn():
     result = play(st, "United States", body, dice=dice, options={"marines": True})
     assert result.log.battles[0]["outcome"].winner == "attacker"
     assert units_at(result.state, "Western Europe", "United States") == {"infantry": 2}
+
+
+def test_kamikaze_mission_needs_no_landing_and_only_attacks_ships():
+    """Kamikaze Attacks: "Your air units may make a combat move without having to land in a friendly
+    space afterward. You must declare during the combat move phase that an air unit is making a
+    kamikaze attack" (orders: mission: kamikaze)."""
+    on = {"kamikaze_attacks": True}
+    st = state(turn="Japan", ruleset=R, clear=("SZ 61",), units={"SZ 61": {"United States": {"destroyer": 1}}})
+    body = "combat_move:\n  - {units: 1 fighter, from: Japan, to: SZ 61, mission: kamikaze}\n"
+    assert codes(validate(st, "Japan", body)) == ["move.mission"]
+    assert validate(st, "Japan", body, options=on) == []
+    result = play(st, "Japan", body, dice={"battle/SZ 61/round-1/sacrifice-attacker": [3]}, options=on)
+    assert result.log.battles[0]["outcome"].sacrificed == {"Japan": {"fighter": 1}}
+    assert units_at(result.state, "SZ 61", "Japan") == {} and not result.log.lost_air
+    assert units_at(result.state, "Japan", "Japan").get("fighter", 0) == units_at(st, "Japan", "Japan")["fighter"] - 1
+    on_land = "combat_move:\n  - {units: 1 fighter, from: Manchuria, to: Buryatia S.S.R., mission: kamikaze}\n"
+    assert codes(validate(st, "Japan", on_land, options=on)) == ["move.mission-target"]
+
+
+def test_kaiten_is_a_standing_order():
+    """Kaiten Torpedoes: "you may designate it as a kaiten torpedo" - in the standing orders
+    (`kaiten: N` submarines, per territory or sea zone, or by default)."""
+    from pbem.io.orders import read_orders_text
+
+    text = "power: Japan\nstanding_orders:\n  default: {kaiten: 1}\n  territories:\n    SZ 61: {kaiten: 2}\n"
+    _, standing = read_orders_text(text, "standing.yaml", RS)
+    assert standing.default.kaiten == 1 and standing.policy_for("SZ 61").kaiten == 2
