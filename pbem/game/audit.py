@@ -217,7 +217,9 @@ def _check_first(repo: GameRepo, first: CommitInfo, result: AuditResult) -> tupl
         add(Finding(first.sha, GAME_FILE, f"ruleset_hash {config.ruleset_hash[:12]} is not the data hash {ruleset.data_hash[:12]} "
                     f"of the {ruleset.id} ruleset loaded: the ruleset changed under this game (use {config.engine})"))
         return config_raw, None
-    expected = dump_state(initial_state(ruleset), ruleset).encode()
+    from pbem.game.game import rules_for
+
+    expected = dump_state(initial_state(ruleset, config.options, rules_for(ruleset)[0]), ruleset).encode()
     actual = repo.read(STATE_FILE, first.sha)
     if actual != expected:
         add(Finding(first.sha, STATE_FILE, "the first state is not the ruleset's initial state", unified(expected, actual, STATE_FILE)))

@@ -403,7 +403,7 @@ def new_game(path: str | Path, ruleset_id: str, players: Mapping[str, str], *, g
         from pbem.game.dicekeys import save_secret
 
         save_secret(game_id, secret, key_dir, game_repo=path, overwrite=False)
-    state = initial_state(ruleset)
+    state = initial_state(ruleset, opts, rules_for(ruleset)[0])
     files = {
         GAME_FILE: dump_config(config).encode(),
         STATE_FILE: dump_state(state, ruleset).encode(),

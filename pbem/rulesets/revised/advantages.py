@@ -242,8 +242,8 @@ def setup_changes(options: Mapping[str, object], ruleset: object, control: Mappi
     """Colonial Garrison: "You begin the game with one additional industrial complex in any tan
     territory with an income value of at least 1. (You still can't have more than one industrial
     complex in a territory.)"  The option's value names the territory (true alone names none)."""
-    choice = options.get("colonial_garrison", False)
-    if choice is False or choice is None:
+    choice = options.get("colonial_garrison", "none")
+    if choice is False or choice is None or choice == "none":
         return [], []
     rule = "Colonial Garrison (Appendix 3, United Kingdom 6)"
     if not isinstance(choice, str):

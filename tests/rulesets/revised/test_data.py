@@ -167,5 +167,9 @@ def test_every_national_advantage_is_an_option_off_by_default(rs: Ruleset) -> No
     """Appendix 3: the National Advantages Table lists six advantages for each of the five powers."""
     advantages = {n: o for n, o in rs.options.items() if o.rule.startswith("Appendix 3, National Advantages Table")}
     assert len(advantages) == 30  # five powers, a d6 each
-    assert all(o.default is False and set(o.allowed) == {False, True} for o in advantages.values())
+    # Off by default; Colonial Garrison's value names its territory ("none": not used).
+    assert all(o.default is False and set(o.allowed) == {False, True}
+               for n, o in advantages.items() if n != "colonial_garrison")
+    garrison = advantages["colonial_garrison"]
+    assert garrison.default == "none" and "Anglo-Egypt" in garrison.allowed and "India" in garrison.allowed
     assert {"russian_winter", "wolf_packs", "radar", "kamikaze_attacks", "superfortresses"} <= set(advantages)

@@ -192,3 +192,18 @@ def test_radar_and_superfortresses_apply_to_bombing_raids() -> None:
     assert plain.state.treasury["United Kingdom"] == 17  # a 2 misses without Radar
     radar = play(st, "Germany", body, options={"radar": True}, dice={"raid/United Kingdom/aa": [2]})
     assert radar.state.treasury["United Kingdom"] == 20  # shot down on a 2
+
+
+def test_colonial_garrison_is_chosen_when_the_game_is_created(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Colonial Garrison: "You begin the game with one additional industrial complex in any tan
+    territory with an income value of at least 1"; the game option names the territory."""
+    from pbem.game.audit import audit_game
+    from pbem.game.game import GameError, new_game
+
+    game = new_game(tmp_path / "g", "revised", {}, dice_mode="local", options={"colonial_garrison": "Anglo-Egypt"})
+    assert game.state().units["Anglo-Egypt"]["United Kingdom"]["industrial complex"] == 1
+    assert audit_game(tmp_path / "g").ok
+    import pytest
+
+    with pytest.raises(GameError):
+        new_game(tmp_path / "h", "revised", {}, dice_mode="local", options={"colonial_garrison": "Germany"})
