@@ -624,6 +624,13 @@ class Engine:
             winner = self._conclude_memo[key] = self._winner(state, retreated)
         if winner is None:
             return state
+        if any(state.a_pending) or any(state.d_pending):
+            # The battle ends here: casualties behind the strip were to die at the end of this
+            # step, so they are removed before the result is read (a lone kamikaze's hit counts).
+            state = self._remove_pending(state)
+            winner = self._winner(state, retreated)
+            if winner is None:
+                return state
         return State(*state[:8], winner, state.no_combat)  # = _replace(over=winner), cheaper
 
     def _winner(self, state: State, retreated: bool) -> Winner | None:

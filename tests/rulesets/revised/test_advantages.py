@@ -416,6 +416,8 @@ def test_kamikaze_mission_needs_no_landing_and_only_attacks_ships():
     assert validate(st, "Japan", body, options=on) == []
     result = play(st, "Japan", body, dice={"battle/SZ 61/round-1/sacrifice-attacker": [3]}, options=on)
     assert result.log.battles[0]["outcome"].sacrificed == {"Japan": {"fighter": 1}}
+    # Its hit sinks the destroyer even though nothing of the attacker is left to go on fighting.
+    assert units_at(result.state, "SZ 61", "United States") == {}
     assert units_at(result.state, "SZ 61", "Japan") == {} and not result.log.lost_air
     assert units_at(result.state, "Japan", "Japan").get("fighter", 0) == units_at(st, "Japan", "Japan")["fighter"] - 1
     on_land = "combat_move:\n  - {units: 1 fighter, from: Manchuria, to: Buryatia S.S.R., mission: kamikaze}\n"
