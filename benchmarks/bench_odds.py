@@ -10,7 +10,6 @@ Run: python benchmarks/bench_odds.py [--runs N] [--jobs J]
 from __future__ import annotations
 
 import argparse
-import hashlib
 import os
 import subprocess
 import sys
@@ -19,26 +18,9 @@ from concurrent.futures import ProcessPoolExecutor
 
 from pbem.engine.combat import Battle, Force, fight
 from pbem.io.rulesets import load_ruleset
+from pbem.dice import local_dice
 from pbem.odds import battle_odds
 from pbem.rulesets.aa1942_2e.combat_rules import COMBAT_RULES
-
-
-class HashDice:
-    """Deterministic dice for the benchmark: sha256(seed|label|i), rejection-sampled to d6."""
-
-    def __init__(self, seed: str):
-        self.seed = seed
-        self.used: dict[str, int] = {}
-
-    def roll(self, label: str, count: int) -> tuple[int, ...]:
-        out: list[int] = []
-        while len(out) < count:
-            i = self.used.get(label, 0)
-            self.used[label] = i + 1
-            for b in hashlib.sha256(f"{self.seed}|{label}|{i}".encode()).digest():
-                if b < 252 and len(out) < count:
-                    out.append(b % 6 + 1)
-        return tuple(out)
 
 
 def battle(kind: str, attack: dict[str, int], defend: dict[str, int]) -> Battle:
@@ -77,7 +59,7 @@ ODDS_COMMAND = ["odds", "--attack", "30 inf, 10 art, 20 tank", "--defend", "30 i
 
 def _wins(name: str, start: int, stop: int) -> int:
     b = CASES[name]
-    return sum(fight(b, HashDice(f"bench/{k}")).winner == "attacker" for k in range(start, stop))
+    return sum(fight(b, local_dice(f"bench/{k}")).winner == "attacker" for k in range(start, stop))
 
 
 def simulate(name: str, runs: int, pool: ProcessPoolExecutor | None, jobs: int) -> int:

@@ -20,7 +20,6 @@ deterministic hash dice, flagged with a 95 % confidence half-width.
 
 from __future__ import annotations
 
-import hashlib
 import heapq
 import itertools
 import math
@@ -568,31 +567,16 @@ def _summarise(
 # the fallback
 
 
-class _HashDice:
-    def __init__(self, seed: str):
-        self.seed = seed
-        self.used: dict[str, int] = {}
-
-    def roll(self, label: str, count: int) -> tuple[int, ...]:
-        out: list[int] = []
-        while len(out) < count:
-            i = self.used.get(label, 0)
-            self.used[label] = i + 1
-            for b in hashlib.sha256(f"{self.seed}|{label}|{i}".encode()).digest():
-                if b < 252 and len(out) < count:
-                    out.append(b % 6 + 1)
-        return tuple(out)
-
-
 def _simulate(battle: Battle, attacker_orders: Orders, defender_orders: Orders, low_luck: bool) -> Odds:
     """Monte Carlo with `fight` for battles too large to enumerate (deterministic seeds)."""
+    from pbem.dice import local_dice
     from pbem.engine.combat.fight import fight
 
     engine = Engine(battle, attacker_orders, defender_orders)
     finals: dict[State, float] = {}
     rounds = 0.0
     for n in range(SIMULATIONS):
-        out = fight(battle, _HashDice(f"odds/{n}"), attacker_orders, defender_orders, low_luck=low_luck)
+        out = fight(battle, local_dice(f"odds/{n}"), attacker_orders, defender_orders, low_luck=low_luck)
         a = _place(engine, "attacker", out.attacker_survivors)
         d = _place(engine, "defender", out.defender_survivors)
         zero_a = (0,) * len(a)
