@@ -3,34 +3,17 @@
 from __future__ import annotations
 
 import hashlib
-from pathlib import Path
 from typing import Iterable, Mapping
-
-import yaml
 
 from pbem.engine.combat import Battle, Force
 from pbem.engine.model import UnitType
 from pbem.rulesets.aa1942_2e.combat_rules import COMBAT_RULES
 
-UNITS_YAML = Path(__file__).resolve().parents[3] / "pbem" / "rulesets" / "aa1942_2e" / "units.yaml"
-
-
 def load_units() -> dict[str, UnitType]:
-    raw = yaml.safe_load(UNITS_YAML.read_text())["units"]
-    return {
-        name: UnitType(
-            name=name,
-            domain=d["domain"],
-            cost=d["cost"],
-            attack=d["attack"],
-            defense=d["defense"],
-            move=d["move"],
-            hits=d.get("hits", 1),
-            tags=frozenset(d.get("tags", [])),
-            bombard=d.get("bombard", 0),
-        )
-        for name, d in raw.items()
-    }
+    """The 1942 profiles, through the ruleset loader (schema-checked, as a game loads them)."""
+    from pbem.io.rulesets import load_ruleset
+
+    return dict(load_ruleset("1942-2e").units)
 
 
 UNITS = load_units()
