@@ -43,7 +43,7 @@ class BattlePlan:
             if (u.owner == w.power and u.phase is None and u.carrier is None and w.utype(u).domain == "sea"
                     and w.is_hostile_sea_zone(u.space)):
                 spaces.add(u.space)
-            if u.owner != w.power or u.phase != "combat":
+            if not w.commands(u) or u.phase != "combat":
                 continue
             if u.mission in ("strategic_bombing", "escort"):
                 plan.raids.setdefault(u.space, []).append(u.id)
@@ -73,7 +73,7 @@ def _is_cargo(w: World, u: Unit) -> bool:
 
 
 def _attackers(w: World, space: str) -> list[Unit]:
-    return [u for u in w.units_at(space) if u.owner == w.power and not _is_cargo(w, u)
+    return [u for u in w.units_at(space) if w.commands(u) and not _is_cargo(w, u)
             and u.mission not in ("strategic_bombing", "escort") and w.utype(u).domain != "structure"]
 
 
@@ -191,7 +191,7 @@ def _rehome_interceptors(turn: "Turn", space: str) -> None:
 def _land_or_lose_cargo(w: World, zone: str) -> None:
     """Seaborne land units whose transport was sunk in the offload zone's sea battle never land."""
     for u in list(w.units.values()):
-        if u.seaborne_from == zone and u.owner == w.power and u.came_by is not None:
+        if u.seaborne_from == zone and w.commands(u) and u.came_by is not None:
             host = w.units.get(u.came_by)
             if host is None:
                 del w.units[u.id]
@@ -276,7 +276,7 @@ def _battle(turn: "Turn", space: str, kind: str, bombard_from: list[str] | None 
         defenders = [u for u in defenders if u.id not in gone]
     sacrifices: dict[tuple[str, str, str, int], int] = {}
     for u, value in sacrificed:
-        key = ("attacker" if u.owner == w.power else "defender", u.owner, u.type, value)
+        key = ("attacker" if w.commands(u) else "defender", u.owner, u.type, value)
         sacrifices[key] = sacrifices.get(key, 0) + 1
     battle = cm.Battle(
         space=space, kind=kind, attacker=w.power,  # type: ignore[arg-type]
@@ -424,7 +424,7 @@ def _land_stranded(turn: "Turn", zone: str) -> None:
     friendly territory or carrier, or are lost (Aircraft Carriers; done before the mover's noncombat)."""
     w = turn.w
     for u in sorted(w.units_at(zone), key=lambda u: u.id):
-        if u.owner == w.power or w.utype(u).domain != "air" or u.carrier is not None:
+        if w.commands(u) or w.utype(u).domain != "air" or u.carrier is not None:
             continue
         hosts = [h for h in w.units_at(zone) if w.utype(h).has("carrier") and not w.is_enemy(h.owner, u.owner) and w.has_room(h, u.type)]
         if hosts:

@@ -47,6 +47,9 @@ class Mover:
     def __init__(self, world: World):
         self.w = world
         self.new_carrier_zones: set[str] = set()  # zones where a carrier bought this turn can be placed
+        # Enemy units a noncombat move may end beside: the attackers in a space an out-of-turn move
+        # reinforces (Rules.interjections, e.g. Revised's Enigma Decoded).
+        self.ignored: set[int] = set()
 
     def landing_problem(self, move: Move, units: list[Unit], dest: str) -> Problem | None:
         """Air units end the noncombat move where they can land (Phase 4: Noncombat Move, Air Units)."""
@@ -500,7 +503,7 @@ class Mover:
                 enemies = w.enemy_units_at(dest)
                 # Sea units may end noncombat movement beside enemy transports only (Transports);
                 # submarines treat hostile sea zones as friendly unless a destroyer is there.
-                blocking = [u for u in enemies if not w.utype(u).has("transport") and not u.submerged]
+                blocking = [u for u in enemies if not w.utype(u).has("transport") and not u.submerged and u.id not in self.ignored]
                 if subs and not w.enemy_destroyer_at(dest):
                     blocking = []
                 if blocking:

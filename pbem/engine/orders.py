@@ -25,6 +25,7 @@ class Move:
     mission: str | None = None  # "strategic_bombing" for bombers raiding a complex
     cargo: Mapping[str, int] | None = None  # for transports: the cargo they carry (selects which)
     yaml_path: YamlPath = ()
+    owner: str | None = None  # another power's units the mover may command (Rules.commands); None: its own
 
 
 @dataclass(frozen=True)
@@ -94,11 +95,24 @@ class DefencePolicy:
 
 
 @dataclass(frozen=True)
+class ConditionalMove:
+    """A move a power makes on another power's turn when that power attacks `when_attacked`
+    (Rules.interjections; e.g. Revised's Enigma Decoded, standing order `enigma:`)."""
+
+    when_attacked: str
+    units: Mapping[str, int]
+    frm: str
+    to: str
+    yaml_path: YamlPath = ()
+
+
+@dataclass(frozen=True)
 class StandingOrders:
     power: str
     default: DefencePolicy = DefencePolicy()
     per_space: Mapping[str, DefencePolicy] = field(default_factory=dict)
     explicit: bool = False  # False: nothing written; the documented defaults apply
+    conditional_moves: tuple[ConditionalMove, ...] = ()  # out-of-turn moves (Rules.interjections), tried in order
 
     def policy_for(self, space: str) -> DefencePolicy:
         return self.per_space.get(space, self.default)

@@ -27,6 +27,19 @@ class FreeUnits:
 
 
 @dataclass(frozen=True)
+class Interjection:
+    """A once-per-game move `power` makes on another power's turn, between that power's combat
+    move and its combat: the first of `power`'s standing `conditional_moves` whose `when_attacked`
+    space is attacked, a noncombat move of one step into that friendly space or out of it (leaving
+    at least one friendly unit behind).  `once`: its key in `GameState.pending["once"]`; `reason`
+    names the rule in the turn report."""
+
+    power: str
+    once: str
+    reason: str
+
+
+@dataclass(frozen=True)
 class Rules:
     # Movement
     hostile_sea_zone_tags: frozenset[str]  # enemy units with any of these tags make a sea zone hostile
@@ -122,6 +135,17 @@ class Rules:
     #   combat move that need no landing afterwards: it is lost in the battle (e.g. Revised's
     #   Kamikaze Attacks: "kamikaze", against enemy sea units only).  The battle code prices them.
     one_way_missions: Callable[..., frozenset[str]] | None = None
+    # interjections(options, power) -> list[Interjection]: moves other powers may make, by their
+    #   standing orders, after `power`'s combat move (e.g. Revised's Enigma Decoded: the U.K. on
+    #   Germany's turn).  Made at adjudication only: validation does not know the other's orders.
+    interjections: Callable[..., list["Interjection"]] | None = None
+    # commands(options, power) -> owners: other powers whose units `power` may move in its combat
+    #   move (orders: `owner:` on a move; their air units may land in its noncombat move) and attack
+    #   with as if they were its own (e.g. Revised's Joint Strike: the U.S. with British units).
+    commands: Callable[..., frozenset[str]] | None = None
+    # no_combat_declarations(options, power) -> names: declarations (Rules.declarations) that skip
+    #   the declaring power's combat move and conduct combat phases in the turn they are made.
+    no_combat_declarations: Callable[..., frozenset[str]] | None = None
 
     def cite(self, rule: str) -> str:
         for section, full in self.citations.items():

@@ -78,6 +78,7 @@ class Turn:
             # Cargo aboard units that carry only by an option (Rules.extra_cargo) boards now.
             for space in sorted({u.space for u in self.w.units.values() if self.w.is_sea(u.space)}):
                 self.w._embark_at(space)
+        self.w.commanded = frozenset(rules.commands(self.options, self.w.power)) if rules.commands else frozenset()
         self.mover = Mover(self.w)
         self.log = TurnLog()
         self.problems: list[Problem] = []
@@ -125,6 +126,75 @@ class Turn:
             self.w.pending["declared"] = dict(sorted(declared.items()))
             self.log.notes.append(f"{self.w.power} declares {name.replace('_', ' ')}: in force until the start of its next turn")
 
+    def _no_combat_declared(self) -> bool:
+        """A declaration made this turn that skips combat (Rules.no_combat_declarations): combat
+        moves and battle directives are refused, and no combat is conducted."""
+        hook = self.rules.no_combat_declarations
+        names = hook(self.options, self.w.power) if hook is not None else frozenset()
+        made = [name for name, _ in self.orders.declare if name in names]
+        if not made:
+            return False
+        if self.orders.combat_moves or self.orders.battles:
+            key = "combat_move" if self.orders.combat_moves else "battles"
+            self.problems.append(Problem("illegal", f"{self.w.power} declares {made[0].replace('_', ' ')}: it skips its combat move and conduct combat phases this turn",
+                                         rule=R_ORDER, hint=f"remove {key}:, or the declaration", path=(key,), code="declare.no-combat"))
+        return True
+
+    def interject(self) -> None:
+        """Out-of-turn moves of other powers between the combat move and combat (Rules.interjections):
+        the first standing conditional move of that power whose `when_attacked` space is attacked,
+        made as a noncombat move of one step into that friendly space or out of it, leaving at least
+        one friendly unit behind.  Once per game; an entry that cannot be made is reported and the
+        next one is tried."""
+        hook = self.rules.interjections
+        if hook is None:
+            return
+        w = self.w
+        plan = BattlePlan.from_world(w, self.orders, self.standing)
+        attacked = {*plan.land, *plan.sea, *plan.raids}
+        for grant in hook(self.options, w.power):
+            used = set(w.pending.get("once", []) or [])  # type: ignore[call-overload]
+            standing = self.standing.get(grant.power)
+            if grant.once in used or standing is None:
+                continue
+            for entry in standing.conditional_moves:
+                if entry.when_attacked not in attacked:
+                    continue
+                why = self._interjection(grant.power, entry)
+                if why:
+                    self.log.notes.append(f"{grant.reason}: {grant.power}'s move of {_units_text(entry.units)} from {entry.frm} to {entry.to} cannot be made: {why}")
+                    continue
+                w.pending["once"] = sorted({*used, grant.once})
+                self.log.moves.append({"phase": "noncombat", "power": grant.power, "units": dict(entry.units), "from": entry.frm, "to": entry.to, "mission": None})
+                self.log.notes.append(f"{grant.reason}: {grant.power} moves {_units_text(entry.units)} from {entry.frm} to {entry.to}, {entry.when_attacked} being attacked by {w.power}")
+                break
+
+    def _interjection(self, power: str, entry: Any) -> str:
+        """Make one conditional move for `power`; what forbids it, or "" once made."""
+        w = self.w
+        target = entry.when_attacked
+        if target not in (entry.frm, entry.to):
+            return f"it neither enters nor leaves {target}"
+        if not w.board.are_adjacent(entry.frm, entry.to):
+            return f"{entry.frm} and {entry.to} are not adjacent"
+        if w.space(entry.to).is_land and not w.is_friendly_territory(entry.to, of=power):
+            return f"{entry.to} is not friendly to {power}"
+        if entry.frm == target:
+            staying = [u for u in w.units_at(target) if not w.is_enemy(u.owner, power) and u.carrier is None
+                       and w.utype(u).domain != "structure"]
+            if len(staying) <= sum(entry.units.values()):
+                return f"at least one unit must stay behind in {target}"
+        attackers = {u.id for u in w.units_at(entry.to) if u.owner == w.power and u.phase == "combat"}
+        move = Move("noncombat", entry.units, entry.frm, entry.to, yaml_path=entry.yaml_path)
+        saved = self.mover.new_carrier_zones
+        self.mover.new_carrier_zones, self.mover.ignored = set(), attackers
+        try:
+            with w.acting_for(power):
+                found = self.mover.apply(move)
+        finally:
+            self.mover.new_carrier_zones, self.mover.ignored = saved, set()
+        return found[0].message if found else ""
+
     def convert(self) -> None:
         """Purchase phase: friendly units the rules let this power take over (Rules.may_convert)
         leave play and the same units of its own are put in their place, free to move this turn."""
@@ -170,6 +240,8 @@ class Turn:
             return TurnResult(self.state, self.log, self._cited())
         if self.orders.declare:
             self.check_declarations()
+            self.declare("purchase")
+        no_combat = self._no_combat_declared()
         self.develop_weapons()
         self.purchase()
         self.convert()
@@ -185,8 +257,11 @@ class Turn:
             if not any(p.code.startswith("purchase.") for p in self.problems):
                 self.mobilize()
             return TurnResult(self.state, self.log, self._cited())
+        if not self.validating:
+            self.interject()
         self.overflight("combat")
-        self.combat()
+        if not no_combat:
+            self.combat()
         self.moves(self.orders.noncombat_moves)
         self.overflight("return")
         self.land_air_units()
@@ -263,19 +338,36 @@ class Turn:
         self.log.purchases = dict(o.purchase)
         self.log.purchase_cost = cost + repair_cost
 
+    def _apply(self, move: Move) -> list[Problem]:
+        """One move; with `owner:` another power's units, which the rules must let this power
+        command (Rules.commands): in combat move any of them, in noncombat move only air units
+        (landing those that attacked)."""
+        w = self.w
+        if move.owner is None or move.owner == w.power:
+            return self.mover.apply(move)
+        if move.owner not in w.commanded:
+            return [Problem("illegal", f"{w.power} cannot move {move.owner}'s units in this turn", rule=R_ORDER,
+                            hint="a game option allows it (e.g. Revised Joint Strike, declared by the United Kingdom)",
+                            path=(*move.yaml_path, "owner"), code="move.owner")]
+        if move.phase == "noncombat" and any(self.ruleset.units[t].domain != "air" for t in move.units):
+            return [Problem("illegal", f"in noncombat move {w.power} moves only {move.owner}'s air units that attacked, to land them", rule=R_ORDER,
+                            path=(*move.yaml_path, "units"), code="move.owner")]
+        with w.acting_for(move.owner):
+            return self.mover.apply(move)
+
     def moves(self, moves: tuple[Move, ...]) -> list[tuple[Move, list[Problem]]]:
         done = []
         for move in moves:
-            found = self.mover.apply(move)
+            found = self._apply(move)
             if found and not self.validating and move.phase == "noncombat" and found[0].code == "move.no-units":
                 # Some of the units were lost in battle: the survivors still make the move.
                 w = self.w
-                have = {t: len(w.owned(w.power, move.frm, [t])) for t in move.units}
+                have = {t: len(w.owned(move.owner or w.power, move.frm, [t])) for t in move.units}
                 reduced = {t: min(n, have[t]) for t, n in move.units.items() if min(n, have[t]) > 0}
                 if reduced and reduced != dict(move.units):
                     from dataclasses import replace as _replace
 
-                    retry = self.mover.apply(_replace(move, units=reduced))
+                    retry = self._apply(_replace(move, units=reduced))
                     if not retry:
                         self.log.notes.append(f"Only {_units_text(reduced)} of the {_units_text(move.units)} ordered from {move.frm} to {move.to} were left to move")
                         move, found = _replace(move, units=reduced), []
@@ -285,7 +377,7 @@ class Turn:
                 else:
                     self.log.skipped.append({"phase": move.phase, "units": dict(move.units), "from": move.frm, "to": move.to, "reason": found[0].message})
             else:
-                self.log.moves.append({"phase": move.phase, "power": self.w.power, "units": dict(move.units), "from": move.frm, "to": move.to, "mission": move.mission})
+                self.log.moves.append({"phase": move.phase, "power": move.owner or self.w.power, "units": dict(move.units), "from": move.frm, "to": move.to, "mission": move.mission})
             done.append((move, found))
         for space in self.w.pending.pop("blitzed", []) or []:  # type: ignore[union-attr]
             self.capture(space, self.w.power, blitz=True)
@@ -301,7 +393,7 @@ class Turn:
         # Cargo loaded during combat move must take part in an amphibious assault.
         reported: set[str] = set()
         for u in sorted(w.units.values(), key=lambda u: u.id):
-            if u.owner == w.power and u.loaded_phase == "combat" and u.carrier is not None and u.space not in reported:
+            if w.commands(u) and u.loaded_phase == "combat" and u.carrier is not None and u.space not in reported:
                 reported.add(u.space)
                 self.problems.append(Problem("illegal", f"{u.type} loaded in combat move in {u.space} is not offloaded into an assault", rule=R_TRANSPORT, hint="offload it into a hostile territory in combat_move, or load it in noncombat_move", path=("combat_move",), code="move.cargo-not-offloaded"))
         self.check_offload_zones()
@@ -310,15 +402,15 @@ class Turn:
     def check_offload_zones(self) -> None:
         """No offloading beside ignored enemy subs unless one of your warships is there (Transports)."""
         w = self.w
-        zones = sorted({u.seaborne_from for u in w.units.values() if u.owner == w.power and u.seaborne_from})
+        zones = sorted({u.seaborne_from for u in w.units.values() if w.commands(u) and u.seaborne_from})
         for zone in zones:
             enemies = w.enemy_units_at(zone)
             if not enemies:
                 continue
-            moved_in = any(u.owner == w.power and u.phase == "combat" and w.utype(u).domain in ("sea", "air")
+            moved_in = any(w.commands(u) and u.phase == "combat" and w.utype(u).domain in ("sea", "air")
                            and not w.utype(u).has("transport") for u in w.units_at(zone))
             if w.is_hostile_sea_zone(zone):
-                fight = moved_in or any(u.owner == w.power and u.phase == "combat" and w.utype(u).domain == "sea" for u in w.units_at(zone))
+                fight = moved_in or any(w.commands(u) and u.phase == "combat" and w.utype(u).domain == "sea" for u in w.units_at(zone))
                 if not fight:
                     self.problems.append(Problem("illegal", f"transports cannot offload in hostile {zone} unless a sea battle there clears it first", rule=R_TRANSPORT + ": no offloading in a hostile sea zone",
                                                  hint=f"attack the enemy warships in {zone} in combat_move", path=("combat_move",), code="move.offload-hostile"))
@@ -340,9 +432,9 @@ class Turn:
             if w.enemy_units_at(to):
                 return True
             # Sea units supporting an amphibious assault from that zone, or loading for it.
-            if any(u.seaborne_from == to for u in w.units.values() if u.owner == w.power):
+            if any(u.seaborne_from == to for u in w.units.values() if w.commands(u)):
                 return True
-            if any(u.loaded_phase == "combat" for u in w.units_at(to) if u.owner == w.power):
+            if any(u.loaded_phase == "combat" for u in w.units_at(to) if w.commands(u)):
                 return True
             # Leaving a hostile sea zone to escape combat.
             return w.is_hostile_sea_zone(move.frm)
@@ -359,7 +451,7 @@ class Turn:
         capacity = self._carrier_room()
         new_carriers = self._new_carrier_zones() | self._zones_carriers_can_reach()
         for u in sorted(w.units.values(), key=lambda u: u.id):
-            if u.owner != w.power or u.phase != "combat" or w.utype(u).domain != "air":
+            if not w.commands(u) or u.phase != "combat" or w.utype(u).domain != "air":
                 continue
             if u.mission is not None and self.rules.one_way_missions is not None and u.mission in self.rules.one_way_missions(self.options, w.power, w.utype(u)):
                 continue  # it is lost in its battle and needs no landing (Rules.one_way_missions)
@@ -396,7 +488,7 @@ class Turn:
 
     def _attacked_spaces(self) -> set[str]:
         w = self.w
-        return {u.space for u in w.units.values() if u.owner == w.power and u.phase == "combat" and w.is_hostile_territory(u.space)}
+        return {u.space for u in w.units.values() if w.commands(u) and u.phase == "combat" and w.is_hostile_territory(u.space)}
 
     def _carrier_room(self) -> dict[str, int]:
         w = self.w
@@ -431,7 +523,7 @@ class Turn:
             return
         groups: dict[tuple[object, tuple[str, ...]], list[Unit]] = {}
         for u in sorted(w.units.values(), key=lambda u: u.id):
-            if u.owner != w.power or w.utype(u).domain != "air":
+            if not w.commands(u) or w.utype(u).domain != "air":
                 continue
             path = tuple(u.path[: u.combat_path]) if leg == "combat" else tuple(u.path[u.combat_path:])
             if path:
@@ -567,7 +659,7 @@ class Turn:
         capacity = self._carrier_room()
         new_carriers = self._new_carrier_zones() if self.bought else set()
         for u in sorted(w.units.values(), key=lambda u: u.id):
-            if u.owner != w.power or w.utype(u).domain != "air" or u.carrier is not None:
+            if not w.commands(u) or w.utype(u).domain != "air" or u.carrier is not None:
                 continue
             here = u.space
             if w.space(here).is_land and w.is_friendly_territory(here, at_start=True) and (here not in w.captured_this_turn or self.rules.air_may_land_in_captured):

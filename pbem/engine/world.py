@@ -7,8 +7,9 @@ fixed order and `World.to_state` counts them back, so the round trip is determin
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
-from typing import Iterable
+from typing import Iterable, Iterator
 
 from pbem.engine.model import GameState, Space, UnitType
 from pbem.engine.ruleset import Ruleset
@@ -60,6 +61,9 @@ class World:
         self.captured_this_turn: set[str] = set()
         self.pending: dict[str, object] = dict(state.pending)
         self.options: dict[str, object] = {}  # the game's rule options, set by the turn
+        # Other powers whose units the mover commands in combat this turn (Rules.commands, e.g.
+        # Revised's Joint Strike): those of their units that moved in combat attack as the mover's.
+        self.commanded: frozenset[str] = frozenset()
         self.developments: dict[str, frozenset[str]] = {p: frozenset(d) for p, d in state.developments.items()}
         self._profiles: dict[str, dict[str, UnitType]] = {}
         self._next_id = 1
@@ -70,6 +74,21 @@ class World:
                         self.add(utype, owner, space)
         for space in sorted({u.space for u in self.units.values() if self.is_sea(u.space)}):
             self._embark_at(space)
+
+    @contextmanager
+    def acting_for(self, power: str) -> Iterator[None]:
+        """Within the block `power` is the moving power: a Mover moves its units by its side's
+        rules (another power's move in this turn: Rules.commands, Rules.interjections)."""
+        saved = self.power, self.side
+        self.power, self.side = power, self.ruleset.side_of(power)
+        try:
+            yield
+        finally:
+            self.power, self.side = saved
+
+    def commands(self, unit: Unit) -> bool:
+        """The mover's own unit, or a commanded power's unit that moved in combat this turn."""
+        return unit.owner == self.power or (unit.owner in self.commanded and unit.phase == "combat")
 
     # --- construction -------------------------------------------------------------------------
     def add(self, utype: str, owner: str, space: str) -> Unit:

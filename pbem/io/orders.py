@@ -12,6 +12,7 @@ from typing import Any, Mapping
 
 from pbem.engine.orders import (
     BattleDirective,
+    ConditionalMove,
     Conversion,
     DefencePolicy,
     Move,
@@ -164,7 +165,10 @@ def _move(reader: _Reader, phase: str, raw: Mapping[str, Any], path: Path_) -> M
     mission = raw.get("mission")
     if mission == "attack":
         mission = None
-    return Move(phase, units, frm, to, via, mission, cargo, path)  # type: ignore[arg-type]
+    owner = reader.power(raw["owner"], (*path, "owner")) if raw.get("owner") is not None else None
+    if owner is None and raw.get("owner") is not None:
+        return None
+    return Move(phase, units, frm, to, via, mission, cargo, path, owner)  # type: ignore[arg-type]
 
 
 def _directive(reader: _Reader, space: str, raw: Mapping[str, Any], path: Path_) -> BattleDirective:
@@ -282,9 +286,18 @@ def parse_standing(doc: YamlDocument, ruleset: Ruleset) -> StandingOrders:
         space = reader.space(text, ("standing_orders", "territories", text))
         if space:
             per_space[space] = _policy(reader, raw or {}, ("standing_orders", "territories", text))
+    enigma = []
+    for i, raw in enumerate(body.get("enigma") or []):
+        path = ("standing_orders", "enigma", i)
+        when = reader.space(raw.get("when_attacked"), (*path, "when_attacked"))
+        units = reader.units(raw.get("units"), (*path, "units"))
+        frm = reader.space(raw.get("from"), (*path, "from"))
+        to = reader.space(raw.get("to"), (*path, "to"))
+        if when and units and frm and to:
+            enigma.append(ConditionalMove(when, units, frm, to, path))
     if reader.problems or power is None:
         raise ProblemsError(reader.problems)
-    return StandingOrders(power, default, per_space, explicit=True)
+    return StandingOrders(power, default, per_space, explicit=True, conditional_moves=tuple(enigma))
 
 
 def locate(problems: list[Problem], doc: YamlDocument | None, filename: str) -> list[Problem]:
