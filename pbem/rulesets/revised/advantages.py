@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from pbem.engine.model import UnitType
-from pbem.engine.rules import FreeUnits
+from pbem.engine.rules import FreeUnits, Interjection
 
 ALLIES = frozenset({"Soviet Union", "United Kingdom", "United States"})
 
@@ -200,9 +200,39 @@ def move_after_battle(options: Mapping[str, object], power: str, unit: UnitType,
 def declarations(options: Mapping[str, object], power: str) -> dict[str, str]:
     """Russian Winter: "Once during the game in your collect income phase, you can declare a severe
     winter.  Until the start of your next turn, your infantry defend on a 3." (name -> phase)"""
+    out = {}
     if options.get("russian_winter") is True and power == "Soviet Union":
-        return {"russian_winter": "collect_income"}
-    return {}
+        out["russian_winter"] = "collect_income"
+    if options.get("joint_strike") is True and power == "United Kingdom":
+        # Joint Strike: "Once during the game, on your turn, you may declare a joint strike."
+        # Made at the start of the turn, it is in force on the U.S. turn that follows.
+        out["joint_strike"] = "purchase"
+    return out
+
+
+def no_combat_declarations(options: Mapping[str, object], power: str) -> frozenset[str]:
+    """Joint Strike: "You complete your turn as normal, except you skip your combat move and
+    conduct combat phases.  (Any of your units may move on your noncombat move phase.)" """
+    if options.get("joint_strike") is True and power == "United Kingdom":
+        return frozenset({"joint_strike"})
+    return frozenset()
+
+
+def commands(options: Mapping[str, object], power: str) -> frozenset[str]:
+    """Joint Strike: "On the U.S.'s turn, the U.S.'s player can move any of your units during his or
+    her combat move phase and conduct combat with them, as if they belonged to the U.S."  The
+    declaration is in force (`joint_strike_declared`) until the U.K.'s next turn."""
+    if options.get("joint_strike_declared") is True and power == "United States":
+        return frozenset({"United Kingdom"})
+    return frozenset()
+
+
+def interjections(options: Mapping[str, object], power: str) -> list[Interjection]:
+    """Enigma Decoded: "Once per game, when Germany finishes its combat move phase but before its
+    conduct combat phase, you may make one special move" - the U.K.'s standing order `enigma:`."""
+    if options.get("enigma_decoded") is True and power == "Germany":
+        return [Interjection("United Kingdom", "enigma_decoded", "Enigma Decoded")]
+    return []
 
 
 def extra_cargo(options: Mapping[str, object], power: str, unit: UnitType) -> tuple[int, frozenset[str]] | None:

@@ -12,15 +12,18 @@ their citations; `pbem.engine.research` and `pbem.engine.antiair` hold the first
 from pbem.engine.rules import Rules
 from pbem.rulesets.revised.advantages import (
     assaults_per_turn,
+    commands,
     declarations,
     extra_cargo,
     free_air_steps,
     free_units,
+    interjections,
     may_bomb,
     may_convert,
     move_after_battle,
     movement_bonus,
     movement_profiles,
+    no_combat_declarations,
     one_way_missions,
     setup_changes,
     structure_move,
@@ -104,5 +107,8 @@ RULES = Rules(
     may_convert=may_convert,
     assaults_per_turn=assaults_per_turn,
     one_way_missions=one_way_missions,
+    interjections=interjections,
+    commands=commands,
+    no_combat_declarations=no_combat_declarations,
     income_adjustment=lambda options, power, subs: u_boat_interdiction(options, power, subs.get("Germany", 0)),
 )

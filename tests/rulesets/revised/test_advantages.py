@@ -432,3 +432,93 @@ def test_kaiten_is_a_standing_order():
     text = "power: Japan\nstanding_orders:\n  default: {kaiten: 1}\n  territories:\n    SZ 61: {kaiten: 2}\n"
     _, standing = read_orders_text(text, "standing.yaml", RS)
     assert standing.default.kaiten == 1 and standing.policy_for("SZ 61").kaiten == 2
+
+
+# --- Out-of-turn advantages: Enigma Decoded (Rules.interjections), Joint Strike (Rules.commands) ---
+
+def _enigma(entries: str):  # type: ignore[no-untyped-def]
+    from pbem.io.orders import read_orders_text
+
+    _, standing = read_orders_text("power: United Kingdom\nstanding_orders:\n  enigma:\n" + entries, "standing.yaml", RS)
+    return {"United Kingdom": standing}
+
+
+def _karelia(**units: dict[str, dict[str, int]]):  # type: ignore[no-untyped-def]
+    spaces = {"Karelia S.S.R.": {}, "Archangel": {}, "Eastern Europe": {"Germany": {"tank": 1}}, **units}
+    return state(ruleset=R, clear=tuple(spaces), units={s: u for s, u in spaces.items() if u})
+
+
+GERMAN_ATTACK = "combat_move:\n  - {units: 1 tank, from: Eastern Europe, to: Karelia S.S.R.}\n"
+
+
+def test_enigma_decoded_reinforces_a_space_germany_attacks_once_per_game():
+    """Enigma Decoded: "you may move any number of your units from an adjacent space into any one
+    friendly space being attacked by Germany" - the U.K.'s standing order, made after Germany's
+    combat move; "If your units survive, they remain in the space to which they were moved."""
+    on = {"enigma_decoded": True}
+    st = _karelia(**{"Karelia S.S.R.": {"Soviet Union": {"infantry": 1}}, "Archangel": {"United Kingdom": {"infantry": 2}}})
+    standing = _enigma("    - {when_attacked: West Russia, units: 1 infantry, from: Archangel, to: West Russia}\n"
+                       "    - {when_attacked: Karelia S.S.R., units: 2 infantry, from: Archangel, to: Karelia S.S.R.}\n")
+    dice = {"battle/Karelia S.S.R./round-1/attacker": [6], "battle/Karelia S.S.R./round-1/defender": [2, 6, 6]}
+    done = play(st, "Germany", GERMAN_ATTACK, dice=dice, options=on, standing=standing)
+    assert units_at(done.state, "Karelia S.S.R.", "United Kingdom") == {"infantry": 2}
+    assert units_at(done.state, "Karelia S.S.R.", "Germany") == {} and units_at(done.state, "Archangel", "United Kingdom") == {}
+    assert done.state.pending["once"] == ["enigma_decoded"]
+    assert any("Enigma Decoded" in n for n in done.log.notes)
+    # Once per game: used, nothing moves (the lone Soviet infantry then defends alone).
+    again = play(replace(st, pending={"once": ["enigma_decoded"]}), "Germany", GERMAN_ATTACK,
+                 dice={"battle/Karelia S.S.R./round-1/attacker": [1], "battle/Karelia S.S.R./round-1/defender": [6]},
+                 options=on, standing=standing)
+    assert units_at(again.state, "Archangel", "United Kingdom") == {"infantry": 2}
+    assert again.state.control["Karelia S.S.R."] == "Germany"
+    # The option off: nothing moves either, and nothing is used.
+    off = play(st, "Germany", GERMAN_ATTACK, dice={"battle/Karelia S.S.R./round-1/attacker": [1], "battle/Karelia S.S.R./round-1/defender": [6]},
+               standing=standing)
+    assert units_at(off.state, "Archangel", "United Kingdom") == {"infantry": 2} and "once" not in off.state.pending
+
+
+def test_enigma_decoded_evacuates_a_space_germany_attacks_leaving_one_unit_behind():
+    """Enigma Decoded: "you may move any number of your units from a space being attacked by Germany
+    into an adjacent friendly space, but you must leave at least one unit behind" (FAQ: an ally's
+    unit may be the one left behind)."""
+    on = {"enigma_decoded": True}
+    standing = _enigma("    - {when_attacked: Karelia S.S.R., units: 2 infantry, from: Karelia S.S.R., to: Archangel}\n")
+    lose = {"battle/Karelia S.S.R./round-1/attacker": [1], "battle/Karelia S.S.R./round-1/defender": [6]}
+    st = _karelia(**{"Karelia S.S.R.": {"Soviet Union": {"infantry": 1}, "United Kingdom": {"infantry": 2}}})
+    done = play(st, "Germany", GERMAN_ATTACK, dice=lose, options=on, standing=standing)
+    assert units_at(done.state, "Archangel", "United Kingdom") == {"infantry": 2}
+    assert units_at(done.state, "Karelia S.S.R.", "Soviet Union") == {} and done.state.control["Karelia S.S.R."] == "Germany"
+    assert done.state.pending["once"] == ["enigma_decoded"]
+    # Taking every unit out is refused: reported, not made, not used.
+    alone = _karelia(**{"Karelia S.S.R.": {"United Kingdom": {"infantry": 2}}})
+    dice = {"battle/Karelia S.S.R./round-1/attacker": [6], "battle/Karelia S.S.R./round-1/defender": [2, 6]}
+    kept = play(alone, "Germany", GERMAN_ATTACK, dice=dice, options=on, standing=standing)
+    assert units_at(kept.state, "Archangel", "United Kingdom") == {} and "once" not in kept.state.pending
+    assert any("at least one unit must stay behind" in n for n in kept.log.notes)
+
+
+def test_joint_strike_uk_skips_combat_and_the_us_fights_with_british_units_once_per_game():
+    """Joint Strike: the U.K. declares it and skips its combat move and conduct combat phases; "On
+    the U.S.'s turn, the U.S.'s player can move any of your units during his or her combat move
+    phase and conduct combat with them, as if they belonged to the U.S.\""""
+    on = {"joint_strike": True}
+    uk = state(turn="United Kingdom", ruleset=R, clear=("Karelia S.S.R.", "Archangel"), control={"Karelia S.S.R.": "Germany"},
+               units={"Karelia S.S.R.": {"Germany": {"infantry": 1}}, "Archangel": {"United Kingdom": {"infantry": 2}}})
+    body = "declare: [joint_strike]\n"
+    assert codes(validate(uk, "United Kingdom", body)) == ["declare.unknown"]
+    attack = "combat_move:\n  - {units: 2 infantry, from: Archangel, to: Karelia S.S.R.}\n"
+    assert codes(validate(uk, "United Kingdom", body + attack, options=on)) == ["declare.no-combat"]
+    declared = play(uk, "United Kingdom", body, options=on)
+    assert declared.state.pending == {"declared": {"joint_strike": "United Kingdom"}, "once": ["joint_strike"]}
+    # The U.S. turn: British infantry attack under U.S. orders; without the declaration they cannot.
+    us = replace(declared.state, turn_index=4)
+    strike = "combat_move:\n  - {units: 2 infantry, from: Archangel, to: Karelia S.S.R., owner: United Kingdom}\n"
+    assert codes(validate(replace(us, pending={"once": ["joint_strike"]}), "United States", strike, options=on)) == ["move.owner"]
+    assert validate(us, "United States", strike, options=on) == []
+    dice = {"battle/Karelia S.S.R./round-1/attacker": [1, 6], "battle/Karelia S.S.R./round-1/defender": [6]}
+    won = play(us, "United States", strike, dice=dice, options=on)
+    assert units_at(won.state, "Karelia S.S.R.", "United Kingdom") == {"infantry": 2}
+    assert units_at(won.state, "Karelia S.S.R.", "Germany") == {} and won.state.control["Karelia S.S.R."] != "Germany"
+    # Once per game.
+    later = replace(won.state, turn_index=2, round=2)
+    assert codes(validate(later, "United Kingdom", body, options=on)) == ["declare.used"]
