@@ -63,6 +63,8 @@ class Mover:
                             "land in a territory your side held when the turn began, or on a carrier", "air.landing")
         if any(not w.utype(u).has("fighter") for u in units):
             return _problem(move, f"only fighters land at sea; {dest} is a sea zone", R_AIR, "land bombers in a friendly territory", "air.landing")
+        if w.rules.fighters_land_after_noncombat and move.phase == "noncombat":
+            return None  # the carrier is looked for once every noncombat move is made (Turn.land_at_sea)
         room = sum(max(0, w.utype(h).carrier_capacity - len(w.cargo_of(h))) for h in w.units_at(dest)
                    if w.utype(h).has("carrier") and not w.is_enemy(h.owner))
         if room >= len(units) or dest in self.new_carrier_zones:

@@ -48,6 +48,11 @@ class Rules:
     air_may_land_in_captured: bool  # may air units land in a territory captured this turn?
     aa_moves_in_combat: bool
     aa_fires_at_overflight: bool  # AA guns fire at every aircraft flying over (Revised), not only at attackers
+    # Fighters land at the very end of noncombat move (Revised FAQ): a fighter ordered to a sea zone
+    # needs a carrier with room there once every noncombat move is made, and a carrier moving in
+    # noncombat move never carries a fighter that moved this turn.  False: moves apply in order and a
+    # fighter lands on the carrier in its zone at the time of the move (1942 engine behaviour).
+    fighters_land_after_noncombat: bool
     # What a transport that moved or fought in combat may do in noncombat move: nothing (1942), or
     # load or offload in place, one of the two, unless it retreated (Revised, DIGEST §5 REV.4).
     transport_after_combat: Literal["nothing", "load_or_offload"]

@@ -263,6 +263,7 @@ class Turn:
         if not no_combat:
             self.combat()
         self.moves(self.orders.noncombat_moves)
+        self.land_at_sea()
         self.overflight("return")
         self.land_air_units()
         self.mobilize()
@@ -652,6 +653,28 @@ class Turn:
             self.log.notes.append(f"{space} is liberated and returns to {original}")
         else:
             self.log.notes.append(f"{space} is captured by {w.control[space]}: {original}'s capital is in enemy hands")
+
+    def land_at_sea(self) -> None:
+        """Rules.fighters_land_after_noncombat: fighters ordered to a sea zone in noncombat move land
+        there only now, on a carrier with room that is there once every move is made (FAQ: "Fighters
+        land at the very end of noncombat movement").  In validation one without a carrier is a
+        problem; at adjudication it is left to land_air_units."""
+        w = self.w
+        if not self.rules.fighters_land_after_noncombat:
+            return
+        for u in sorted(w.units.values(), key=lambda u: u.id):
+            if (not w.commands(u) or w.utype(u).domain != "air" or u.carrier is not None or u.phase != "noncombat"
+                    or w.space(u.space).is_land or u.space in self.mover.new_carrier_zones):
+                continue
+            hosts = sorted((h for h in w.units_at(u.space) if w.utype(h).has("carrier") and not w.is_enemy(h.owner, u.owner)
+                            and w.has_room(h, u.type)), key=lambda h: (h.owner != u.owner, h.id))
+            if hosts:
+                u.carrier = hosts[0].id
+            elif self.validating:
+                self.problems.append(Problem("illegal", f"{u.type} ordered to {u.space} finds no carrier with room there at the end of noncombat move",
+                                             rule=R_AIR + ": fighters land at the very end of noncombat movement (FAQ)",
+                                             hint="fly the fighter to the sea zone where the carrier will be at the end of noncombat move",
+                                             path=(*u.order, "to") if u.order else ("noncombat_move",), code="air.landing"))
 
     def land_air_units(self) -> None:
         """Air units that end the turn where they cannot stay land at the nearest place, or are lost."""

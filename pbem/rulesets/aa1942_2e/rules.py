@@ -23,6 +23,8 @@ RULES = Rules(
     aa_moves_in_combat=False,
     # AAA fires "only when the air units attack a territory, not when they fly over it" (Air Units).
     aa_fires_at_overflight=False,
+    # Moves apply in order: a fighter lands on a carrier in its zone at the time of its move.
+    fighters_land_after_noncombat=False,
     # Noncombat Move: transports "can load or offload cargo, unless they loaded, moved, offloaded, or
     # were involved in combat" earlier in the turn.
     transport_after_combat="nothing",

@@ -54,6 +54,10 @@ RULES = Rules(
     # Combat Move, Air Units: "Whenever an air unit moves into a hostile territory containing an
     # antiaircraft gun, the gun gets a chance to shoot it down" - also on retreat and return flights.
     aa_fires_at_overflight=True,
+    # FAQ, Transports and Carriers: "Fighters land at the very end of noncombat movement. To land on
+    # the carrier, the fighter must fly to the sea zone where the carrier will be at the end of
+    # noncombat movement."
+    fighters_land_after_noncombat=True,
     # Noncombat Move, Transports, and the FAQ: a transport that moved or fought in combat may not
     # move again but may load OR offload in place, unless it retreated (DIGEST §5 REV.4).
     transport_after_combat="load_or_offload",
