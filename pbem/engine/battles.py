@@ -145,6 +145,7 @@ def retreat_spaces(w: World, space: str, attackers: list[Unit]) -> tuple[str, ..
 
 def resolve_battles(turn: "Turn", plan: BattlePlan) -> None:
     w = turn.w
+    turn.contested = {*plan.sea, *plan.land}  # every space with a battle this turn, fought or still to fight
     for space in sorted(plan.raids):
         _raid(turn, space, [w.units[i] for i in plan.raids[space] if i in w.units])
     offload_zones = sorted({z for zones in plan.amphibious_zones.values() for z in zones})
@@ -423,6 +424,8 @@ def _land_stranded(turn: "Turn", zone: str) -> None:
     """Defending air units whose carrier sank land on another carrier there, or move one space to a
     friendly territory or carrier, or are lost (Aircraft Carriers; done before the mover's noncombat)."""
     w = turn.w
+    # Rules.stranded_air_avoids_contested: not into a space with a battle this turn.
+    avoid = turn.contested if w.rules.stranded_air_avoids_contested else set()
     for u in sorted(w.units_at(zone), key=lambda u: u.id):
         if w.commands(u) or w.utype(u).domain != "air" or u.carrier is not None:
             continue
@@ -432,6 +435,8 @@ def _land_stranded(turn: "Turn", zone: str) -> None:
             continue
         landed = None
         for n in sorted(w.board.neighbours(zone)):
+            if n in avoid:
+                continue
             sp = w.space(n)
             if sp.is_land and w.is_friendly_territory(n, of=u.owner) and not sp.impassable:
                 landed = n

@@ -53,6 +53,9 @@ class Rules:
     # noncombat move never carries a fighter that moved this turn.  False: moves apply in order and a
     # fighter lands on the carrier in its zone at the time of the move (1942 engine behaviour).
     fighters_land_after_noncombat: bool
+    # Defending air units whose carrier sank move one space to land: may that space be one where
+    # there is a battle this turn?  True: not (Revised FAQ: it "must not have been contested").
+    stranded_air_avoids_contested: bool
     # What a transport that moved or fought in combat may do in noncombat move: nothing (1942), or
     # load or offload in place, one of the two, unless it retreated (Revised, DIGEST §5 REV.4).
     transport_after_combat: Literal["nothing", "load_or_offload"]

@@ -25,6 +25,8 @@ RULES = Rules(
     aa_fires_at_overflight=False,
     # Moves apply in order: a fighter lands on a carrier in its zone at the time of its move.
     fighters_land_after_noncombat=False,
+    # Aircraft Carriers: a fighter whose carrier sank lands one space away, battle or not.
+    stranded_air_avoids_contested=False,
     # Noncombat Move: transports "can load or offload cargo, unless they loaded, moved, offloaded, or
     # were involved in combat" earlier in the turn.
     transport_after_combat="nothing",

@@ -58,6 +58,10 @@ RULES = Rules(
     # the carrier, the fighter must fly to the sea zone where the carrier will be at the end of
     # noncombat movement."
     fighters_land_after_noncombat=True,
+    # FAQ, Combat: an ally's fighter whose carrier sank "has a movement range of 1 to reach a
+    # friendly land space, island, or aircraft carrier ... This territory or sea zone must not have
+    # been contested during the current turn."
+    stranded_air_avoids_contested=True,
     # Noncombat Move, Transports, and the FAQ: a transport that moved or fought in combat may not
     # move again but may load OR offload in place, unless it retreated (DIGEST §5 REV.4).
     transport_after_combat="load_or_offload",

@@ -259,3 +259,22 @@ def test_a_fighter_without_movement_left_is_lost_when_its_side_retreats() -> Non
     result = play(st, "United Kingdom", body, dice={"battle/SZ 7/round-1/attacker": [6, 6], "battle/SZ 7/round-1/defender": [6]})
     assert units_at(result.state, "SZ 12", "United Kingdom") == {"aircraft carrier": 1}
     assert "fighter" not in units_at(result.state, "SZ 7", "United Kingdom")
+
+
+def test_fighters_whose_carrier_sank_move_one_space_to_an_uncontested_landing() -> None:
+    """Q. An enemy sub attacks my aircraft carrier with one of my ally's fighters on it. The carrier
+    sinks. What happens to the fighter? A. "The fighter must land in a safe place after the combat phase
+    ends. In effect, the fighter has a movement range of 1 to reach a friendly land space, island, or
+    aircraft carrier during the attacker's turn. This territory or sea zone must not have been contested
+    during the current turn.\""""
+    st = state(turn="Germany", ruleset=REV, clear=("SZ 7", "SZ 6"),
+               units={"SZ 7": {"United Kingdom": {"aircraft carrier": 1}, "United States": {"fighter": 1}},
+                      "SZ 6": {"United Kingdom": {"aircraft carrier": 1}}})
+    body = ("combat_move:\n  - {units: 1 submarine, from: SZ 8, to: SZ 7}\n  - {units: 1 submarine, from: SZ 5, to: SZ 6}\n"
+            "battles:\n  SZ 7: {retreat: {to: SZ 8, when: after round 1}}\n  SZ 6: {retreat: {to: SZ 5, when: after round 1}}\n")
+    result = play(st, "Germany", body, dice={
+        "battle/SZ 7/round-1/surprise-attacker": [1], "battle/SZ 7/round-1/defender": [6],
+        "battle/SZ 6/round-1/surprise-attacker": [6], "battle/SZ 6/round-1/defender": [6]})
+    # The carrier in SZ 6 was attacked this turn: the fighter lands in the United Kingdom instead.
+    assert units_at(result.state, "SZ 6", "United States") == {}
+    assert units_at(result.state, "United Kingdom", "United States") == {"fighter": 1}
