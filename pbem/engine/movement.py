@@ -329,6 +329,10 @@ class Mover:
                 u.after_battle_move = 0
             if u.carrier is not None and domain == "air":
                 u.carrier = None
+            if phase == "combat" and domain == "sea" and not w.rules.carrier_takes_own_fighters_in_combat:
+                for rider in w.cargo_of(u):
+                    if w.utype(rider).domain == "air" and rider.owner == u.owner:
+                        rider.carrier = None  # left in the air in the starting zone (Rules.carrier_takes_own_fighters_in_combat)
             w.move_unit(u, path, cost)
             u.phase = phase
             u.order = move.yaml_path

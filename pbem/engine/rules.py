@@ -56,6 +56,10 @@ class Rules:
     # Defending air units whose carrier sank move one space to land: may that space be one where
     # there is a battle this turn?  True: not (Revised FAQ: it "must not have been contested").
     stranded_air_avoids_contested: bool
+    # Does a carrier moving in combat move take its owner's fighters aboard along (they attack with
+    # it)?  False (Revised FAQ): they stay "in the air" in its starting zone for a move of their own
+    # (an ally's fighters aboard are cargo either way).
+    carrier_takes_own_fighters_in_combat: bool
     # What a transport that moved or fought in combat may do in noncombat move: nothing (1942), or
     # load or offload in place, one of the two, unless it retreated (Revised, DIGEST §5 REV.4).
     transport_after_combat: Literal["nothing", "load_or_offload"]

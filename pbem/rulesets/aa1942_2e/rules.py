@@ -27,6 +27,8 @@ RULES = Rules(
     fighters_land_after_noncombat=False,
     # Aircraft Carriers: a fighter whose carrier sank lands one space away, battle or not.
     stranded_air_avoids_contested=False,
+    # A carrier's own fighters move with it (engine behaviour kept for 1942).
+    carrier_takes_own_fighters_in_combat=True,
     # Noncombat Move: transports "can load or offload cargo, unless they loaded, moved, offloaded, or
     # were involved in combat" earlier in the turn.
     transport_after_combat="nothing",

@@ -62,6 +62,10 @@ RULES = Rules(
     # friendly land space, island, or aircraft carrier ... This territory or sea zone must not have
     # been contested during the current turn."
     stranded_air_avoids_contested=True,
+    # FAQ, Transports and Carriers: "During the combat move, the carrier can move and leave its
+    # fighters behind in the sea zone (consider them to be in the air)"; an ally's fighter aboard
+    # "must remain on board as cargo".  Fighters that go along are ordered to move themselves.
+    carrier_takes_own_fighters_in_combat=False,
     # Noncombat Move, Transports, and the FAQ: a transport that moved or fought in combat may not
     # move again but may load OR offload in place, unless it retreated (DIGEST §5 REV.4).
     transport_after_combat="load_or_offload",

@@ -149,8 +149,6 @@ def test_units_need_not_all_offload() -> None:
     assert units_at(result.state, "SZ 7", "United Kingdom") == {"transport": 1, "tank": 1}
 
 
-@pytest.mark.skip(reason="not done: own fighters aboard a carrier move with it in combat move (World.move_unit); "
-                         "no order yet keeps them in the air for a noncombat move")
 def test_a_carrier_may_sail_into_battle_leaving_its_fighters_in_the_air() -> None:
     """Q. Consider a carrier with two fighters ... He wants to send the carrier into battle but wants to
     send the two fighters to a different territory as a noncombat move. Can that be done? A. "Yes. The
@@ -160,6 +158,13 @@ def test_a_carrier_may_sail_into_battle_leaving_its_fighters_in_the_air() -> Non
     body = ("combat_move:\n  - {units: 1 aircraft carrier, from: SZ 7, to: SZ 8}\n"
             "noncombat_move:\n  - {units: 2 fighters, from: SZ 7, to: United Kingdom}\n")
     assert validate(st, "United Kingdom", body) == []
+    result = play(st, "United Kingdom", body, dice={"battle/SZ 8/round-1/surprise-defender": [6], "battle/SZ 8/round-1/attacker": [1]})
+    assert result.log.battles[0]["outcome"].attacker_survivors == {"United Kingdom": {"aircraft carrier": 1}}
+    assert units_at(result.state, "United Kingdom", "United Kingdom")["fighter"] == 4
+    # Fighters that go along are ordered to: they fly beside the carrier and attack.
+    along = "combat_move:\n  - {units: '1 aircraft carrier, 2 fighters', from: SZ 7, to: SZ 8}\n"
+    result = play(st, "United Kingdom", along, dice={"battle/SZ 8/round-1/surprise-defender": [6], "battle/SZ 8/round-1/attacker": [6, 6, 1]})
+    assert units_at(result.state, "SZ 8", "United Kingdom") == {"aircraft carrier": 1, "fighter": 2}
 
 
 def test_fighters_land_at_the_end_of_noncombat_so_the_carrier_cannot_carry_them_on() -> None:
@@ -278,3 +283,28 @@ def test_fighters_whose_carrier_sank_move_one_space_to_an_uncontested_landing() 
     # The carrier in SZ 6 was attacked this turn: the fighter lands in the United Kingdom instead.
     assert units_at(result.state, "SZ 6", "United States") == {}
     assert units_at(result.state, "United Kingdom", "United States") == {"fighter": 1}
+
+
+def test_each_combat_is_resolved_completely_before_the_next() -> None:
+    """Q. I know combat in each territory or sea zone is resolved separately, but can I partially resolve
+    one combat, move to the next, and so on, bouncing between combats before they're completed? A. "No.
+    Each combat is resolved completely before moving on to the next.\""""
+    from pbem.dice import FixedDice
+    from pbem.engine.turn import run_turn
+    from pbem.game.game import rules_for
+    from tests.engine.scenario import orders
+
+    st = state(turn="Soviet Union", ruleset=REV, clear=("West Russia", "Ukraine S.S.R."),
+               units={"West Russia": {"Germany": {"infantry": 1}}, "Ukraine S.S.R.": {"Germany": {"infantry": 1}},
+                      "Russia": {"Soviet Union": {"tank": 1}}, "Caucasus": {"Soviet Union": {"tank": 1}}},
+               control={"West Russia": "Germany", "Ukraine S.S.R.": "Germany"})
+    _, parsed = orders("Soviet Union", "combat_move:\n  - {units: 1 tank, from: Russia, to: West Russia}\n"
+                                       "  - {units: 1 tank, from: Caucasus, to: Ukraine S.S.R.}\n", ruleset=REV)
+    ruleset = load_ruleset(REV)
+    rules, combat = rules_for(ruleset)
+    dice = FixedDice({f"battle/{t}/round-{r}/{s}": [6] if r == 1 else ([3] if s == "attacker" else [6])
+                      for t in ("West Russia", "Ukraine S.S.R.") for r in (1, 2) for s in ("attacker", "defender")})
+    result = run_turn(ruleset, rules, combat, st, parsed, {}, ruleset.option_defaults(), dice)
+    assert result.problems == []
+    spaces = [roll.label.split("/")[1] for roll in dice.log if roll.label.startswith("battle/")]
+    assert len(spaces) == 8 and spaces[:4] == [spaces[0]] * 4 and spaces[4:] == [spaces[4]] * 4 and spaces[0] != spaces[4]
