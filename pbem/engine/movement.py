@@ -210,7 +210,8 @@ class Mover:
                            or (offloading and u.carrier is not None and u.loaded_phase == "noncombat")]
             else:
                 movable = [u for u in pool if (u.phase is None and not u.fought)
-                           or (offloading and u.carrier is not None and u.loaded_phase == "combat")]
+                           or (offloading and u.carrier is not None and u.loaded_phase == "combat")
+                           or self._moves_on(u)]
             if move.cargo is not None and pool and w.carries_land(pool[0]):
                 movable.sort(key=lambda u: (not self._cargo_matches(u, move.cargo or {}), u.id))
             else:
@@ -225,6 +226,13 @@ class Mover:
                 return None
             chosen.extend(movable[:count])
         return chosen
+
+    def _moves_on(self, u: Unit) -> bool:
+        """Rules.transport_combat_move_in_legs: a transport that made a combat move to a zone that is
+        not hostile, has not offloaded or fought and has movement left may make another."""
+        w = self.w
+        return (w.rules.transport_combat_move_in_legs and w.carries_land(u) and u.phase == "combat" and not u.fought
+                and not u.offloaded_to and u.moved < w.utype(u).move and not w.is_hostile_sea_zone(u.space))
 
     def _cargo_matches(self, transport: Unit, cargo: dict[str, int] | object) -> bool:
         aboard: dict[str, int] = {}

@@ -60,6 +60,9 @@ class Rules:
     # it)?  False (Revised FAQ): they stay "in the air" in its starting zone for a move of their own
     # (an ally's fighters aboard are cargo either way).
     carrier_takes_own_fighters_in_combat: bool
+    # May a transport that moved in combat move, out of a hostile zone, move on with the movement it
+    # has left (after loading, say) in more combat moves?  True: Revised FAQ; False: one move each.
+    transport_combat_move_in_legs: bool
     # What a transport that moved or fought in combat may do in noncombat move: nothing (1942), or
     # load or offload in place, one of the two, unless it retreated (Revised, DIGEST §5 REV.4).
     transport_after_combat: Literal["nothing", "load_or_offload"]

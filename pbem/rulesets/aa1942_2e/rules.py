@@ -29,6 +29,8 @@ RULES = Rules(
     stranded_air_avoids_contested=False,
     # A carrier's own fighters move with it (engine behaviour kept for 1942).
     carrier_takes_own_fighters_in_combat=True,
+    # A transport makes one combat move (engine behaviour kept for 1942).
+    transport_combat_move_in_legs=False,
     # Noncombat Move: transports "can load or offload cargo, unless they loaded, moved, offloaded, or
     # were involved in combat" earlier in the turn.
     transport_after_combat="nothing",

@@ -66,6 +66,10 @@ RULES = Rules(
     # fighters behind in the sea zone (consider them to be in the air)"; an ally's fighter aboard
     # "must remain on board as cargo".  Fighters that go along are ordered to move themselves.
     carrier_takes_own_fighters_in_combat=False,
+    # FAQ, Combat: a transport may "move out of a potential combat situation in one sea zone into a
+    # friendly sea zone, load a unit, move to a third (also friendly) sea zone, and offload ... All of
+    # the transport's activity takes place in the combat move."
+    transport_combat_move_in_legs=True,
     # Noncombat Move, Transports, and the FAQ: a transport that moved or fought in combat may not
     # move again but may load OR offload in place, unless it retreated (DIGEST §5 REV.4).
     transport_after_combat="load_or_offload",

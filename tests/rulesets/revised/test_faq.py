@@ -231,20 +231,27 @@ def test_a_fighter_cannot_fight_at_sea_and_on_the_island_in_one_turn() -> None:
     assert codes(validate(st, "United Kingdom", body)) == ["move.already-moved"]
 
 
-@pytest.mark.skip(reason="not done: a transport makes one combat move (move.already-moved); a second leg after "
-                         "loading would need Mover to let a transport continue its combat move")
 def test_a_loaded_transport_may_leave_a_potential_battle_load_elsewhere_and_assault() -> None:
     """Q. Can a transport move out of a potential combat situation in one sea zone into a friendly sea
     zone, load a unit, move to a third (also friendly) sea zone, and offload the land unit into hostile
     territory for an amphibious assault? A. "This move is legal. All of the transport's activity takes
     place in the combat move.\""""
-    st = state(turn="United Kingdom", ruleset=REV, clear=("SZ 7", "SZ 6", "SZ 3"),
-               units={"SZ 6": {"United Kingdom": {"transport": 1}, "Germany": {"submarine": 1}}})
-    body = ("combat_move:\n  - {units: 1 transport, from: SZ 6, to: SZ 3}\n"
-            "  - {units: 1 infantry, from: United Kingdom, to: SZ 3}\n"
-            "  - {units: 1 transport, from: SZ 3, to: SZ 7, via: [SZ 6]}\n"
-            "  - {units: 1 infantry, from: SZ 7, to: Western Europe}\n")
+    st = state(turn="United Kingdom", ruleset=REV, clear=("SZ 7", "SZ 6", "SZ 12", "Algeria"),
+               units={"SZ 6": {"United Kingdom": {"transport": 1}, "Germany": {"submarine": 1}},
+                      "Algeria": {"Germany": {"infantry": 1}}}, control={"Algeria": "Germany"})
+    body = ("combat_move:\n  - {units: 1 transport, from: SZ 6, to: SZ 7}\n"
+            "  - {units: 1 infantry, from: United Kingdom, to: SZ 7}\n"
+            "  - {units: 1 transport, from: SZ 7, to: SZ 12}\n"
+            "  - {units: 1 infantry, from: SZ 12, to: Algeria}\n")
     assert validate(st, "United Kingdom", body) == []
+    result = play(st, "United Kingdom", body, dice={"battle/Algeria/round-1/attacker": [1], "battle/Algeria/round-1/defender": [6]})
+    assert result.state.control["Algeria"] == "United Kingdom" and units_at(result.state, "SZ 12", "United Kingdom") == {"transport": 1}
+    # Its movement is still 2 in all, and it cannot move on from a hostile zone.
+    far = body.replace("to: SZ 12}", "to: SZ 11, via: [SZ 12]}").replace("from: SZ 12, to: Algeria", "from: SZ 11, to: Algeria")
+    assert "move.too-far" in codes(validate(st, "United Kingdom", far))
+    stopped = ("combat_move:\n  - {units: 1 transport, from: SZ 6, to: SZ 7}\n  - {units: 1 battleship, from: SZ 2, to: SZ 8}\n"
+               "  - {units: 1 transport, from: SZ 7, to: SZ 8}\n  - {units: 1 transport, from: SZ 8, to: SZ 2}\n")
+    assert "move.already-moved" in codes(validate(st, "United Kingdom", stopped))
 
 
 # --- retreats ---------------------------------------------------------------------------------
