@@ -146,6 +146,9 @@ def retreat_spaces(w: World, space: str, attackers: list[Unit]) -> tuple[str, ..
 def resolve_battles(turn: "Turn", plan: BattlePlan) -> None:
     w = turn.w
     turn.contested = {*plan.sea, *plan.land}  # every space with a battle this turn, fought or still to fight
+    # The land battles of this turn in the order they are fought, with who holds each and whose it
+    # was, for rules that let a defender choose among them (Rules.free_units' "attacked" facts).
+    turn.attacked = tuple((s, w.space(s).original_owner, w.control.get(s)) for s in plan.land)
     for space in sorted(plan.raids):
         _raid(turn, space, [w.units[i] for i in plan.raids[space] if i in w.units])
     offload_zones = sorted({z for zones in plan.amphibious_zones.values() for z in zones})
@@ -216,7 +219,9 @@ def _battle(turn: "Turn", space: str, kind: str, bombard_from: list[str] | None 
         # Units a rule gives the defence before the battle (Rules.free_units, "attacked").
         for grant in turn.free_units("attacked", space=space, attacker=w.power, controller=w.control.get(space),
                                      defenders=frozenset(u.owner for u in _defenders(w, space)),
-                                     original_owner=w.space(space).original_owner):
+                                     original_owner=w.space(space).original_owner,
+                                     attacked=turn.attacked,
+                                     choices={p: so.choices for p, so in turn.standing.items()}):
             turn.give(grant, space)
     defenders = _defenders(w, space)
     if kind == "land" and not [u for u in defenders if not w.utype(u).has("aa")]:

@@ -113,6 +113,8 @@ class StandingOrders:
     per_space: Mapping[str, DefencePolicy] = field(default_factory=dict)
     explicit: bool = False  # False: nothing written; the documented defaults apply
     conditional_moves: tuple[ConditionalMove, ...] = ()  # out-of-turn moves (Rules.interjections), tried in order
+    # Choices game options leave to this power, made in advance: option -> spaces by preference.
+    choices: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     def policy_for(self, space: str) -> DefencePolicy:
         return self.per_space.get(space, self.default)

@@ -84,6 +84,7 @@ class Turn:
         self.problems: list[Problem] = []
         self.bought: dict[str, int] = {}
         self.contested: set[str] = set()  # spaces with a battle this turn (set when the battles start)
+        self.attacked: tuple[tuple[str, str | None, str | None], ...] = ()  # land battles: (space, original owner, holder)
 
     def _with_declarations(self, options: Mapping[str, Any]) -> Mapping[str, Any]:
         """Declarations (Rules.declarations) last until the start of the declaring power's next

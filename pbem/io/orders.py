@@ -295,9 +295,13 @@ def parse_standing(doc: YamlDocument, ruleset: Ruleset) -> StandingOrders:
         to = reader.space(raw.get("to"), (*path, "to"))
         if when and units and frm and to:
             enigma.append(ConditionalMove(when, units, frm, to, path))
+    choices: dict[str, tuple[str, ...]] = {}
+    for option, spaces in (body.get("choices") or {}).items():
+        resolved = [reader.space(t, ("standing_orders", "choices", option, i)) for i, t in enumerate(spaces)]
+        choices[str(option)] = tuple(s for s in resolved if s)
     if reader.problems or power is None:
         raise ProblemsError(reader.problems)
-    return StandingOrders(power, default, per_space, explicit=True, conditional_moves=tuple(enigma))
+    return StandingOrders(power, default, per_space, explicit=True, conditional_moves=tuple(enigma), choices=choices)
 
 
 def locate(problems: list[Problem], doc: YamlDocument | None, filename: str) -> list[Problem]:

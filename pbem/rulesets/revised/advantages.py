@@ -157,7 +157,16 @@ def free_units(options: Mapping[str, object], event: str, **facts: object) -> li
         defenders = facts["defenders"]
         assert isinstance(defenders, frozenset)
         if facts["attacker"] == "Japan" and red:
-            out.append(FreeUnits("Soviet Union", "infantry", 4, (str(space),), "Nonaggression Treaty", once="nonaggression_treaty"))
+            # FAQ: when Japan attacks several red territories in one turn, the Soviet player chooses
+            # which gets the infantry (standing orders: choices: {nonaggression_treaty: [...]});
+            # without a choice, the first battle fought.
+            attacked = facts.get("attacked") or ()
+            reds = [s for s, original, holder in attacked if original == "Soviet Union" and holder == "Soviet Union"] or [space]
+            choices = facts.get("choices") or {}
+            preferred = [s for s in choices.get("Soviet Union", {}).get("nonaggression_treaty", ()) if s in reds]
+            chosen = preferred[0] if preferred else reds[0]
+            if space == chosen:
+                out.append(FreeUnits("Soviet Union", "infantry", 4, (str(space),), "Nonaggression Treaty", once="nonaggression_treaty"))
         elif facts["attacker"] == "Soviet Union" and ("Japan" in defenders or facts["controller"] == "Japan"):
             out.append(FreeUnits("Soviet Union", "infantry", 0, (), "Nonaggression Treaty (broken by the Soviet Union)", once="nonaggression_treaty"))
     return out

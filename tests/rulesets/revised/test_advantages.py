@@ -522,3 +522,28 @@ def test_joint_strike_uk_skips_combat_and_the_us_fights_with_british_units_once_
     # Once per game.
     later = replace(won.state, turn_index=2, round=2)
     assert codes(validate(later, "United Kingdom", body, options=on)) == ["declare.used"]
+
+
+def test_nonaggression_treaty_the_soviet_player_chooses_where_the_infantry_go():
+    """Nonaggression Treaty, FAQ: "What if the Japanese player attacks two or more red territories on
+    the same turn?" - the Soviet player chooses; made in advance in the standing orders
+    (choices: {nonaggression_treaty: [...]}), else the first battle fought gets them."""
+    from pbem.rulesets.revised.advantages import free_units
+
+    on = {"nonaggression_treaty": True}
+    attacked = (("Buryatia S.S.R.", "Soviet Union", "Soviet Union"), ("Soviet Far East", "Soviet Union", "Soviet Union"))
+
+    def grants(space: str, choices: dict) -> list:  # type: ignore[type-arg]
+        return [g for g in free_units(on, "attacked", space=space, attacker="Japan", controller="Soviet Union",
+                                      defenders=frozenset({"Soviet Union"}), original_owner="Soviet Union",
+                                      attacked=attacked, choices=choices) if g.count]
+
+    choice = {"Soviet Union": {"nonaggression_treaty": ("Soviet Far East",)}}
+    assert not grants("Buryatia S.S.R.", choice) and grants("Soviet Far East", choice)[0].count == 4
+    assert grants("Buryatia S.S.R.", {}) and not grants("Soviet Far East", {})
+    # The choice is parsed from the standing orders file.
+    from pbem.io.orders import read_orders_text
+
+    text = "power: Soviet Union\nstanding_orders:\n  choices: {nonaggression_treaty: [soviet far east]}\n"
+    _, standing = read_orders_text(text, "standing.yaml", RS)
+    assert standing.choices == {"nonaggression_treaty": ("Soviet Far East",)}
