@@ -173,23 +173,8 @@ def _rehome_interceptors(turn: "Turn", space: str) -> None:
     w = turn.w
     if not w.is_hostile_territory(space, of=w.power) and w.control.get(space) == w.power:
         for u in [u for u in w.units_at(space) if u.mission == "intercepted" and w.is_enemy(u.owner)]:
-            landed = None
-            for n in sorted(w.board.neighbours(space)):
-                sp = w.space(n)
-                if sp.is_land and not sp.impassable and w.is_friendly_territory(n, of=u.owner):
-                    landed = n
-                    break
-                if sp.is_sea:
-                    room = [h for h in w.units_at(n) if w.utype(h).has("carrier") and not w.is_enemy(h.owner, u.owner) and w.has_room(h, u.type)]
-                    if room:
-                        landed, u.carrier = n, room[0].id
-                        break
-            if landed is None:
-                turn.log.lost_air.append({"unit": u.type, "owner": u.owner, "space": space, "reason": "its territory was captured and no landing is one space away"})
-                w.remove(u)
-            else:
-                u.space = landed
-                turn.log.notes.append(f"interceptor {u.type} of {u.owner} left captured {space} for {landed}")
+            _land_one_space_away(turn, u, space, set(), "its territory was captured and no landing is one space away",
+                                 f"interceptor {u.type} of {u.owner} left captured {space} for {{}}")
 
 
 def _land_or_lose_cargo(w: World, zone: str) -> None:
@@ -434,30 +419,39 @@ def _land_stranded(turn: "Turn", zone: str) -> None:
     for u in sorted(w.units_at(zone), key=lambda u: u.id):
         if w.commands(u) or w.utype(u).domain != "air" or u.carrier is not None:
             continue
-        hosts = [h for h in w.units_at(zone) if w.utype(h).has("carrier") and not w.is_enemy(h.owner, u.owner) and w.has_room(h, u.type)]
-        if hosts:
-            u.carrier = hosts[0].id
+        host = _carrier_with_room(w, zone, u)
+        if host is not None:
+            u.carrier = host.id
             continue
-        landed = None
-        for n in sorted(w.board.neighbours(zone)):
-            if n in avoid:
-                continue
-            sp = w.space(n)
-            if sp.is_land and w.is_friendly_territory(n, of=u.owner) and not sp.impassable:
-                landed = n
-                break
-            if sp.is_sea:
-                room = [h for h in w.units_at(n) if w.utype(h).has("carrier") and not w.is_enemy(h.owner, u.owner) and w.has_room(h, u.type)]
-                if room:
-                    landed = n
-                    u.carrier = room[0].id
-                    break
-        if landed is None:
-            turn.log.lost_air.append({"unit": u.type, "owner": u.owner, "space": zone, "reason": "its carrier sank and no landing is one space away"})
-            w.remove(u)
-        else:
-            u.space = landed
-            turn.log.notes.append(f"{u.type} of {u.owner} from the sunk carrier in {zone} landed in {landed}")
+        _land_one_space_away(turn, u, zone, avoid, "its carrier sank and no landing is one space away",
+                             f"{u.type} of {u.owner} from the sunk carrier in {zone} landed in {{}}")
+
+
+def _carrier_with_room(w: World, space: str, u: Unit) -> Unit | None:
+    hosts = [h for h in w.units_at(space) if w.utype(h).has("carrier") and not w.is_enemy(h.owner, u.owner) and w.has_room(h, u.type)]
+    return hosts[0] if hosts else None
+
+
+def _land_one_space_away(turn: "Turn", u: Unit, frm: str, avoid: set[str], lost: str, note: str) -> None:
+    """An air unit that may only move one space to land (stranded fighters, interceptors whose
+    territory fell): the first friendly territory or carrier with room next to `frm`, in name
+    order and not in `avoid`; else it is lost."""
+    w = turn.w
+    for n in sorted(w.board.neighbours(frm)):
+        if n in avoid:
+            continue
+        sp = w.space(n)
+        if sp.is_land and not sp.impassable and w.is_friendly_territory(n, of=u.owner):
+            u.space = n
+            turn.log.notes.append(note.format(n))
+            return
+        host = _carrier_with_room(w, n, u) if sp.is_sea else None
+        if host is not None:
+            u.space, u.carrier = n, host.id
+            turn.log.notes.append(note.format(n))
+            return
+    turn.log.lost_air.append({"unit": u.type, "owner": u.owner, "space": frm, "reason": lost})
+    w.remove(u)
 
 
 def _raid(turn: "Turn", space: str, raiders: list[Unit]) -> None:
