@@ -26,6 +26,8 @@ def user_errors(fn: F) -> F:
 
         try:
             return fn(*args, **kwargs)
+        except BrokenPipeError:
+            raise  # `pbem ... | head`: the reader left; click ends quietly, as a pipeline expects
         except ProblemsError as err:
             for p in err.problems:
                 click.echo(p.format(), err=True)

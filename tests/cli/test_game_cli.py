@@ -82,3 +82,10 @@ def test_demo_leaves_a_game(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "# " in result.output
     assert (tmp_path / "d" / "reports" / "round-01" / "5-united-states.json").is_file()
+
+
+def test_demo_without_a_directory_names_no_directory_it_then_deletes() -> None:
+    result = run("demo")
+    assert result.exit_code == 0
+    assert "pbem-demo-" not in result.output  # output holds stderr too
+    assert "temporary directory" in result.output
