@@ -167,8 +167,9 @@ def validate(file: str, game_dir: str, as_json: bool) -> None:
         if o is None:
             click.echo(f"  battle in {b['space']}: odds not available")
             continue
-        click.echo(f"  battle in {b['space']}: attacker wins {o['attacker_win']:.1%}, defender wins {o['defender_win']:.1%}, "
-                   f"both destroyed {o['draw']:.1%}" + (f", captured {o['capture']:.1%}" if b["kind"] != "sea" else ""))
+        from pbem.report.render import odds_phrase
+
+        click.echo(f"  battle in {b['space']}: {odds_phrase(o, b['kind'])}")
 
 
 @click.command("submit")

@@ -64,11 +64,15 @@ def battle_odds(battle: cm.Battle, att: cm.Orders, dfn: cm.Orders, low_luck: boo
     except ImportError:  # pragma: no cover - odds module absent
         return None
     odds = exact(battle, att, dfn, low_luck=low_luck)
+    # Unrounded: rounding happens once, where a figure is shown (pbem.report.render.odds_phrase),
+    # so reports, `pbem validate` and `pbem odds` agree to the last digit they print.
     return {
-        "attacker_win": round(float(odds.attacker_win), 4),
-        "defender_win": round(float(odds.defender_win), 4),
-        "draw": round(float(odds.draw), 4),
-        "capture": round(float(getattr(odds, "capture", 0.0) or 0.0), 4),
+        "attacker_win": float(odds.attacker_win),
+        "defender_win": float(odds.defender_win),
+        "draw": float(odds.draw),
+        "retreat": float(odds.retreat),
+        "stalemate": float(odds.stalemate),
+        "capture": float(getattr(odds, "capture", 0.0) or 0.0),
     }
 
 

@@ -144,6 +144,20 @@ def percent(value: float) -> str:
     return f"{value * 100:.1f}%"
 
 
+def odds_phrase(odds: Mapping[str, Any], kind: str = "land") -> str:
+    """The odds as every command and report says them, from unrounded probabilities so that
+    `pbem validate`, the reports and `pbem odds` show the same figures; the outcomes add up to 100%."""
+    parts = [f"attacker wins {percent(odds['attacker_win'])}", f"defender wins {percent(odds['defender_win'])}",
+             f"both destroyed {percent(odds['draw'])}"]
+    if odds.get("retreat"):
+        parts.append(f"attacker retreats {percent(odds['retreat'])}")
+    if odds.get("stalemate"):
+        parts.append(f"stalemate {percent(odds['stalemate'])}")
+    if kind != "sea" and odds.get("capture") is not None:
+        parts.append(f"capture {percent(odds['capture'])}")
+    return ", ".join(parts)
+
+
 def fixed(value: float, digits: int = 1) -> str:
     return f"{value:.{digits}f}"
 
@@ -283,6 +297,7 @@ def _filters() -> dict[str, Any]:
         "count_of": count_of,
         "units": units_text,
         "percent": percent,
+        "odds_phrase": odds_phrase,
         "fixed": fixed,
         "signed": signed,
         "dice": dice_text,
