@@ -196,6 +196,8 @@ def adjudicate(game_dir: str, fmt: str, deadline_passed: bool) -> None:
     if fmt != "none":
         from pbem.report.render import render_report
 
+        if fmt == "html":
+            report = _with_inline_map(game, report, sha)
         click.echo(render_report(report, fmt), nl=False)
     click.echo(f"Adjudicated as commit {sha[:10]}.", err=True)
 
@@ -224,7 +226,23 @@ def report(game_dir: str, round_: int | None, power: str | None, fmt: str, templ
     if not paths:
         raise GameError("no report matches: nothing has been adjudicated yet" if round_ is None and power is None else "no report for that round and power")
     data = json.loads(game.repo.read(paths[-1]) or b"{}")
+    if fmt == "html":
+        data = _with_inline_map(game, data, None, folder=paths[-1].rsplit("/", 1)[0])
     click.echo(render_report(data, fmt, templates_dir=Path(templates) if templates else None), nl=False)
+
+
+def _with_inline_map(game: Any, report: dict[str, Any], ref: str | None, folder: str | None = None) -> dict[str, Any]:
+    """The report with its map's SVG inside: an HTML report is one file that survives being saved,
+    mailed or posted, never a page pointing at an SVG file beside it."""
+    board = report.get("map")
+    if not board or board.get("svg") or not board.get("href"):
+        return report
+    if folder is None:
+        folder = f"reports/round-{report['round']:02d}"
+    svg = game.repo.read(f"{folder}/{board['href']}", ref)
+    if svg is None:
+        return report
+    return dict(report, map=dict(board, svg=svg.decode("utf-8")))
 
 
 @click.command("log")

@@ -89,3 +89,14 @@ def test_demo_without_a_directory_names_no_directory_it_then_deletes() -> None:
     assert result.exit_code == 0
     assert "pbem-demo-" not in result.output  # output holds stderr too
     assert "temporary directory" in result.output
+
+
+def test_html_reports_are_one_self_contained_file(tmp_path: Path) -> None:
+    """An HTML report carries its map inside (issue: a player's view): saved, mailed or posted, it
+    shows the board without the SVG file beside it."""
+    game = tmp_path / "d"
+    assert run("demo", str(game)).exit_code == 0
+    for result in (run("report", "--game", str(game), "--format", "html"),):
+        assert result.exit_code == 0, result.output
+        assert "<svg" in result.output and "<img src=" not in result.output
+    assert (game / "reports" / "round-01" / "5-united-states.svg").is_file()
