@@ -178,9 +178,16 @@ def validate(file: str, game_dir: str, as_json: bool) -> None:
 @user_errors
 def submit(file: str, game_dir: str) -> None:
     """Validate an orders (or standing orders) file, then commit it to the game."""
+    from pbem.engine.orders import StandingOrders
+    from pbem.game.game import orders_path, possessive, standing_path
+
     game = _open(game_dir)
-    sha = game.submit(Path(file).read_bytes(), file)
-    click.echo(f"Submitted {file} as commit {sha[:10]}.")
+    sha, parsed, _ = game.commit_orders(Path(file).read_bytes(), file)
+    path = standing_path(parsed.power) if isinstance(parsed, StandingOrders) else orders_path(game.state(), game.ruleset)
+    what = "standing orders" if isinstance(parsed, StandingOrders) else f"orders for round {game.state().round}"
+    earlier = game.repo.read(path, f"{sha}^")
+    click.echo(f"Submitted {file} as commit {sha[:10]}"
+               + (f"; it replaces {possessive(parsed.power)} {what} submitted earlier." if earlier is not None else "."))
 
 
 @click.command("adjudicate")

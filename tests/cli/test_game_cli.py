@@ -100,3 +100,15 @@ def test_html_reports_are_one_self_contained_file(tmp_path: Path) -> None:
         assert result.exit_code == 0, result.output
         assert "<svg" in result.output and "<img src=" not in result.output
     assert (game / "reports" / "round-01" / "5-united-states.svg").is_file()
+
+
+def test_submitting_again_says_it_replaces_the_earlier_file(game: Path) -> None:
+    first = run("submit", str(EXAMPLES / "1-soviet-union.yaml"), "--game", str(game))
+    assert first.exit_code == 0 and "replaces" not in first.output
+    again = run("submit", str(EXAMPLES / "1-soviet-union.yaml"), "--game", str(game))
+    assert again.exit_code == 0, again.output
+    assert "replaces Soviet Union's orders for round 1 submitted earlier" in again.output
+    standing = game.parent / "standing.yaml"
+    standing.write_text("power: Germany\nstanding_orders: {default: {order_of_loss: [infantry]}}\n")
+    assert "replaces" not in run("submit", str(standing), "--game", str(game)).output
+    assert "replaces Germany's standing orders" in run("submit", str(standing), "--game", str(game)).output
