@@ -112,3 +112,11 @@ def test_submitting_again_says_it_replaces_the_earlier_file(game: Path) -> None:
     standing.write_text("power: Germany\nstanding_orders: {default: {order_of_loss: [infantry]}}\n")
     assert "replaces" not in run("submit", str(standing), "--game", str(game)).output
     assert "replaces Germany's standing orders" in run("submit", str(standing), "--game", str(game)).output
+
+
+def test_a_misspelt_rule_option_gets_a_did_you_mean(tmp_path: Path) -> None:
+    result = CliRunner().invoke(cli, ["new", str(tmp_path / "g"), "--option", "victroy=total"])
+    assert result.exit_code != 0 and "did you mean 'victory'?" in result.output
+    result = CliRunner().invoke(cli, ["new", str(tmp_path / "g"), "--option", "victory=totl"])
+    assert result.exit_code != 0 and "did you mean 'total'?" in result.output
+    assert not (tmp_path / "g").exists()
