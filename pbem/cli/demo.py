@@ -41,7 +41,10 @@ def demo(directory: str | None, ruleset_id: str, rounds: int, fmt: str) -> None:
         # Examples use the local fixed seed, so the scripted rounds meet the same dice every time;
         # every report of the demo says its dice are not verifiable.
         game = new_game(target, ruleset.id, players, game_id="demo", dice_mode="local", local_seed="pbem-demo")
-        click.echo(f"Demo game in {target}", err=True)
+        if directory:
+            click.echo(f"Demo game in {target}", err=True)
+        else:
+            click.echo("Demo game in a temporary directory, removed at the end (give a DIRECTORY to keep it)", err=True)
         report = None
         for _ in range(rounds * len(ruleset.powers)):
             state = game.state()

@@ -26,6 +26,8 @@ def user_errors(fn: F) -> F:
 
         try:
             return fn(*args, **kwargs)
+        except BrokenPipeError:
+            raise  # `pbem ... | head`: the reader left; click ends quietly, as a pipeline expects
         except ProblemsError as err:
             for p in err.problems:
                 click.echo(p.format(), err=True)
@@ -165,8 +167,9 @@ def validate(file: str, game_dir: str, as_json: bool) -> None:
         if o is None:
             click.echo(f"  battle in {b['space']}: odds not available")
             continue
-        click.echo(f"  battle in {b['space']}: attacker wins {o['attacker_win']:.1%}, defender wins {o['defender_win']:.1%}, "
-                   f"both destroyed {o['draw']:.1%}" + (f", captured {o['capture']:.1%}" if b["kind"] != "sea" else ""))
+        from pbem.report.render import odds_phrase
+
+        click.echo(f"  battle in {b['space']}: {odds_phrase(o, b['kind'])}")
 
 
 @click.command("submit")
@@ -175,9 +178,16 @@ def validate(file: str, game_dir: str, as_json: bool) -> None:
 @user_errors
 def submit(file: str, game_dir: str) -> None:
     """Validate an orders (or standing orders) file, then commit it to the game."""
+    from pbem.engine.orders import StandingOrders
+    from pbem.game.game import orders_path, possessive, standing_path
+
     game = _open(game_dir)
-    sha = game.submit(Path(file).read_bytes(), file)
-    click.echo(f"Submitted {file} as commit {sha[:10]}.")
+    sha, parsed, _ = game.commit_orders(Path(file).read_bytes(), file)
+    path = standing_path(parsed.power) if isinstance(parsed, StandingOrders) else orders_path(game.state(), game.ruleset)
+    what = "standing orders" if isinstance(parsed, StandingOrders) else f"orders for round {game.state().round}"
+    earlier = game.repo.read(path, f"{sha}^")
+    click.echo(f"Submitted {file} as commit {sha[:10]}"
+               + (f"; it replaces {possessive(parsed.power)} {what} submitted earlier." if earlier is not None else "."))
 
 
 @click.command("adjudicate")
@@ -193,6 +203,8 @@ def adjudicate(game_dir: str, fmt: str, deadline_passed: bool) -> None:
     if fmt != "none":
         from pbem.report.render import render_report
 
+        if fmt == "html":
+            report = _with_inline_map(game, report, sha)
         click.echo(render_report(report, fmt), nl=False)
     click.echo(f"Adjudicated as commit {sha[:10]}.", err=True)
 
@@ -221,7 +233,23 @@ def report(game_dir: str, round_: int | None, power: str | None, fmt: str, templ
     if not paths:
         raise GameError("no report matches: nothing has been adjudicated yet" if round_ is None and power is None else "no report for that round and power")
     data = json.loads(game.repo.read(paths[-1]) or b"{}")
+    if fmt == "html":
+        data = _with_inline_map(game, data, None, folder=paths[-1].rsplit("/", 1)[0])
     click.echo(render_report(data, fmt, templates_dir=Path(templates) if templates else None), nl=False)
+
+
+def _with_inline_map(game: Any, report: dict[str, Any], ref: str | None, folder: str | None = None) -> dict[str, Any]:
+    """The report with its map's SVG inside: an HTML report is one file that survives being saved,
+    mailed or posted, never a page pointing at an SVG file beside it."""
+    board = report.get("map")
+    if not board or board.get("svg") or not board.get("href"):
+        return report
+    if folder is None:
+        folder = f"reports/round-{report['round']:02d}"
+    svg = game.repo.read(f"{folder}/{board['href']}", ref)
+    if svg is None:
+        return report
+    return dict(report, map=dict(board, svg=svg.decode("utf-8")))
 
 
 @click.command("log")

@@ -454,6 +454,14 @@ def _land_one_space_away(turn: "Turn", u: Unit, frm: str, avoid: set[str], lost:
     w.remove(u)
 
 
+def _type_counts(w: Any, units: list[Unit]) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for u in units:
+        name = w.utype(u).name
+        counts[name] = counts.get(name, 0) + 1
+    return dict(sorted(counts.items()))
+
+
 def _raid(turn: "Turn", space: str, raiders: list[Unit]) -> None:
     """Strategic bombing raid on the industrial complex in `space` (Conduct Combat, step 1), with the
     optional escort and interceptor air battle."""
@@ -485,6 +493,9 @@ def _raid(turn: "Turn", space: str, raiders: list[Unit]) -> None:
                              "ipc": w.space(space).ipc, "damage_before": w.damage.get(space, 0)}
     if dive:
         entry["dive_bombers"] = len(dive)
+    # the units as the report names them: every unit that flew the raid, and the escorts apart
+    entry["raiders"] = _type_counts(w, bombers + dive)
+    entry["escort_units"] = _type_counts(w, escorts)
     if turn.validating or not (bombers or dive):
         entry["outcome"] = None
         turn.log.bombing.append(entry)

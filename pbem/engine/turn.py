@@ -33,6 +33,7 @@ class TurnLog:
     purchases: dict[str, int] = field(default_factory=dict)
     purchase_cost: int = 0
     research_cost: int = 0
+    research: dict[str, Any] | None = None  # development, dice bought, cost: a purchase like units
     repairs: dict[str, int] = field(default_factory=dict)
     moves: list[dict[str, Any]] = field(default_factory=list)
     battles: list[dict[str, Any]] = field(default_factory=list)
@@ -46,6 +47,8 @@ class TurnLog:
     defaults_used: list[str] = field(default_factory=list)
     income: dict[str, int] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    # dice rolled outside battles and raids (research, rockets): every die the audit shows is reported
+    rolls: list[dict[str, Any]] = field(default_factory=list)
     winner: str | None = None
 
 
@@ -304,13 +307,14 @@ class Turn:
             return
         w.treasury[w.power] -= count * DIE_COST
         self.log.research_cost = count * DIE_COST
+        self.log.research = {"development": NAMES[development], "dice": count, "cost": count * DIE_COST}
         if self.validating:
             return
         result = roll_research(w.power, development, count, known, self.dice, self.state.round)
         w.develop(w.power, result.developments)
-        self.log.notes.append(
-            f"{w.power} bought {count} research dice for {NAMES[development]} ({count * DIE_COST} IPCs) and rolled "
-            + " ".join(map(str, result.rolled)) + (f": {NAMES[development]} developed!" if result.success else ": no breakthrough"))
+        self.log.rolls.append({"step": "research", "power": w.power, "what": f"research dice for {NAMES[development]}",
+                               "dice": list(result.rolled),
+                               "result": f"{NAMES[development]} developed" if result.success else "no breakthrough"})
 
     def purchase(self) -> None:
         w, o = self.w, self.orders
@@ -543,9 +547,11 @@ class Turn:
                 battles[name] = frozenset({path[-1]})  # that gun fires in the battle itself
         result = antiair_fire(tuple(flights), hostile_aa, self.dice, battles=battles)
         for ev in result.events:
-            faces = "; ".join(f"{u}: " + " ".join(map(str, d)) for u, d in ev.dice)
+            aimed = ", ".join(f"{len(d)} {u}" for u, d in ev.dice)
             lost = ", ".join(f"{n} {u}" for u, n in ev.lost.items() if n) or "nothing"
-            self.log.notes.append(f"Antiaircraft gun in {ev.territory} fires at aircraft flying over ({faces}; hit on {ev.hit_on}): {lost} shot down")
+            self.log.rolls.append({"step": "aa-overflight", "power": w.control.get(ev.territory, ""),
+                                   "what": f"antiaircraft gun in {ev.territory} fires at aircraft flying over ({aimed}; hit on {ev.hit_on})",
+                                   "dice": [f for _, d in ev.dice for f in d], "result": f"{lost} shot down"})
         for name, by_type in result.lost.items():
             for utype, n in by_type.items():
                 for u in [u for u in members[name] if u.type == utype and u.id in w.units][:n]:
@@ -592,7 +598,8 @@ class Turn:
             victim = w.control[target]
             out = rocket_strike(frm, target, w.space(target).ipc, w.treasury.get(victim, 0), self.dice)
             w.treasury[victim] = w.treasury.get(victim, 0) - out.ipcs_lost
-            self.log.notes.append(f"Rocket from {frm} strikes {target}: rolled {out.rolled}, {victim} surrenders {out.ipcs_lost} IPCs")
+            self.log.rolls.append({"step": "rocket", "power": w.power, "what": f"rocket from {frm} at {target}",
+                                   "dice": [out.rolled], "result": f"{victim} surrenders {out.ipcs_lost} IPCs"})
 
     def combat(self) -> None:
         self.rocket_strikes()

@@ -16,7 +16,7 @@ import importlib
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 from pbem import __version__
 from pbem.engine.combat.rules import CombatRules
@@ -356,6 +356,13 @@ def adjudication_files(ruleset: Ruleset, before: GameState, after: GameState,
     }, dict(report)
 
 
+def _did_you_mean(word: str, choices: Iterable[str]) -> str:
+    import difflib
+
+    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
 def new_game(path: str | Path, ruleset_id: str, players: Mapping[str, str], *, game_id: str | None = None,
              options: Mapping[str, Any] | None = None, dice_mode: str = "committed", local_seed: str | None = None,
              key_dir: Path | None = None, identity: tuple[str, str] | None = None, reveal: str = "holder",
@@ -370,12 +377,14 @@ def new_game(path: str | Path, ruleset_id: str, players: Mapping[str, str], *, g
     game_id = game_id or slug(path.resolve().name) or "game"
     unknown = [o for o in (options or {}) if o not in ruleset.options]
     if unknown:
-        raise GameError(f"unknown rule option {unknown[0]!r}; options of {ruleset.id}: " + ", ".join(sorted(ruleset.options)))
+        raise GameError(f"unknown rule option {unknown[0]!r}{_did_you_mean(unknown[0], ruleset.options)}; "
+                        f"options of {ruleset.id}: " + ", ".join(sorted(ruleset.options)))
     opts = ruleset.option_defaults()
     for name, value in (options or {}).items():
         allowed = ruleset.options[name].allowed
         if allowed and value not in allowed:
-            raise GameError(f"option {name} cannot be {value!r}; allowed: " + ", ".join(map(str, allowed)))
+            raise GameError(f"option {name} cannot be {value!r}{_did_you_mean(str(value), [str(a) for a in allowed])}; "
+                            "allowed: " + ", ".join(map(str, allowed)))
         opts[name] = value
     resolved_players: dict[str, str] = {}
     for name, email in players.items():

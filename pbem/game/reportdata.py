@@ -23,6 +23,13 @@ REASON_TEXT = {
 }
 
 
+def units_phrase(units: Mapping[str, int]) -> str:
+    """"1 bomber, 2 fighters": the units a roll was aimed at, as the report names them."""
+    from pbem.report.render import units_text
+
+    return units_text(units)
+
+
 def _reason(reason: str, side: str) -> str:
     text = REASON_TEXT.get(reason, reason)
     return text[side] if isinstance(text, dict) else text
@@ -57,11 +64,15 @@ def battle_odds(battle: cm.Battle, att: cm.Orders, dfn: cm.Orders, low_luck: boo
     except ImportError:  # pragma: no cover - odds module absent
         return None
     odds = exact(battle, att, dfn, low_luck=low_luck)
+    # Unrounded: rounding happens once, where a figure is shown (pbem.report.render.odds_phrase),
+    # so reports, `pbem validate` and `pbem odds` agree to the last digit they print.
     return {
-        "attacker_win": round(float(odds.attacker_win), 4),
-        "defender_win": round(float(odds.defender_win), 4),
-        "draw": round(float(odds.draw), 4),
-        "capture": round(float(getattr(odds, "capture", 0.0) or 0.0), 4),
+        "attacker_win": float(odds.attacker_win),
+        "defender_win": float(odds.defender_win),
+        "draw": float(odds.draw),
+        "retreat": float(odds.retreat),
+        "stalemate": float(odds.stalemate),
+        "capture": float(getattr(odds, "capture", 0.0) or 0.0),
     }
 
 
@@ -96,6 +107,11 @@ def _battle(entry: Mapping[str, Any], mover: str, low_luck: bool) -> dict[str, A
                                           "sacrifice-defender", "attacker", "defender") else ev.side
             rounds.setdefault(ev.round, []).append({"step": step, "side": ev.side, "power": power, "groups": groups,
                                                     "casualties": casualties.get((ev.round, ev.step), [])})
+    # Units removed by a rule with no dice (lone transports, antiaircraft guns left alone): shown
+    # apart from the rounds, so "attacker won" is never the whole story of a battle without dice.
+    rolled_steps = {(ev.round, ev.step) for ev in outcome.events if isinstance(ev, cm.DiceRolled)}
+    removed = [dict(c, round=rnd) for (rnd, step), rows in sorted(casualties.items()) if (rnd, step) not in rolled_steps
+               for c in rows]
     retreat = None
     if outcome.retreated_to:
         units: dict[str, int] = {}
@@ -129,6 +145,7 @@ def _battle(entry: Mapping[str, Any], mover: str, low_luck: bool) -> dict[str, A
         "retreat": retreat,
         "submerged": submerged,
         "result": result,
+        **({"removed": removed} if removed else {}),
         "survivors": {"attacker": _forces(outcome.attacker_survivors), "defender": _forces(outcome.defender_survivors)},
         "capture": capture,
         "liberation": None,
@@ -165,12 +182,13 @@ def build_report(game: "Game", before: GameState, result: TurnResult, dice_info:
         dice["note"] = (dice["note"] or "") + "; combined with the opponents' links: " + ", ".join(
             f"{p} {link[:12]}" for p, link in sorted(dice_info["opponents"].items()))
     purchases = None
-    if log.purchases or log.repairs:
+    if log.purchases or log.repairs or log.research:
         purchases = {
             "power": power,
             "bought": [{"unit": u, "count": n, "cost": ruleset.units[u].cost * n} for u, n in sorted(log.purchases.items())],
             "repairs": [{"space": s, "damage_removed": n, "cost": n * game.rules.repair_cost_per_point} for s, n in sorted(log.repairs.items())],
-            "total": log.purchase_cost,
+            "research": dict(log.research) if log.research else None,
+            "total": log.purchase_cost + log.research_cost,
             "treasury_before": before.treasury.get(power, 0),
             "treasury_after": before.treasury.get(power, 0) - log.purchase_cost - log.research_cost,
         }
@@ -179,21 +197,47 @@ def build_report(game: "Game", before: GameState, result: TurnResult, dice_info:
         out = raid.get("outcome")
         if out is None:
             continue
-        steps = {ev.step: ev for ev in out.events}
-        aa = steps.get("aa")
-        damage = steps.get("damage")
         rules = game.combat_rules
         treasury_loss = rules.sbr_loss == "treasury"
         applied = out.ipcs_lost if treasury_loss else out.damage_applied
-        cap = raid["ipc"] * (raid["bombers"] if rules.sbr_cap_per_bomber else rules.sbr_damage_cap_per_ipc)
+        cap = raid["ipc"] * (raid["bombers"] + raid.get("dive_bombers", 0) if rules.sbr_cap_per_bomber
+                             else rules.sbr_damage_cap_per_ipc)
+        # Every roll of the raid in order (air battle, AA fire at each kind of raider, damage), each
+        # naming the units that rolled it: a fighter's die is never shown as a bomber's.
+        def fired_at(ev: cm.DiceRolled) -> str:
+            if ev.step != "aa":
+                return ""
+            dive = {u: n for u, n in raid.get("raiders", {}).items() if u != "bomber"}
+            return units_phrase(dive) if ev.label.endswith("/aa-dive") else units_phrase({"bomber": raid["bombers"]})
+
+        def note(ev: cm.DiceRolled, group: cm.DiceGroup) -> str:
+            if ev.step != "damage":
+                return group.note
+            if ev.label.endswith("/dive-damage"):
+                return "each die halved, rounded up"
+            return f"+{rules.sbr_damage_bonus} a die" if rules.sbr_damage_bonus else ""
+
+        rolls = [{"step": ev.step, "side": ev.side, "label": ev.label, "unit": g.group.unit, "count": g.group.count,
+                  "hit_on": g.group.value, "target": fired_at(ev), "dice": list(g.dice), "result": g.hits,
+                  "note": note(ev, g.group)}
+                 for ev in out.events for g in ev.groups]
+        aa_rolls = [r for r in rolls if r["step"] == "aa"]
+        aa = None
+        if aa_rolls:
+            aa = {"hit_on": aa_rolls[0]["hit_on"], "units": {aa_rolls[0]["unit"]: 1},
+                  "dice": [d for r in aa_rolls for d in r["dice"]], "hits": sum(r["result"] for r in aa_rolls)}
         bombing.append({
             "space": raid["space"], "attacker": power,
             "defender": before.control.get(raid["space"], ""),
-            "bombers": {"bomber": raid["bombers"]},
-            "aa": {"hit_on": aa.groups[0].group.value, "units": {aa.groups[0].group.unit: 1}, "dice": list(aa.groups[0].dice), "hits": aa.hits} if aa and aa.groups else None,
-            "shot_down": out.bombers_lost, "damage_dice": list(damage.groups[0].dice) if damage and damage.groups else [], "damage_bonus": rules.sbr_damage_bonus,
+            "bombers": raid.get("raiders") or {"bomber": raid["bombers"]},
+            **({"escorts": raid["escort_units"]} if raid.get("escort_units") else {}),
+            "aa": aa,
+            "shot_down": out.bombers_lost + out.dive_bombers_lost,
+            "damage_dice": [d for r in rolls if r["step"] == "damage" for d in r["dice"]],
+            "damage_bonus": rules.sbr_damage_bonus,
             "damage_rolled": out.damage_rolled, "damage_before": 0 if treasury_loss else raid["damage_before"], "damage_applied": applied,
             "damage_after": applied if treasury_loss else raid["damage_before"] + applied, "cap": cap,
+            "rolls": rolls,
         })
         if treasury_loss:
             log.notes.append(f"The bombing of {raid['space']} costs {before.control.get(raid['space'], '')} {applied} IPCs")
@@ -257,5 +301,6 @@ def build_report(game: "Game", before: GameState, result: TurnResult, dice_info:
         "defaults_used": defaults_used,
         "awaiting": awaiting,
         "luck": [{"power": p, "expected_hits": round(r["expected_hits"], 3), "actual_hits": int(r["actual_hits"])} for p, r in luck_rows.items()],
+        "rolls": [dict(r) for r in log.rolls],
         "notes": notes,
     }

@@ -124,8 +124,38 @@ def units_text(units: Mapping[str, int]) -> str:
     return ", ".join(count_of(units[name], name) for name in sorted(units))
 
 
+def raid_roll_text(roll: Mapping[str, Any], arrow: str = "->") -> str:
+    """One roll of a raid as a sentence naming who rolled and at what: the same in every format."""
+    dice = dice_text(roll["dice"])
+    note = f" ({roll['note']})" if roll["note"] else ""
+    if roll["step"] == "damage":
+        return f"Damage, {count_of(roll['count'], 'die')} for the {plural(roll['unit'])}{note}: {dice} = {roll['result']}"
+    who = {"escort": "Air battle, the raiders", "interceptor": "Air battle, the interceptors",
+           "aa": f"AA fire ({roll['unit']}) at {roll['target']}"}.get(roll["step"], roll["step"])
+    return f"{who}: {count_of(roll['count'], 'die')} @{roll['hit_on']}{note}: {dice} {arrow} {count_of(roll['result'], 'hit')}"
+
+
+def roll_text(roll: Mapping[str, Any], arrow: str = "->") -> str:
+    """A roll outside battles (research, rockets): "Germany, research dice for Jet Fighters: 3 6 -> no breakthrough"."""
+    return f"{roll['power']}, {roll['what']}: {dice_text(roll['dice'])} {arrow} {roll['result']}"
+
+
 def percent(value: float) -> str:
     return f"{value * 100:.1f}%"
+
+
+def odds_phrase(odds: Mapping[str, Any], kind: str = "land") -> str:
+    """The odds as every command and report says them, from unrounded probabilities so that
+    `pbem validate`, the reports and `pbem odds` show the same figures; the outcomes add up to 100%."""
+    parts = [f"attacker wins {percent(odds['attacker_win'])}", f"defender wins {percent(odds['defender_win'])}",
+             f"both destroyed {percent(odds['draw'])}"]
+    if odds.get("retreat"):
+        parts.append(f"attacker retreats {percent(odds['retreat'])}")
+    if odds.get("stalemate"):
+        parts.append(f"stalemate {percent(odds['stalemate'])}")
+    if kind != "sea" and odds.get("capture") is not None:
+        parts.append(f"capture {percent(odds['capture'])}")
+    return ", ".join(parts)
 
 
 def fixed(value: float, digits: int = 1) -> str:
@@ -267,9 +297,12 @@ def _filters() -> dict[str, Any]:
         "count_of": count_of,
         "units": units_text,
         "percent": percent,
+        "odds_phrase": odds_phrase,
         "fixed": fixed,
         "signed": signed,
         "dice": dice_text,
+        "raid_roll": raid_roll_text,
+        "roll": roll_text,
         "md": md_escape,
         "md_code": md_code,
         "bb": bb_escape,

@@ -82,3 +82,41 @@ def test_demo_leaves_a_game(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "# " in result.output
     assert (tmp_path / "d" / "reports" / "round-01" / "5-united-states.json").is_file()
+
+
+def test_demo_without_a_directory_names_no_directory_it_then_deletes() -> None:
+    result = run("demo")
+    assert result.exit_code == 0
+    assert "pbem-demo-" not in result.output  # output holds stderr too
+    assert "temporary directory" in result.output
+
+
+def test_html_reports_are_one_self_contained_file(tmp_path: Path) -> None:
+    """An HTML report carries its map inside (issue: a player's view): saved, mailed or posted, it
+    shows the board without the SVG file beside it."""
+    game = tmp_path / "d"
+    assert run("demo", str(game)).exit_code == 0
+    for result in (run("report", "--game", str(game), "--format", "html"),):
+        assert result.exit_code == 0, result.output
+        assert "<svg" in result.output and "<img src=" not in result.output
+    assert (game / "reports" / "round-01" / "5-united-states.svg").is_file()
+
+
+def test_submitting_again_says_it_replaces_the_earlier_file(game: Path) -> None:
+    first = run("submit", str(EXAMPLES / "1-soviet-union.yaml"), "--game", str(game))
+    assert first.exit_code == 0 and "replaces" not in first.output
+    again = run("submit", str(EXAMPLES / "1-soviet-union.yaml"), "--game", str(game))
+    assert again.exit_code == 0, again.output
+    assert "replaces Soviet Union's orders for round 1 submitted earlier" in again.output
+    standing = game.parent / "standing.yaml"
+    standing.write_text("power: Germany\nstanding_orders: {default: {order_of_loss: [infantry]}}\n")
+    assert "replaces" not in run("submit", str(standing), "--game", str(game)).output
+    assert "replaces Germany's standing orders" in run("submit", str(standing), "--game", str(game)).output
+
+
+def test_a_misspelt_rule_option_gets_a_did_you_mean(tmp_path: Path) -> None:
+    result = CliRunner().invoke(cli, ["new", str(tmp_path / "g"), "--option", "victroy=total"])
+    assert result.exit_code != 0 and "did you mean 'victory'?" in result.output
+    result = CliRunner().invoke(cli, ["new", str(tmp_path / "g"), "--option", "victory=totl"])
+    assert result.exit_code != 0 and "did you mean 'total'?" in result.output
+    assert not (tmp_path / "g").exists()

@@ -47,3 +47,20 @@ def test_user_errors_exit_2_without_traceback():
         res = run(*args)
         assert res.exit_code == 2, (args, res.output)
         assert "Traceback" not in res.output
+
+
+def test_the_readme_lists_every_json_field() -> None:
+    """README's `pbem odds --json` field list is the real one (issue: a player's view)."""
+    import json
+    import re
+    from pathlib import Path
+
+    from click.testing import CliRunner
+
+    from pbem.cli import cli
+
+    out = CliRunner().invoke(cli, ["odds", "--attack", "2 infantry", "--defend", "1 infantry", "--json"])
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    listed = re.search(r"`--json` \(fields (.*?)\)", readme, re.S)
+    assert listed, "README names the --json fields"
+    assert set(re.findall(r"`(\w+)`", listed.group(1))) == set(json.loads(out.output))

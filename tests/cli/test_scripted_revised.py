@@ -25,13 +25,15 @@ def test_revised_rules_show_in_the_reports(played: Path) -> None:
     reports = [json.loads(p.read_text()) for p in sorted((played / "reports").glob("round-*/*.json"))]
     assert len(reports) == 15
     notes = [n for r in reports for n in r["notes"]]
-    assert any("research dice" in n for n in notes), "Develop Weapons"
+    rolls = [roll for r in reports for roll in r["rolls"]]
+    assert any(roll["step"] == "research" for roll in rolls), "Develop Weapons"
+    assert any(r["purchases"] and r["purchases"]["research"] for r in reports), "research dice are a purchase"
     assert any("bombing of United Kingdom costs United Kingdom" in n for n in notes), "bombing paid in IPCs"
     sea = [b for r in reports for b in r["battles"] if b["space"] == "SZ 7"]
     assert any(s["step"] == "surprise-attacker" for b in sea for rnd in b["rounds"] for s in rnd["steps"]), "opening fire"
     uk_air = [b for b in sea if b["attacker"] == "United Kingdom"]
     assert uk_air and uk_air[0]["result"] == "attacker-won", "air units sank the submarines"
-    assert any("fires at aircraft flying over" in n for n in notes), "antiaircraft fire at an overflight"
+    assert any(roll["step"] == "aa-overflight" for roll in rolls), "antiaircraft fire at an overflight"
     amphibious_lost = [b for r in reports for b in r["battles"] if b["space"] == "SZ 15"]
     assert amphibious_lost and amphibious_lost[0]["result"] == "draw", "the offload zone's sea battle comes first"
 

@@ -94,7 +94,8 @@ def test_antiaircraft_guns_fire_at_aircraft_flying_over() -> None:
             "noncombat_move:\n  - {units: 1 fighter, from: Kazakh S.S.R., to: Ukraine S.S.R., via: [Caucasus]}\n")
     shot = play(st, "Germany", body, dice={"aa/combat/combat-1/1-Caucasus": [1]})
     assert units_at(shot.state, "Ukraine S.S.R.", "Germany").get("fighter") is None
-    assert any("shot down" in n and "Caucasus" in n for n in shot.log.notes)
+    assert any(r["step"] == "aa-overflight" and "Caucasus" in r["what"] and r["result"] == "1 fighter shot down"
+               for r in shot.log.rolls)
     # Missed on the way out and on the way back: the fighter attacks and comes home.
     missed = play(st, "Germany", body, dice={"aa/combat/combat-1/1-Caucasus": [4], "aa/return/return-1/1-Caucasus": [6],
                                              "battle/Kazakh S.S.R./round-1/attacker": [1], "battle/Kazakh S.S.R./round-1/defender": [6]})
