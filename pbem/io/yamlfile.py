@@ -257,6 +257,11 @@ def _events(text: str, invalid: Any) -> Iterator[Event]:
             try:
                 event = loader.get_event()
             except yaml.YAMLError as error:
+                if "nesting depth" in str(getattr(error, "problem", "")):  # libyaml's own limit (1,000 levels)
+                    mark = getattr(error, "problem_mark", None)
+                    at = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
+                    raise _Refused(invalid("the YAML is nested far too deeply", "flatten the structure", at,
+                                           code="yaml.too-deep")) from None
                 raise _Refused(_syntax_problem(error, text, invalid)) from None
             except RecursionError:  # pure-Python parser on absurd nesting
                 raise _Refused(invalid("the YAML is nested far too deeply",

@@ -182,12 +182,12 @@ def test_size_limit() -> None:
     assert load_yaml("a: 1\n", "x", max_bytes=5).data == {"a": 1}
 
 
-def test_nesting_limit_and_absurd_nesting_is_fast() -> None:
+def test_nesting_limit_and_absurd_nesting() -> None:
+    """Both parsers refuse absurd nesting as too deep: the pure-Python one by recursion, libyaml by its
+    own 1,000-level limit (PyYAML 6.0.4's bundled libyaml); how fast is measured in benchmarks/."""
     assert load_yaml("x: " + "[" * 63 + "]" * 63, "x").data is not None
     assert refused("x: " + "[" * 64 + "]" * 64).code == "yaml.too-deep"
-    start = time.perf_counter()
     assert refused("[" * 500_000).code == "yaml.too-deep"
-    assert time.perf_counter() - start < 1.0
     block = "".join("  " * i + f"k{i}:\n" for i in range(80))
     assert refused(block).code == "yaml.too-deep"
     assert refused("x: [[[1]]]\n", max_depth=3).code == "yaml.too-deep"
