@@ -35,6 +35,7 @@ COMMANDS: dict[str, str] = {
     "init-ci": "pbem.cli.gateway_commands:init_ci",
     "tick": "pbem.cli.gateway_commands:tick",
     "odds": "pbem.cli.odds:odds",
+    "site": "pbem.cli.site_command:site",
 }
 
 

@@ -56,6 +56,15 @@ if [ "$(git rev-parse HEAD)" != "$before" ]; then
 fi
 """
 
+# After adjudicating: build the game's static site (`pbem site`) from main as pushed, into the
+# folder the forge's pages service publishes ($PBEM_SITE_DIR).
+SITE_SCRIPT = """\
+set -eu
+git fetch -q origin main
+git checkout -q -B main FETCH_HEAD
+pbem site --game . --out "$PBEM_SITE_DIR"
+"""
+
 
 def _indent(text: str, spaces: int) -> str:
     pad = " " * spaces
@@ -131,7 +140,37 @@ jobs:
           PBEM_SMTP_PASSWORD: ${{{{ secrets.PBEM_SMTP_PASSWORD }}}}
           PBEM_PUSH_URL: origin
         run: |
-{_indent(ADVANCE_SCRIPT, 10)}"""
+{_indent(ADVANCE_SCRIPT, 10)}  site:
+    # The game's site on GitHub Pages (Settings > Pages > Source: GitHub Actions).
+    needs: advance
+    runs-on: ubuntu-latest
+    permissions:
+      contents: read
+      pages: write
+      id-token: write
+    environment:
+      name: github-pages
+      url: ${{{{ steps.deploy.outputs.page_url }}}}
+    steps:
+      - uses: actions/checkout@v4
+        with:
+          fetch-depth: 0
+          ref: main
+      - uses: actions/setup-python@v5
+        with:
+          python-version: "3.11"
+      - name: Install pbem
+        run: python -m pip install --quiet "{install}"
+      - name: Build the game's site
+        env:
+          PBEM_SITE_DIR: _site
+        run: |
+{_indent(SITE_SCRIPT, 10)}      - uses: actions/upload-pages-artifact@v3
+        with:
+          path: _site
+      - id: deploy
+        uses: actions/deploy-pages@v4
+"""
 
 
 def gitlab_pipeline(game_id: str, install: str) -> str:
@@ -173,7 +212,20 @@ validate:
     - git checkout -q -B main "$CI_COMMIT_SHA"
     - export PBEM_PUSH_URL="https://oauth2:${{PBEM_PUSH_TOKEN}}@${{CI_SERVER_HOST}}/${{CI_PROJECT_PATH}}.git"
     - |
-{_indent(ADVANCE_SCRIPT, 6)}"""
+{_indent(ADVANCE_SCRIPT, 6)}pages:
+  # The game's site on GitLab Pages, built from main after the adjudication was pushed.
+  stage: .post
+  needs: [advance]
+  rules:
+    - if: $CI_COMMIT_BRANCH == "main"
+  variables:
+    GIT_DEPTH: "0"
+    PBEM_SITE_DIR: public
+  script:
+    - |
+{_indent(SITE_SCRIPT, 6)}  artifacts:
+    paths: [public]
+"""
 
 
 def write_ci(game_dir: Path, forge: str, *, install: str | None = None, force: bool = False) -> Path:

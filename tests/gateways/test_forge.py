@@ -11,7 +11,7 @@ import yaml
 
 from pbem.game.dicekeys import key_path
 from pbem.game.game import Game, new_game
-from pbem.gateways.forge import ADVANCE_SCRIPT, VALIDATE_SCRIPT
+from pbem.gateways.forge import ADVANCE_SCRIPT, SITE_SCRIPT, VALIDATE_SCRIPT
 from tests.gateways.helpers import PLAYERS, ROUND_ONE, example
 
 PBEM = [sys.executable, "-c", "from pbem.cli import main; main()"]
@@ -45,7 +45,9 @@ def test_the_generated_files_parse_and_run_the_tested_steps(tmp_path: Path) -> N
     assert set(triggers) == {"pull_request", "push", "schedule", "workflow_dispatch"}
     assert triggers["push"]["branches"] == ["main"]
     jobs = github["jobs"]
-    assert set(jobs) == {"validate", "advance"}
+    assert set(jobs) == {"validate", "advance", "site"}
+    site_steps = {s.get("name", s.get("uses")): s for s in jobs["site"]["steps"]}
+    assert site_steps["Build the game's site"]["run"] == SITE_SCRIPT and jobs["site"]["needs"] == "advance"
     assert jobs["validate"]["if"] == "github.event_name == 'pull_request'"
     validate_steps = {s.get("name", s.get("uses")): s for s in jobs["validate"]["steps"]}
     assert validate_steps["Validate the orders"]["run"] == VALIDATE_SCRIPT
@@ -59,9 +61,10 @@ def test_the_generated_files_parse_and_run_the_tested_steps(tmp_path: Path) -> N
     gitlab = yaml.safe_load((game_dir / ".gitlab-ci.yml").read_text())
     assert gitlab["validate"]["script"][-1] == VALIDATE_SCRIPT
     assert gitlab["advance"]["script"][-1] == ADVANCE_SCRIPT
+    assert gitlab["pages"]["script"][-1] == SITE_SCRIPT and gitlab["pages"]["artifacts"] == {"paths": ["public"]}
     assert gitlab["validate"]["rules"] == [{"if": '$CI_PIPELINE_SOURCE == "merge_request_event"'}]
     assert 'pbem @ git+https://forge.test/pbem' in gitlab["default"]["before_script"][-1]
-    for script in (VALIDATE_SCRIPT, ADVANCE_SCRIPT):
+    for script in (VALIDATE_SCRIPT, ADVANCE_SCRIPT, SITE_SCRIPT):
         assert _run("bash", "-n", "-c", script).returncode == 0
     # an existing file is not silently replaced
     refused = _run(*PBEM, "init-ci", "gitlab", "--game", game_dir, check=False)
@@ -114,6 +117,12 @@ def test_pull_requests_are_validated_and_main_is_adjudicated_with_the_secret_fro
     game = Game(forge)
     assert game.power_to_move() == "Germany"
     assert [c.trailers.get("Dice-Mode") for c in game.repo.history() if c.trailers.get("Phase") == "adjudication"] == ["committed"]
+    # the site job builds the game's site from main as pushed
+    site_runner = tmp_path / "runner-site"
+    _run("git", "clone", "-q", forge, site_runner)
+    built = _run("bash", "-c", SITE_SCRIPT, cwd=site_runner, env=_ci_env(PBEM_SITE_DIR="public"), check=False)
+    assert built.returncode == 0, built.stdout + built.stderr
+    assert "round 1, Soviet Union" in (site_runner / "public" / "index.html").read_text()
     # run again: nothing is due, nothing is pushed
     again = _run("bash", "-c", ADVANCE_SCRIPT, cwd=runner, env=_ci_env(PBEM_DICE_SECRET=secret, PBEM_PUSH_URL="origin"))
     assert "waiting for Germany" in again.stdout

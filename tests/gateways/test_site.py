@@ -1,0 +1,112 @@
+"""`pbem site`: a static site of a game, checked as a person would see it and against the game's facts."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import jsonschema
+import pytest
+from click.testing import CliRunner
+
+from pbem.cli import cli
+from pbem.game.audit import luck_data
+from pbem.game.game import Game
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module", params=["1942-2e", "revised"])
+def built(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    base = tmp_path_factory.mktemp(f"site-{request.param}")
+    game, site = base / "game", base / "site"
+    assert CliRunner().invoke(cli, ["demo", str(game), "--ruleset", request.param, "--rounds", "3"]).exit_code == 0
+    result = CliRunner().invoke(cli, ["site", "--game", str(game), "--out", str(site)], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    return game, site
+
+
+def test_the_site_has_an_index_a_page_per_turn_and_json_that_matches_its_schema(built: tuple[Path, Path]) -> None:
+    game, site = built
+    data = json.loads((site / "site.json").read_text())
+    jsonschema.validate(data, json.loads((ROOT / "schemas" / "site.schema.json").read_text()))
+    assert len(data["turns"]) == Game(game).adjudications() == 15
+    for turn in data["turns"]:
+        page = (site / turn["page"]).read_text()
+        assert f"Round {turn['round']}: {turn['power']}" in page and turn["commit"][:12] in page
+        assert (site / turn["board"]).is_file()
+    index = (site / "index.html").read_text()
+    assert data["game"]["id"] in index and "Audit: every turn reproduced" in index
+    assert all(p["name"] in index for p in data["powers"])
+
+
+def test_every_link_and_image_on_every_page_resolves(built: tuple[Path, Path]) -> None:
+    _, site = built
+    for page in site.rglob("*.html"):
+        for ref in re.findall(r'(?:href|src)="([^"#]+)"', page.read_text()):
+            if ref.startswith(("http://", "https://", "mailto:")):
+                continue
+            assert (page.parent / ref).resolve().is_file(), f"{page.relative_to(site)} links to missing {ref}"
+
+
+def test_the_charts_say_what_pbem_luck_and_the_states_say(built: tuple[Path, Path]) -> None:
+    """Property: the luck figures are pbem luck's, income and unit value are the states' own."""
+    game, site = built
+    data = json.loads((site / "site.json").read_text())
+    last = data["turns"][-1]
+    for row in luck_data(game)["powers"]:
+        assert last["luck"][row["power"]]["actual_hits"] == row["actual_hits"]
+        assert abs(last["luck"][row["power"]]["expected_hits"] - row["expected_hits"]) < 1e-3
+    g = Game(game)
+    for turn in data["turns"]:
+        state = g.state(turn["commit"])
+        for power, income in turn["income"].items():
+            assert income == sum(g.ruleset.board.spaces[t].ipc for t, o in state.control.items() if o == power)
+        assert turn["treasury"] == {p: state.treasury.get(p, 0) for p in turn["treasury"]}
+    for chart in ("income", "tuv", "luck", "battles"):
+        svg = (site / "charts" / f"{chart}.svg").read_text()
+        assert svg.startswith("<svg") and all(p["name"] in svg for p in data["powers"] if chart != "battles")
+
+
+def test_the_site_is_rebuilt_whole_and_never_written_over_other_files(built: tuple[Path, Path], tmp_path: Path) -> None:
+    game, site = built
+    before = (site / "site.json").read_bytes()
+    assert CliRunner().invoke(cli, ["site", "--game", str(game), "--out", str(site)]).exit_code == 0
+    assert (site / "site.json").read_bytes() == before  # deterministic
+    other = tmp_path / "photos"
+    other.mkdir()
+    (other / "holiday.jpg").write_bytes(b"x")
+    result = CliRunner().invoke(cli, ["site", "--game", str(game), "--out", str(other)])
+    assert result.exit_code != 0 and "not a pbem site" in result.output
+    assert (other / "holiday.jpg").read_bytes() == b"x"
+
+
+def _browser() -> str | None:
+    return shutil.which("chromium-headless-shell") or shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+@pytest.mark.skipif(_browser() is None, reason="no headless Chromium here (Debian: apt-get install chromium-headless-shell)")
+def test_every_page_loads_in_a_browser_without_errors(built: tuple[Path, Path]) -> None:
+    """Opened in headless Chromium: every page loads with no console error; screenshots of the index and
+    one turn page are kept as build artefacts ($PBEM_ARTIFACTS, else beside the site)."""
+    game, site = built
+    out = Path(os.environ.get("PBEM_ARTIFACTS", site.parent / "artefacts"))
+    out.mkdir(parents=True, exist_ok=True)
+    pages = sorted(site.rglob("*.html"))
+    first_turn = sorted((site / "turns").glob("*.html"))[1]
+    for page in pages:
+        shot = page in (site / "index.html", first_turn)
+        args = [_browser() or "", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--enable-logging=stderr",
+                "--v=0", "--window-size=1000,2000"]
+        args += [f"--screenshot={out / (game.parent.name + '-' + page.stem + '.png')}"] if shot else ["--dump-dom"]
+        run = subprocess.run([*args, page.as_uri()], capture_output=True, text=True, timeout=120)
+        assert run.returncode == 0, run.stderr[-2000:]
+        console = [line for line in run.stderr.splitlines() if ":CONSOLE" in line]
+        assert not console, f"{page.name}: {console}"
+        if not shot:
+            assert "</html>" in run.stdout
+    assert (out / f"{game.parent.name}-index.png").stat().st_size > 10_000
