@@ -13,10 +13,12 @@ replaying the game is unaffected, and everything a gateway decides is visible in
       substitutes: {Germany: sub@example.org}   # who takes over, with `substitute`
       adjudicate: on-orders    # on-orders (as soon as the power to move has valid orders) | at-deadline
       report_map: png          # the map attached to report mails: png | svg | none
+      site_url: https://league.example/games/summer-7   # where `pbem site` is published; report mails link the turn's page
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -46,6 +48,7 @@ class Hosting:
     substitutes: Mapping[str, str] = field(default_factory=dict)
     adjudicate: str = "on-orders"
     report_map: str = "png"
+    site_url: str | None = None  # the published game site (`pbem site`); report mails link each turn's page
 
     @property
     def has_deadlines(self) -> bool:
@@ -66,7 +69,8 @@ def hosting_of(game: Game) -> Hosting:
 def check_hosting(settings: Mapping[str, Any], ruleset: Any) -> Hosting:
     """Hosting settings from game.yaml (or `pbem new --hosting FILE`), checked against the ruleset."""
     raw = dict(settings)
-    known = {"turn_hours", "grace_hours", "reminders_hours", "missing_orders", "substitutes", "adjudicate", "report_map"}
+    known = {"turn_hours", "grace_hours", "reminders_hours", "missing_orders", "substitutes", "adjudicate", "report_map",
+             "site_url"}
     unknown = sorted(set(raw) - known)
     if unknown:
         raise GameError(f"game.yaml hosting: unknown setting {unknown[0]!r}; known: {', '.join(sorted(known))}")
@@ -100,9 +104,12 @@ def check_hosting(settings: Mapping[str, Any], ruleset: Any) -> Hosting:
     report_map = raw.get("report_map", "png")
     if report_map not in MAP_FORMATS:
         raise GameError(f"game.yaml hosting.report_map is {report_map!r}; choose {', '.join(MAP_FORMATS)}")
+    site_url = raw.get("site_url")
+    if site_url is not None and not (isinstance(site_url, str) and re.match(r"^https?://[^\s/]+", site_url)):
+        raise GameError(f"game.yaml hosting.site_url is {site_url!r}; give the site's web address, https://...")
     return Hosting(turn_hours, _hours(raw.get("grace_hours", 0), "grace_hours"),
                    tuple(sorted((_hours(r, "reminders_hours") for r in reminders), reverse=True)),
-                   policy, subs, adjudicate, report_map)
+                   policy, subs, adjudicate, report_map, site_url.rstrip("/") if site_url else None)
 
 
 def current_players(game: Game) -> dict[str, str]:

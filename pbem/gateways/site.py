@@ -27,6 +27,11 @@ from pbem.game.game import Game, GameError, board_svg, possessive, report_path, 
 SITE_VERSION = 1
 
 
+def turn_page(round_: int, turn_index: int, power: str) -> str:
+    """A power-turn's page in the site, relative to its root (report mails link it)."""
+    return f"turns/{round_:02d}-{turn_index + 1}-{slug(power)}.html"
+
+
 def _tuv(game: Game, units: Mapping[str, Mapping[str, Mapping[str, int]]]) -> dict[str, int]:
     """Total unit value per power: the purchase cost of every unit on the board (facilities excluded)."""
     out = {p.name: 0 for p in game.ruleset.powers}
@@ -117,8 +122,8 @@ def site_data(game_dir: str | Path) -> dict[str, Any]:
             "round": round_,
             "power": power,
             "commit": c.sha,
-            "page": f"turns/{round_:02d}-{index + 1}-{slug(power)}.html",
-            "board": f"turns/{round_:02d}-{index + 1}-{slug(power)}.svg",
+            "page": turn_page(round_, index, power),
+            "board": turn_page(round_, index, power).removesuffix(".html") + ".svg",
             "income": _income(game, state.control),
             "treasury": {p: state.treasury.get(p, 0) for p in powers},
             "tuv": _tuv(game, state.units),

@@ -93,6 +93,12 @@ def report_message(game: Game, adjudicated: Adjudicated, sender: str, recipients
     from pbem.report.render import render_email
 
     data = dict(adjudicated.report)
+    site_url = hosting_of(game).site_url
+    if site_url:
+        from pbem.gateways.site import turn_page
+
+        page = turn_page(int(data["round"]), game.ruleset.turn_order.index(data["power"]), data["power"])
+        notes = [*(notes or []), f"This turn on the game's site: {site_url}/{page}"]
     if notes:
         data["notes"] = list(data.get("notes") or []) + list(notes)
     html, text = render_email(data)

@@ -110,3 +110,32 @@ def test_every_page_loads_in_a_browser_without_errors(built: tuple[Path, Path]) 
         if not shot:
             assert "</html>" in run.stdout
     assert (out / f"{game.parent.name}-index.png").stat().st_size > 10_000
+
+
+def test_report_mail_links_the_turns_page_when_the_site_has_an_address(tmp_path: Path) -> None:
+    from pbem.gateways.turns import Adjudicated, report_message
+    from tests.gateways.helpers import ROUND_ONE, example, make_game
+
+    game = make_game(tmp_path / "g", hosting={"report_map": "none", "site_url": "https://league.test/games/demo/"})
+    game.submit(example(ROUND_ONE[0]), "orders.yaml")
+    sha, report = game.adjudicate()
+    mail = report_message(game, Adjudicated(sha, 1, "Soviet Union", report), "host@league.test", ["a@players.test"])
+    text = mail.get_body(("plain",)).get_content()
+    link = "https://league.test/games/demo/turns/01-1-soviet-union.html"
+    assert link in " ".join(text.split())
+    assert CliRunner().invoke(cli, ["site", "--game", str(tmp_path / "g"), "--out", str(tmp_path / "site")]).exit_code == 0
+    assert (tmp_path / "site" / link.split("/games/demo/")[1]).is_file()
+    plain = make_game(tmp_path / "h", hosting={"report_map": "none"})
+    plain.submit(example(ROUND_ONE[0]), "orders.yaml")
+    sha, report = plain.adjudicate()
+    mail = report_message(plain, Adjudicated(sha, 1, "Soviet Union", report), "host@league.test", ["a@players.test"])
+    assert "game's site" not in mail.get_body(("plain",)).get_content()
+
+
+def test_a_site_address_that_is_no_web_address_is_refused(tmp_path: Path) -> None:
+    from pbem.game.game import GameError
+    from pbem.gateways.hosting import check_hosting
+    from pbem.io.rulesets import load_ruleset
+
+    with pytest.raises(GameError, match="site_url"):
+        check_hosting({"site_url": "league.test/games"}, load_ruleset("1942-2e"))
