@@ -139,3 +139,22 @@ def test_a_site_address_that_is_no_web_address_is_refused(tmp_path: Path) -> Non
 
     with pytest.raises(GameError, match="site_url"):
         check_hosting({"site_url": "league.test/games"}, load_ruleset("1942-2e"))
+
+
+GOLDEN = Path(__file__).resolve().parent / "golden"
+
+
+def test_site_json_is_golden(built: tuple[Path, Path]) -> None:
+    """The demo games' site.json, byte for byte but for commit ids (they carry the time of each commit).
+    Regenerate after an intended change with PBEM_UPDATE_GOLDEN=1 and review the diff."""
+    game, site = built
+    data = json.loads((site / "site.json").read_text())
+    for turn in data["turns"]:
+        turn["commit"] = "0" * 40
+    text = json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    golden = GOLDEN / f"site-{data['game']['ruleset']['id']}.json"
+    if os.environ.get("PBEM_UPDATE_GOLDEN"):
+        golden.parent.mkdir(exist_ok=True)
+        golden.write_text(text)
+    assert golden.exists(), f"missing {golden.name}: run with PBEM_UPDATE_GOLDEN=1"
+    assert text == golden.read_text(), f"{golden.name} differs: review, then PBEM_UPDATE_GOLDEN=1"
