@@ -411,6 +411,7 @@ class GameRepo:
             new = self._commit_tree(tree, old, text, identity)
             follow = self._work_tree_follows()
             if follow and old is not None:
+                self._catch_up_work_tree(old)
                 self._check_work_tree(old, new)
             self._before_ref_update(new)
             moved = self._git(["update-ref", "-m", f"pbem: {text.splitlines()[0]}", self.ref,
@@ -484,6 +485,35 @@ class GameRepo:
             return False
         result = self._git(["symbolic-ref", "-q", "HEAD"], check=False)
         return result.stdout.decode().strip() == self.ref
+
+    def _refresh_index(self) -> None:
+        """Re-stat the checkout's files: a copied or touched game directory has an index whose
+        cached stat data no longer matches, and git would call every file "not uptodate"."""
+        self._git(["update-index", "-q", "--refresh"], work_tree=True, check=False)
+
+    def _catch_up_work_tree(self, head: str) -> None:
+        """Bring a checkout left behind by a crash up to the branch tip, before anything else.
+
+        A process killed between moving the branch (step 4) and updating the work tree (step 5)
+        leaves index and files exactly as an earlier commit of the branch had them. Read as local
+        changes, they would be the reversal of the turns since; committing them (the usual advice)
+        would undo those turns. So when the index is exactly an earlier commit's tree and no file
+        differs from the index, the checkout is moved forward to the tip instead."""
+        self._refresh_index()
+        index_tree = self._git(["write-tree"], work_tree=True, check=False)
+        if index_tree.returncode != 0:
+            return  # a conflicted index is the user's business: _check_work_tree reports it
+        tree = index_tree.stdout.decode().strip()
+        if tree == self._git(["rev-parse", f"{head}^{{tree}}"]).stdout.decode().strip():
+            return
+        if self._git(["diff-files", "--quiet"], work_tree=True, check=False).returncode != 0:
+            return  # files edited by hand: real local changes, never overwritten
+        ancestors = self._git(["rev-list", "--first-parent", "--format=%H %T", "--no-commit-header",
+                               "-n", "50", head], check=False).stdout.decode().split()
+        for commit, commit_tree in zip(ancestors[0::2], ancestors[1::2]):
+            if commit_tree == tree:
+                self._git(["read-tree", "-m", "-u", commit, head], work_tree=True, check=False)
+                return
 
     def _check_work_tree(self, old: str, new: str) -> None:
         result = self._git(["read-tree", "-m", "-u", "-n", old, new], work_tree=True, check=False)

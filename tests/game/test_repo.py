@@ -225,10 +225,8 @@ def test_lock_held_too_long_gives_repository_busy(tmp_path: Path) -> None:
     repo = GameRepo(new_game(tmp_path / "game").path, lock_timeout=0.2)
     before = snapshot(repo)
     with FileLock(str(repo.git_dir / "pbem.lock")):
-        start = time.perf_counter()
         with pytest.raises(RepositoryBusy, match="busy"):
             repo.commit({"a": b"1"}, "Blocked")
-        assert time.perf_counter() - start < 5
     assert snapshot(repo) == before
 
 
@@ -399,28 +397,19 @@ def test_stale_writers_are_refused_clearly_never_lost(tmp_path: Path) -> None:
     assert repo.list("orders") == [f"orders/{name}-{i}.yaml"]
 
 
-# ------------------------------------------------------------------ speed
+# ------------------------------------------------------------------ size
 
 
-def test_large_repo_operations_stay_fast(tmp_path: Path, capsys: pytest.CaptureFixture[str]
-                                         ) -> None:
+def test_large_repo_operations_work(tmp_path: Path) -> None:
+    """3,000 files and several commits (the times are in benchmarks/bench_repo.py)."""
     files = {f"state/t{n // 100}/territory-{n}.yaml": f"owner: p{n % 5}\n".encode()
              for n in range(3000)}
-    start = time.perf_counter()
     repo = GameRepo.init(tmp_path / "game", initial_files=files, message="Big start")
-    init_s = time.perf_counter() - start
-    start = time.perf_counter()
     for n in range(5):
         repo.commit({f"state/t0/territory-{n}.yaml": b"owner: p9\n", f"new-{n}": b"x"},
                     f"Change {n}", {"Round": str(n)})
-    commit_ms = (time.perf_counter() - start) / 5 * 1000
-    start = time.perf_counter()
     assert len(repo.list()) == 3005 and len(repo.history()) == 6
-    read_ms = (time.perf_counter() - start) * 1000
-    with capsys.disabled():
-        print(f"\n[bench] init 3000 files: {init_s:.2f} s; commit: {commit_ms:.0f} ms; "
-              f"list+history: {read_ms:.0f} ms")
-    assert commit_ms < 3000
+    assert repo.read("state/t0/territory-4.yaml") == b"owner: p9\n"
 
 
 def test_process_killed_mid_commit_leaves_repo_as_before_and_unlocked(tmp_path: Path) -> None:
@@ -438,3 +427,52 @@ def test_process_killed_mid_commit_leaves_repo_as_before_and_unlocked(tmp_path: 
     fresh = GameRepo(repo.path, lock_timeout=2)  # the OS released the dead process's lock
     fresh.commit({"orders/germany.yaml": b"x"}, "Second try")
     assert fresh.read("orders/germany.yaml") == b"x"
+
+
+# ------------------------------------------------------------------ copied and crashed checkouts
+
+
+def test_a_copied_game_directory_commits_as_the_original(tmp_path: Path) -> None:
+    """`cp -r` gives every file a new inode and time, so the index's stat data is stale; git
+    then calls the files "not uptodate". The copy must commit like the original (issue 12)."""
+    repo = new_game(tmp_path / "game")
+    repo.commit({"orders/germany.yaml": b"x\n"}, "Germany submits")
+    subprocess.run(["cp", "-r", str(repo.path), str(tmp_path / "copy")], check=True)
+    time.sleep(0.01)
+    for f in (tmp_path / "copy").rglob("*.yaml"):
+        os.utime(f)  # touched, content unchanged
+    copy = GameRepo(tmp_path / "copy")
+    copy.commit({"game.yaml": b"ruleset: changed\n"}, "A change that touches a copied file")
+    assert (copy.path / "game.yaml").read_bytes() == b"ruleset: changed\n"
+    assert git(copy.path, "status", "--porcelain") == ""
+
+
+def test_checkout_left_behind_by_a_crash_is_brought_forward_not_reversed(tmp_path: Path) -> None:
+    """Killed after the branch moved but before the files followed: the checkout shows the
+    turn before. The next commit must bring it to the tip, never read it as local changes
+    (committing those would undo the turn)."""
+    repo = new_game(tmp_path / "game")
+    script = textwrap.dedent("""\
+        import os, signal, sys
+        from pbem.game.repo import GameRepo
+        GameRepo._update_work_tree = lambda self, old, new, identity: os.kill(os.getpid(), signal.SIGKILL)
+        GameRepo(sys.argv[1]).commit({"state/round-0.yaml": b"round: 1\\n", "report.md": b"r"}, "Adjudicate")
+    """)
+    result = subprocess.run([sys.executable, "-c", script, str(repo.path)], capture_output=True)
+    assert result.returncode == -9, result.stderr
+    assert repo.read("state/round-0.yaml") == b"round: 1\n"
+    assert (repo.path / "state/round-0.yaml").read_bytes() == b"round: 0\n"  # left behind
+    repo.commit({"orders/germany.yaml": b"x\n"}, "Next orders")
+    assert (repo.path / "state/round-0.yaml").read_bytes() == b"round: 1\n"
+    assert (repo.path / "report.md").read_bytes() == b"r"
+    assert repo.read("state/round-0.yaml") == b"round: 1\n"
+    assert git(repo.path, "status", "--porcelain") == ""
+
+
+def test_hand_edits_are_still_refused_not_taken_for_a_crash(tmp_path: Path) -> None:
+    repo = new_game(tmp_path / "game")
+    repo.commit({"state/round-0.yaml": b"round: 1\n"}, "Adjudicate")
+    (repo.path / "state/round-0.yaml").write_bytes(b"round: 7\n")
+    with pytest.raises(WorkTreeConflict):
+        repo.commit({"state/round-0.yaml": b"round: 2\n"}, "Would clobber a hand edit")
+    assert (repo.path / "state/round-0.yaml").read_bytes() == b"round: 7\n"
