@@ -39,6 +39,8 @@ def audit(game_dir: str, turn: int | None, all_diffs: bool) -> None:
     result = audit_game(game_dir)
     for t in result.turns:
         click.echo(t.line())
+    for w in result.warnings:
+        click.echo(f"note: {w}")
     if result.ok:
         click.echo(f"audit ok: {result.commits} commit(s), {len(result.turns)} turn(s), every file reproduced byte for byte")
         sys.exit(0)

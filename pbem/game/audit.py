@@ -9,8 +9,15 @@ from its first commit and checks:
 - each revealed dice link hashes to the previous one (committed mode; link 0 is the anchor), or is
   the link recomputed from the public seed (local mode);
 - the orders adjudicated were valid against the state before them;
+- with opponents' reveals, every reveal a turn used was made for exactly the orders and standing
+  orders adjudicated (its seal), so nothing was changed once the dice could be known;
 - adjudicating again with the same dice gives, byte for byte, the committed state and reports;
-- an orders file never changes once adjudicated, and state and reports change only by adjudication.
+- an orders file never changes once adjudicated, and state and reports change only by adjudication;
+- once the game has players' keys (`allowed_signers`), every commit that changes a power's orders,
+  standing orders or dice chain is signed by a key the file committed before it gives to a player
+  of that power. A signature covers the commit's parents, so a player's commit that a host amended,
+  reordered or replayed elsewhere no longer verifies. Orders submitted by mail carry no signature;
+  they are listed as vouched for by the host (`warnings`), not as failures.
 
 Every turn is replayed from the state committed before it, so one tampered commit is reported
 where it happened instead of making every later turn differ.
@@ -74,6 +81,7 @@ class AuditResult:
     commits: int = 0
     turns: list[TurnAudit] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)  # all findings, in history order
+    warnings: list[str] = field(default_factory=list)  # what the audit cannot prove, e.g. unsigned mail submissions
 
     @property
     def ok(self) -> bool:
@@ -249,6 +257,7 @@ def audit_game(path: str | Path) -> AuditResult:
     mode = game.config.dice["mode"]
     previous_link = game.config.dice.get("anchor")
     adjudicated: dict[str, tuple[str, bytes | None]] = {}  # orders path -> (adjudication sha, bytes adjudicated)
+    players = {p: (e or "").strip() for p, e in game.config.players.items()}
     expected_index = 1
     for c in history[1:]:
         add = result.findings.append
@@ -263,7 +272,10 @@ def audit_game(path: str | Path) -> AuditResult:
                 sha, text = adjudicated[f]
                 add(Finding(c.sha, f, f"orders changed after they were adjudicated in {sha[:12]}", unified(text, repo.read(f, c.sha), f)))
         phase = trailers(c).get("Phase")
+        if phase == "substitute" and trailers(c).get("Power") in players:
+            players[trailers(c)["Power"]] = trailers(c).get("Player", "")
         if phase != "adjudication":
+            _check_signature(game, c, parent, players, result)
             for f in c.files_changed:
                 if f != GAME_FILE and f not in adjudicated and not f.startswith(_SUBMISSION_PREFIXES):
                     add(Finding(c.sha, f, f"changed outside an adjudication (commit {c.subject!r})",
@@ -279,6 +291,61 @@ def audit_game(path: str | Path) -> AuditResult:
         if now != text and not any(x.file == f for x in result.findings):
             result.findings.append(Finding(history[-1].sha, f, f"orders at HEAD differ from those adjudicated in {sha[:12]}", unified(text, now, f)))
     return result
+
+
+def _file_owner(game: Game, path: str) -> str | None:
+    """The power whose orders, standing orders or dice chain a path holds (None for other files)."""
+    from pbem.game.game import slug
+
+    parts = path.split("/")
+    if parts[0] in ("standing", "dice") and len(parts) == 2:
+        name = parts[1].removesuffix(".yaml")
+    elif parts[0] == "orders" and len(parts) == 3:
+        name = parts[2].removesuffix(".yaml").split("-", 1)[-1]
+    else:
+        return None
+    return next((p.name for p in game.ruleset.powers if slug(p.name) == name), None)
+
+
+def _check_signature(game: Game, c: CommitInfo, parent: str, players: dict[str, str], result: AuditResult) -> None:
+    """A player's commit is signed by a key of that player, as the signers file before it says."""
+    import subprocess
+    import tempfile
+
+    owners = {f: _file_owner(game, f) for f in c.files_changed}
+    owners = {f: p for f, p in owners.items() if p is not None}
+    if not owners:
+        return
+    signers = game.repo.read("allowed_signers", parent)
+    if signers is None:
+        return  # a game without players' keys: nothing to check against
+    if trailers(c).get("Missing-Orders"):
+        result.warnings.append(f"{c.sha[:12]} {', '.join(sorted(owners))}: empty orders the host submitted after a missed deadline")
+        return
+    if trailers(c).get("Via") == "mail":
+        result.warnings.append(f"{c.sha[:12]} {', '.join(sorted(owners))}: submitted by mail from "
+                               f"{trailers(c).get('Submitted-By', '?')}, unsigned: the host vouches for the sender")
+        return
+    with tempfile.TemporaryDirectory(prefix="pbem-audit-signers-") as tmp:
+        path = Path(tmp) / "allowed_signers"
+        path.write_bytes(signers)
+        out = subprocess.run(["git", f"--git-dir={game.repo.git_dir}", "-c", "gpg.format=ssh",
+                              "-c", f"gpg.ssh.allowedSignersFile={path}", "log", "-1", "--format=%G?%x00%GS", c.sha],
+                             capture_output=True, text=True, env={**__import__("os").environ, "LC_ALL": "C"})
+    status, _, signer = out.stdout.strip().partition("\x00")
+    for f, power in sorted(owners.items()):
+        if status != "G":
+            result.findings.append(Finding(c.sha, f, f"changes {possessive_of(power)} file but is not signed by a key in "
+                                           f"allowed_signers (signature status {status or 'none'})"))
+        elif (players.get(power) or "").lower() != signer.strip().lower():
+            result.findings.append(Finding(c.sha, f, f"changes {possessive_of(power)} file but is signed by {signer}, "
+                                           f"who does not play {power}"))
+
+
+def possessive_of(name: str) -> str:
+    from pbem.game.game import possessive
+
+    return possessive(name)
 
 
 def _audit_adjudication(game: Game, c: CommitInfo, parent: str, expected_index: int, mode: str, previous_link: str | None,
@@ -309,6 +376,12 @@ def _audit_adjudication(game: Game, c: CommitInfo, parent: str, expected_index: 
         expected = encode(opponent_links(game, state.round, mover, replay.dice_info["orders_hash"], deadline_passed=True, ref=parent))
         if (trailers(c).get("Dice-Opponents") or "none") != (expected or "none"):
             found.append(Finding(c.sha, "Pbem-Dice-Opponents", f"records {trailers(c).get('Dice-Opponents')!r}; the reveals committed before it give {expected or 'none'!r}"))
+        from pbem.game.reveal import check_seals
+
+        try:
+            check_seals(game, state.round, mover, parent)
+        except GameError as err:
+            found.append(Finding(c.sha, "dice/", str(err)))
     if replay.files:
         if mode == "local" and link != replay.dice_info.get("link"):
             found.append(Finding(c.sha, "Pbem-Dice-Link", f"{(link or 'missing')[:16]}... is not the link {replay.dice_info['link'][:16]}... of the local seed"))

@@ -1,8 +1,10 @@
 """Where the dice holder's secret lives: outside every repository, readable by its owner only.
 
 The secret behind a game's hash chain must never be committed, since anyone who had it could
-foresee every die.  It is kept in `$XDG_CONFIG_HOME/pbem/keys/<game-id>.key` (or
-`~/.config/pbem/keys/...`) with mode 0600, or for CI in an environment variable:
+foresee every die.  It is kept in `$XDG_CONFIG_HOME/pbem/keys/<game-id>-<anchor>.key` (or
+`~/.config/pbem/keys/...`) with mode 0600, where `<anchor>` is the first 16 hex digits of the
+chain's published anchor: two games that share a name on one machine (two leagues' "game-1") then
+never share or overwrite a key. Keys written before that (`<game-id>.key`) are still found, or for CI in an environment variable:
 `PBEM_DICE_SECRET_<GAME_ID>` for one game, `PBEM_DICE_SECRET` for any.  Losing it stops the
 chain, so every failure here says exactly what was looked for and what to do next.
 """
@@ -65,10 +67,17 @@ def default_key_dir(env: Mapping[str, str] = os.environ) -> Path:
     return (Path(home) if home else Path.home()) / ".config" / "pbem" / "keys"
 
 
-def key_path(game_id: str, key_dir: Path | str | None = None, env: Mapping[str, str] = os.environ) -> Path:
-    """The key file for a game."""
+ANCHOR_DIGITS = 16
+
+
+def key_path(game_id: str, key_dir: Path | str | None = None, env: Mapping[str, str] = os.environ,
+             anchor: str | None = None) -> Path:
+    """The key file for a game: named by its id and, given the anchor, by the anchor too."""
     directory = Path(key_dir) if key_dir is not None else default_key_dir(env)
-    return directory / f"{_check_game_id(game_id)}{KEY_SUFFIX}"
+    tag = f"-{anchor[:ANCHOR_DIGITS].lower()}" if anchor else ""
+    if tag and not re.fullmatch(r"-[0-9a-f]+", tag):
+        raise ValueError(f"an anchor is hexadecimal, not {anchor!r}")
+    return directory / f"{_check_game_id(game_id)}{tag}{KEY_SUFFIX}"
 
 
 def find_work_tree(path: Path | str) -> Path | None:
@@ -88,6 +97,7 @@ def save_secret(
     game_repo: Path | str | None = None,
     overwrite: bool = False,
     env: Mapping[str, str] = os.environ,
+    anchor: str | None = None,
 ) -> Path:
     """Write the secret as a 0600 key file outside any git work tree; return its path.
 
@@ -96,7 +106,7 @@ def save_secret(
     """
     if not isinstance(secret, (bytes, bytearray)) or len(secret) < MIN_SECRET_BYTES:
         raise ValueError(f"a dice secret must be at least {MIN_SECRET_BYTES} bytes")
-    path = key_path(game_id, key_dir, env)
+    path = key_path(game_id, key_dir, env, anchor)
     directory = path.parent.resolve()
     if game_repo is not None:
         repo = Path(game_repo).resolve()
@@ -161,7 +171,9 @@ def load_secret(
     Given the published `anchor` and `chain_length`, also checks the secret is the right one,
     so a stale variable or another game's key fails here rather than as a bad reveal later.
     """
-    path = key_path(game_id, key_dir, env)
+    path = key_path(game_id, key_dir, env, anchor)
+    if anchor is not None and not path.is_file() and key_path(game_id, key_dir, env).is_file():
+        path = key_path(game_id, key_dir, env)  # a key written before keys were named by anchor
     per_game = env_var_for(game_id)
     if env.get(per_game):
         secret, source = _parse(env[per_game], f"${per_game}"), f"${per_game}"

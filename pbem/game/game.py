@@ -179,22 +179,41 @@ class Game:
         return self.repo.read(orders_path(state, self.ruleset), ref)
 
     # --- validating and submitting ------------------------------------------------------------
-    def check(self, text: bytes | str, filename: str) -> tuple[Orders | StandingOrders, TurnResult | None]:
-        """Validate an orders or standing-orders file against the current state; ProblemsError if wrong."""
+    def check(self, text: bytes | str, filename: str, ref: str | None = None) -> tuple[Orders | StandingOrders, TurnResult | None]:
+        """Validate an orders or standing-orders file against the state at `ref` (default: the
+        branch tip); ProblemsError if wrong, GameError if the file may not change now."""
         from pbem.io.orders import locate, read_orders_text
 
         doc, parsed = read_orders_text(text, filename, self.ruleset)
+        state = self.state(ref)
+        self._check_not_sealed(parsed, state, ref)
         if isinstance(parsed, StandingOrders):
             return parsed, None
-        state = self.state()
         if state.winner:
             raise GameError(f"the game is over: the {state.winner} won")
         if parsed.game and parsed.game != self.config.game:
             raise ProblemsError(locate([Problem("illegal", f"these orders are for game {parsed.game!r}, this is {self.config.game!r}", path=("game",), hint=f"game: {self.config.game}", code="orders.wrong-game")], doc, filename))
-        result = run_turn(self.ruleset, self.rules, self.combat_rules, state, parsed, self.standing_orders(), self.config.options, None)
+        result = run_turn(self.ruleset, self.rules, self.combat_rules, state, parsed, self.standing_orders(ref), self.config.options, None)
         if result.problems:
             raise ProblemsError(locate(result.problems, doc, filename))
         return parsed, result
+
+    def _check_not_sealed(self, parsed: Orders | StandingOrders, state: GameState, ref: str | None) -> None:
+        """With opponents' reveals, the first reveal seals the turn's orders and every power's
+        standing orders until the adjudication: changed afterwards, they could be tried against
+        dice that are then known (issue: a defender re-choosing its order of loss)."""
+        if self.config.dice.get("reveal") != "opponents" or state.winner:
+            return
+        from pbem.game.reveal import revealed_for_turn
+
+        mover = self.power_to_move(state)
+        revealed = sorted(p for p, link in revealed_for_turn(self, state.round, mover, ref).items() if link)
+        if not revealed:
+            return
+        if isinstance(parsed, StandingOrders):
+            raise GameError(f"standing orders are sealed until {possessive(mover)} turn of round {state.round} is adjudicated: "
+                            f"{', '.join(revealed)} revealed dice links for it; change {possessive(parsed.power)} standing orders after that")
+        raise GameError(f"{possessive(mover)} orders for round {state.round} are locked: opponents have revealed their dice links")
 
     def submit(self, text: bytes, filename: str) -> str:
         """Validate, then commit the orders (or standing orders); the commit's sha."""
@@ -203,26 +222,37 @@ class Game:
     def commit_orders(self, text: bytes, filename: str, trailers: Mapping[str, str] | None = None,
                       allowed_powers: list[str] | None = None) -> tuple[str, Orders | StandingOrders, TurnResult | None]:
         """`submit` for front ends: extra trailers (e.g. the gateway a file came by), and refusal of
-        orders for a power the sender does not play, before anything is written."""
-        parsed, result = self.check(text, filename)
-        if allowed_powers is not None and parsed.power not in allowed_powers:
-            raise GameError(f"you play {', '.join(allowed_powers) or 'no power'} in this game, not {parsed.power}")
-        if isinstance(parsed, StandingOrders):
-            path = standing_path(parsed.power)
-            message = f"Standing orders of {parsed.power}"
-            base = {"Power": parsed.power, "Phase": "standing-orders"}
-        else:
-            state = self.state()
-            if self.config.dice.get("reveal") == "opponents":
-                from pbem.game.reveal import revealed_for_turn
+        orders for a power the sender does not play, before anything is written.
 
-                if any(revealed_for_turn(self, state.round, parsed.power).values()):
-                    raise GameError(f"{possessive(parsed.power)} orders for round {state.round} are locked: opponents have revealed their dice links")
-            path = orders_path(state, self.ruleset)
-            message = f"Orders of {parsed.power} for round {state.round}"
-            base = {"Round": str(state.round), "Power": parsed.power, "Phase": "orders"}
-        sha = self.repo.commit({path: text}, message, {**base, **dict(trailers or {})})
-        return sha, parsed, result
+        Checked and written as a compare-and-swap on the head that was checked: orders validated
+        against a state that an adjudication has since replaced are checked again, never committed
+        unchecked into the next turn."""
+        from pbem.game.repo import ConcurrentUpdate
+
+        for attempt in range(self.WRITE_ATTEMPTS):
+            head = self.repo.head()
+            parsed, result = self.check(text, filename, head)
+            if allowed_powers is not None and parsed.power not in allowed_powers:
+                raise GameError(f"you play {', '.join(allowed_powers) or 'no power'} in this game, not {parsed.power}")
+            if isinstance(parsed, StandingOrders):
+                path = standing_path(parsed.power)
+                message = f"Standing orders of {parsed.power}"
+                base = {"Power": parsed.power, "Phase": "standing-orders"}
+            else:
+                state = self.state(head)
+                path = orders_path(state, self.ruleset)
+                message = f"Orders of {parsed.power} for round {state.round}"
+                base = {"Round": str(state.round), "Power": parsed.power, "Phase": "orders"}
+            try:
+                sha = self.repo.commit({path: text}, message, {**base, **dict(trailers or {})}, expected_head=head,
+                                       sign=self.signs_commits())
+            except ConcurrentUpdate:
+                if attempt + 1 == self.WRITE_ATTEMPTS:
+                    raise GameError(f"the game kept changing while {filename} was checked ({self.WRITE_ATTEMPTS} attempts); "
+                                    "nothing was written: try again in a moment") from None
+                continue
+            return sha, parsed, result
+        raise AssertionError("unreachable")
 
     # --- adjudicating -------------------------------------------------------------------------
     def dice_for_turn(self, state_text: bytes, orders_text: bytes, index: int,
@@ -247,6 +277,16 @@ class Game:
         return source, {"mode": mode, "link": link, "index": index, "state_hash": state_hash, "orders_hash": orders_hash,
                         "opponents": extra}
 
+    def signs_commits(self) -> bool:
+        """Whether a player's commits here (orders, standing orders, dice reveals) are signed: when
+        this clone's own git config says `commit.gpgsign = true`, as the git-push guide has players
+        set it, so a server that takes only signed commits accepts what `pbem submit`/`ack` made."""
+        import subprocess
+
+        found = subprocess.run(["git", "-C", str(self.path), "config", "--local", "--type=bool", "--get", "commit.gpgsign"],
+                               capture_output=True, text=True)
+        return found.returncode == 0 and found.stdout.strip() == "true"
+
     def key_dir(self) -> Path | None:
         """Where this machine keeps the game's dice secret, if `pbem new --key-dir` named a folder.
 
@@ -257,34 +297,59 @@ class Game:
                                capture_output=True, text=True)
         return Path(found.stdout.strip()) if found.returncode == 0 and found.stdout.strip() else None
 
-    def adjudications(self) -> int:
-        return sum(1 for c in self.repo.history() if c.trailers.get("Phase") == "adjudication")
+    def adjudications(self, ref: str | None = None) -> int:
+        return sum(1 for c in self.repo.history(ref) if c.trailers.get("Phase") == "adjudication")
+
+    #: how often a write is retried when the branch moved between reading and writing
+    WRITE_ATTEMPTS = 3
 
     def adjudicate(self, *, deadline_passed: bool = False, notes: Sequence[str] = ()) -> tuple[str, dict[str, Any]]:
         """Resolve the submitted turn and commit state, report and map.  `notes` (e.g. a missed
-        deadline) go into the report and into a trailer, from which `pbem audit` restores them."""
+        deadline) go into the report and into a trailer, from which `pbem audit` restores them.
+
+        Everything is read at one commit of the branch and written as a compare-and-swap on it: a
+        standing order (or anything else) committed meanwhile makes the attempt start again from
+        the new head, so nothing committed in between is overwritten or left out."""
+        from pbem.game.repo import ConcurrentUpdate
+
+        for attempt in range(self.WRITE_ATTEMPTS):
+            head = self.repo.head()
+            files, trailers, report, message = self._adjudication_at(head, deadline_passed, notes)
+            try:
+                sha = self.repo.commit(files, message, trailers, expected_head=head)
+            except ConcurrentUpdate:
+                if attempt + 1 == self.WRITE_ATTEMPTS:
+                    raise GameError(f"the game kept changing while the turn was adjudicated ({self.WRITE_ATTEMPTS} attempts); "
+                                    "nothing was written: try again in a moment") from None
+                continue
+            return sha, report
+        raise AssertionError("unreachable")
+
+    def _adjudication_at(self, head: str, deadline_passed: bool, notes: Sequence[str]
+                         ) -> tuple[dict[str, bytes | None], dict[str, str], dict[str, Any], str]:
         from pbem.game.reportdata import build_report
         from pbem.io.orders import read_orders_text
 
-        state = self.state()
+        state = self.state(head)
         if state.winner:
             raise GameError(f"the game is over: the {state.winner} won")
         power = self.power_to_move(state)
-        orders_text = self.submitted_orders(state)
+        orders_text = self.submitted_orders(state, head)
         if orders_text is None:
             raise GameError(f"no orders from {power} for round {state.round} yet (expected {orders_path(state, self.ruleset)}); submit them with `pbem submit`")
         filename = orders_path(state, self.ruleset)
         _, orders = read_orders_text(orders_text, filename, self.ruleset)
         assert isinstance(orders, Orders)
-        index = self.adjudications() + 1
+        index = self.adjudications(head) + 1
         opponents = None
         if self.config.dice.get("reveal") == "opponents":
             from pbem import dice
-            from pbem.game.reveal import opponent_links
+            from pbem.game.reveal import check_seals, opponent_links
 
-            opponents = opponent_links(self, state.round, power, dice.sha256_hex(orders_text), deadline_passed=deadline_passed)
-        dice_source, dice_info = self.dice_for_turn(self.state_text(), orders_text, index, opponents.links if opponents else None)
-        standing = self.standing_orders()
+            check_seals(self, state.round, power, head)
+            opponents = opponent_links(self, state.round, power, dice.sha256_hex(orders_text), deadline_passed=deadline_passed, ref=head)
+        dice_source, dice_info = self.dice_for_turn(self.state_text(head), orders_text, index, opponents.links if opponents else None)
+        standing = self.standing_orders(head)
         result = run_turn(self.ruleset, self.rules, self.combat_rules, state, orders, standing, self.config.options, dice_source)
         if result.problems:
             from pbem.io.orders import locate
@@ -308,8 +373,7 @@ class Game:
             from pbem.game.reveal import encode
 
             trailers["Dice-Opponents"] = encode(opponents) or "none"
-        sha = self.repo.commit(files, f"Adjudicate round {state.round}: {power}", trailers)
-        return sha, report
+        return files, trailers, report, f"Adjudicate round {state.round}: {power}"
 
 
 def board_svg(ruleset: Ruleset, state: GameState, report: Mapping[str, Any], title: str | None = None,
@@ -411,7 +475,7 @@ def new_game(path: str | Path, ruleset_id: str, players: Mapping[str, str], *, g
     if secret is not None:
         from pbem.game.dicekeys import save_secret
 
-        save_secret(game_id, secret, key_dir, game_repo=path, overwrite=False)
+        save_secret(game_id, secret, key_dir, game_repo=path, overwrite=False, anchor=dice_cfg["anchor"])
     state = initial_state(ruleset, opts, rules_for(ruleset)[0])
     files = {
         GAME_FILE: dump_config(config).encode(),

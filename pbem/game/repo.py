@@ -383,18 +383,20 @@ class GameRepo:
 
     def commit(self, files: Mapping[str, bytes | None], message: str,
                trailers: Mapping[str, str] | None = None, *, expected_head: str | None = None,
-               identity: Identity | None = None) -> str:
+               identity: Identity | None = None, sign: bool = False) -> str:
         """Write `files` (None deletes) as one commit on the game branch; returns its sha.
 
         Atomic and serialised (see the module docstring). With `expected_head`, refuses with
         ConcurrentUpdate unless the branch is still at that commit (the caller's view is fresh).
+        With `sign`, the commit is signed with the key git is configured with (`user.signingkey`,
+        `gpg.format`), as `git commit -S` would; a signature that cannot be made writes nothing.
         """
         return self._commit(files, message, trailers or {}, expected=expected_head,
-                            identity=identity or self.identity, create=False)
+                            identity=identity or self.identity, create=False, sign=sign)
 
     def _commit(self, files: Mapping[str, bytes | None], message: str,
                 trailers: Mapping[str, str], *, expected: str | None, identity: Identity,
-                create: bool) -> str:
+                create: bool, sign: bool = False) -> str:
         changes = {_check_path(path): data for path, data in files.items()}
         text = _format_message(message, trailers)
         with self._locked():
@@ -408,7 +410,7 @@ class GameRepo:
                     f"the game moved on: {self.branch} is now at {str(old)[:12]}, not "
                     f"{expected[:12]}; nothing was written: re-read the game and try again")
             tree = self._build_tree(old, changes)
-            new = self._commit_tree(tree, old, text, identity)
+            new = self._commit_tree(tree, old, text, identity, sign)
             follow = self._work_tree_follows()
             if follow and old is not None:
                 self._catch_up_work_tree(old)
@@ -474,10 +476,17 @@ class GameRepo:
             if path in directories:
                 raise ValueError(f"cannot write {path!r}: it is a directory")
 
-    def _commit_tree(self, tree: str, parent: str | None, text: str, identity: Identity) -> str:
-        args = ["commit-tree", "--no-gpg-sign", tree, *(["-p", parent] if parent else []),
-                "-F", "-"]
-        return self._git(args, input=text.encode(), env=_git_env(identity)).stdout.decode().strip()
+    def _commit_tree(self, tree: str, parent: str | None, text: str, identity: Identity,
+                     sign: bool = False) -> str:
+        args = ["commit-tree", "-S" if sign else "--no-gpg-sign", tree,
+                *(["-p", parent] if parent else []), "-F", "-"]
+        result = self._git(args, input=text.encode(), env=_git_env(identity), check=not sign)
+        if result.returncode != 0:
+            raise RepoError(
+                "the commit could not be signed, so nothing was written: check this clone's "
+                "user.signingkey and gpg.format (git config), or unset commit.gpgsign here\n"
+                + result.stderr.decode("utf-8", "replace").strip())
+        return result.stdout.decode().strip()
 
     def _work_tree_follows(self) -> bool:
         """Whether the checkout shows the game branch, so must be brought along after a commit."""

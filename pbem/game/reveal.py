@@ -4,7 +4,11 @@ Each power keeps a hash chain of its own (secret on its player's machine, anchor
 `dice/<power>.yaml`).  After the mover's orders are committed, every enemy power reveals its next
 link in a commit of its own (`pbem ack`); the turn's dice combine the holder's link with those
 links, so neither the holder nor any single player can foresee them.  Once an opponent has revealed
-for a turn, the mover's orders are locked: new orders could otherwise be tried against known links.
+for a turn, the mover's orders and every power's standing orders are locked until the adjudication:
+they could otherwise be tried against known links.  Each reveal also records the *seal*, a hash of
+the orders and all standing orders it was made for; adjudication refuses, and `pbem audit` reports,
+a turn whose orders or standing orders no longer match the seal of any reveal it uses, so a host
+who rewrites them behind pbem's back (plain git) is caught.
 A power that has not revealed by the deadline gets the public stand-in link of `pbem.dice`
 (`withheld_link`), which it could compute no better than anyone else: withholding never helps.
 """
@@ -47,7 +51,7 @@ def _write(game: "Game", power: str, data: dict[str, Any], message: str, trailer
     from pbem.io.yamlfile import dump_yaml
 
     text = "# The dice chain of one power: its anchor and the links it has revealed (pbem ack).\n" + dump_yaml(data)
-    return game.repo.commit({chain_path(power): text.encode()}, message, trailers)
+    return game.repo.commit({chain_path(power): text.encode()}, message, trailers, sign=game.signs_commits())
 
 
 def register(game: "Game", power: str, key_dir: Path | None = None) -> str:
@@ -60,8 +64,8 @@ def register(game: "Game", power: str, key_dir: Path | None = None) -> str:
         raise GameError(f"{power} already has a dice chain in this game")
     secret = dice.new_secret()
     length = dice.DEFAULT_CHAIN_LENGTH
-    save_secret(key_name(game, power), secret, key_dir, game_repo=game.path)
     data = {"power": power, "anchor": dice.anchor(secret, length), "chain_length": length, "reveals": []}
+    save_secret(key_name(game, power), secret, key_dir, game_repo=game.path, anchor=data["anchor"])
     return _write(game, power, data, f"Dice chain of {power}", {"Power": power, "Phase": "dice-chain"})
 
 
@@ -85,9 +89,51 @@ def reveal(game: "Game", power: str, key_dir: Path | None = None) -> str:
     index = len(chain["reveals"]) + 1
     secret = load_secret(key_name(game, power), key_dir, anchor=chain["anchor"], chain_length=chain["chain_length"])
     link = dice.link_at(secret, int(chain["chain_length"]), index)
-    chain["reveals"].append({"round": state.round, "for": mover, "index": index, "link": link})
+    chain["reveals"].append({"round": state.round, "for": mover, "index": index, "link": link,
+                             "seal": seal(game, state.round, mover)})
     return _write(game, power, chain, f"{power} reveals its dice link for {mover}, round {state.round}",
                   {"Round": str(state.round), "Power": power, "Phase": "reveal", "Dice-Link": link})
+
+
+def seal(game: "Game", round_: int, mover: str, ref: str | None = None) -> str:
+    """The hash of what a reveal is made for: the mover's orders for the turn and every power's
+    standing orders, as committed at `ref`."""
+    from pbem.game.game import orders_path, standing_path
+
+    state = game.state(ref)
+    if state.round != round_ or game.power_to_move(state) != mover:
+        raise ValueError(f"the game is not at {mover}'s turn of round {round_}")
+    orders = game.repo.read(orders_path(state, game.ruleset), ref)
+    lines = ["pbem-seal-v1", f"orders {dice.sha256_hex(orders) if orders is not None else 'none'}"]
+    for p in sorted(x.name for x in game.ruleset.powers):
+        text = game.repo.read(standing_path(p), ref)
+        lines.append(f"standing {p} {dice.sha256_hex(text) if text is not None else 'none'}")
+    return dice.sha256_hex(("\n".join(lines) + "\n").encode())
+
+
+def check_seals(game: "Game", round_: int, mover: str, ref: str | None = None) -> None:
+    """Refuse a turn whose orders or standing orders changed after an opponent revealed for it."""
+    from pbem.game.game import GameError
+
+    now = seal(game, round_, mover, ref)
+    for power in game.ruleset.enemies(mover):
+        chain = read_chain(game, power, ref)
+        for r in (chain or {}).get("reveals", []):
+            if r["round"] != round_ or r["for"] != mover:
+                continue
+            sealed = r.get("seal")
+            if sealed != now:
+                what = (f"for orders and standing orders that have changed since (sealed {str(sealed)[:12]}, now {now[:12]})"
+                        if sealed else "without a seal of the orders it was made for")
+                raise GameError(f"{power} revealed its dice link for {possessive_of(mover)} turn of round {round_} {what}: "
+                                "the orders or standing orders were changed after the dice could be known; restore them as "
+                                "they were at the reveal (git log -- orders standing) before adjudicating")
+
+
+def possessive_of(name: str) -> str:
+    from pbem.game.game import possessive
+
+    return possessive(name)
 
 
 def revealed_for_turn(game: "Game", round_: int, mover: str, ref: str | None = None) -> dict[str, str | None]:

@@ -76,8 +76,8 @@ class _Tick:
         self.mailer(msg)
         return True
 
-    def adjudicate(self, notes: list[str]) -> None:
-        for adj in adjudicate_ready(self.path, notes=notes):
+    def adjudicate(self, notes: list[str], deadline_passed: bool = False) -> None:
+        for adj in adjudicate_ready(self.path, notes=notes, deadline_passed=deadline_passed):
             self.adjudicated.append(adj)
             self.actions.append(f"adjudicated round {adj.round} {adj.power} as {adj.sha[:10]}")
             game = Game(self.path)
@@ -97,8 +97,13 @@ class _Tick:
             return TickResult((f"the game is over: the {state.winner} won",), ())
         deadline = deadline_of(game, hosting)
         if ready(game):
-            if hosting.adjudicate == "on-orders" or (deadline is not None and self.now >= deadline):
-                self.adjudicate([])
+            passed = deadline is not None and self.now >= deadline
+            if hosting.adjudicate == "on-orders" or passed:
+                self.adjudicate([], deadline_passed=passed)
+                if not self.adjudicated:
+                    from pbem.gateways.turns import waiting_for
+
+                    self.actions.append(f"waiting for {waiting_for(game)}")
             else:
                 self.actions.append(f"orders are in; adjudication at the deadline, {_iso(deadline)}" if deadline else "")
             return self.result()

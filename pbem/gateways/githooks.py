@@ -56,6 +56,12 @@ class RefUpdate:
     ref: str
 
 
+def _is_ancestor(git_dir: Path, old: str, new: str) -> bool:
+    env = {k: v for k, v in os.environ.items() if k not in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_PREFIX")}
+    return subprocess.run(["git", f"--git-dir={git_dir}", "merge-base", "--is-ancestor", old, new],
+                          capture_output=True, env=env, check=False).returncode == 0
+
+
 def _git(git_dir: Path, *args: str, check: bool = True, extra_config: tuple[str, ...] = ()) -> str:
     """git on the bare repository, keeping the push's quarantine (GIT_OBJECT_DIRECTORY and friends)."""
     env = {k: v for k, v in os.environ.items() if k not in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_PREFIX")}
@@ -93,12 +99,14 @@ def install(bare: Path, allowed_signers: Path | None = None) -> list[str]:
                         "EMAIL namespaces=\"git\" ssh-ed25519 AAAA...")
     hooks = repo.git_dir / "hooks"
     hooks.mkdir(exist_ok=True)
-    for name in ("pre-receive", "post-receive"):
+    for name in ("pre-receive", "post-receive", "reference-transaction"):
         path = hooks / name
         if path.exists() and HOOK_MARK not in path.read_text(errors="replace"):
             raise GameError(f"{path} exists and was not written by pbem; move it away first")
-        path.write_text(f"#!/bin/sh\n{HOOK_MARK}: run pbem's {name} checks for this game\n"
-                        f"exec {shlex.quote(sys.executable)} -m pbem.gateways.githooks {name}\n", encoding="utf-8")
+        run = f"exec {shlex.quote(sys.executable)} -m pbem.gateways.githooks {name} \"$@\"\n"
+        if name == "reference-transaction":  # called for every ref update: start Python only when it matters
+            run = f'case "$1" in aborted|committed) {run.strip()} ;; esac\ncat >/dev/null\nexit 0\n'
+        path.write_text(f"#!/bin/sh\n{HOOK_MARK}: run pbem's {name} checks for this game\n{run}", encoding="utf-8")
         path.chmod(0o755)
         done.append(f"installed {name} hook")
     for key, value in (("receive.denyNonFastForwards", "true"), ("receive.denyDeletes", "true"),
@@ -133,6 +141,9 @@ def pre_receive(git_dir: Path, updates: list[RefUpdate], now: float) -> list[str
     game = Game(git_dir)
     if game.repo.head() != update.old:
         raise PushRejected("main moved since you fetched (another player pushed first): git pull --rebase, then push again")
+    if not _is_ancestor(git_dir, update.old, update.new):
+        raise PushRejected("this push would rewrite main's history (a force-push, or commits already on the server "
+                           "amended or rebased): a game's history only grows. git pull --rebase, then push again")
     merges = [line for line in _git(git_dir, "rev-list", "--parents", f"{update.old}..{update.new}").splitlines()
               if len(line.split()) > 2]
     if merges:
@@ -161,7 +172,10 @@ def pre_receive(git_dir: Path, updates: list[RefUpdate], now: float) -> list[str
         mine = powers_of(players, signer)
         if not mine:
             raise PushRejected(f"commit {sha[:10]} is signed by {signer}, who plays no power in this game")
+        from pbem.game.reveal import chain_path
+
         allowed = {standing_path(p): p for p in mine}
+        allowed.update({chain_path(p): p for p in mine})  # dice chains and reveals (`pbem ack`)
         if to_move in mine:
             allowed[turn_file] = to_move
         for path in _git(git_dir, "diff-tree", "--no-commit-id", "--name-only", "-r", sha).splitlines():
@@ -174,6 +188,9 @@ def pre_receive(git_dir: Path, updates: list[RefUpdate], now: float) -> list[str
         text = game.repo.read(path, update.new)
         if text is None:
             raise PushRejected(f"{path} cannot be deleted")
+        if path.startswith("dice/"):
+            _check_chain_change(game, path, power, game.repo.read(path, update.old), text)
+            continue
         try:
             parsed, _ = game.check(text, path)
         except ProblemsError as err:
@@ -186,6 +203,34 @@ def pre_receive(git_dir: Path, updates: list[RefUpdate], now: float) -> list[str
             raise PushRejected(f"{path} holds orders for {parsed.power}, but the file is {power}'s")
     _take_lease(git_dir, update, now)
     return [f"pbem: accepted {', '.join(sorted(touched)) or 'no game files'}"]
+
+
+def _check_chain_change(game: Game, path: str, power: str, old: bytes | None, new: bytes) -> None:
+    """A power's dice chain only ever grows: same anchor, earlier reveals untouched, each new link
+    hashing to the one before it. Whether a reveal's seal matches is checked at adjudication."""
+    from pbem import dice
+    from pbem.io.yamlfile import load_yaml
+
+    try:
+        after = load_yaml(new, path, expect_mapping=True).data
+        before = load_yaml(old, path, expect_mapping=True).data if old is not None else None
+    except ProblemsError as err:
+        raise PushRejected("\n".join(p.format() for p in err.problems)) from None
+    if after.get("power") != power:
+        raise PushRejected(f"{path} is {power}'s dice chain, but it says power: {after.get('power')!r}")
+    reveals = after.get("reveals") or []
+    if before is not None:
+        kept = before.get("reveals") or []
+        if (after.get("anchor"), after.get("chain_length")) != (before.get("anchor"), before.get("chain_length")) \
+                or reveals[:len(kept)] != kept:
+            raise PushRejected(f"{path}: a dice chain's anchor and earlier reveals never change; only new reveals are added")
+    previous = str(after.get("anchor"))
+    last_index = 0
+    for r in reveals:
+        steps = int(r.get("index", 0)) - last_index
+        if steps < 1 or not dice.verify_link(str(r.get("link")), previous, steps):
+            raise PushRejected(f"{path}: the link revealed as number {r.get('index')} does not hash to the one before it")
+        previous, last_index = str(r.get("link")), int(r["index"])
 
 
 def _take_lease(git_dir: Path, update: RefUpdate, now: float) -> None:
@@ -222,7 +267,9 @@ def post_receive(git_dir: Path, updates: list[RefUpdate]) -> list[str]:
         game = Game(git_dir)
         state = game.state()
         if not state.winner:
-            out.append(f"pbem: waiting for {game.power_to_move(state)}'s orders")
+            from pbem.gateways.turns import waiting_for
+
+            out.append(f"pbem: waiting for {waiting_for(game)}")
     return out
 
 
@@ -250,6 +297,20 @@ def _mail_report(git_dir: Path, adj: object) -> list[str]:
     return ["pbem: report mailed to every player"]
 
 
+def reference_transaction(git_dir: Path, state: str, updates: list[RefUpdate]) -> None:
+    """Release the push lease when git itself refuses or finishes the update of main (a lost race
+    for the ref, a failed lock), so a refused push never blocks the next one for LEASE_SECONDS."""
+    if state not in ("aborted", "committed"):
+        return
+    lease = git_dir / LEASE_FILE
+    try:
+        held = lease.read_text().split()
+    except OSError:
+        return
+    if any(u.ref == BRANCH_REF and held[1:2] == [u.new] for u in updates):
+        lease.unlink(missing_ok=True)
+
+
 def _read_updates(stdin: str) -> list[RefUpdate]:
     return [RefUpdate(*line.split()[:3]) for line in stdin.splitlines() if len(line.split()) >= 3]
 
@@ -259,6 +320,12 @@ def main(argv: list[str]) -> int:
     git_dir = Path(os.environ.get("GIT_DIR", ".")).resolve()
     updates = _read_updates(sys.stdin.read())
     hook = argv[0] if argv else ""
+    if hook == "reference-transaction":
+        try:  # never fails: a non-zero exit here would abort the ref update itself
+            reference_transaction(git_dir, argv[1] if len(argv) > 1 else "", updates)
+        except Exception:  # noqa: BLE001
+            pass
+        return 0
     try:
         if hook == "pre-receive":
             lines = pre_receive(git_dir, updates, time.time())

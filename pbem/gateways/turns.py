@@ -56,17 +56,39 @@ def ready(game: Game) -> bool:
     return not state.winner and game.submitted_orders(state) is not None
 
 
-def adjudicate_ready(game_path: Any, *, limit: int = 64, notes: list[str] | None = None) -> list[Adjudicated]:
-    """Adjudicate for as long as the power to move has submitted orders (normally once).
+def _missing_reveals(game: Game) -> list[str]:
+    if game.config.dice.get("reveal") != "opponents":
+        return []
+    from pbem.game.reveal import revealed_for_turn
+
+    state = game.state()
+    return sorted(p for p, link in revealed_for_turn(game, state.round, game.power_to_move(state)).items() if link is None)
+
+
+def waiting_for(game: Game) -> str:
+    """What the game waits for, in words: the mover's orders, or the opponents' dice reveals."""
+    state = game.state()
+    mover = game.power_to_move(state)
+    if game.submitted_orders(state) is None:
+        return f"{mover}'s orders"
+    missing = _missing_reveals(game)
+    return (f"dice reveals from {', '.join(missing)} (`pbem ack`) for {mover}'s turn" if missing
+            else f"the adjudication of {mover}'s turn")
+
+
+def adjudicate_ready(game_path: Any, *, limit: int = 64, notes: list[str] | None = None,
+                     deadline_passed: bool = False) -> list[Adjudicated]:
+    """Adjudicate for as long as the power to move has submitted orders (normally once), and with
+    opponents' reveals, every reveal is in or the deadline has passed (stand-ins replace them).
 
     `notes` (e.g. a missed deadline) go into the first report and its commit, where the audit finds them."""
     done: list[Adjudicated] = []
     for _ in range(limit):
         game = Game(game_path)
-        if not ready(game):
+        if not ready(game) or (_missing_reveals(game) and not deadline_passed):
             break
         state = game.state()
-        sha, report = game.adjudicate(notes=[] if done else list(notes or []))
+        sha, report = game.adjudicate(notes=[] if done else list(notes or []), deadline_passed=deadline_passed)
         done.append(Adjudicated(sha, state.round, game.power_to_move(state), report))
     return done
 

@@ -130,3 +130,27 @@ def test_game_ids_cannot_escape_the_key_directory(tmp_path: Path, bad: str) -> N
 def test_short_secrets_are_refused(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="at least 16 bytes"):
         save_secret("g1", b"tiny", tmp_path)
+
+
+def test_two_games_with_the_same_name_keep_their_own_keys(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two leagues' "game-1" on one machine: each key is named by the game's anchor too, so the
+    second `pbem new` neither fails nor takes the first game's key, and both games adjudicate."""
+    from pbem.game.game import Game, new_game
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.delenv("PBEM_DICE_SECRET", raising=False)
+    orders = (Path(__file__).resolve().parents[2] / "examples" / "1942-2e" / "round-01" / "1-soviet-union.yaml").read_bytes()
+    games = [new_game(tmp_path / league / "game-1", "1942-2e", {}, game_id="demo") for league in ("north", "south")]
+    keys = sorted((tmp_path / "config" / "pbem" / "keys").glob("demo-*.key"))
+    assert len(keys) == 2
+    for g in games:
+        g.submit(orders, "orders.yaml")
+        Game(g.path).adjudicate()
+
+
+def test_a_key_written_before_keys_had_the_anchor_is_still_found(tmp_path: Path) -> None:
+    from pbem import dice
+
+    anchor = dice.anchor(SECRET, 10)
+    save_secret("g1", SECRET, tmp_path)  # the old name, g1.key
+    assert load_secret("g1", tmp_path, env={}, anchor=anchor, chain_length=10) == SECRET

@@ -79,3 +79,72 @@ def test_one_revealed_link_changes_the_dice(tmp_path: Path) -> None:
     a = dice.SeededDice(dice.turn_seed("11" * 32, "22" * 32, "33" * 32, {"Germany": "44" * 32}))
     b = dice.SeededDice(dice.turn_seed("11" * 32, "22" * 32, "33" * 32, {"Germany": "55" * 32}))
     assert a.roll("battle/x/round-1/attacker", 20) != b.roll("battle/x/round-1/attacker", 20)
+
+
+def _reveal_both(target: Path, keys: Path) -> None:
+    for power in ("Germany", "Japan"):
+        result = run("ack", "--game", str(target), "--power", power, "--key-dir", str(keys / power))
+        assert result.exit_code == 0, result.output  # type: ignore[attr-defined]
+
+
+def _bypass_and_adjudicate(target: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A host adjudicating with a pbem that skips the seal check (or by hand)."""
+    import pbem.game.reveal as reveal
+
+    monkeypatch.setattr(reveal, "check_seals", lambda *a, **k: None)
+    Game(target).adjudicate()
+    monkeypatch.undo()
+
+
+def test_orders_changed_behind_pbems_back_after_the_reveals_are_refused_and_audited(
+        game: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A host who also plays commits a variant of the mover's orders with plain git once the
+    opponents' links are known (so the dice are): adjudication refuses it, and a turn adjudicated
+    anyway fails the audit, because each reveal is bound to the orders it was made for."""
+    target, keys = game
+    run("submit", str(ORDERS), "--game", str(target))
+    _reveal_both(target, keys)
+    g = Game(target)
+    path = "orders/round-01/1-soviet-union.yaml"
+    variant = g.repo.read(path).replace(b"Russia", b"Russia", 1) + b"# a variant tried against the known dice\n"
+    g.repo.commit({path: variant}, "Orders of Soviet Union for round 1", {"Round": "1", "Power": "Soviet Union", "Phase": "orders"})
+    with pytest.raises(GameError, match="changed after the dice could be known"):
+        Game(target).adjudicate()
+    _bypass_and_adjudicate(target, monkeypatch)
+    result = audit_game(target)
+    assert not result.ok
+    assert any(f.file == "dice/" and "changed since" in f.message for f in result.findings)
+
+
+def test_standing_orders_are_sealed_by_the_first_reveal(game: tuple[Path, Path], tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A defender who learns the dice (all links revealed) must not re-choose its order of loss:
+    `submit` refuses standing orders until the adjudication, and a change made with plain git is
+    refused at adjudication and reported by the audit."""
+    target, keys = game
+    run("submit", str(ORDERS), "--game", str(target))
+    standing = tmp_path / "germany-standing.yaml"
+    standing.write_text("power: Germany\nstanding_orders:\n  default: {order_of_loss: [infantry, artillery, tank, fighter, bomber]}\n")
+    assert run("submit", str(standing), "--game", str(target)).exit_code == 0  # type: ignore[attr-defined]
+    _reveal_both(target, keys)
+    refused = run("submit", str(standing), "--game", str(target))
+    assert refused.exit_code == 2 and "standing orders are sealed" in refused.output  # type: ignore[attr-defined]
+    g = Game(target)
+    g.repo.commit({"standing/germany.yaml": b"power: Germany\nstanding_orders:\n  default: {order_of_loss: [tank]}\n"}, "Standing orders of Germany",
+                  {"Power": "Germany", "Phase": "standing-orders"})
+    with pytest.raises(GameError, match="changed after the dice could be known"):
+        Game(target).adjudicate()
+    _bypass_and_adjudicate(target, monkeypatch)
+    assert any(f.file == "dice/" for f in audit_game(target).findings)
+
+
+def test_standing_orders_may_change_again_after_the_adjudication(game: tuple[Path, Path], tmp_path: Path) -> None:
+    target, keys = game
+    run("submit", str(ORDERS), "--game", str(target))
+    _reveal_both(target, keys)
+    Game(target).adjudicate()
+    standing = tmp_path / "germany-standing.yaml"
+    standing.write_text("power: Germany\nstanding_orders:\n  default: {order_of_loss: [tank, infantry]}\n")
+    result = run("submit", str(standing), "--game", str(target))
+    assert result.exit_code == 0, result.output  # type: ignore[attr-defined]
+    assert audit_game(target).ok

@@ -74,8 +74,8 @@ def test_the_generated_files_parse_and_run_the_tested_steps(tmp_path: Path) -> N
 def test_pull_requests_are_validated_and_main_is_adjudicated_with_the_secret_from_the_environment(tmp_path: Path) -> None:
     keys = tmp_path / "keys"
     work = tmp_path / "host"
-    new_game(work, "1942-2e", PLAYERS, game_id="demo", dice_mode="committed", key_dir=keys)
-    secret_file = key_path("demo", keys)
+    game = new_game(work, "1942-2e", PLAYERS, game_id="demo", dice_mode="committed", key_dir=keys)
+    secret_file = key_path("demo", keys, anchor=game.config.dice["anchor"])
     secret = "".join(line for line in secret_file.read_text().splitlines() if not line.startswith("#"))
     secret_file.unlink()  # the runner has no key file: only the forge's secret store
     forge = tmp_path / "forge.git"

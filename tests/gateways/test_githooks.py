@@ -142,3 +142,113 @@ def test_two_players_pushing_at_once_one_wins_the_other_is_told_and_nothing_is_l
     assert game.repo.read("orders/round-01/1-soviet-union.yaml") == example(ROUND_ONE[0])
     assert game.power_to_move() == "Germany"
     assert _run("git", "-C", bare, "fsck", "--strict").returncode == 0
+
+
+def test_commit_reveal_by_git_push_with_signed_pbem_commits(tmp_path: Path) -> None:
+    """`pbem ack` and `pbem submit` sign their commits when the player's clone signs commits
+    (commit.gpgsign), so a server that takes only signed commits accepts them; dice chains grow by
+    push, and the turn is adjudicated when the last reveal arrives (issue 12)."""
+    from pbem.game.game import new_game
+
+    work = tmp_path / "work"
+    new_game(work, "1942-2e", PLAYERS, game_id="demo", dice_mode="local", local_seed="pbem-demo", reveal="opponents")
+    bare = tmp_path / "game.git"
+    _run("git", "clone", "-q", "--bare", work, bare)
+    keys = tmp_path / "keys"
+    keys.mkdir()
+    players = {power: Player(tmp_path / "clones", PLAYERS[power], bare, keys) for power in ("Soviet Union", "Germany", "Japan")}
+    signers = tmp_path / "allowed_signers"
+    signers.write_text("".join(p.signer_line for p in players.values()))
+    _run(*PBEM, "serve", "init", bare, "--allowed-signers", signers)
+    for power in ("Germany", "Japan"):
+        p = players[power]
+        _run("git", "-C", p.dir, "pull", "-q")
+        _run(*PBEM, "ack", "--game", p.dir, "--power", power, "--init", "--key-dir", tmp_path / "dice-keys" / power)
+        assert "Good" in _run("git", "-C", p.dir, "-c", f"gpg.ssh.allowedSignersFile={signers}", "verify-commit", "HEAD").stderr
+        p.push()
+    soviet = players["Soviet Union"]
+    _run("git", "-C", soviet.dir, "pull", "-q")
+    orders = tmp_path / "orders.yaml"
+    orders.write_bytes(example(ROUND_ONE[0]))
+    _run(*PBEM, "submit", orders, "--game", soviet.dir)
+    pushed = soviet.push()
+    assert "waiting for dice reveals from Germany, Japan" in pushed.stderr
+    for power in ("Germany", "Japan"):
+        p = players[power]
+        _run("git", "-C", p.dir, "pull", "-q")
+        _run(*PBEM, "ack", "--game", p.dir, "--power", power, "--key-dir", tmp_path / "dice-keys" / power)
+        pushed = p.push()
+    assert "pbem: adjudicated round 1, Soviet Union" in pushed.stderr
+    from pbem.game.audit import audit_game
+
+    check = tmp_path / "check"
+    _run("git", "clone", "-q", bare, check)
+    assert audit_game(check).ok
+
+
+def test_a_rewritten_dice_chain_is_refused(tmp_path: Path) -> None:
+    from pbem.game.game import new_game
+
+    work = tmp_path / "work"
+    new_game(work, "1942-2e", PLAYERS, game_id="demo", dice_mode="local", local_seed="pbem-demo", reveal="opponents")
+    bare = tmp_path / "game.git"
+    _run("git", "clone", "-q", "--bare", work, bare)
+    keys = tmp_path / "keys"
+    keys.mkdir()
+    german = Player(tmp_path / "clones", PLAYERS["Germany"], bare, keys)
+    signers = tmp_path / "allowed_signers"
+    signers.write_text(german.signer_line)
+    _run(*PBEM, "serve", "init", bare, "--allowed-signers", signers)
+    _run("git", "-C", german.dir, "pull", "-q")
+    _run(*PBEM, "ack", "--game", german.dir, "--power", "Germany", "--init", "--key-dir", tmp_path / "dk")
+    german.push()
+    chain = (german.dir / "dice/germany.yaml").read_text()
+    german.commit("dice/germany.yaml", chain.replace("anchor: ", "anchor: 00").encode())
+    refused = german.push(check=False)
+    assert refused.returncode != 0 and "anchor and earlier reveals never change" in refused.stderr
+
+
+def test_audit_checks_who_signed_each_players_commit(server: tuple[Path, dict[str, Player]], tmp_path: Path) -> None:
+    """Once the game has players' keys, a standing-orders commit that the host made (or rewrote)
+    in a player's name fails the audit; the players' own signed commits pass (issue 12)."""
+    from pbem.game.audit import audit_game
+
+    bare, players = server
+    uk = players["United Kingdom"]
+    uk.commit("standing/united-kingdom.yaml", b"power: United Kingdom\nstanding_orders: {}\n")
+    uk.push()
+    assert audit_game(bare).ok
+    Game(bare).repo.commit({"standing/united-kingdom.yaml": b"power: United Kingdom\nstanding_orders:\n  default: {order_of_loss: [fighter]}\n"},
+                           "Standing orders of United Kingdom", {"Power": "United Kingdom", "Phase": "standing-orders"})
+    result = audit_game(bare)
+    assert not result.ok
+    assert "standing/united-kingdom.yaml" == result.findings[0].file
+    assert "not signed by a key in allowed_signers" in result.findings[0].message
+
+
+def test_a_force_push_is_refused_for_what_it_is_and_holds_no_lease(server: tuple[Path, dict[str, Player]]) -> None:
+    """A force-push passed the hook's checks, took the game's lease and was then refused by git, so
+    the next player's push read "another push was accepted first" for a minute. It is refused by
+    the hook with the reason, and the next push goes through (issue 12)."""
+    bare, players = server
+    soviet, uk = players["Soviet Union"], players["United Kingdom"]
+    uk.commit("standing/united-kingdom.yaml", b"power: United Kingdom\nstanding_orders: {}\n")
+    uk.push()
+    _run("git", "-C", uk.dir, "commit", "-q", "--amend", "-m", "rewritten")
+    forced = _run("git", "-C", uk.dir, "push", "-f", "origin", "main", check=False)
+    assert forced.returncode != 0 and "would rewrite main's history" in forced.stderr
+    assert not (bare / "pbem-push.lease").exists()
+    soviet.commit("orders/round-01/1-soviet-union.yaml", example(ROUND_ONE[0]))
+    pushed = soviet.push()
+    assert "adjudicated round 1, Soviet Union" in pushed.stderr
+
+
+def test_the_lease_is_released_when_git_aborts_the_update(server: tuple[Path, dict[str, Player]]) -> None:
+    from pbem.gateways.githooks import LEASE_FILE, RefUpdate, reference_transaction
+
+    bare, _ = server
+    (bare / LEASE_FILE).write_text(f"{'a' * 40} {'b' * 40} 0\n")
+    reference_transaction(bare, "aborted", [RefUpdate("c" * 40, "d" * 40, "refs/heads/main")])
+    assert (bare / LEASE_FILE).exists()  # someone else's lease stays
+    reference_transaction(bare, "aborted", [RefUpdate("a" * 40, "b" * 40, "refs/heads/main")])
+    assert not (bare / LEASE_FILE).exists()

@@ -1,0 +1,83 @@
+"""Every write to a game's branch is a compare-and-swap on the head it read (issue 12).
+
+A standing order committed while a turn is adjudicated must never be overwritten or left out of
+the history the audit relies on."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pbem.game.audit import audit_game
+from pbem.game.game import Game, GameError, new_game
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "1942-2e" / "round-01"
+STANDING = b"power: Germany\nstanding_orders:\n  default: {order_of_loss: [infantry, tank, fighter]}\n"
+
+
+@pytest.fixture
+def game(tmp_path: Path) -> Game:
+    g = new_game(tmp_path / "g", "1942-2e", {}, game_id="demo", dice_mode="local")
+    g.submit((EXAMPLES / "1-soviet-union.yaml").read_bytes(), "1-soviet-union.yaml")
+    return Game(g.path)
+
+
+def test_a_standing_order_committed_during_adjudication_is_kept(game: Game, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The other player's standing orders land between the adjudicator's read and its write: the
+    adjudication starts again from the new head, so both commits are in the history and it audits."""
+    real = Game._adjudication_at
+    calls = []
+
+    def racing(self: Game, head: str, *args: object):  # type: ignore[no-untyped-def]
+        out = real(self, head, *args)  # type: ignore[arg-type]
+        if not calls:
+            Game(self.path).submit(STANDING, "germany.yaml")  # someone else, meanwhile
+        calls.append(head)
+        return out
+
+    monkeypatch.setattr(Game, "_adjudication_at", racing)
+    game.adjudicate()
+    assert len(calls) == 2 and calls[0] != calls[1]
+    history = game.repo.history()
+    assert [c.trailers.get("Phase") for c in history[-2:]] == ["standing-orders", "adjudication"]
+    assert game.repo.read("standing/germany.yaml") == STANDING
+    assert audit_game(game.path).ok
+
+
+def test_a_branch_that_keeps_moving_is_refused_and_nothing_is_written(game: Game, monkeypatch: pytest.MonkeyPatch) -> None:
+    real = Game._adjudication_at
+    n = [0]
+
+    def always_racing(self: Game, head: str, *args: object):  # type: ignore[no-untyped-def]
+        out = real(self, head, *args)  # type: ignore[arg-type]
+        n[0] += 1
+        Game(self.path).submit(STANDING + b"# change %d\n" % n[0], "germany.yaml")
+        return out
+
+    monkeypatch.setattr(Game, "_adjudication_at", always_racing)
+    with pytest.raises(GameError, match="kept changing"):
+        game.adjudicate()
+    assert not any(c.trailers.get("Phase") == "adjudication" for c in game.repo.history())
+
+
+def test_orders_checked_against_a_replaced_state_are_checked_again(game: Game, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Orders validated just before an adjudication moved the game on are validated again against
+    the new state (here: refused, being the previous power's), never committed unchecked."""
+    from pbem.engine.problems import ProblemsError
+
+    real = Game.check
+    done = []
+
+    def racing(self: Game, text: bytes | str, filename: str, ref: str | None = None):  # type: ignore[no-untyped-def]
+        out = real(self, text, filename, ref)
+        if not done:
+            done.append(1)
+            Game(self.path).adjudicate()
+        return out
+
+    monkeypatch.setattr(Game, "check", racing)
+    with pytest.raises((ProblemsError, GameError)):
+        game.submit((EXAMPLES / "1-soviet-union.yaml").read_bytes(), "1-soviet-union.yaml")
+    assert game.repo.history()[-1].trailers.get("Phase") == "adjudication"
+    assert audit_game(game.path).ok
