@@ -239,6 +239,12 @@ def audit_game(path: str | Path) -> AuditResult:
     result = AuditResult()
     repo = GameRepo(Path(path))
     history = repo.history()
+    differs = repo.work_tree_differences()
+    if differs:
+        shown = ", ".join(differs[:8]) + (f" and {len(differs) - 8} more" if len(differs) > 8 else "")
+        result.warnings.append(f"the files in {repo.path.name}/ differ from the commit audited ({repo.branch} at "
+                               f"{history[-1].sha[:12] if history else '?'}): {shown}. The audit checks the commits, "
+                               "not these files; `git status` shows the changes")
     result.commits = len(history)
     if not history:
         result.findings.append(Finding("-" * 12, "-", "the game has no commits"))

@@ -359,6 +359,20 @@ class GameRepo:
                 author=Identity(name or "?", email or "?"), timestamp=int(when)))
         return infos
 
+    def work_tree_differences(self) -> list[str]:
+        """Tracked files of the checkout that differ from the game branch's tip (empty for a bare
+        repository); the first entry says so when the checkout is not on the game branch at all."""
+        if self.bare:
+            return []
+        out: list[str] = []
+        if not self._work_tree_follows():
+            out.append(f"(the checkout is not on branch {self.branch})")
+        self._refresh_index()
+        result = self._git(["diff", "--name-only", "-z", "--no-renames", self.ref, "--"], work_tree=True,
+                           check=False)
+        out += sorted(p for p in result.stdout.decode("utf-8", "surrogateescape").split("\0") if p)
+        return out
+
     def diff(self, a: str, b: str | None = None) -> str:
         """The unified diff between two commits (`b` defaults to the game branch tip)."""
         old, new = self.resolve(a), self.resolve(b)

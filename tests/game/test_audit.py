@@ -171,3 +171,16 @@ def test_local_seed_game_audits_clean_and_catches_a_foreign_link(tmp_path: Path)
     git(tmp_path / "local", "commit", "--amend", "-q", "-m", message.replace(link, "0" * 64))
     result = audit_game(tmp_path / "local")
     assert [f.file for f in result.findings] == ["Pbem-Dice-Link"]
+
+
+def test_audit_warns_when_the_files_differ_from_the_commit_it_audits(tmp_path: Path) -> None:
+    """A player reading the state file in the folder must not believe the audit vouched for it
+    when it was edited by hand: the audit checks commits, and says the files differ (issue 14)."""
+    from pbem.game.game import new_game
+
+    g = new_game(tmp_path / "g", "1942-2e", {}, game_id="demo", dice_mode="local")
+    assert audit_game(g.path).warnings == []
+    (g.path / "state.yaml").write_text((g.path / "state.yaml").read_text() + "# edited by hand\n")
+    result = audit_game(g.path)
+    assert result.ok
+    assert len(result.warnings) == 1 and "state.yaml" in result.warnings[0] and "differ from the commit audited" in result.warnings[0]
