@@ -109,7 +109,7 @@ def preview_text(preview: tuple[Mapping[str, Any], ...] | list[Mapping[str, Any]
 
 def report_message(game: Game, adjudicated: Adjudicated, sender: str, recipients: list[str],
                    notes: list[str] | None = None) -> EmailMessage:
-    """The turn report for every player: HTML with a plain-text alternative, the map attached."""
+    """The turn report for every player: HTML (with the map inline, by Content-ID) and a plain-text alternative."""
     from pbem.gateways.hosting import hosting_of
     from pbem.gateways.mapimage import map_image
     from pbem.report.render import render_email
@@ -123,6 +123,15 @@ def report_message(game: Game, adjudicated: Adjudicated, sender: str, recipients
         notes = [*(notes or []), f"This turn on the game's site: {site_url}/{page}"]
     if notes:
         data["notes"] = list(data.get("notes") or []) + list(notes)
+    picture = map_image(game, hosting_of(game).report_map)
+    cid = None
+    if picture is not None:
+        # the map travels inside the message as a related part that the HTML shows by Content-ID:
+        # a link to a file beside the report means nothing in a mailbox
+        cid = make_msgid("map", domain=sender.rsplit("@", 1)[-1].strip("> ") or None)
+        board = dict(data.get("map") or {})
+        board.pop("svg", None)
+        data["map"] = {**board, "href": f"cid:{cid[1:-1]}", "alt": board.get("alt") or "The board after this turn"}
     html, text = render_email(data)
     msg = EmailMessage()
     msg["From"] = sender
@@ -133,11 +142,12 @@ def report_message(game: Game, adjudicated: Adjudicated, sender: str, recipients
     # quoted-printable: SMTP servers refuse lines over 998 octets, and reports have long ones
     msg.set_content(text, cte="quoted-printable")
     msg.add_alternative(html, subtype="html", cte="quoted-printable")
-    picture = map_image(game, hosting_of(game).report_map)
     if picture is not None:
         name, data_bytes, mime = picture
         maintype, subtype = mime.split("/", 1)
-        msg.add_attachment(data_bytes, maintype=maintype, subtype=subtype, filename=name)
+        html_part = msg.get_payload()[1]
+        html_part.add_related(data_bytes, maintype=maintype, subtype=subtype, cid=cid, filename=name,
+                              disposition="inline")
     return msg
 
 

@@ -61,8 +61,8 @@ def test_a_round_by_email_ends_with_reports_in_every_inbox(mailworld: MailWorld,
         assert [m["Subject"].split(": ", 1)[1] for m in reports] == [f"{p} report" for p in powers]
         last = reports[-1]
         assert last.get_body(("html",)) is not None and last.get_body(("plain",)) is not None
-        attachments = [a.get_filename() for a in last.iter_attachments()]
-        assert attachments == ["demo-round-02-map.svg"]
+        inline = [p.get_filename() for p in last.walk() if p.get_content_disposition() == "inline"]
+        assert inline == ["demo-round-02-map.svg"]  # the board, shown in the HTML by Content-ID
         assert last["From"].endswith(f"<{ADJUDICATOR}>")
     # the gateway logged in to send (credentials from the environment), and every message is marked done
     assert all(mailworld.authenticated)
