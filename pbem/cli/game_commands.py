@@ -135,17 +135,39 @@ def status(game_dir: str, as_json: bool) -> None:
         click.echo(f"{r['power']:<16}{r['side']:<8}{r['treasury']:>9}{r['income']:>8}  {r['player']}")
 
 
+#: `pbem validate` exit codes, as schemas/validate.schema.json documents them
+EXIT_REFUSED, EXIT_NO_GAME, EXIT_NO_FILE = 2, 3, 4
+
+
 @click.command("validate")
 @click.argument("file", type=click.Path(dir_okay=False))
 @game_option
-@click.option("--json", "as_json", is_flag=True)
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the outcome as JSON (schemas/validate.schema.json), failures included. "
+                   "Exit codes: 0 valid, 2 refused, 3 no such game, 4 file unreadable.")
 @user_errors
 def validate(file: str, game_dir: str, as_json: bool) -> None:
     """Check an orders file against the game, changing nothing; shows the odds of each battle."""
+    from pbem.engine.orders import StandingOrders
     from pbem.engine.problems import ProblemsError
+    from pbem.game.game import GameError
+    from pbem.game.repo import RepoError
 
-    game = _open(game_dir)
-    text = Path(file).read_bytes()
+    def fail(kind: str, message: str, code: int) -> None:
+        if not as_json:
+            click.echo(f"error: {message}", err=True)
+            sys.exit(code)
+        click.echo(json.dumps({"valid": False, "error": {"kind": kind, "message": message, "exit_code": code}}, indent=2))
+        sys.exit(code)
+
+    try:
+        game = _open(game_dir)
+    except (GameError, RepoError, OSError) as err:
+        return fail("no-game", str(err), EXIT_NO_GAME)
+    try:
+        text = Path(file).read_bytes()
+    except OSError as err:
+        return fail("no-file", f"cannot read {file}: {err.strerror or err}", EXIT_NO_FILE)
     try:
         parsed, result = game.check(text, file)
     except ProblemsError as err:
@@ -154,14 +176,17 @@ def validate(file: str, game_dir: str, as_json: bool) -> None:
         problems = [{"file": p.file, "line": p.line, "column": p.column, "kind": p.kind, "message": p.message,
                      "rule": p.rule, "hint": p.hint, "code": p.code} for p in err.problems]
         click.echo(json.dumps({"valid": False, "problems": problems}, indent=2))
-        sys.exit(2)
+        sys.exit(EXIT_REFUSED)
+    except GameError as err:
+        return fail("refused", str(err), EXIT_REFUSED)
     from pbem.game.preview import odds_preview
 
     preview = odds_preview(game, result) if result is not None else []
     if as_json:
-        click.echo(json.dumps({"valid": True, "power": parsed.power, "battles": preview}, indent=2))
+        kind = "standing_orders" if isinstance(parsed, StandingOrders) else "orders"
+        click.echo(json.dumps({"valid": True, "power": parsed.power, "kind": kind, "battles": preview}, indent=2))
         return
-    click.echo(f"{file}: valid orders for {parsed.power}.")
+    click.echo(f"{file}: valid {'standing orders' if isinstance(parsed, StandingOrders) else 'orders'} for {parsed.power}.")
     for b in preview:
         o = b["odds"]
         if o is None:
