@@ -8,27 +8,88 @@ from pbem.cli.game_commands import _open, game_option, user_errors
 from pbem.game.game import possessive
 
 
+def _example_battle(game, state, power: str) -> tuple[str, str, str]:  # type: ignore[no-untyped-def]
+    """A real attack from this map for the directive example: an enemy territory next to one of the
+    power's own land units, and that unit's territory to retreat to."""
+    board, enemies = game.ruleset.board, set(game.ruleset.enemies(power))
+    for space, by_owner in sorted(state.units.items()):
+        if not board.spaces[space].is_land or not by_owner.get(power):
+            continue
+        for target in sorted(board.neighbours(space)):
+            if board.spaces[target].is_land and state.control.get(target) in enemies:
+                units = sorted(u for u in by_owner[power]
+                               if game.ruleset.units[u].domain == "land" and game.ruleset.units[u].move > 0)
+                if units:
+                    return target, space, ", ".join(units[:3])
+    return "ENEMY TERRITORY", "YOUR TERRITORY", "infantry, artillery, tank"
+
+
+def _system_orders(game, state, power: str) -> list[str]:  # type: ignore[no-untyped-def]
+    """The order keys this rule system and game options give this power, each with a real example."""
+    out: list[str] = []
+    has_research = any(p.id == "develop_weapons" for p in game.ruleset.phases) and bool(
+        game.config.options.get("weapons_development", True))
+    if has_research:
+        from pbem.engine.research import DEVELOPMENTS, DIE_COST, NAMES
+
+        known = set(state.developments.get(power, ()))
+        left = [NAMES[d] for d in DEVELOPMENTS if d not in known]
+        if left:
+            out += [f"# Develop Weapons: research dice cost {DIE_COST} IPCs each; one development a turn, of: {', '.join(left)}.",
+                    f"#   develop: {{development: {left[0]}, dice: 1}}"]
+    damaged = {t: d for t, d in sorted(state.damage.items()) if d and state.control.get(t) == power}
+    if damaged:
+        out += ["# Repair industrial complex damage, 1 IPC a point: " + ", ".join(f"{t} {d}" for t, d in damaged.items()) + ".",
+                "#   repair: {" + ", ".join(f"{t}: {d}" for t, d in damaged.items()) + "}"]
+    rules = game.rules
+    if rules.declarations:
+        names = sorted(rules.declarations(game.config.options, power))
+        if names:
+            out += [f"# Declarations open to {power} in this game (once per game): {', '.join(names)}.",
+                    f"#   declare: [{names[0]}]"]
+    if "rockets" in set(state.developments.get(power, ())):
+        out += ["# Rocket strikes: an antiaircraft gun hits an enemy industrial complex within 3 spaces.",
+                "#   rockets: [{from: TERRITORY WITH AA GUN, target: ENEMY COMPLEX}]"]
+    if rules.may_convert:
+        spaces = game.ruleset.board.spaces
+        for space, by_owner in sorted(state.units.items()):
+            found = [(owner, unit) for owner, units in sorted(by_owner.items()) for unit in sorted(units)
+                     if owner != power and rules.may_convert(game.config.options, power, owner, game.ruleset.units[unit],
+                                                             original_owner=spaces[space].original_owner,
+                                                             controller=state.control.get(space))]
+            if found:
+                owner, unit = found[0]
+                out += ["# Units of a friendly power that become yours here (a game option allows it), e.g.:",
+                        f"#   convert: [{{units: \"1 {unit}\", in: {space}, owner: {owner}}}]"]
+                break
+    return out + ([""] if out else [])
+
+
 def orders_template(game) -> str:  # type: ignore[no-untyped-def]
     state = game.state()
     power = game.power_to_move(state)
     ruleset = game.ruleset
+    target, base, units = _example_battle(game, state, power)
     lines = [
         f"# Orders of {power} for round {state.round} of {game.config.game} ({ruleset.name}).",
         f"# Treasury: {state.treasury.get(power, 0)} IPCs.  Check with `pbem validate FILE`, send with `pbem submit FILE`.",
-        "# Units are written '3 infantry, 1 tank'; spaces by name ('SZ 5' for sea zones).",
+        "# Units are written '3 infantry, 1 tank'; spaces by name ('SZ 5' for sea zones); `pbem ruleset show "
+        f"{ruleset.id}` lists them all.",
         f"game: {game.config.game}",
         f"power: {power}",
         f"round: {state.round}",
         "",
+        *_system_orders(game, state, power),
         "# Unit costs: " + ", ".join(f"{u.name} {u.cost}" for u in ruleset.units.values()),
         "purchase: {}",
         "",
-        "# Combat moves, in order: {units: \"2 infantry\", from: A, to: B}.  Load a transport by moving land",
-        "# units into its sea zone, move the transport, then move them from the sea zone to the coast.",
+        "# Combat moves, in order.  Load a transport by moving land units into its sea zone, move the",
+        "# transport, then move them from the sea zone to the coast.  For example:",
+        f"#   - {{units: \"1 {units.split(', ')[0]}\", from: {base}, to: {target}}}",
         "combat_move: []",
         "",
         "# Battle directives per attacked space: order_of_loss (first listed is lost first), retreat.",
-        "#   Ukraine: {order_of_loss: [infantry, artillery, tank], retreat: {to: Eastern Europe, when: \"attackers <= 2\"}}",
+        f"#   {target}: {{order_of_loss: [{units}], retreat: {{to: {base}, when: \"attackers <= 2\"}}}}",
         "battles: {}",
         "",
         "noncombat_move: []",

@@ -1,0 +1,71 @@
+"""`pbem orders template`: real names from the game's own map and the rule system's own order keys
+(issue 14), and a file that validates as it is."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+from click.testing import CliRunner
+
+from pbem.cli import cli
+from pbem.game.game import Game
+
+
+def new(tmp_path: Path, ruleset: str, *options: str) -> Path:
+    target = tmp_path / ruleset
+    args = ["new", str(target), "--id", "demo", "--dice", "local", "--ruleset", ruleset]
+    for o in options:
+        args += ["--option", o]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    return target
+
+
+def template(game: Path) -> str:
+    result = CliRunner().invoke(cli, ["orders", "template", "--game", str(game)])
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
+@pytest.mark.parametrize("ruleset", ["1942-2e", "revised"])
+def test_the_examples_name_real_spaces_of_this_map(tmp_path: Path, ruleset: str) -> None:
+    """The attack and retreat in the comments are a real enemy territory beside the power's own
+    units, so a new player can uncomment them and see them checked, not 'Ukraine' from another map."""
+    game = new(tmp_path, ruleset)
+    text = template(game)
+    g = Game(game)
+    state = g.state()
+    move = re.search(r"#   - \{units: \"1 ([a-z ]+)\", from: ([^,]+), to: ([^}]+)\}", text)
+    assert move, text
+    unit, base, target = move.groups()
+    assert g.ruleset.board.are_adjacent(base, target)
+    assert state.control[target] in g.ruleset.enemies("Soviet Union")
+    assert state.units[base]["Soviet Union"].get(unit)
+    directive = re.search(rf"#   {re.escape(target)}: (\{{.*\}})", text)
+    assert directive and yaml.safe_load(directive.group(1))["retreat"]["to"] == base
+
+
+def test_the_template_validates_as_it_is(tmp_path: Path) -> None:
+    game = new(tmp_path, "1942-2e")
+    f = tmp_path / "orders.yaml"
+    f.write_text(template(game))
+    result = CliRunner().invoke(cli, ["validate", str(f), "--game", str(game)])
+    assert result.exit_code == 0, result.output
+
+
+def test_revised_lists_its_own_order_keys_with_the_games_options(tmp_path: Path) -> None:
+    """Revised has Develop Weapons; a declaration appears only when its option is on in this game."""
+    plain = template(new(tmp_path / "a", "revised"))
+    assert "#   develop: {development: Jet Fighters, dice: 1}" in plain
+    assert "declare:" not in plain
+    winter = template(new(tmp_path / "b", "revised", "russian_winter=true"))
+    assert "#   declare: [russian_winter]" in winter
+    uncommented = yaml.safe_load(re.search(r"#   (develop: .*)", winter).group(1))  # type: ignore[union-attr]
+    assert uncommented == {"develop": {"development": "Jet Fighters", "dice": 1}}
+
+
+def test_1942_has_no_research_key(tmp_path: Path) -> None:
+    assert "develop:" not in template(new(tmp_path, "1942-2e"))
