@@ -48,8 +48,15 @@ def names_for(ruleset: Ruleset) -> Names:
 
 
 def _build_names(ruleset: Ruleset) -> Names:
-    units = NameTable({u.name: u.aliases for u in ruleset.units.values()}, prefixes=False)
-    spaces = NameTable({s.name: s.aliases for s in ruleset.board.spaces.values()}, sea_zones=True)
+    """Names as players write them: besides each name and its aliases, the short names the map
+    draws on unit stacks ("2 tnk") and a territory's victory city ("Moscow" for Russia)."""
+    from pbem.engine.unitnames import unique_abbreviations
+
+    short = unique_abbreviations(ruleset.units)
+    units = NameTable({u.name: (*u.aliases, *([short[u.name]] if u.name in short else []))
+                       for u in ruleset.units.values()}, prefixes=False)
+    spaces = NameTable({s.name: (*s.aliases, *([s.victory_city] if s.victory_city and s.victory_city != s.name else []))
+                        for s in ruleset.board.spaces.values()}, sea_zones=True)
     powers = NameTable({p.name: p.aliases for p in ruleset.powers}, prefixes=False)
     return Names(units, spaces, powers)
 

@@ -35,33 +35,10 @@ LAND_NAME_FONT = 17
 SEA_NAME_FONT = 15
 HEADER = 120  # height of the title and legend band above the map, in map units
 
+from pbem.engine.unitnames import ABBREVIATIONS, abbreviation  # noqa: F401 (ABBREVIATIONS: re-exported)
+
 _NO_OVERRIDES: Mapping[str, str] = MappingProxyType({})
 
-# Short unit names for stack labels, keyed by the names a ruleset or TripleA uses.
-ABBREVIATIONS: Mapping[str, str] = {
-    "infantry": "inf",
-    "artillery": "art",
-    "tank": "tnk",
-    "armour": "tnk",
-    "armor": "tnk",
-    "mech_infantry": "mech",
-    "mechanized infantry": "mech",
-    "antiaircraft artillery": "aa",
-    "aagun": "aa",
-    "aa gun": "aa",
-    "industrial complex": "ic",
-    "factory": "ic",
-    "fighter": "ftr",
-    "tactical bomber": "tac",
-    "bomber": "bmb",
-    "transport": "trn",
-    "submarine": "sub",
-    "destroyer": "dd",
-    "cruiser": "ca",
-    "aircraft carrier": "cv",
-    "carrier": "cv",
-    "battleship": "bb",
-}
 # Stacks read land, then air, then sea, the way players list them.
 UNIT_ORDER = (
     "inf", "mech", "art", "tnk", "aa", "ic", "ftr", "tac", "bmb", "trn", "sub", "dd", "ca", "cv", "bb",
@@ -199,11 +176,10 @@ def _path(polygons: Sequence[Sequence[Point]]) -> str:
 
 
 def abbreviate(unit: str, overrides: Mapping[str, str] = _NO_OVERRIDES) -> str:
-    """A short unit name for stack labels: the view's own, then ours, then the first three letters."""
+    """A short unit name for stack labels: the view's own, then the engine's (which orders accept too)."""
     if unit in overrides:
         return overrides[unit]
-    key = unit.strip().lower().replace("_", " ")
-    return ABBREVIATIONS.get(key) or ABBREVIATIONS.get(key.replace(" ", "")) or key.replace(" ", "")[:3]
+    return abbreviation(unit)
 
 
 def stack_items(units: Mapping[str, int], overrides: Mapping[str, str] = _NO_OVERRIDES) -> list[str]:
