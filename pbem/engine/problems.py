@@ -57,4 +57,5 @@ class ProblemsError(Exception):
 
     def __init__(self, problems: list[Problem]):
         self.problems = problems
+        self.partial: object | None = None  # what could be read despite the problems (io.orders.PartialOrders)
         super().__init__("\n".join(p.format() for p in problems))

@@ -85,6 +85,8 @@ class Turn:
         self.mover = Mover(self.w)
         self.log = TurnLog()
         self.problems: list[Problem] = []
+        self._refused_into: set[str] = set()  # where refused moves were going (validation only)
+        self._unread_moves: list[tuple[str, int, str]] = []  # moves the orders reader could not read
         self.bought: dict[str, int] = {}
         self.contested: set[str] = set()  # spaces with a battle this turn (set when the battles start)
         self.attacked: tuple[tuple[str, str | None, str | None], ...] = ()  # land battles: (space, original owner, holder)
@@ -256,12 +258,7 @@ class Turn:
             u.combat_path = len(u.path)
         self.check_combat_moves(combat_moves)
         if self.problems and self.validating:
-            # Noncombat moves depend on how the combat moves went, so checking them now would only
-            # repeat what is already wrong; placements hardly do, so they are checked as well
-            # (unless the purchase itself was refused: then every placement would be "not bought").
-            if not any(p.code.startswith("purchase.") for p in self.problems):
-                self.mobilize()
-            return TurnResult(self.state, self.log, self._cited())
+            return self._validate_the_rest()
         if not self.validating:
             self.interject()
         self.overflight("combat")
@@ -277,6 +274,40 @@ class Turn:
         self.declare("collect_income")
         new_state = self.advance()
         return TurnResult(new_state, self.log, self._cited())
+
+    def _unread_before(self, move: Move) -> set[str]:
+        """Destinations of the unreadable moves ordered before `move` ("*" stands for any space)."""
+        order = ("combat_move", "noncombat_move")
+        here = (order.index(move.yaml_path[0]), move.yaml_path[1]) if len(move.yaml_path) >= 2 and move.yaml_path[0] in order else None
+        if here is None:
+            return set()
+        before = {to for key, i, to in self._unread_moves if (order.index(key), i) < here}
+        return {move.frm} if "*" in before else before
+
+    def _validate_the_rest(self) -> TurnResult:
+        """Every stage that can still be checked once earlier orders were refused, so a player sees
+        all problems in one run: the combat goes ahead without the refused moves, then noncombat
+        moves and placements are checked. Placements are left out when the purchase itself was
+        refused (each would be "not bought"); moves that fail only for want of units a refused move
+        would have brought are left out as they go (see `moves`)."""
+        purchase_refused = any(p.code.startswith("purchase.") for p in self.problems)
+        try:
+            self.overflight("combat")
+            if not self._no_combat_declared():
+                self.combat()
+            self.moves(self.orders.noncombat_moves)
+            self.land_at_sea()
+            self.land_air_units()
+            if not purchase_refused:
+                self.mobilize()
+        except Exception:  # noqa: BLE001 -- a position the refused orders left half-built: report what is known
+            pass
+        unique: list[Problem] = []
+        for p in self.problems:
+            if p not in unique:
+                unique.append(p)
+        self.problems = unique
+        return TurnResult(self.state, self.log, self._cited())
 
     def _cited(self) -> list[Problem]:
         """The problems with this rulebook's page numbers added to the sections they name."""
@@ -378,7 +409,15 @@ class Turn:
                     if not retry:
                         self.log.notes.append(f"Only {_units_text(reduced)} of the {_units_text(move.units)} ordered from {move.frm} to {move.to} were left to move")
                         move, found = _replace(move, units=reduced), []
+            if (found and self.validating and move.frm in self._refused_into | self._unread_before(move)
+                    and all(p.code == "move.no-units" for p in found)):
+                # the units were to arrive by a move already refused: that problem is reported once
+                self._refused_into.add(move.to)
+                done.append((move, found))
+                continue
             if found:
+                if self.validating:
+                    self._refused_into.add(move.to)
                 if self.validating or move.phase == "combat":
                     self.problems.extend(found)
                 else:
@@ -957,6 +996,12 @@ class Turn:
 
 
 def run_turn(ruleset: Ruleset, rules: Rules, combat_rules: CombatRules, state: GameState, orders: Orders,
-             standing: Mapping[str, StandingOrders], options: Mapping[str, Any], dice: Any | None) -> TurnResult:
-    """Validate (dice=None) or adjudicate one power's turn."""
-    return Turn(ruleset, rules, combat_rules, state, orders, standing, options, dice).run()
+             standing: Mapping[str, StandingOrders], options: Mapping[str, Any], dice: Any | None, *,
+             unread_moves: frozenset[tuple[str, int, str]] = frozenset()) -> TurnResult:
+    """Validate (dice=None) or adjudicate one power's turn.  `unread_moves`: when validating orders
+    of which some moves could not be read, (section, index, destination or "*") of each, so that
+    later moves failing only for want of their units are not reported as well."""
+    turn = Turn(ruleset, rules, combat_rules, state, orders, standing, options, dice)
+    if dice is None:
+        turn._unread_moves = sorted(unread_moves)
+    return turn.run()

@@ -184,7 +184,13 @@ class Game:
         branch tip); ProblemsError if wrong, GameError if the file may not change now."""
         from pbem.io.orders import locate, read_orders_text
 
-        doc, parsed = read_orders_text(text, filename, self.ruleset)
+        try:
+            doc, parsed = read_orders_text(text, filename, self.ruleset)
+        except ProblemsError as err:
+            if err.partial is None:
+                raise
+            self._check_the_rest(err, text, filename, ref)
+            raise
         state = self.state(ref)
         self._check_not_sealed(parsed, state, ref)
         if isinstance(parsed, StandingOrders):
@@ -197,6 +203,25 @@ class Game:
         if result.problems:
             raise ProblemsError(locate(result.problems, doc, filename))
         return parsed, result
+
+    def _check_the_rest(self, err: ProblemsError, text: bytes | str, filename: str, ref: str | None) -> None:
+        """Orders with wrong names: validate what could be read too, so every problem shows in one
+        run; the problems found are added to `err`, in file order."""
+        from pbem.io.orders import locate
+        from pbem.io.yamlfile import load_yaml
+
+        partial = err.partial
+        state = self.state(ref)
+        if state.winner:
+            return
+        result = run_turn(self.ruleset, self.rules, self.combat_rules, state, partial.orders,  # type: ignore[attr-defined]
+                          self.standing_orders(ref), self.config.options, None,
+                          unread_moves=partial.dropped_into)  # type: ignore[attr-defined]
+        more = locate(result.problems, load_yaml(text, filename, expect_mapping=True), filename)
+        known = {(p.line, p.column, p.message) for p in err.problems}
+        err.problems = sorted([*err.problems, *(p for p in more if (p.line, p.column, p.message) not in known)],
+                              key=lambda p: (p.line or 0, p.column or 0))
+        err.args = ("\n".join(p.format() for p in err.problems),)
 
     def _check_not_sealed(self, parsed: Orders | StandingOrders, state: GameState, ref: str | None) -> None:
         """With opponents' reveals, the first reveal seals the turn's orders and every power's

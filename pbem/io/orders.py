@@ -196,6 +196,15 @@ def _directive(reader: _Reader, space: str, raw: Mapping[str, Any], path: Path_)
     return BattleDirective(space, ool, retreat, retreat_to, raw.get("submerge"), path)
 
 
+@dataclass(frozen=True)
+class PartialOrders:
+    """The orders that could be read from a file with wrong names, and where the moves left out
+    were going: the validator checks the rest and leaves out what only follows from those."""
+
+    orders: Orders
+    dropped_into: frozenset[tuple[str, int, str]]  # (combat_move/noncombat_move, index, destination or "*")
+
+
 def parse_orders(doc: YamlDocument, ruleset: Ruleset) -> Orders:
     """Schema and names; raises ProblemsError (unlocated) when anything is wrong."""
     data = doc.data
@@ -222,12 +231,20 @@ def parse_orders(doc: YamlDocument, ruleset: Ruleset) -> Orders:
         space = reader.space(text, ("repair", text))
         if space:
             repair[space] = int(points)
+    purchase_named_wrong = bool(reader.problems)
     moves: dict[str, list[Move]] = {"combat": [], "noncombat": []}
+    dropped_into: set[tuple[str, int, str]] = set()  # (section, index, destination or "*") of unreadable moves
     for phase, key in (("combat", "combat_move"), ("noncombat", "noncombat_move")):
         for i, raw in enumerate(data.get(key) or []):
+            before = len(reader.problems)
             move = _move(reader, phase, raw, (key, i))
             if move:
                 moves[phase].append(move)
+            elif len(reader.problems) > before:
+                # where it was going: the space, else the spaces its name may have meant, else anywhere
+                found = names_for(ruleset).spaces.resolve(str(raw.get("to"))) if raw.get("to") is not None else None
+                guesses = [found.name] if found and found.name else list(found.suggestions) if found else []
+                dropped_into.update((key, i, to) for to in guesses or ["*"])
     battles: dict[str, BattleDirective] = {}
     for text, raw in (data.get("battles") or {}).items():
         space = reader.space(text, ("battles", text))
@@ -255,7 +272,16 @@ def parse_orders(doc: YamlDocument, ruleset: Ruleset) -> Orders:
         if space and units:
             placements.append(Placement(space, units, ("place", text)))
     if reader.problems or power is None:
-        raise ProblemsError(reader.problems)
+        err = ProblemsError(reader.problems)
+        if power is not None:
+            # what could be read, so the validator can check the rest of the file in the same run
+            err.partial = PartialOrders(Orders(
+                game=str(data.get("game", "")), power=power, round=int(data["round"]), purchase=purchase,
+                develop=develop, repair=repair, combat_moves=tuple(moves["combat"]), battles=battles,
+                noncombat_moves=tuple(moves["noncombat"]),
+                placements=() if purchase_named_wrong else tuple(placements),
+                rockets=tuple(rockets), declare=declare, convert=tuple(convert)), frozenset(dropped_into))
+        raise err
     return Orders(
         game=str(data.get("game", "")),
         power=power,
@@ -334,4 +360,6 @@ def read_orders_text(text: str | bytes, filename: str, ruleset: Ruleset) -> tupl
             return doc, parse_standing(doc, ruleset)
         return doc, parse_orders(doc, ruleset)
     except ProblemsError as err:
-        raise ProblemsError(locate(err.problems, doc, filename)) from None
+        located = ProblemsError(locate(err.problems, doc, filename))
+        located.partial = err.partial
+        raise located from None

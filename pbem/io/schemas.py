@@ -28,6 +28,39 @@ def _validator(name: str) -> Any:
     return cls(schema)
 
 
+#: keys players write for a key of another name (other games' and programs' words for it)
+KEY_SYNONYMS = {
+    "research": "develop", "tech": "develop", "technology": "develop", "buy": "purchase", "purchases": "purchase",
+    "moves": "combat_move", "combat": "combat_move", "combat_moves": "combat_move", "attacks": "combat_move",
+    "noncombat": "noncombat_move", "noncombat_moves": "noncombat_move", "non_combat_move": "noncombat_move",
+    "mobilize": "place", "placement": "place", "placements": "place", "deploy": "place",
+    "directives": "battles", "order_of_losses": "order_of_loss", "ool": "order_of_loss",
+}
+
+_TYPE_WORDS = {"array": "a list", "object": "a mapping (key: value)", "integer": "a whole number",
+               "string": "text", "number": "a number", "boolean": "true or false", "null": "nothing"}
+
+
+def _type_words(expected: Any) -> str:
+    kinds = expected if isinstance(expected, list) else [expected]
+    return " or ".join(_TYPE_WORDS.get(str(k), str(k)) for k in kinds)
+
+
+def _describe_type(error: Any) -> tuple[str, str]:
+    """A wrong type, said the way a player would understand it, with what to write instead."""
+    expected, value = error.validator_value, error.instance
+    where = str(error.absolute_path[-1]) if error.absolute_path else "the file"
+    kinds = expected if isinstance(expected, list) else [expected]
+    if value is None:
+        empty = "[]" if "array" in kinds else "{}" if "object" in kinds else None
+        return (f"{where} has no value",
+                f"write {where}: {empty} for none, or leave the key out" if empty else f"give {where} {_type_words(expected)}")
+    if isinstance(value, str) and "integer" in kinds and value.strip().isdigit():
+        return f"{value!r} is text, not a number", f"write {value.strip()} without quotes"
+    shown = repr(value) if len(repr(value)) <= 60 else repr(value)[:57] + "..."
+    return f"{where} is {shown}, which is not {_type_words(expected)}", ""
+
+
 def _describe(error: Any) -> tuple[str, str]:
     """A plain-English message and hint for one jsonschema error."""
     validator = error.validator
@@ -35,15 +68,11 @@ def _describe(error: Any) -> tuple[str, str]:
         allowed = sorted(error.schema.get("properties", {}))
         extra = sorted(set(error.instance) - set(allowed)) if isinstance(error.instance, dict) else []
         name = extra[0] if extra else "?"
-        import difflib
-
-        close = difflib.get_close_matches(str(name), allowed, n=1)
-        hint = f"did you mean {close[0]!r}?" if close else ("allowed keys: " + ", ".join(allowed) if allowed else "")
-        return f"unknown key {name!r}", hint
+        return f"unknown key {name!r}", _key_hint(str(name), allowed)
     if validator == "required":
         return error.message.replace("is a required property", "is missing"), "add it"
     if validator == "type":
-        return f"{error.instance!r} should be of type {error.validator_value}", ""
+        return _describe_type(error)
     if validator == "oneOf":
         return f"{error.instance!r} has the wrong form", (error.schema.get("description") or "")
     if validator == "enum":
@@ -53,6 +82,16 @@ def _describe(error: Any) -> tuple[str, str]:
     return error.message, ""
 
 
+def _key_hint(name: str, allowed: list[str]) -> str:
+    import difflib
+
+    synonym = KEY_SYNONYMS.get(name.strip().lower().replace(" ", "_").replace("-", "_"))
+    if synonym in allowed:
+        return f"did you mean {synonym!r}?"
+    close = difflib.get_close_matches(name, allowed, n=1)
+    return f"did you mean {close[0]!r}?" if close else ("allowed keys: " + ", ".join(allowed) if allowed else "")
+
+
 def check(name: str, data: Any) -> list[Problem]:
     """Validate `data` against schemas/<name>.schema.json."""
     problems = []
@@ -60,11 +99,15 @@ def check(name: str, data: Any) -> list[Problem]:
         path = tuple(error.absolute_path)
         if error.validator == "additionalProperties" and isinstance(error.instance, dict):
             allowed = set(error.schema.get("properties", {}))
-            for key in sorted(set(error.instance) - allowed):
-                message, hint = _describe(error)
-                message = f"unknown key {key!r}"
+            for key in sorted(set(error.instance) - allowed, key=str):
+                message, hint = f"unknown key {key!r}", _key_hint(str(key), sorted(allowed))
                 problems.append(Problem("invalid", message, rule=f"{name} file format", hint=hint, path=(*path, key), code="schema.unknown-key"))
             continue
+        if error.validator in ("oneOf", "anyOf") and error.context:
+            # of the forms the value could take, report against the one it came closest to
+            deepest = max(error.context, key=lambda e: (len(e.absolute_path), e.validator != "type"))
+            if len(deepest.absolute_path) > len(path):
+                error, path = deepest, tuple(deepest.absolute_path)
         message, hint = _describe(error)
         problems.append(Problem("invalid", message, rule=f"{name} file format", hint=hint, path=path, code=f"schema.{error.validator}"))
     return problems

@@ -32,6 +32,10 @@ HEAD = "game: demo\npower: Soviet Union\nround: 1\n"
 
 CASES = [
     # (orders body, expected fragments)
+    # issue 14: words players use, and values written the way people write them
+    (HEAD + "research: {development: Jet Fighters, dice: 1}\n", ["orders.yaml:4:1", "unknown key 'research'", "did you mean 'develop'"]),
+    (HEAD + "noncombat_move:\n", ["orders.yaml:4:", "noncombat_move has no value", "write noncombat_move: [] for none"]),
+    (HEAD + "purchase: {infantry: \"8\"}\n", ["orders.yaml:4:22", "'8' is text, not a number", "write 8 without quotes"]),
     ("game: demo\npower: Soviet Union\nround: 1\npurchase: 9 infantry\n", ["orders.yaml:4:", "costs 27 IPCs", "Purchase Units"]),
     (HEAD + "purchase: 2 tanx\n", ["orders.yaml:4:11", "unknown unit 'tanx'", "did you mean 'tank'"]),
     (HEAD + "combat_move:\n  - {units: 1 infantry, from: Russia, to: Ukraine S.S.R}\n",
@@ -88,3 +92,56 @@ def test_placement_errors_reported_with_combat_move_errors(game: Path, tmp_path:
     output = check(game, tmp_path, HEAD + "purchase: 1 infantry\ncombat_move:\n  - {units: 1 infantry, from: Russia, to: Archangel}\n"
                    "place:\n  Archangel: 1 infantry\n")
     assert "starts no combat" in output and "no industrial complex in Archangel" in output
+
+
+def test_every_problem_is_reported_in_one_run(game: Path, tmp_path: Path) -> None:
+    """A wrong name no longer hides the purchase check, and a refused combat move no longer hides
+    the noncombat moves (README: "every problem is reported at once"; issue 14)."""
+    out = check(game, tmp_path, HEAD + textwrap.dedent("""\
+        purchase: {infantry: 20}
+        combat_move:
+          - {units: 1 infantry, from: Russia, to: Caucasusx}
+        noncombat_move:
+          - {units: 1 tank, from: Archangel, to: Russia}
+        """))
+    assert "orders.yaml:4:" in out and "costs 60 IPCs" in out
+    assert "orders.yaml:6:" in out and "unknown territory or sea zone 'Caucasusx'" in out
+    assert out.index("costs 60 IPCs") < out.index("Caucasusx")  # in file order
+
+
+def test_noncombat_moves_are_checked_after_a_refused_combat_move(game: Path, tmp_path: Path) -> None:
+    out = check(game, tmp_path, HEAD + textwrap.dedent("""\
+        combat_move:
+          - {units: 1 infantry, from: Russia, to: Caucasus}
+        noncombat_move:
+          - {units: 9 infantry, from: Kazakh S.S.R., to: Novosibirsk}
+        """))
+    assert "starts no combat" in out
+    assert "has 1 infantry in Kazakh S.S.R., not 9" in out
+
+
+def test_a_refused_move_does_not_make_the_moves_after_it_fail_too(game: Path, tmp_path: Path) -> None:
+    """The second move only fails because the first (refused) one did not bring its units: it is
+    not reported, though the first is (issue 14: no errors pointing at correct lines)."""
+    out = check(game, tmp_path, HEAD + textwrap.dedent("""\
+        combat_move:
+          - {units: 9 infantry, from: Karelia S.S.R., to: West Russia}
+        noncombat_move:
+          - {units: 9 infantry, from: West Russia, to: Russia}
+        """))
+    assert "has 4 infantry in Karelia S.S.R., not 9" in out
+    assert "in West Russia, not 9" not in out
+    assert "1 problem found" in out
+
+
+def test_a_move_with_a_wrong_name_does_not_make_the_moves_after_it_fail_too(game: Path, tmp_path: Path) -> None:
+    out = check(game, tmp_path, HEAD + textwrap.dedent("""\
+        combat_move:
+          - {units: 3 infantry, from: Karelia S.S.R., to: West Russiaa}
+        noncombat_move:
+          - {units: 3 infantry, from: West Russia, to: Russia}
+          - {units: 9 tank, from: Archangel, to: Russia}
+        """))
+    assert "unknown territory or sea zone 'West Russiaa'" in out
+    assert "in West Russia, not 3" not in out
+    assert "has 1 tank in Archangel, not 9" in out  # a move of its own, checked as ever
