@@ -220,12 +220,27 @@ class Mover:
                 have = len(pool)
                 if have < count:
                     hint = f"{have} {utype} of {w.power} stand{'s' if have == 1 else ''} in {move.frm}" if have else self._where_are(utype)
+                    carried = self._carried_away(utype, move.frm)
+                    if carried:
+                        hint = carried
                     problems.append(_problem(move, f"{w.power} has {have} {utype} in {move.frm}, not {count}", "Units must exist where the order names them", hint, "move.no-units", key="units"))
                 else:
                     problems.append(_problem(move, f"only {len(movable)} of the {have} {utype} in {move.frm} may still move in {phase} move", R_NONCOMBAT if phase == "noncombat" else R_COMBAT, "units that moved in combat move or fought cannot move in noncombat move (air units excepted)", "move.already-moved", key="units"))
                 return None
             chosen.extend(movable[:count])
         return chosen
+
+    def _carried_away(self, utype: str, space: str) -> str:
+        """Why units that stood in `space` are gone: a carrier or transport took them along."""
+        w = self.w
+        gone = [u for u in w.units.values() if u.owner == w.power and u.type == utype and u.start == space
+                and u.space != space and u.carrier is not None]
+        if not gone:
+            return ""
+        host = w.units.get(gone[0].carrier)
+        host_type = host.type if host is not None else "carrier"
+        return (f"{len(gone)} {utype} aboard the {host_type} that moved from {space} to {gone[0].space} went with it: "
+                f"units aboard move with their {host_type}, so they need no move of their own")
 
     def _moves_on(self, u: Unit) -> bool:
         """Rules.transport_combat_move_in_legs: a transport that made a combat move to a zone that is

@@ -365,7 +365,13 @@ class Turn:
             repair_cost += points * self.rules.repair_cost_per_point
         money = w.treasury.get(w.power, 0)
         if cost + repair_cost > money:
-            self.problems.append(Problem("illegal", f"the purchase costs {cost + repair_cost} IPCs; {w.power} has {money}", rule=R_PURCHASE, hint=f"buy at most {money} IPCs worth", path=("purchase",), code="purchase.too-expensive"))
+            research = self.log.research_cost
+            spent = f" after {research} IPCs of research dice" if research else ""
+            hint = (f"buy at most {money} IPCs worth, or fewer research dice under develop: "
+                    f"({money + research} IPCs in all for both)" if research else f"buy at most {money} IPCs worth")
+            self.problems.append(Problem("illegal", f"the purchase costs {cost + repair_cost} IPCs; {w.power} has {money} left{spent}" if research
+                                         else f"the purchase costs {cost + repair_cost} IPCs; {w.power} has {money}",
+                                         rule=R_PURCHASE, hint=hint, path=("purchase",), code="purchase.too-expensive"))
             return
         for space, points in o.repair.items():
             if points <= w.damage.get(space, 0):

@@ -230,3 +230,16 @@ def test_cargo_carried_over_turns_stays_aboard_every_transport() -> None:
     st = state(turn="United States", units={"SZ 10": {"United States": {"transport": 2, "infantry": 2, "tank": 2}}})
     result = play(st, "United States", "noncombat_move:\n  - {units: 2 transports, from: SZ 10, to: SZ 11}\n")
     assert units_at(result.state, "SZ 11", "United States") == {"destroyer": 1, "infantry": 2, "tank": 2, "transport": 4}
+
+
+def test_a_fighter_taken_along_by_its_carrier_is_explained_when_moved_on_its_own() -> None:
+    """Aircraft carriers: fighters aboard move with their carrier (1942 Second Edition, Aircraft
+    Carrier). Moving one on its own after the carrier sailed says the carrier took it, rather than
+    only "has 0 fighter" (issue 14)."""
+    st = state(turn="United States", clear=("SZ 10", "SZ 11"),
+               units={"SZ 10": {"United States": {"aircraft carrier": 1, "fighter": 2}}})
+    body = ("noncombat_move:\n  - {units: 1 aircraft carrier, from: SZ 10, to: SZ 11}\n"
+            "  - {units: 1 fighter, from: SZ 10, to: SZ 11}\n")
+    problems = validate(st, "United States", body)
+    assert codes(problems) == ["move.no-units"]
+    assert "aboard the aircraft carrier that moved from SZ 10 to SZ 11 went with it" in (problems[0].hint or "")

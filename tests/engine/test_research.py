@@ -73,3 +73,15 @@ def test_developments_change_the_profiles():
     assert unit_profiles(UNITS, frozenset()) == {}
     assert attack_dice(UNITS, all_six) == {"bomber": 2} and raid_damage_dice(all_six) == 2
     assert attack_dice(UNITS, frozenset()) == {} and raid_damage_dice(frozenset()) is None
+
+
+def test_a_purchase_over_budget_after_research_names_the_research() -> None:
+    """Develop Weapons comes before Purchase Units (Revised, Order of Play): the research dice are
+    paid first, so a purchase refused for want of money says what the research took (issue 14)."""
+    from tests.engine.scenario import state, validate
+
+    st = state(turn="Soviet Union", ruleset="revised")
+    problems = validate(st, "Soviet Union", "develop: {development: Jet Fighters, dice: 3}\npurchase: {infantry: 4}\n")
+    assert [p.code for p in problems] == ["purchase.too-expensive"]
+    assert "has 9 left after 15 IPCs of research dice" in problems[0].message
+    assert "fewer research dice" in (problems[0].hint or "")
