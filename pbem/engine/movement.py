@@ -225,7 +225,11 @@ class Mover:
                         hint = carried
                     problems.append(_problem(move, f"{w.power} has {have} {utype} in {move.frm}, not {count}", "Units must exist where the order names them", hint, "move.no-units", key="units"))
                 else:
-                    problems.append(_problem(move, f"only {len(movable)} of the {have} {utype} in {move.frm} may still move in {phase} move", R_NONCOMBAT if phase == "noncombat" else R_COMBAT, "units that moved in combat move or fought cannot move in noncombat move (air units excepted)", "move.already-moved", key="units"))
+                    hint = ("units that moved in combat move or fought cannot move in noncombat move (air units excepted)"
+                            if phase == "noncombat" else
+                            f"the other {have - len(movable)} already moved in this combat move: a unit makes one combat move, "
+                            "so give the whole way in one order (via: ...) or order fewer")
+                    problems.append(_problem(move, f"only {len(movable)} of the {have} {utype} in {move.frm} may still move in {phase} move", R_NONCOMBAT if phase == "noncombat" else R_COMBAT, hint, "move.already-moved", key="units"))
                 return None
             chosen.extend(movable[:count])
         return chosen

@@ -243,3 +243,14 @@ def test_a_fighter_taken_along_by_its_carrier_is_explained_when_moved_on_its_own
     problems = validate(st, "United States", body)
     assert codes(problems) == ["move.no-units"]
     assert "aboard the aircraft carrier that moved from SZ 10 to SZ 11 went with it" in (problems[0].hint or "")
+
+
+def test_a_unit_moved_twice_in_combat_move_gets_a_combat_move_hint() -> None:
+    """A combat move refused because its units already moved this phase must not be told about
+    noncombat move (issue 14)."""
+    st = state(turn="Soviet Union")
+    body = ("combat_move:\n  - {units: 1 tank, from: Archangel, to: Karelia S.S.R.}\n"
+            "  - {units: 1 tank, from: Karelia S.S.R., to: Belorussia}\n")
+    problems = validate(st, "Soviet Union", body)
+    moved = [p for p in problems if p.code == "move.already-moved"]
+    assert moved and "noncombat" not in (moved[0].hint or "") and "one combat move" in (moved[0].hint or "")
