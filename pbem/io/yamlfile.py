@@ -223,6 +223,8 @@ _SYNTAX_HINTS = [
     ("'-' indicator", "list items (`- ...`) must line up under each other"),
     ("', but got '<stream end>'", "a bracket was opened and never closed"),
     ("did not find expected ','", "a bracket was opened and never closed, or a comma is missing"),
+    ("expected ',' or ']'", "a bracket was opened and never closed, or a comma is missing"),  # the pure-Python parser
+    ("expected ',' or '}'", "a bracket was opened and never closed, or a comma is missing"),
     ("unexpected end of stream", "a quote was opened and never closed"),
 ]
 
@@ -251,7 +253,10 @@ def _syntax_problem(error: yaml.YAMLError, text: str, invalid: Any) -> Problem:
 
 def _events(text: str, invalid: Any) -> Iterator[Event]:
     """The parser's events, with its errors turned into located problems."""
-    loader = _Loader(text)
+    try:
+        loader = _Loader(text)
+    except yaml.YAMLError as error:  # the pure-Python reader checks every character up front
+        raise _Refused(_syntax_problem(error, text, invalid)) from None
     try:
         while True:
             try:
