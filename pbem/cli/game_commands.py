@@ -93,9 +93,9 @@ def new(directory: str, ruleset_id: str, players: tuple[str, ...], game_id: str 
     if hosting_file:
         from pbem.gateways.hosting import check_hosting
         from pbem.io.rulesets import load_ruleset
-        from pbem.io.yamlfile import load_yaml
+        from pbem.io.yamlfile import load_yaml, read_user_file
 
-        hosting = load_yaml(Path(hosting_file).read_bytes(), hosting_file, expect_mapping=True).data
+        hosting = load_yaml(read_user_file(hosting_file), hosting_file, expect_mapping=True).data
         hosting = hosting.get("hosting", hosting)  # the file may hold the section or just its keys
         check_hosting(hosting, load_ruleset(ruleset_id))
     game = new_game(directory, ruleset_id, parsed_players, game_id=game_id, options=parsed_options, dice_mode=dice_mode,
@@ -164,10 +164,19 @@ def validate(file: str, game_dir: str, as_json: bool) -> None:
         game = _open(game_dir)
     except (GameError, RepoError, OSError) as err:
         return fail("no-game", str(err), EXIT_NO_GAME)
+    from pbem.io.yamlfile import read_user_file
+
     try:
-        text = Path(file).read_bytes()
+        text = read_user_file(file)
     except OSError as err:
         return fail("no-file", f"cannot read {file}: {err.strerror or err}", EXIT_NO_FILE)
+    except ProblemsError as err:
+        if not as_json:
+            raise
+        p = err.problems[0]
+        click.echo(json.dumps({"valid": False, "problems": [{"file": p.file, "line": p.line, "column": p.column, "kind": p.kind,
+                                                            "message": p.message, "rule": p.rule, "hint": p.hint, "code": p.code}]}, indent=2))
+        sys.exit(EXIT_REFUSED)
     try:
         parsed, result = game.check(text, file)
     except ProblemsError as err:
@@ -207,7 +216,9 @@ def submit(file: str, game_dir: str) -> None:
     from pbem.game.game import orders_path, possessive, standing_path
 
     game = _open(game_dir)
-    sha, parsed, _ = game.commit_orders(Path(file).read_bytes(), file)
+    from pbem.io.yamlfile import read_user_file
+
+    sha, parsed, _ = game.commit_orders(read_user_file(file), file)
     path = standing_path(parsed.power) if isinstance(parsed, StandingOrders) else orders_path(game.state(), game.ruleset)
     what = "standing orders" if isinstance(parsed, StandingOrders) else f"orders for round {game.state().round}"
     earlier = game.repo.read(path, f"{sha}^")

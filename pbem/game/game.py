@@ -220,7 +220,7 @@ class Game:
         more = locate(result.problems, load_yaml(text, filename, expect_mapping=True), filename)
         known = {(p.line, p.column, p.message) for p in err.problems}
         err.problems = sorted([*err.problems, *(p for p in more if (p.line, p.column, p.message) not in known)],
-                              key=lambda p: (p.line or 0, p.column or 0))
+                              key=lambda p: (p.line is None, p.line or 0, p.column or 0))
         err.args = ("\n".join(p.format() for p in err.problems),)
 
     def _check_not_sealed(self, parsed: Orders | StandingOrders, state: GameState, ref: str | None) -> None:

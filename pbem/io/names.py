@@ -61,7 +61,9 @@ class NameTable:
                 self._exact.setdefault(k, name)
                 self._exact.setdefault(_singular(k), name)
 
-    def resolve(self, text: str) -> Resolution:
+    def resolve(self, text: str, *, suggest: bool = True) -> Resolution:
+        """The name `text` stands for; when none, up to three look-alikes (unless `suggest` is off:
+        the search is the costly part, and a caller that only asks "is it known?" needs none)."""
         key = normalise(str(text))
         if not key:
             return Resolution(None)
@@ -71,7 +73,7 @@ class NameTable:
                 name = f"SZ {number}"
                 if name in self._exact.values():
                     return Resolution(name)
-                return Resolution(None, self._suggest(name))
+                return Resolution(None, self._suggest(name) if suggest else ())
         for candidate in (key, _singular(key)):
             if candidate in self._exact:
                 return Resolution(self._exact[candidate])
@@ -81,7 +83,7 @@ class NameTable:
                 return Resolution(hits[0])
             if len(hits) > 1:
                 return Resolution(None, ambiguous=tuple(hits[:8]))
-        return Resolution(None, self._suggest(key))
+        return Resolution(None, self._suggest(key) if suggest else ())
 
     def _suggest(self, key: str) -> tuple[str, ...]:
         keys = difflib.get_close_matches(normalise(key), list(self._exact), n=6, cutoff=0.6)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from pbem.engine.orders import (
     BattleDirective,
@@ -61,39 +61,72 @@ def _build_names(ruleset: Ruleset) -> Names:
     return Names(units, spaces, powers)
 
 
+#: problems listed in full (with suggestions, which cost a search each); beyond, only counted
+DETAILED_PROBLEMS = 40
+LISTED_PROBLEMS = 100
+
+
+def shown(text: Any, limit: int = 60) -> str:
+    """`text` as a message quotes it, cut to a readable length (a 1 MB name is not echoed whole)."""
+    value = str(text)
+    if len(value) <= limit:
+        return repr(value)
+    return repr(value[:limit]) + f"... ({len(value):,} characters)"
+
+
 class _Reader:
-    """Resolves names inside one document, collecting problems with their YAML paths."""
+    """Resolves names inside one document, collecting problems with their YAML paths.
+
+    The cost of reading stays bounded whatever the file holds: suggestions ("did you mean")
+    are worked out for the first DETAILED_PROBLEMS problems, and past LISTED_PROBLEMS the rest
+    are only counted, in one closing problem."""
 
     def __init__(self, ruleset: Ruleset):
         self.ruleset = ruleset
         self.names = names_for(ruleset)
         self.problems: list[Problem] = []
+        self.unlisted = 0
 
-    def error(self, message: str, path: Path_, *, rule: str = "", hint: str = "", code: str = "", kind: str = "invalid") -> None:
+    def error(self, message: str, path: Path_, *, rule: str = "", hint: str | Callable[[], str] = "", code: str = "",
+              kind: str = "invalid") -> None:
+        if len(self.problems) >= LISTED_PROBLEMS:
+            self.unlisted += 1
+            return
+        if callable(hint):
+            hint = hint() if len(self.problems) < DETAILED_PROBLEMS else ""
         self.problems.append(Problem(kind, message, rule=rule, hint=hint, path=path, code=code))  # type: ignore[arg-type]
 
+    def all_problems(self) -> list[Problem]:
+        """The problems, with one more saying how many were not listed."""
+        if not self.unlisted:
+            return self.problems
+        return [*self.problems, Problem("invalid", f"{self.unlisted:,} more problems like these are not listed",
+                                        hint="correct the ones above and validate again", path=(), code="problems.unlisted")]
+
     def space(self, text: Any, path: Path_) -> str | None:
-        res = self.names.spaces.resolve(str(text))
+        res = self.names.spaces.resolve(str(text), suggest=False)
         if res.name:
             return res.name
         if res.ambiguous:
-            self.problems.append(Problem("ambiguous", f"{text!r} could name several spaces", hint=self.names.spaces.hint(str(text)), path=path, code="name.ambiguous-space"))
+            self.error(f"{shown(text)} could name several spaces", path, hint=lambda: self.names.spaces.hint(str(text)),
+                       code="name.ambiguous-space", kind="ambiguous")
         else:
-            self.error(f"unknown territory or sea zone {text!r}", path, hint=self.names.spaces.hint(str(text)) or "sea zones are written 'SZ 15'", code="name.unknown-space")
+            self.error(f"unknown territory or sea zone {shown(text)}", path,
+                       hint=lambda: self.names.spaces.hint(str(text)) or "sea zones are written 'SZ 15'", code="name.unknown-space")
         return None
 
     def power(self, text: Any, path: Path_) -> str | None:
-        res = self.names.powers.resolve(str(text))
+        res = self.names.powers.resolve(str(text), suggest=False)
         if res.name:
             return res.name
-        self.error(f"unknown power {text!r}", path, hint=self.names.powers.hint(str(text)) or "powers: " + ", ".join(p.name for p in self.ruleset.powers), code="name.unknown-power")
+        self.error(f"unknown power {shown(text)}", path, hint=lambda: self.names.powers.hint(str(text)) or "powers: " + ", ".join(p.name for p in self.ruleset.powers), code="name.unknown-power")
         return None
 
     def unit(self, text: str, path: Path_) -> str | None:
-        res = self.names.units.resolve(text)
+        res = self.names.units.resolve(text, suggest=False)
         if res.name:
             return res.name
-        self.error(f"unknown unit {text!r}", path, hint=self.names.units.hint(text) or "units: " + ", ".join(sorted(self.ruleset.units)), code="name.unknown-unit")
+        self.error(f"unknown unit {shown(text)}", path, hint=lambda: self.names.units.hint(text) or "units: " + ", ".join(sorted(self.ruleset.units)), code="name.unknown-unit")
         return None
 
     def units(self, value: Any, path: Path_) -> dict[str, int]:
@@ -104,7 +137,7 @@ class _Reader:
         if isinstance(value, str):
             parsed = parse_unit_list(value)
             if parsed is None:
-                self.error(f"cannot read the units {value!r}", path, hint="write them as '3 infantry, 1 tank' or as a mapping {infantry: 3, tank: 1}", code="units.syntax")
+                self.error(f"cannot read the units {shown(value)}", path, hint="write them as '3 infantry, 1 tank' or as a mapping {infantry: 3, tank: 1}", code="units.syntax")
                 return result
             items = parsed
         elif isinstance(value, Mapping):
@@ -188,7 +221,7 @@ def _directive(reader: _Reader, space: str, raw: Mapping[str, Any], path: Path_)
         rpath = (*path, "retreat") if isinstance(r, str) else (*path, "retreat", "when")
         cond = parse_retreat_condition(when_text)
         if cond is None:
-            reader.error(f"cannot read the retreat condition {when_text!r}", rpath, hint="write one of: " + RETREAT_VOCABULARY, code="directive.retreat")
+            reader.error(f"cannot read the retreat condition {shown(when_text)}", rpath, hint="write one of: " + RETREAT_VOCABULARY, code="directive.retreat")
         else:
             retreat = cond
         if isinstance(r, Mapping) and r.get("to") is not None:
@@ -222,7 +255,7 @@ def parse_orders(doc: YamlDocument, ruleset: Ruleset) -> Orders:
         text = str(data["develop"]["development"])
         found = table.resolve(text)
         if found.name is None:
-            reader.error(f"unknown weapons development {text!r}", ("develop", "development"),
+            reader.error(f"unknown weapons development {shown(text)}", ("develop", "development"),
                          hint=table.hint(text) or "one of: " + ", ".join(NAMES.values()), code="research.unknown")
         else:
             develop = (found.name, int(data["develop"]["dice"]))
@@ -272,7 +305,7 @@ def parse_orders(doc: YamlDocument, ruleset: Ruleset) -> Orders:
         if space and units:
             placements.append(Placement(space, units, ("place", text)))
     if reader.problems or power is None:
-        err = ProblemsError(reader.problems)
+        err = ProblemsError(reader.all_problems())
         if power is not None:
             # what could be read, so the validator can check the rest of the file in the same run
             err.partial = PartialOrders(Orders(
@@ -317,7 +350,11 @@ def parse_standing(doc: YamlDocument, ruleset: Ruleset) -> StandingOrders:
     per_space = {}
     for text, raw in (body.get("territories") or {}).items():
         space = reader.space(text, ("standing_orders", "territories", text))
-        if space:
+        if space and ruleset.board.spaces[space].impassable:
+            reader.error(f"{space} is neutral and cannot be entered: no battle is ever fought there", ("standing_orders", "territories", text),
+                         rule="Neutral territories", hint="standing orders are for territories and sea zones a power may have to defend",
+                         code="standing.neutral", kind="illegal")
+        elif space:
             per_space[space] = _policy(reader, raw or {}, ("standing_orders", "territories", text))
     enigma = []
     for i, raw in enumerate(body.get("enigma") or []):
@@ -333,7 +370,7 @@ def parse_standing(doc: YamlDocument, ruleset: Ruleset) -> StandingOrders:
         resolved = [reader.space(t, ("standing_orders", "choices", option, i)) for i, t in enumerate(spaces)]
         choices[str(option)] = tuple(s for s in resolved if s)
     if reader.problems or power is None:
-        raise ProblemsError(reader.problems)
+        raise ProblemsError(reader.all_problems())
     return StandingOrders(power, default, per_space, explicit=True, conditional_moves=tuple(enigma), choices=choices)
 
 

@@ -73,12 +73,13 @@ def _describe(error: Any) -> tuple[str, str]:
         return error.message.replace("is a required property", "is missing"), "add it"
     if validator == "type":
         return _describe_type(error)
+    shown = repr(error.instance) if len(repr(error.instance)) <= 60 else repr(error.instance)[:57] + "..."
     if validator == "oneOf":
-        return f"{error.instance!r} has the wrong form", (error.schema.get("description") or "")
+        return f"{shown} has the wrong form", (error.schema.get("description") or "")
     if validator == "enum":
-        return f"{error.instance!r} is not allowed", "one of: " + ", ".join(map(str, error.validator_value))
+        return f"{shown} is not allowed", "one of: " + ", ".join(map(str, error.validator_value))
     if validator == "minimum":
-        return f"{error.instance!r} is below the minimum {error.validator_value}", ""
+        return f"{shown} is below the minimum {error.validator_value}", ""
     return error.message, ""
 
 
@@ -92,15 +93,28 @@ def _key_hint(name: str, allowed: list[str]) -> str:
     return f"did you mean {close[0]!r}?" if close else ("allowed keys: " + ", ".join(allowed) if allowed else "")
 
 
+#: schema problems listed (the first DETAILED with suggestions); the rest are counted
+DETAILED, LISTED = 40, 100
+
+
 def check(name: str, data: Any) -> list[Problem]:
-    """Validate `data` against schemas/<name>.schema.json."""
-    problems = []
+    """Validate `data` against schemas/<name>.schema.json; the cost stays bounded for any input."""
+    problems: list[Problem] = []
+    unlisted = 0
     for error in sorted(_validator(name).iter_errors(data), key=lambda e: [str(p) for p in e.absolute_path]):
+        if len(problems) >= LISTED:
+            unlisted += 1
+            continue
         path = tuple(error.absolute_path)
         if error.validator == "additionalProperties" and isinstance(error.instance, dict):
             allowed = set(error.schema.get("properties", {}))
             for key in sorted(set(error.instance) - allowed, key=str):
-                message, hint = f"unknown key {key!r}", _key_hint(str(key), sorted(allowed))
+                if len(problems) >= LISTED:
+                    unlisted += 1
+                    continue
+                shown = repr(key) if len(str(key)) <= 60 else repr(str(key)[:60]) + f"... ({len(str(key)):,} characters)"
+                message = f"unknown key {shown}"
+                hint = _key_hint(str(key), sorted(allowed)) if len(problems) < DETAILED else ""
                 problems.append(Problem("invalid", message, rule=f"{name} file format", hint=hint, path=(*path, key), code="schema.unknown-key"))
             continue
         if error.validator in ("oneOf", "anyOf") and error.context:
@@ -110,4 +124,7 @@ def check(name: str, data: Any) -> list[Problem]:
                 error, path = deepest, tuple(deepest.absolute_path)
         message, hint = _describe(error)
         problems.append(Problem("invalid", message, rule=f"{name} file format", hint=hint, path=path, code=f"schema.{error.validator}"))
+    if unlisted:
+        problems.append(Problem("invalid", f"{unlisted:,} more problems like these are not listed", rule=f"{name} file format",
+                                hint="correct the ones above and validate again", path=(), code="problems.unlisted"))
     return problems

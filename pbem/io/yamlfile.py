@@ -24,7 +24,9 @@ such as `no:` or `1:` is an error whose hint says to quote it.
 from __future__ import annotations
 
 import math
+import os
 import re
+import stat
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -50,7 +52,7 @@ try:  # libyaml: ~10x faster; the pure parser gives the same events.
 except ImportError:  # pragma: no cover - depends on how PyYAML was built
     from yaml import SafeLoader as _Loader  # type: ignore[assignment]
 
-__all__ = ["YamlDocument", "load_yaml", "dump_yaml", "DEFAULT_MAX_BYTES", "DEFAULT_MAX_DEPTH"]
+__all__ = ["YamlDocument", "load_yaml", "read_user_file", "dump_yaml", "DEFAULT_MAX_BYTES", "DEFAULT_MAX_DEPTH"]
 
 DEFAULT_MAX_BYTES = 1 << 20
 DEFAULT_MAX_DEPTH = 64
@@ -133,6 +135,27 @@ class _Frame:
     key_at: Location = (1, 1)
     key_ok: bool = True  # False after a bad key: its value is skipped, not stored
     seen: dict[str, int] = field(default_factory=dict)  # key -> line, for duplicates
+
+
+def read_user_file(path: str | os.PathLike[str], *, max_bytes: int = DEFAULT_MAX_BYTES) -> bytes:
+    """A file a user names, read at most up to the size limit: a 100 MB file is refused from its
+    size before it is read, and a file that never ends (a pipe, /dev/zero) after max_bytes + 1
+    bytes, so no input can cost more memory or time than the limit."""
+    name = os.fspath(path)
+
+    def too_large(size: str) -> ProblemsError:
+        return ProblemsError([Problem(kind="invalid", message=f"the file is {size}" + ("" if "over" in size else f", more than the limit of {max_bytes:,} bytes"),
+                                      hint="split it up or remove what is not needed; orders and state files are small",
+                                      file=name, line=1, column=1, code="yaml.too-large")])
+
+    with open(name, "rb") as handle:
+        info = os.fstat(handle.fileno())
+        if stat.S_ISREG(info.st_mode) and info.st_size > max_bytes:
+            raise too_large(f"{info.st_size:,} bytes")
+        data = handle.read(max_bytes + 1)
+    if len(data) > max_bytes:
+        raise too_large(f"over {max_bytes:,} bytes (reading stopped there)")
+    return data
 
 
 def load_yaml(
