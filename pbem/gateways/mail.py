@@ -128,7 +128,12 @@ class MailGateway:
         try:
             raw_mails = source.fetch(retry_failed)
             for raw in raw_mails:
-                mail = parse_mail(raw.data)
+                try:
+                    mail = parse_mail(raw.data)
+                except Exception as err:  # noqa: BLE001 -- one unreadable message must never stop the others
+                    mail = _unreadable(raw.data)
+                    self._guarded(source, raw.key, mail, partial(self._unreadable_answer, raw.key, mail, err))
+                    continue
                 self._guarded(source, raw.key, mail, partial(self._handle, raw.key, mail))
             self._advance_games(source)
         finally:
@@ -155,6 +160,14 @@ class MailGateway:
         self.log(f"{outcome.status:<9} {mail.sender or '?'} {mail.subject!r}: {outcome.detail}")
 
     # ------------------------------------------------------------------ one message
+    def _unreadable_answer(self, key: str, mail: IncomingMail, err: Exception) -> Outcome:
+        """A message the parser could not read at all: answered when it has a sender (and is not
+        automatic), then set aside as failed for the host, with the reason in the poll's log."""
+        if mail.sender and not mail.automatic:
+            self._reply(mail, "Your message could not be read (its headers or structure are damaged), so nothing was "
+                              "done with it. Please send your orders again as plain text or a .yaml attachment.\n\n" + HOW_TO)
+        return Outcome(key, mail.message_id, mail.sender, None, FAILURE, f"unreadable message ({type(err).__name__}: {err})")
+
     def _slot(self, game_id: str) -> _GameSlot | None:
         if game_id in self.slots:
             return self.slots[game_id]
@@ -191,6 +204,11 @@ class MailGateway:
         candidates = mail.orders_for(mail.power_hint)
         if not candidates:
             extra = "".join(f"- {p}\n" for p in mail.problems)
+            if any("could not be decoded whole" in p for p in mail.problems):
+                self._reply(mail, "Your orders were NOT accepted: they could not be read whole, and orders with lines "
+                                  "missing must not be taken. Nothing was changed.\n" + extra +
+                                  "\nPlease send them again, as a .yaml attachment or as plain text.\n", slot)
+                return done(INVALID, "orders not readable whole", slot.game_id)
             self._reply(mail, "No orders were found in your message.\n" + extra + "\n" + HOW_TO, slot)
             return done(INVALID, "no orders in the message", slot.game_id)
         chosen = candidates[0]
@@ -312,6 +330,17 @@ class MailGateway:
             msg["References"] = mail.references
         msg.set_content(text, cte="quoted-printable")
         self.smtp.send(msg)
+
+
+def _unreadable(raw: bytes) -> IncomingMail:
+    """What can be told of a message the parser failed on: its sender and id, read leniently."""
+    head = raw.split(b"\r\n\r\n", 1)[0].split(b"\n\n", 1)[0].decode("latin-1")
+    sender = re.search(r"^From:.*?([\w.+-]+@[\w.-]+\w)", head, re.MULTILINE | re.IGNORECASE)
+    message_id = re.search(r"^Message-ID:\s*(<[^>\s]+>)", head, re.MULTILINE | re.IGNORECASE)
+    automatic = re.search(r"^(Auto-Submitted:\s*(?!no)|List-Id:|Precedence:\s*(bulk|junk|list))", head,
+                          re.MULTILINE | re.IGNORECASE) is not None
+    return IncomingMail(message_id.group(1) if message_id else "", sender.group(1).lower() if sender else "",
+                        "your message", None, None, (), None, (), automatic, message_id.group(1) if message_id else "")
 
 
 def _named_power(text: str, game: Game) -> str | None:

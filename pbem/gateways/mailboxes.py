@@ -7,7 +7,7 @@ deal with is marked failed and stays for the host to look at; both are skipped b
 - IMAP: the keywords `$PbemDone` / `$PbemFailed` (plus `\\Seen` / `\\Flagged`, so a mail client
   shows them).  A server that does not allow keywords gets `\\Seen` / `\\Flagged` alone, and then a
   person reading the mailbox in a client must not mark messages read.
-- Maildir: the `S` (seen) and `F` (flagged) info flags.
+- Maildir: the `S` (seen) and `F` (flagged) info flags, set by renaming the file into cur/.
 - mbox: the `R` (read) and `F` (flagged) status flags.
 
 Messages are returned in arrival order: IMAP UID order, the Maildir delivery time, the mbox file
@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import imaplib
 import mailbox
+import os
 import re
 import smtplib
 import ssl
@@ -114,32 +115,52 @@ class ImapSource:
 
 
 class MaildirSource:
-    """A local Maildir (for a host whose MTA delivers there)."""
+    """A local Maildir (for a host whose MTA delivers there).
+
+    A message is marked the way the Maildir specification says: by renaming its file into cur/
+    with the info flags after ":2," (S seen, F flagged). The file itself is never rewritten, so
+    nothing of the message can be lost or changed by marking it."""
 
     def __init__(self, path: Path):
         if not (path / "cur").is_dir() and not (path / "new").is_dir():
             raise MailError(f"{path} is not a Maildir (no cur/ or new/)")
+        self.path = path
         self.box = mailbox.Maildir(path, factory=None, create=False)
 
     def fetch(self, retry_failed: bool = False) -> list[RawMail]:
         found = []
         for key in self.box.iterkeys():
-            msg = self.box.get_message(key)
-            flags = msg.get_flags()
+            flags = set(self._flags(self._file(key).name))
             if "S" in flags or ("F" in flags and not retry_failed) or "T" in flags:
                 continue
-            found.append((msg.get_date(), key))
-        return [RawMail(key, self.box.get_bytes(key)) for _, key in sorted(found)]
+            found.append((self._file(key).stat().st_mtime, key))
+        return [RawMail(key, self._file(key).read_bytes()) for _, key in sorted(found)]
+
+    def _file(self, key: str) -> Path:
+        for sub in ("new", "cur"):
+            directory = self.path / sub
+            for name in sorted(directory.iterdir()) if directory.is_dir() else ():
+                if name.name.split(":", 1)[0] == key:
+                    return name
+        raise MailError(f"{self.path}: message {key} is gone")
+
+    @staticmethod
+    def _flags(name: str) -> str:
+        return name.split(":2,", 1)[1] if ":2," in name else ""
 
     def mark(self, key: str, outcome: str) -> None:
-        msg = self.box.get_message(key)
-        msg.set_subdir("cur")
+        current = self._file(key)
+        flags = set(self._flags(current.name))
         if outcome == DONE:
-            msg.remove_flag("F")
-            msg.add_flag("S")
+            flags.discard("F")
+            flags.add("S")
         else:
-            msg.add_flag("F")
-        self.box[key] = msg
+            flags.add("F")
+        target = self.path / "cur" / f"{key}:2,{''.join(sorted(flags))}"
+        try:
+            os.rename(current, target)
+        except OSError as err:
+            raise MailError(f"{self.path}: cannot mark message {key}: {err}") from None
 
     def close(self) -> None:
         self.box.close()

@@ -154,22 +154,86 @@ def _safe_name(name: str) -> str:
     return name[:80] or "attachment.yaml"
 
 
+def _header(msg: Message, name: str) -> str:
+    """A header as text whatever it holds: with raw 8-bit bytes (an unencoded non-ASCII file name,
+    a raw date), the standard library hands back a Header object, not a str."""
+    value = msg.get(name)
+    if value is None:
+        return ""
+    try:
+        return str(value)
+    except Exception:  # noqa: BLE001 -- a header nobody can read is an empty one
+        return ""
+
+
+def unflow(text: str, delsp: bool) -> str:
+    """RFC 3676 format=flowed: a line ending in a space continues on the next (with DelSp=yes the
+    space itself was added by the client and goes); a leading space was stuffed and goes too.
+    Quoted lines (">") are kept as they are."""
+    out: list[str] = []
+    pending = ""
+    for line in text.split("\n"):
+        if line.startswith(" "):
+            line = line[1:]  # space-stuffing
+        if line.startswith(">") or line == "-- ":
+            if pending:
+                out.append(pending)
+                pending = ""
+            out.append(line)
+            continue
+        if line.endswith(" "):
+            pending += line[:-1] if delsp else line
+            continue
+        out.append(pending + line)
+        pending = ""
+    if pending:
+        out.append(pending)
+    return "\n".join(out)
+
+
+#: transfer-decoding defects after which a body may have lost or garbled lines
+_LOSSY = ("InvalidBase64PaddingDefect", "InvalidBase64CharactersDefect", "InvalidBase64LengthDefect",
+          "InvalidMultipartContentTransferEncodingDefect")
+
+
+def _lossy(part: Message) -> str:
+    """Why the decoded text of a part may not be whole ("" when it is)."""
+    names = [type(d).__name__ for d in getattr(part, "defects", [])]
+    bad = [n for n in names if n in _LOSSY]
+    cte = _header(part, "Content-Transfer-Encoding").strip().lower()
+    if cte == "quoted-printable":
+        payload = part.get_payload(decode=False)
+        if isinstance(payload, str) and re.search(r"=(?![0-9A-Fa-f]{2}|\r?\n|$)", payload, re.MULTILINE):
+            bad.append("a broken quoted-printable escape")
+    return ", ".join(bad)
+
+
 def _part_text(part: Message) -> str:
-    payload = part.get_payload(decode=True)
+    try:
+        payload = part.get_payload(decode=True)
+    except Exception:  # noqa: BLE001 -- an undecodable part is an empty one; _lossy says why
+        payload = b""
     raw = payload if isinstance(payload, bytes) else b""
-    return decode_bytes(raw, part.get_content_charset())
+    try:
+        charset = part.get_content_charset()
+    except Exception:  # noqa: BLE001
+        charset = None
+    text = decode_bytes(raw, charset)
+    if part.get_content_type() == "text/plain" and part.get_param("format", "").lower() == "flowed":
+        text = unflow(text.replace("\r\n", "\n").replace("\r", "\n"), part.get_param("delsp", "").lower() == "yes")
+    return text
 
 
 def parse_mail(raw: bytes) -> IncomingMail:
     """Everything the gateway needs from a raw RFC 5322 message; never raises on bad input."""
     problems: list[str] = []
     msg = email.message_from_bytes(raw, policy=email.policy.compat32)
-    subject = _header_text(msg.get("Subject", ""))
-    addresses = getaddresses([_header_text(v) for v in msg.get_all("From", [])])
+    subject = _header_text(_header(msg, "Subject"))
+    addresses = getaddresses([_header_text(str(v)) for v in msg.get_all("From", [])])
     sender = addresses[0][1].strip().lower() if addresses and "@" in addresses[0][1] else ""
-    message_id = (msg.get("Message-ID") or "").strip().replace("\n", "").replace("\r", "")
+    message_id = _header(msg, "Message-ID").strip().replace("\n", "").replace("\r", "")
     try:
-        date = parsedate_to_datetime(msg["Date"]) if msg.get("Date") else None
+        date = parsedate_to_datetime(_header(msg, "Date")) if _header(msg, "Date") else None
     except (TypeError, ValueError, IndexError):
         date = None
     game_id = power_hint = None
@@ -181,14 +245,22 @@ def parse_mail(raw: bytes) -> IncomingMail:
     candidates: list[OrdersText] = []
     plain: list[str] = []
     markup: list[str] = []
+    unreadable: list[str] = []  # orders found but not readable whole: refused with what was read
+    body_lossy: list[str] = []
     for part in msg.walk():
         if part.is_multipart():
             continue
-        disposition = (part.get("Content-Disposition") or "").lower()
+        disposition = _header(part, "Content-Disposition").lower()
         if _is_yaml_attachment(part) and (part.get_filename() or "attachment" in disposition or part.get_content_type() in _YAML_TYPES):
             payload = part.get_payload(decode=True)
             if not isinstance(payload, bytes) or len(payload) > MAX_ORDERS_BYTES:
                 problems.append(f"attachment {part.get_filename() or '(unnamed)'} is empty or larger than {MAX_ORDERS_BYTES // 1024} KiB; ignored")
+                continue
+            lossy = _lossy(part)
+            if lossy:
+                shown = decode_bytes(payload, None)[:2000]
+                unreadable.append(f"the attachment {part.get_filename() or '(unnamed)'} could not be decoded whole ({lossy}), "
+                                  f"so lines of it may be missing; this much was read:\n{shown}")
                 continue
             text = clean_text(decode_bytes(payload, part.get_content_charset()))
             if _ORDERS_KEYS.search(text) or re.search(r"^\s*(power|game)\s*:", text, re.IGNORECASE | re.MULTILINE):
@@ -196,22 +268,38 @@ def parse_mail(raw: bytes) -> IncomingMail:
             continue
         if "attachment" in disposition:
             continue  # pictures, vCards, signatures (.p7s/.asc) and the like
-        if part.get_content_type() == "text/plain":
-            plain.append(_part_text(part))
-        elif part.get_content_type() == "text/html":
-            markup.append(_part_text(part))
+        if part.get_content_type() in ("text/plain", "text/html"):
+            text = _part_text(part)  # decoding first: the standard library records its defects then
+            lossy = _lossy(part)
+            if lossy:
+                body_lossy.append(lossy)
+            (plain if part.get_content_type() == "text/plain" else markup).append(text)
     if not candidates:
         body = "\n".join(plain) if plain else "\n".join(html_to_text(m) for m in markup)
         found = orders_from_body(body)
-        if found is not None:
+        if body_lossy:
+            unreadable.append(f"the message body could not be decoded whole ({', '.join(body_lossy)}), so lines of the "
+                              f"orders may be missing; this much was read:\n{(found or body)[:2000]}")
+        elif found is not None:
             candidates.append(OrdersText("message body", found))
-    auto = (msg.get("Auto-Submitted") or "no").strip().lower()
-    precedence = (msg.get("Precedence") or "").strip().lower()
-    automatic = (auto != "no" or precedence in ("bulk", "junk", "list") or bool(msg.get("X-Autoreply"))
-                 or sender.split("@")[0] in ("mailer-daemon", "postmaster"))
-    references = " ".join((msg.get("References") or "").split() + ([message_id] if message_id else []))
+    problems.extend(unreadable)
+    references = " ".join(_header(msg, "References").split() + ([message_id] if message_id else []))
     return IncomingMail(message_id, sender, subject, game_id, power_hint, tuple(candidates), date, tuple(problems),
-                        automatic, references)
+                        is_automatic(msg, sender), references)
+
+
+def is_automatic(msg: Message, sender: str) -> bool:
+    """RFC 3834, section 2: never answer automatic mail or mailing lists, which could start a mail
+    loop: Auto-Submitted other than "no", Precedence bulk/junk/list, the List-* headers (RFC 2369,
+    2919), Microsoft's and other auto-reply markers, a null return path, system senders."""
+    auto = (_header(msg, "Auto-Submitted") or "no").strip().lower()
+    precedence = _header(msg, "Precedence").strip().lower()
+    listed = any(msg.get(h) is not None for h in ("List-Id", "List-Post", "List-Unsubscribe", "List-Help"))
+    suppress = _header(msg, "X-Auto-Response-Suppress").strip().lower()
+    return (not auto.startswith("no") or precedence in ("bulk", "junk", "list", "auto_reply") or listed
+            or bool(msg.get("X-Autoreply")) or bool(msg.get("X-Autorespond")) or suppress in ("all", "oof", "autoreply")
+            or _header(msg, "Return-Path").strip() == "<>"
+            or sender.split("@")[0] in ("mailer-daemon", "postmaster", "noreply", "no-reply"))
 
 
 def _header_text(value: str) -> str:
