@@ -62,7 +62,9 @@ def mail_poll(config_path: str | None, games: tuple[str, ...], retry_failed: boo
         config = replace(config, games={**config.games, **extra})
     result = poll(config, retry_failed=retry_failed, log=(lambda _: None) if quiet else click.echo)
     for game_id, round_, power, sha in result.adjudicated:
-        click.echo(f"adjudicated {game_id} round {round_} {power} as {sha[:10]}; report mailed")
+        click.echo(f"adjudicated {game_id} round {round_} {power} as {sha[:10]}")
+    if result.mail:
+        click.echo(result.mail, err=bool(result.waiting))
     failed = [o for o in result.outcomes if o.status == FAILURE]
     for o in failed:
         click.echo(f"FAILED message {o.key} from {o.sender or '?'}: {o.detail} (left in the mailbox, marked failed)", err=True)
@@ -124,17 +126,24 @@ def tick(game_dir: str, now: str | None, mail_config: str | None) -> None:
     from pbem.gateways.mailboxes import SmtpSender
     from pbem.gateways.mailconfig import default_config_path, load_mail_config
 
+    from pbem.gateways.outbox import Outbox, QueuedSender, game_outbox
+
     moment = parse_now(now)  # the clock is read here, at the edge, and nowhere below
     path = Path(mail_config) if mail_config else default_config_path()
-    sender = None
+    sender = queue = None
     if mail_config or path.is_file():
         config = load_mail_config(path)
         sender = SmtpSender(config.smtp)
+        queue = QueuedSender(sender)
+        queue.flush(Outbox(game_outbox(game_dir)))  # what an earlier run could not send goes first
     try:
-        result = run_tick(Path(game_dir), moment, mailer=sender.send if sender else None,
+        outbox = Outbox(game_outbox(game_dir))
+        result = run_tick(Path(game_dir), moment, mailer=(lambda m: queue.send(m, outbox)) if queue else None,
                           sender=config.sender if sender else "pbem <pbem@localhost>")
     finally:
         if sender is not None:
             sender.close()
     for line in result.actions:
         click.echo(line)
+    if queue is not None and queue.summary():
+        click.echo(queue.summary(), err=bool(queue.queued))

@@ -45,7 +45,8 @@ from pbem.gateways.turns import (
     submit_orders,
 )
 
-Mailer = Callable[[EmailMessage], None]
+#: sends one message; returns False (or None, for a plain sender) when it waits in an outbox instead
+Mailer = Callable[[EmailMessage], "bool | None"]
 
 
 @dataclass(frozen=True)
@@ -86,8 +87,9 @@ class _Tick:
                 if recipients:
                     message = report_message(game, adj, self.sender, recipients)
                     message["Auto-Submitted"] = "auto-generated"
-                    self.mailer(message)
-                    self.actions.append("report mailed to every player")
+                    left = self.mailer(message)
+                    self.actions.append("report mailed to every player" if left is not False
+                                        else "report waiting in the outbox (the mail server did not take it)")
 
     def run(self) -> TickResult:
         game = Game(self.path)

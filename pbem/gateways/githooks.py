@@ -277,6 +277,7 @@ def _mail_report(git_dir: Path, adj: object) -> list[str]:
     from pbem.gateways.hosting import current_players
     from pbem.gateways.mailboxes import MailError, SmtpSender
     from pbem.gateways.mailconfig import default_config_path, load_mail_config
+    from pbem.gateways.outbox import Outbox, QueuedSender, game_outbox
     from pbem.gateways.turns import player_addresses, report_message
 
     path = default_config_path()
@@ -288,12 +289,18 @@ def _mail_report(git_dir: Path, adj: object) -> list[str]:
         message = report_message(game, adj, config.sender, player_addresses(current_players(game)))  # type: ignore[arg-type]
         message["Auto-Submitted"] = "auto-generated"
         sender = SmtpSender(config.smtp)
+        queue = QueuedSender(sender)
         try:
-            sender.send(message)
+            outbox = Outbox(game_outbox(git_dir))
+            queue.flush(outbox)
+            sent = queue.send(message, outbox)
         finally:
             sender.close()
     except (GameError, MailError, OSError) as err:
         return [f"pbem: the report could not be mailed ({err}); the host has been told"]
+    if not sent:
+        return ["pbem: the report waits in the game's outbox (the mail server did not take it); the host's next "
+                "`pbem mail poll` or `pbem tick` sends it"]
     return ["pbem: report mailed to every player"]
 
 

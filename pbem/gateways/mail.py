@@ -18,8 +18,10 @@ orders arriving together are taken in turn order; a power that sends twice befor
 its later valid orders used (each valid submission replaces the last).  Orders that arrive after
 their turn was adjudicated are answered with the validator's "it is X's turn" problems.
 
-Nothing is lost: a message is marked done only after its answer went out; one that fails is
-marked failed, stays in the mailbox and is listed in the poll's output (exit code 1).  A message
+Nothing is lost: every answer and report is written to an outbox before it is sent and removed
+once the SMTP server took it; what could not leave waits there and the next poll sends it first
+(pbem.gateways.outbox). A message is marked done once its answer is safely in the outbox; one that
+fails is marked failed, stays in the mailbox and is listed in the poll's output (exit code 1).  A message
 delivered twice is recognised by its Message-ID in the game's history and not committed again.
 """
 
@@ -47,6 +49,7 @@ from pbem.gateways.mailboxes import (
 )
 from pbem.gateways.mailconfig import MailConfig
 from pbem.gateways.mailparse import IncomingMail, parse_mail, reply_subject
+from pbem.gateways.outbox import Outbox, QueuedSender, default_outbox, game_outbox
 from pbem.gateways.turns import (
     Adjudicated,
     adjudicate_ready,
@@ -89,6 +92,8 @@ class PollResult:
     outcomes: tuple[Outcome, ...]
     adjudicated: tuple[tuple[str, int, str, str], ...]  # game, round, power, sha
     errors: tuple[str, ...]
+    mail: str = ""  # what was sent and what waits in the outboxes (pbem.gateways.outbox)
+    waiting: int = 0
 
     @property
     def ok(self) -> bool:
@@ -116,6 +121,7 @@ class MailGateway:
         self.config = config
         self.source = source
         self.smtp = smtp or SmtpSender(config.smtp)
+        self.queue = QueuedSender(self.smtp)
         self.log = log
         self.slots: dict[str, _GameSlot] = {}
         self.outcomes: list[Outcome] = []
@@ -124,6 +130,10 @@ class MailGateway:
 
     # ------------------------------------------------------------------ the poll
     def poll(self, *, retry_failed: bool = False) -> PollResult:
+        for path in sorted(set(self.config.games.values())):
+            if Path(path).is_dir():
+                self.queue.flush(Outbox(game_outbox(path)))
+        self.queue.flush(Outbox(default_outbox()))
         source = self.source or open_source(self.config)
         try:
             raw_mails = source.fetch(retry_failed)
@@ -140,7 +150,8 @@ class MailGateway:
             self.smtp.close()
             if self.source is None:
                 source.close()
-        return PollResult(tuple(self.outcomes), tuple(self.adjudicated), tuple(self.errors))
+        return PollResult(tuple(self.outcomes), tuple(self.adjudicated), tuple(self.errors), self.queue.summary(),
+                          len(self.queue.queued))
 
     def _guarded(self, source: MailSource, key: str, mail: IncomingMail, work: Callable[[], Outcome | None]) -> None:
         """Run one message's work; mark it done only after its answer left, failed on any error."""
@@ -313,7 +324,7 @@ class MailGateway:
             return
         message = report_message(game, adj, self.config.sender, recipients, notes)
         message["Auto-Submitted"] = "auto-generated"
-        self.smtp.send(message)
+        self.queue.send(message, Outbox(game_outbox(slot.path)))
 
     # ------------------------------------------------------------------ answers
     def _reply(self, mail: IncomingMail, text: str, slot: _GameSlot | None = None) -> None:
@@ -329,7 +340,7 @@ class MailGateway:
             msg["In-Reply-To"] = mail.message_id
             msg["References"] = mail.references
         msg.set_content(text, cte="quoted-printable")
-        self.smtp.send(msg)
+        self.queue.send(msg, Outbox(game_outbox(slot.path)) if slot is not None else Outbox(default_outbox()))
 
 
 def _unreadable(raw: bytes) -> IncomingMail:

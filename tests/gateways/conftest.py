@@ -113,7 +113,8 @@ def _authenticator(server: Any, session: Any, envelope: Any, mechanism: str, aut
 
 
 @pytest.fixture
-def mailworld(monkeypatch: pytest.MonkeyPatch) -> Iterator[MailWorld]:
+def mailworld(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> Iterator[MailWorld]:
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path_factory.mktemp("state")))  # the outbox of mail of no game
     monkeypatch.setenv("PBEM_IMAP_PASSWORD", IMAP_PASSWORD)
     monkeypatch.setenv("PBEM_SMTP_PASSWORD", SMTP_PASSWORD)
     imap = ImapServer(IMAP_USER, IMAP_PASSWORD).start()

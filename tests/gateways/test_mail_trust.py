@@ -127,3 +127,59 @@ def test_marking_a_maildir_message_renames_it_and_never_rewrites_it(mailworld: M
     assert marked.name == "1700000000.M1P1.host:2,S"
     assert marked.read_bytes() == before
     assert not delivered.exists()
+
+
+def test_mail_that_cannot_leave_waits_in_the_outbox_and_the_next_poll_sends_it(mailworld: MailWorld, tmp_path: Path) -> None:
+    """SMTP down: the orders are committed, the turn adjudicated, and the answer and the report wait
+    in the game's outbox (inside .git, so the work tree stays clean); the poll says so; the next
+    poll, with the server back, sends them first and empties the outbox."""
+    from pbem.gateways.outbox import Outbox, game_outbox
+
+    game_dir = tmp_path / "game"
+    make_game(game_dir, hosting={"report_map": "none"})
+    mailworld.send(SOVIET, "[pbem demo] orders Soviet Union", attachments=[("o.yaml", example(ROUND_ONE[0]))])
+    config = _config(mailworld, tmp_path, game_dir)
+    down = config.read_text().replace(f"port: {mailworld.smtp_port}", "port: 9")  # nothing listens on the discard port
+    config.write_text(down)
+    result = MailGateway(load_mail_config(config)).poll()
+    assert [o.status for o in result.outcomes] == ["accepted"]
+    assert [a[2] for a in result.adjudicated] == ["Soviet Union"]
+    assert result.waiting == 2 and "waiting in the outbox" in result.mail
+    outbox = Outbox(game_outbox(game_dir))
+    assert len(outbox.waiting()) == 2
+    assert ".git" in outbox.directory.parts
+    import subprocess
+
+    assert subprocess.run(["git", "-C", str(game_dir), "status", "--porcelain"], capture_output=True, text=True).stdout == ""
+    assert mailworld.inbox(SOVIET) == []
+    config.write_text(down.replace("port: 9", f"port: {mailworld.smtp_port}"))
+    again = MailGateway(load_mail_config(config)).poll()
+    assert again.waiting == 0 and outbox.waiting() == []
+    subjects = [m["Subject"] for m in mailworld.inbox(SOVIET)]
+    assert subjects[0].startswith("Re: [pbem demo]") and subjects[1] == "[pbem demo] Round 1: Soviet Union report"
+
+
+def test_the_outbox_writes_whole_messages_in_order(tmp_path: Path) -> None:
+    from pbem.gateways.outbox import Outbox, QueuedSender
+
+    class Down:
+        def send(self, message: EmailMessage) -> None:
+            raise OSError("connection refused")
+
+    outbox = Outbox(tmp_path / "outbox")
+    queue = QueuedSender(Down())
+    for n in range(3):
+        msg = EmailMessage()
+        msg["Subject"] = f"message {n}"
+        msg.set_content("x")
+        assert queue.send(msg, outbox) is False
+    assert [Outbox.read(p)["Subject"] for p in outbox.waiting()] == ["message 0", "message 1", "message 2"]
+    assert not list(outbox.directory.glob(".*.tmp"))
+    sent: list[str] = []
+
+    class Up:
+        def send(self, message: EmailMessage) -> None:
+            sent.append(str(message["Subject"]))
+
+    QueuedSender(Up()).flush(outbox)
+    assert sent == ["message 0", "message 1", "message 2"] and outbox.waiting() == []
