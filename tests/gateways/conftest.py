@@ -113,11 +113,23 @@ def _authenticator(server: Any, session: Any, envelope: Any, mechanism: str, aut
 
 
 @pytest.fixture
-def mailworld(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> Iterator[MailWorld]:
+def mailworld(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch,
+              tmp_path_factory: pytest.TempPathFactory) -> Iterator[MailWorld]:
+    """The mail world with the suite's own IMAP server, or with `dovecot` (indirect parameter), the
+    server hosts run: `@pytest.mark.parametrize("mailworld", ["builtin", "dovecot"], indirect=True)`."""
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path_factory.mktemp("state")))  # the outbox of mail of no game
     monkeypatch.setenv("PBEM_IMAP_PASSWORD", IMAP_PASSWORD)
     monkeypatch.setenv("PBEM_SMTP_PASSWORD", SMTP_PASSWORD)
-    imap = ImapServer(IMAP_USER, IMAP_PASSWORD).start()
+    imap: Any
+    if getattr(request, "param", "builtin") == "dovecot":
+        from tests.gateways.dovecot import DovecotServer, why_not_available
+
+        reason = why_not_available()
+        if reason:
+            pytest.skip(f"Dovecot end-to-end test skipped: {reason}")
+        imap = DovecotServer(IMAP_USER, IMAP_PASSWORD).start()
+    else:
+        imap = ImapServer(IMAP_USER, IMAP_PASSWORD).start()
     world = MailWorld(imap, 0)
     controller = _EphemeralController(_Handler(world), hostname="127.0.0.1", port=0, authenticator=_authenticator,
                                       auth_require_tls=False, decode_data=False, ready_timeout=10)

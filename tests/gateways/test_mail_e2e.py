@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from pbem.game.game import Game
 from tests.gateways.conftest import ADJUDICATOR, MailWorld
 from tests.gateways.helpers import PLAYERS, ROUND_ONE, example, make_game
@@ -17,6 +19,7 @@ def _poll(config: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run([*PBEM, "mail", "poll", "--config", str(config)], capture_output=True, text=True, timeout=120, check=False)
 
 
+@pytest.mark.parametrize("mailworld", ["builtin", "dovecot"], indirect=True)
 def test_a_round_by_email_ends_with_reports_in_every_inbox(mailworld: MailWorld, tmp_path: Path) -> None:
     game_dir = tmp_path / "game"
     make_game(game_dir, hosting={"report_map": "svg"})

@@ -32,6 +32,7 @@ def _config(world: MailWorld, tmp_path: Path, game_dir: Path) -> Path:
     return world.config_file(tmp_path, {"demo": game_dir})
 
 
+@pytest.mark.parametrize("mailworld", ["builtin", "dovecot"], indirect=True)
 def test_raw_8bit_headers_neither_crash_nor_block_the_mailbox(mailworld: MailWorld, tmp_path: Path) -> None:
     """An unencoded non-ASCII file name and a raw date: read like any other message."""
     make_game(tmp_path / "game")
@@ -42,6 +43,7 @@ def test_raw_8bit_headers_neither_crash_nor_block_the_mailbox(mailworld: MailWor
     assert mail.candidates and mail.sender == SOVIET
 
 
+@pytest.mark.parametrize("mailworld", ["builtin", "dovecot"], indirect=True)
 def test_a_message_the_parser_fails_on_is_answered_set_aside_and_blocks_nothing(
         mailworld: MailWorld, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Whatever breaks on one message, the others are handled, the sender is told, and the next
@@ -129,6 +131,7 @@ def test_marking_a_maildir_message_renames_it_and_never_rewrites_it(mailworld: M
     assert not delivered.exists()
 
 
+@pytest.mark.parametrize("mailworld", ["builtin", "dovecot"], indirect=True)
 def test_mail_that_cannot_leave_waits_in_the_outbox_and_the_next_poll_sends_it(mailworld: MailWorld, tmp_path: Path) -> None:
     """SMTP down: the orders are committed, the turn adjudicated, and the answer and the report wait
     in the game's outbox (inside .git, so the work tree stays clean); the poll says so; the next
