@@ -36,6 +36,7 @@ COMMANDS: dict[str, str] = {
     "tick": "pbem.cli.gateway_commands:tick",
     "odds": "pbem.cli.odds:odds",
     "site": "pbem.cli.site_command:site",
+    "case": "pbem.cli.case_command:case",
 }
 
 

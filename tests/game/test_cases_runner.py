@@ -1,0 +1,107 @@
+"""The rule-case runner itself: failures say why, mistakes in case files are located, dice are
+checked both ways, and `pbem case run` prints a line per case and the count (issue 13)."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from pbem.cli import cli
+from pbem.game.cases import run_paths
+
+CASE = """\
+ruleset: 1942-2e
+cases:
+  - name: {name}
+    section: "Land combat"
+    state:
+      power: Germany
+      clear: [Karelia S.S.R.]
+      units: {{Karelia S.S.R.: {{Soviet Union: 1 infantry}}}}
+    orders:
+      combat_move:
+        - {{units: 1 infantry, from: Finland, to: Karelia S.S.R.}}
+    dice: {dice}
+    expect: {expect}
+"""
+
+
+def write(tmp_path: Path, name: str = "infantry beats infantry", dice: str = "", expect: str = "") -> Path:
+    path = tmp_path / "case.yaml"
+    dice = dice or '{"battle/Karelia S.S.R./round-1/attacker": [1], "battle/Karelia S.S.R./round-1/defender": [6]}'
+    expect = expect or "{control: {Karelia S.S.R.: Germany}}"
+    path.write_text(CASE.format(name=name, dice=dice, expect=expect))
+    return path
+
+
+def lines(path: Path) -> list[str]:
+    return [r.line() for r in run_paths([path])]
+
+
+def test_a_passing_case(tmp_path: Path) -> None:
+    assert lines(write(tmp_path)) == [f"PASS {tmp_path / 'case.yaml'}::infantry beats infantry"]
+
+
+def test_a_wrong_expectation_fails_and_says_what_happened(tmp_path: Path) -> None:
+    (line,) = lines(write(tmp_path, expect="{control: {Karelia S.S.R.: Soviet Union}}"))
+    assert line.startswith("FAIL") and "Karelia S.S.R. is held by Germany, expected Soviet Union" in line
+
+
+def test_dice_the_turn_rolls_but_the_case_does_not_give_fail_naming_the_label(tmp_path: Path) -> None:
+    (line,) = lines(write(tmp_path, dice='{"battle/Karelia S.S.R./round-1/attacker": [1]}'))
+    assert "battle/Karelia S.S.R./round-1/defender" in line and line.startswith("FAIL")
+
+
+def test_dice_given_but_not_rolled_fail_unless_optional(tmp_path: Path) -> None:
+    extra = ('{"battle/Karelia S.S.R./round-1/attacker": [1], "battle/Karelia S.S.R./round-1/defender": [6], '
+             '"battle/Karelia S.S.R./round-2/attacker": [3]}')
+    (line,) = lines(write(tmp_path, dice=extra))
+    assert "dice given but not rolled: battle/Karelia S.S.R./round-2/attacker [3]" in line
+    path = write(tmp_path, dice=extra.replace('"battle/Karelia S.S.R./round-2/attacker": [3]', '"x": [1]'))
+    text = path.read_text().replace('"x": [1]}', '}\n    optional_dice: {"battle/Karelia S.S.R./round-2/attacker": [3]}')
+    path.write_text(text.replace(', }', '}'))
+    assert lines(path)[0].startswith("PASS"), lines(path)
+
+
+def test_mistakes_in_a_case_file_are_located_failures(tmp_path: Path) -> None:
+    (line,) = lines(write(tmp_path, expect="{control: {Atlantis: Germany}}"))
+    assert f"{tmp_path / 'case.yaml'}:" in line and "unknown territory or sea zone 'Atlantis'" in line
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("cases:\n  - name: x\n    expect: {}\n")
+    (line,) = lines(bad)
+    assert line.startswith(f"FAIL {bad}") and "section" in line
+    (tmp_path / "broken.yaml").write_text("cases: [\n")
+    assert lines(tmp_path / "broken.yaml")[0].startswith("FAIL")
+
+
+def test_the_command_prints_a_line_per_case_and_the_count(tmp_path: Path) -> None:
+    folder = tmp_path / "cases"
+    folder.mkdir()
+    write(folder)
+    (folder / "case.yaml").rename(folder / "a.yaml")
+    write(folder, name="wrong", expect="{control: {Karelia S.S.R.: Soviet Union}}")
+    result = CliRunner().invoke(cli, ["case", "run", str(folder)])
+    assert result.exit_code == 1
+    out = result.output.splitlines()
+    assert out[0].startswith("PASS") and out[1].startswith("FAIL") and out[-1] == "1 passed, 1 failed"
+    listed = CliRunner().invoke(cli, ["case", "list", str(folder)])
+    assert listed.exit_code == 0 and listed.output.startswith("Land combat\t")
+
+
+def test_orders_refused_as_expected(tmp_path: Path) -> None:
+    path = tmp_path / "refused.yaml"
+    path.write_text(textwrap.dedent("""\
+        ruleset: 1942-2e
+        cases:
+          - name: moving where no battle is
+            section: "Combat Move: every combat move must end in combat"
+            state: {power: Soviet Union}
+            orders:
+              combat_move:
+                - {units: 1 infantry, from: Russia, to: Caucasus}
+            expect:
+              problems: [move.not-combat]
+        """))
+    assert lines(path)[0].startswith("PASS")
