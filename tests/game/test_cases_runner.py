@@ -105,3 +105,15 @@ def test_orders_refused_as_expected(tmp_path: Path) -> None:
               problems: [move.not-combat]
         """))
     assert lines(path)[0].startswith("PASS")
+
+
+def test_the_readme_example_case_passes(tmp_path: Path) -> None:
+    """The README's example of the case format is a real, passing case."""
+    import re
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    block = re.search(r"## Rule cases.*?```yaml\n(.*?)```", readme, re.S)
+    assert block
+    path = tmp_path / "readme.yaml"
+    path.write_text(block.group(1))
+    assert [r.line() for r in run_paths([path])] == [f"PASS {path}::a bombing raid is capped at twice the territory's value"]
