@@ -274,7 +274,9 @@ def _battle(turn: "Turn", space: str, kind: str, bombard_from: list[str] | None 
         attackers=_forces(w, attackers), defenders=_forces(w, defenders),
         units=w.ruleset.units, rules=rules,
         bombard=tuple(s.type for s in ships),
-        can_retreat=bool(retreat_to), retreat_to=retreat_to,
+        # air units retreat where they are and land in the noncombat move, so an attack with air
+        # units can always retreat, even by air units alone (Step 6, Condition B)
+        can_retreat=bool(retreat_to) or any(w.utype(u).domain == "air" for u in attackers), retreat_to=retreat_to,
         profiles=profiles, attack_dice=dice_per_unit, aa_hit=aa_hit, aa_immune=aa_immune,
         first_cycle_profiles=first_cycle,
         sacrifices=tuple(cm.Sacrifice(side, o, t, n, v) for (side, o, t, v), n in sorted(sacrifices.items())),  # type: ignore[arg-type]

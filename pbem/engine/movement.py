@@ -207,11 +207,12 @@ class Mover:
             offloading = w.is_sea(move.frm) and not w.is_sea(move.to)
             if phase == "noncombat":
                 movable = [u for u in pool if self._may_move_in_noncombat(u)
-                           or (offloading and u.carrier is not None and u.loaded_phase == "noncombat")]
+                           or (offloading and u.carrier is not None and u.loaded_phase == "noncombat")
+                           or self._continues(u, phase)]
             else:
                 movable = [u for u in pool if (u.phase is None and not u.fought)
                            or (offloading and u.carrier is not None and u.loaded_phase == "combat")
-                           or self._moves_on(u)]
+                           or self._moves_on(u) or self._continues(u, phase)]
             if move.cargo is not None and pool and w.carries_land(pool[0]):
                 movable.sort(key=lambda u: (not self._cargo_matches(u, move.cargo or {}), u.id))
             else:
@@ -245,6 +246,25 @@ class Mover:
         host_type = host.type if host is not None else "carrier"
         return (f"{len(gone)} {utype} aboard the {host_type} that moved from {space} to {gone[0].space} went with it: "
                 f"units aboard move with their {host_type}, so they need no move of their own")
+
+    def _continues(self, u: Unit, phase: str) -> bool:
+        """A move given in legs: a unit that already moved in this phase may go on from where it
+        stands with the movement it has left, as the rulebooks' transport does ("pick up cargo,
+        move one sea zone, pick up more cargo, move one more sea zone", 1942 Second Edition,
+        Transports), unless its move ended there: it entered a battle, offloaded, loaded as cargo,
+        fought, retreated or flies a mission."""
+        w = self.w
+        if (u.phase != phase or u.fought or u.retreated or u.offloaded_to or u.carrier is not None or u.mission
+                or u.loaded_phase is not None or u.moved >= self._movement(u)):
+            return False
+        if phase == "combat":
+            if w.is_sea(u.space):
+                return not w.is_hostile_sea_zone(u.space)
+            return not w.is_hostile_territory(u.space) and not w.enemy_units_at(u.space)
+        return True
+
+    def _movement(self, u: Unit) -> int:
+        return self._structure_move(u) if self.w.utype(u).domain == "structure" else self.w.utype(u).move
 
     def _moves_on(self, u: Unit) -> bool:
         """Rules.transport_combat_move_in_legs: a transport that made a combat move to a zone that is
@@ -631,6 +651,11 @@ class Mover:
             if hid is None:
                 return [_problem(move, "these land units are not aboard a transport", R_TRANSPORT, "", "move.offload-not-aboard", key="units")]
             host = w.units[hid]
+            if move.phase == "noncombat" and host.offloaded_phase == "combat":
+                # 1942 Second Edition and Revised, Transports: once it offloads, a transport cannot
+                # move, load or offload again that turn, so an assault's transport is done
+                return [_problem(move, f"this transport offloaded in the combat move (into {host.offloaded_to}): it cannot "
+                                       "offload again this turn", R_TRANSPORT, "offload the rest on a later turn", "move.offload-twice")]
             if host.offloaded_to and host.offloaded_to != move.to and not self._may_assault_again(host, move.phase):
                 return [_problem(move, f"a transport cannot offload in two territories in one turn (it offloaded in {host.offloaded_to})", R_TRANSPORT, "", "move.offload-twice")]
             if host.retreated:
@@ -647,6 +672,7 @@ class Mover:
             if move.phase == "combat" and host.offloaded_to != move.to:
                 host.assaults += 1
             host.offloaded_to = move.to
+            host.offloaded_phase = host.offloaded_phase or move.phase
             host.unloaded += w.utype(rider).transport_size
             rider.carrier = None
             rider.space = move.to

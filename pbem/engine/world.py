@@ -28,6 +28,7 @@ class Unit:
     carrier: int | None = None  # id of the transport or carrier it is aboard
     loaded_phase: str | None = None  # the phase it boarded a transport in, this turn
     offloaded_to: str | None = None  # transports: where they offloaded this turn
+    offloaded_phase: str | None = None  # transports: the phase of their first offload this turn
     assaults: int = 0  # transports: territories offloaded into in combat move this turn
     unloaded: int = 0  # transports: cargo slots offloaded this turn (capacity counts them: Rules.assaults_per_turn)
     fought: bool = False

@@ -249,8 +249,8 @@ def test_a_unit_moved_twice_in_combat_move_gets_a_combat_move_hint() -> None:
     """A combat move refused because its units already moved this phase must not be told about
     noncombat move (issue 14)."""
     st = state(turn="Soviet Union")
-    body = ("combat_move:\n  - {units: 1 tank, from: Archangel, to: Karelia S.S.R.}\n"
-            "  - {units: 1 tank, from: Karelia S.S.R., to: Belorussia}\n")
+    body = ("combat_move:\n  - {units: 2 infantry, from: Karelia S.S.R., to: Belorussia}\n"
+            "  - {units: 1 infantry, from: Belorussia, to: Poland}\n")
     problems = validate(st, "Soviet Union", body)
     moved = [p for p in problems if p.code == "move.already-moved"]
     assert moved and "noncombat" not in (moved[0].hint or "") and "one combat move" in (moved[0].hint or "")

@@ -458,14 +458,19 @@ class Engine:
         return state._replace(d=tuple(counts), d_pending=tuple(pend))
 
     def _apply_opening(self, state: State, hits: Sequence[Mapping[FireClass, int]], log: list[Event] | None) -> State:
+        aa_fired = False
         for volley, h in zip(self._opening_volleys(state), hits):
             if volley.step == "bombard":
                 pending = self.rules.bombard_casualties_fire_back
                 state = self._take("defender", state, h, "bombard", pending, log)
             else:
+                aa_fired = True
                 state = self._take("attacker", state, h, "aa", False, log)
-        if self._d_aside:
-            state = self._conclude(state, log)  # AA went back to the board: anything left to fight?
+        if self._d_aside or (aa_fired and not any(state.a)):
+            # AA went back to the board, or it destroyed every attacker: anything left to fight?
+            # (1942 Second Edition, Antiaircraft Artillery: with every attacking air unit gone
+            # and nothing else attacking, there is no round of combat and no defender fires)
+            state = self._conclude(state, log)
         return state
 
     def _submerge(self, state: State, log: list[Event] | None, timing: str = "instead_of_surprise_strike") -> State:
