@@ -152,5 +152,7 @@ class GameState:
     # territories captured during the current round whose liberation is decided at the end of turn
     pending: Mapping[str, object] = field(default_factory=dict)
     winner: str | None = None  # side that won, once victory is checked
+    # how it was won: the victory level reached (e.g. Revised's "major") and the cities held then
+    victory: Mapping[str, object] = field(default_factory=dict)
     # Weapons developments each power has made (Revised): power -> development ids, sorted.
     developments: Mapping[str, tuple[str, ...]] = field(default_factory=dict)

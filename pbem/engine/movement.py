@@ -647,6 +647,15 @@ class Mover:
         if w.is_hostile_sea_zone(move.frm) and move.phase == "noncombat":
             return [_problem(move, f"transports cannot offload in hostile {move.frm}", R_TRANSPORT, "", "move.offload-hostile")]
         hosts = {u.carrier for u in land}
+        for rider in land:
+            host = w.units.get(rider.carrier) if rider.carrier is not None else None
+            if host is not None and host.owner != rider.owner and rider.loaded_phase is not None:
+                # 1942 Second Edition and Revised, Transports: "Land units belonging to friendly powers
+                # must load on their controller's turn, be carried on your turn, and offload on a later
+                # turn of their controller."
+                return [_problem(move, f"{rider.owner}'s {rider.type} loaded onto {host.owner}'s transport this turn: it offloads "
+                                       f"on a later turn of {rider.owner}, after {host.owner} has carried it", R_TRANSPORT,
+                                 "load it now and offload it on your next turn", "move.offload-ally-same-turn", key="units")]
         for hid in hosts:
             if hid is None:
                 return [_problem(move, "these land units are not aboard a transport", R_TRANSPORT, "", "move.offload-not-aboard", key="units")]

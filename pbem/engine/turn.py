@@ -8,7 +8,7 @@ At adjudication a noncombat move that the battles made impossible is skipped and
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Mapping
 
 from pbem.engine.battles import BattlePlan, resolve_battles
@@ -981,7 +981,9 @@ class Turn:
         if index >= n:
             index, rnd = 0, rnd + 1
         self.log.winner = winner
-        return w.to_state(turn_index=index, round=rnd, winner=winner)
+        after = w.to_state(turn_index=index, round=rnd, winner=winner)
+        victory = getattr(self, "victory", None) or dict(self.state.victory)
+        return replace(after, victory=victory) if victory else after
 
     def victory_cities(self) -> dict[str, list[str]]:
         w = self.w
@@ -996,7 +998,11 @@ class Turn:
         needed = victory.conditions[str(self.options.get(victory.option, self.ruleset.options[victory.option].default))]
         for side, cities in sorted(self.victory_cities().items()):
             if len(cities) >= needed:
-                self.log.notes.append(f"The {side} hold {len(cities)} victory cities and win the game")
+                # the highest level the count reaches (How the War Is Won: Revised's minor 8, major
+                # 10, total 12): a side playing to a minor victory may win a major one
+                level = max((n, name) for name, n in victory.conditions.items() if len(cities) >= n)[1]
+                self.victory = {"level": level, "cities": len(cities), "needed": needed}
+                self.log.notes.append(f"The {side} hold {len(cities)} victory cities and win the game: a {level} victory")
                 return side
         return None
 

@@ -302,6 +302,9 @@ def _check_after(case: Case, ruleset: Any, after: Any, expect: Mapping[str, Any]
         space = _space(case, ruleset, text, ("expect", "damage", text))
         if after.damage.get(space, 0) != int(points):
             failures.append(f"the complex in {space} has {after.damage.get(space, 0)} damage, expected {points}")
+    for key, value in (expect.get("victory") or {}).items():
+        if after.victory.get(key) != value:
+            failures.append(f"victory {key} {after.victory.get(key)!r}, expected {value!r}")
     if "winner" in expect and after.winner != expect["winner"]:
         failures.append(f"winner {after.winner!r}, expected {expect['winner']!r}")
 

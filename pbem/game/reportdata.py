@@ -282,7 +282,9 @@ def build_report(game: "Game", before: GameState, result: TurnResult, dice_info:
     for a in log.lost_air:
         notes.append(f"{a['unit']} of {a['owner']} in {a['space']} was lost: {a['reason']}")
     if after.winner:
-        notes.append(f"The game is over: the {after.winner} win.")
+        how = after.victory
+        notes.append(f"The game is over: the {after.winner} win" + (
+            f", a {how['level']} victory with {how['cities']} victory cities ({how['needed']} were needed)." if how else "."))
     return {
         "version": 1,
         "game": {"id": game.config.game, "title": None, "ruleset": {"id": ruleset.id, "name": ruleset.name}, "engine_version": __version__},

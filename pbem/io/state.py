@@ -54,6 +54,7 @@ def state_to_data(state: GameState, ruleset: Ruleset) -> dict[str, Any]:
         "round": state.round,
         "turn": ruleset.powers[state.turn_index].name,
         "winner": state.winner,
+        **({"victory": dict(state.victory)} if state.victory else {}),
         "treasury": {p.name: state.treasury.get(p.name, 0) for p in ruleset.powers},
         "damage": dict(sorted(state.damage.items())),
         "pending": dict(sorted(state.pending.items())),
@@ -89,6 +90,7 @@ def load_state(text: str | bytes, ruleset: Ruleset, filename: str = "state.yaml"
         damage=dict(data.get("damage") or {}),
         pending=dict(data.get("pending") or {}),
         winner=data.get("winner"),
+        victory=dict(data.get("victory") or {}),
         developments={p: tuple(sorted(d)) for p, d in (data.get("developments") or {}).items()},
     )
 
