@@ -66,7 +66,7 @@ class Odds:
 
 def battle_odds(
     battle: Battle,
-    attacker_orders: Orders = Orders(),
+    attacker_orders: Orders = Orders(hold_territory=True),
     defender_orders: Orders = Orders(),
     *,
     low_luck: bool = False,

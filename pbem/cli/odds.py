@@ -97,6 +97,9 @@ def _ruleset(ruleset_id: str):  # -> (units, CombatRules)
               'added to; they cannot retreat), e.g. "2 infantry".')
 @click.option("--attacker-ool", default="", help="Attacker's order of loss (unit names, first lost first).")
 @click.option("--defender-ool", default="", help="Defender's order of loss.")
+@click.option("--attacker-hold/--no-attacker-hold", default=None,
+              help="Keep one attacking land unit to the last, to capture (default: yes without --attacker-ool, no with it).")
+@click.option("--defender-hold", is_flag=True, help="Keep one defending land unit to the last (default: no; any survivor holds).")
 @click.option("--retreat", default=None, help='"after round 2", "when attackers <= 2", "when defenders outnumber".')
 @click.option("--attacker-submerge", is_flag=True, help="Attacking subs submerge whenever they may.")
 @click.option("--defender-submerge", is_flag=True, help="Defending subs submerge whenever they may.")
@@ -111,6 +114,8 @@ def odds(
     seaborne: str,
     attacker_ool: str,
     defender_ool: str,
+    attacker_hold: bool | None,
+    defender_hold: bool,
     retreat: str | None,
     attacker_submerge: bool,
     defender_submerge: bool,
@@ -166,9 +171,10 @@ def odds(
         retreat_to=("retreat",),
     )
     attacker_orders = Orders(
-        order_of_loss=ool_a, retreat=parse_retreat(retreat), submerge="always" if attacker_submerge else "never"
+        order_of_loss=ool_a, hold_territory=(not ool_a) if attacker_hold is None else attacker_hold,
+        retreat=parse_retreat(retreat), submerge="always" if attacker_submerge else "never"
     )
-    defender_orders = Orders(order_of_loss=ool_d, submerge="always" if defender_submerge else "never")
+    defender_orders = Orders(order_of_loss=ool_d, hold_territory=defender_hold, submerge="always" if defender_submerge else "never")
     result = battle_odds(battle, attacker_orders, defender_orders, low_luck=low_luck)
     data = {
         "kind": kind,

@@ -22,8 +22,8 @@ from pbem.engine.world import Unit, World
 if TYPE_CHECKING:  # pragma: no cover
     from pbem.engine.turn import Turn
 
-DEFAULT_DEFENCE = "defender's standing orders not written: cheapest units lost first, air units last, one land unit kept to hold the territory"
-DEFAULT_ATTACK = "no battle directive: cheapest units lost first, air units last, no retreat"
+DEFAULT_DEFENCE = "defender's standing orders not written: cheapest units lost first, air units last"
+DEFAULT_ATTACK = "no battle directive: cheapest units lost first, air units last, one land unit kept to capture, no retreat"
 
 
 @dataclass
@@ -100,12 +100,14 @@ _RETREAT_KINDS = {
 
 
 def attacker_orders(directive: BattleDirective | None) -> cm.Orders:
+    """The attacker's choices: a strong player's default (keep a land unit to capture the
+    territory), or the directive exactly as written, holding a land unit only when it says so."""
     if directive is None:
-        return cm.Orders()
+        return cm.Orders(hold_territory=True)
     kind, value = _RETREAT_KINDS[directive.retreat.kind]
     return cm.Orders(
         order_of_loss=directive.order_of_loss,
-        hold_territory=False,
+        hold_territory=directive.hold_territory,
         retreat=cm.RetreatCondition(kind, directive.retreat.value if value is None else value),  # type: ignore[arg-type]
         retreat_to=directive.retreat_to,
         submerge="always" if directive.submerge else "never",

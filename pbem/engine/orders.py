@@ -44,6 +44,7 @@ class BattleDirective:
     retreat: RetreatCondition = RetreatCondition("never")
     retreat_to: str | None = None
     submerge: bool | None = None  # attacking subs submerge when they may (None: standing/default)
+    hold_territory: bool = False  # keep one land unit alive to capture (written as hold_territory: true)
     yaml_path: YamlPath = ()
 
 
@@ -87,7 +88,7 @@ class DefencePolicy:
     """How a power defends when attacked on someone else's turn (rulebook: the defender chooses)."""
 
     order_of_loss: tuple[str, ...] = ()
-    hold_territory: bool = True  # keep a land unit alive so the territory is not lost
+    hold_territory: bool = False  # keep a land unit alive to the last (only when written: any survivor holds)
     submerge: bool = False  # defending subs submerge when they may instead of firing
     intercept: bool = False  # fighters intercept strategic bombing raids (optional rule)
     kaiten: int = 0  # defending submarines designated to fire and be lost (Revised Kaiten Torpedoes)

@@ -64,3 +64,17 @@ def test_the_readme_lists_every_json_field() -> None:
     listed = re.search(r"`--json` \(fields (.*?)\)", readme, re.S)
     assert listed, "README names the --json fields"
     assert set(re.findall(r"`(\w+)`", listed.group(1))) == set(json.loads(out.output))
+
+
+def test_holding_a_land_unit_is_a_flag_and_costs_the_defender():
+    """A defender holds its territory while any unit survives (General Combat, step 7), so keeping
+    its last infantry behind the fighter (--defender-hold) only lowers its chances; an explicit
+    attacker order of loss is followed as written unless --attacker-hold is given (issue 13)."""
+    base = ["--attack", "3 infantry, 2 tank", "--defend", "2 infantry, 1 fighter", "--json"]
+    default = json.loads(run(*base).output)
+    hold = json.loads(run(*base, "--defender-hold").output)
+    assert hold["attacker_win"] > default["attacker_win"]
+    air = ["--attack", "2 infantry, 2 fighter", "--defend", "2 infantry", "--json"]
+    literal = json.loads(run(*air, "--attacker-ool", "infantry, fighter").output)
+    held = json.loads(run(*air, "--attacker-ool", "infantry, fighter", "--attacker-hold").output)
+    assert held["capture"] > literal["capture"]

@@ -25,7 +25,7 @@ MAX_ROUNDS = 10_000  # a guard against a dice source that never hits; real dice 
 def fight(
     battle: Battle,
     dice: DiceSource,
-    attacker_orders: Orders = Orders(),
+    attacker_orders: Orders = Orders(hold_territory=True),
     defender_orders: Orders = Orders(),
     *,
     low_luck: bool = False,

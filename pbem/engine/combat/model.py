@@ -153,13 +153,15 @@ class Orders:
     """One side's standing orders for a battle.
 
     `order_of_loss`: unit names, first listed lost first; the rest follow the default (cheapest
-    first, air units last).  `hold_territory`: in land battles keep one land unit until last (the
-    defender holds the territory, the attacker can still capture).  None of these fields is read
-    for the side they do not concern (a defender cannot retreat).
+    first, air units last).  `hold_territory`: in land battles keep one land unit until last: for
+    the attacker the unit that can still capture; a defender holds its territory with any unit
+    that survives, air units too, so for it the flag only costs strength.  Off unless asked for:
+    an order of loss is followed as written.  None of these fields is read for the side they do
+    not concern (a defender cannot retreat).
     """
 
     order_of_loss: tuple[str, ...] = ()
-    hold_territory: bool = True
+    hold_territory: bool = False
     retreat: RetreatCondition = RetreatCondition()
     retreat_to: str | None = None
     submerge: SubmergePolicy = "never"

@@ -7,7 +7,7 @@ from pbem.engine.combat import Force, Orders, RetreatCondition, fight
 from pbem.engine.combat.model import CasualtiesChosen, DiceRolled, Retreated
 
 U = "Ukraine"
-AFTER_1 = Orders(retreat=RetreatCondition("after_round", 1))
+AFTER_1 = Orders(hold_territory=True, retreat=RetreatCondition("after_round", 1))
 
 
 def casualties(outcome, side):
@@ -125,14 +125,30 @@ def test_air_units_cannot_capture():
     assert out.winner == "attacker" and not out.captured
 
 
-def test_defender_holds_with_last_land_unit_by_default():
-    """Club convention for the default order of loss (cheapest first, air last) with
-    hold_territory: the last land unit goes after the fighter, so the territory is held.
-    Casualties are the defender's choice (step 3, p. 17)."""
+def test_defender_loses_cheapest_first_and_any_survivor_holds():
+    """Casualties are the defender's choice (step 3, p. 17); a territory stays the defender's while
+    any of its units survives, air units too (step 7), so the default keeps the stronger fighter
+    rather than a land unit: both infantry die first (issue 13: defaults a strong player chooses)."""
     dice = Fixed({L(U, 1, "attacker"): [1, 1, 6, 6], L(U, 1, "defender"): [6, 6, 6]})
     out = fight(land({"tank": 4}, {"infantry": 2, "fighter": 1}, retreat_to=("Poland",)), dice, AFTER_1)
-    assert casualties(out, "defender") == [("infantry", "default"), ("fighter", "default")]
+    assert casualties(out, "defender") == [("infantry", "default"), ("infantry", "default")]
     assert out.defaults_used[0].startswith("attacker order of loss: default")
+
+
+def test_hold_territory_is_a_flag_of_its_own_and_keeps_the_last_land_unit():
+    """A player who wants the club convention asks for it: the last land unit goes after the fighter."""
+    dice = Fixed({L(U, 1, "attacker"): [1, 1, 6, 6], L(U, 1, "defender"): [6, 6, 6]})
+    out = fight(land({"tank": 4}, {"infantry": 2, "fighter": 1}, retreat_to=("Poland",)), dice, AFTER_1,
+                Orders(hold_territory=True))
+    assert casualties(out, "defender") == [("infantry", "default"), ("fighter", "default")]
+
+
+def test_an_explicit_order_of_loss_is_followed_as_written():
+    """An attacker who lists its order of loss loses units in that order, even the last land unit."""
+    dice = Fixed({L(U, 1, "attacker"): [6, 6], L(U, 1, "defender"): [1, 6]})
+    out = fight(land({"infantry": 1, "fighter": 1}, {"infantry": 2}), dice,
+                Orders(order_of_loss=("infantry", "fighter"), retreat=AFTER_1.retreat))
+    assert casualties(out, "attacker") == [("infantry", "directive")]
 
 
 def test_allies_defend_together():
