@@ -226,6 +226,12 @@ class Mover:
                         hint = carried
                     problems.append(_problem(move, f"{w.power} has {have} {utype} in {move.frm}, not {count}", "Units must exist where the order names them", hint, "move.no-units", key="units"))
                 else:
+                    captured = [u for u in pool if u.captured]
+                    if captured and len(movable) + len(captured) >= count:
+                        problems.append(_problem(move, f"{len(captured)} of the {utype} in {move.frm} changed hands with the territory this turn "
+                                                       "and cannot move until their new owner's next turn", "Conclude Combat, capturing a territory: its antiaircraft "
+                                                       "guns and complexes change hands and stay there that turn", "", "move.captured", key="units"))
+                        return None
                     hint = ("units that moved in combat move or fought cannot move in noncombat move (air units excepted)"
                             if phase == "noncombat" else
                             f"the other {have - len(movable)} already moved in this combat move: a unit makes one combat move, "

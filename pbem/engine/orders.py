@@ -53,6 +53,7 @@ class Placement:
     space: str
     units: Mapping[str, int]
     yaml_path: YamlPath = ()
+    complex: str | None = None  # for a sea zone: the adjacent complex that mobilizes them (None: one with room)
 
 
 @dataclass(frozen=True)

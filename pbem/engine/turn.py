@@ -63,6 +63,11 @@ def _units_text(units: Mapping[str, int]) -> str:
     return ", ".join(f"{n} {t}" for t, n in units.items())
 
 
+def possessive(name: str) -> str:
+    """Germany's, but the United States': as English writes it."""
+    return f"{name}'" if name.endswith("s") else f"{name}'s"
+
+
 class Turn:
     def __init__(self, ruleset: Ruleset, rules: Rules, combat_rules: CombatRules, state: GameState, orders: Orders,
                  standing: Mapping[str, StandingOrders], options: Mapping[str, Any], dice: Any | None):
@@ -674,6 +679,7 @@ class Turn:
                 if w.utype(u).has("factory") or (w.utype(u).has("aa") and not self.combat_rules.aa_destroyed_when_alone):
                     u.owner = by
                     u.fought = True  # a captured gun cannot move this turn (Revised FAQ)
+                    u.captured = True
                 elif w.utype(u).domain == "land":
                     w.remove(u)
         if sp.capital_of and w.is_enemy(sp.capital_of, by) and self.rules.capital_plunder:
@@ -819,7 +825,8 @@ class Turn:
                 placements.remove(chosen)
             self.give(grant, chosen.space if chosen is not None else grant.spaces[0])
         for placement in placements:
-            problems = self._check_placement(placement.space, placement.units, remaining, used, placement.yaml_path)
+            problems = self._check_placement(placement.space, placement.units, remaining, used, placement.yaml_path,
+                                             named=placement.complex)
             if problems:
                 if self.validating:
                     self.problems.extend(problems)
@@ -843,7 +850,12 @@ class Turn:
         elif refund:
             self.log.notes.append("Bought but not placed, and lost without refund: " + _units_text(refund))
 
-    def _check_placement(self, space: str, units: Mapping[str, int], remaining: dict[str, int], used: dict[str, int], path: tuple) -> list[Problem]:
+    def _limit(self, site: str) -> int:
+        """Units a complex mobilizes this turn: its territory's value less damage (Phase 5)."""
+        return self.w.space(site).ipc - self.w.damage.get(site, 0)
+
+    def _check_placement(self, space: str, units: Mapping[str, int], remaining: dict[str, int], used: dict[str, int], path: tuple,
+                         named: str | None = None) -> list[Problem]:
         w = self.w
         out: list[Problem] = []
         for utype, n in units.items():
@@ -864,7 +876,9 @@ class Turn:
                 return [Problem("illegal", f"{space} already has an industrial complex", rule=R_MOBILIZE + ": one complex per territory", path=path, code="place.complex-twice")]
             if len(units) == 1:
                 return []
-        factory_site = self._factory_for(space, {t: p for t, p in profiles.items() if not p.has("factory")}, path)
+        count = sum(n for t, n in units.items() if not profiles[t].has("factory"))
+        factory_site = self._factory_for(space, {t: p for t, p in profiles.items() if not p.has("factory")}, path,
+                                         count=count, used=used, named=named)
         if isinstance(factory_site, Problem):
             return [factory_site]
         if sea:
@@ -879,14 +893,14 @@ class Turn:
                 if fighters > room:
                     return [Problem("illegal", f"{fighters} new fighter(s) need room on your own carriers in {space}; there is room for {room}",
                                     rule=R_MOBILIZE + ": new fighters go aboard your own carriers, never an ally's", path=path, code="place.no-carrier-room")]
-        count = sum(n for t, n in units.items() if not profiles[t].has("factory"))
-        limit = w.space(factory_site).ipc - w.damage.get(factory_site, 0)
+        limit = self._limit(factory_site)
         if used.get(factory_site, 0) + count > limit:
             return [Problem("illegal", f"the complex in {factory_site} can mobilize {max(0, limit - used.get(factory_site, 0))} more units this turn, not {count}", rule=R_MOBILIZE + ": production limit is the territory's IPC value, less damage, sea zones included", hint="place the rest at another complex", path=path, code="place.over-limit")]
         used[factory_site] = used.get(factory_site, 0) + count
         return []
 
-    def _factory_for(self, space: str, profiles: Mapping[str, Any], path: tuple) -> str | Problem:
+    def _factory_for(self, space: str, profiles: Mapping[str, Any], path: tuple, *, count: int = 0,
+                     used: Mapping[str, int] | None = None, named: str | None = None) -> str | Problem:
         w = self.w
         sea = w.is_sea(space)
 
@@ -912,13 +926,26 @@ class Turn:
             sites = sorted(t for t in w.board.neighbours(space) if w.space(t).is_land and usable(t))
             if not sites:
                 return Problem("illegal", f"{space} is not next to an industrial complex {w.power} has held since the start of the turn", rule=R_MOBILIZE + ": sea units go in a sea zone adjacent to the complex", path=path, code="place.no-complex")
-            return sites[0]
+            if named is not None:
+                if named not in sites:
+                    return Problem("illegal", f"{named} has no complex of {w.power}'s next to {space} that may mobilize now",
+                                   rule=R_MOBILIZE + ": sea units go in a sea zone adjacent to the complex",
+                                   hint="complexes next to " + space + ": " + ", ".join(sites), path=(*path, "complex"), code="place.complex-not-adjacent")
+                return named
+            # any adjacent complex may mobilize them: the first (by name) that still has room
+            taken = used or {}
+            return next((t for t in sites if taken.get(t, 0) + count <= self._limit(t)), sites[0])
         if any(p.domain == "sea" for p in profiles.values()):
             return Problem("illegal", f"sea units are placed in a sea zone next to the complex, not in {space}", rule=R_MOBILIZE, hint="name the adjacent sea zone", path=path, code="place.sea-on-land")
         if not usable(space):
             owner = next((u.owner for u in w.units_at(space) if w.utype(u).has("factory")), None)
             if owner and owner != w.power and not w.is_enemy(owner):
-                return Problem("illegal", f"the complex in {space} belongs to {owner}: you can never mobilize at a friendly power's complex", rule=R_MOBILIZE, path=path, code="place.ally-complex")
+                if self.rules.place_at_ally_complex == "if_ally_capital_lost":
+                    why = (f"the complex in {space} belongs to {owner}: you may mobilize at a friendly power's complex only "
+                           f"while that power's capital is in enemy hands, and {possessive(owner)} is not")
+                else:
+                    why = f"the complex in {space} belongs to {owner}: you can never mobilize at a friendly power's complex"
+                return Problem("illegal", why, rule=R_MOBILIZE, path=path, code="place.ally-complex")
             return Problem("illegal", f"{w.power} has no industrial complex in {space} that it has held since the start of the turn", rule=R_MOBILIZE + ": units are placed at complexes held since the start of the turn", hint=self._factories_hint(), path=path, code="place.no-complex")
         return space
 

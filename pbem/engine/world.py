@@ -32,6 +32,7 @@ class Unit:
     assaults: int = 0  # transports: territories offloaded into in combat move this turn
     unloaded: int = 0  # transports: cargo slots offloaded this turn (capacity counts them: Rules.assaults_per_turn)
     fought: bool = False
+    captured: bool = False  # changed hands with its territory this turn (a complex, an AA gun)
     retreated: bool = False
     mission: str | None = None
     seaborne_from: str | None = None  # land units: the sea zone they assaulted from

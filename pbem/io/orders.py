@@ -301,9 +301,14 @@ def parse_orders(doc: YamlDocument, ruleset: Ruleset) -> Orders:
     placements = []
     for text, raw in (data.get("place") or {}).items():
         space = reader.space(text, ("place", text))
-        units = reader.units(raw, ("place", text))
+        named = None
+        if isinstance(raw, Mapping) and "units" in raw:  # {units: ..., complex: TERRITORY}
+            named = reader.space(raw["complex"], ("place", text, "complex")) if raw.get("complex") is not None else None
+            units = reader.units(raw["units"], ("place", text, "units"))
+        else:
+            units = reader.units(raw, ("place", text))
         if space and units:
-            placements.append(Placement(space, units, ("place", text)))
+            placements.append(Placement(space, units, ("place", text), named))
     if reader.problems or power is None:
         err = ProblemsError(reader.all_problems())
         if power is not None:
