@@ -108,6 +108,7 @@ def attacker_orders(directive: BattleDirective | None) -> cm.Orders:
     return cm.Orders(
         order_of_loss=directive.order_of_loss,
         hold_territory=directive.hold_territory,
+        aa_order_of_loss=directive.aa_order_of_loss,
         retreat=cm.RetreatCondition(kind, directive.retreat.value if value is None else value),  # type: ignore[arg-type]
         retreat_to=directive.retreat_to,
         submerge="always" if directive.submerge else "never",
@@ -491,8 +492,11 @@ def _raid(turn: "Turn", space: str, raiders: list[Unit]) -> None:
     if option:
         owner = w.control.get(space)
         so = turn.standing.get(owner) if owner else None
-        if so is not None and so.policy_for(space).intercept:
-            interceptors = [u for u in w.enemy_units_at(space) if w.utype(u).has("fighter")]
+        wanted = so.policy_for(space).intercept if so is not None else False
+        if wanted:
+            fighters = sorted((u for u in w.enemy_units_at(space) if w.utype(u).has("fighter")), key=lambda u: u.id)
+            # all of them (true), or as many as the standing orders say: some may stay to defend
+            interceptors = fighters if wanted is True else fighters[:int(wanted)]
     entry: dict[str, Any] = {"space": space, "bombers": len(bombers), "escorts": len(escorts), "interceptors": len(interceptors),
                              "ipc": w.space(space).ipc, "damage_before": w.damage.get(space, 0)}
     if dive:

@@ -46,6 +46,7 @@ class BattleDirective:
     submerge: bool | None = None  # attacking subs submerge when they may (None: standing/default)
     hold_territory: bool = False  # keep one land unit alive to capture (written as hold_territory: true)
     yaml_path: YamlPath = ()
+    aa_order_of_loss: tuple[str, ...] = ()  # which air units antiaircraft hits take first (default: order_of_loss)
 
 
 @dataclass(frozen=True)
@@ -91,7 +92,7 @@ class DefencePolicy:
     order_of_loss: tuple[str, ...] = ()
     hold_territory: bool = False  # keep a land unit alive to the last (only when written: any survivor holds)
     submerge: bool = False  # defending subs submerge when they may instead of firing
-    intercept: bool = False  # fighters intercept strategic bombing raids (optional rule)
+    intercept: bool | int = False  # fighters intercept bombing raids (optional rule): all (True) or this many
     kaiten: int = 0  # defending submarines designated to fire and be lost (Revised Kaiten Torpedoes)
     yaml_path: YamlPath = ()
 

@@ -226,7 +226,8 @@ def _directive(reader: _Reader, space: str, raw: Mapping[str, Any], path: Path_)
             retreat = cond
         if isinstance(r, Mapping) and r.get("to") is not None:
             retreat_to = reader.space(r["to"], (*path, "retreat", "to"))
-    return BattleDirective(space, ool, retreat, retreat_to, raw.get("submerge"), bool(raw.get("hold_territory", False)), path)
+    aa_ool = reader.name_list(raw.get("aa_order_of_loss"), (*path, "aa_order_of_loss")) if "aa_order_of_loss" in raw else ()
+    return BattleDirective(space, ool, retreat, retreat_to, raw.get("submerge"), bool(raw.get("hold_territory", False)), path, aa_ool)
 
 
 @dataclass(frozen=True)
@@ -340,7 +341,12 @@ def parse_orders(doc: YamlDocument, ruleset: Ruleset) -> Orders:
 def _policy(reader: _Reader, raw: Mapping[str, Any], path: Path_) -> DefencePolicy:
     ool = reader.name_list(raw.get("order_of_loss"), (*path, "order_of_loss")) if "order_of_loss" in raw else ()
     return DefencePolicy(ool, bool(raw.get("hold_territory", False)), bool(raw.get("submerge", False)),
-                         bool(raw.get("intercept", False)), int(raw.get("kaiten", 0) or 0), path)
+                         _intercept(raw.get("intercept", False)), int(raw.get("kaiten", 0) or 0), path)
+
+
+def _intercept(value: Any) -> bool | int:
+    """intercept: true (every fighter), false, or how many fighters go up."""
+    return value if isinstance(value, int) and not isinstance(value, bool) else bool(value)
 
 
 def parse_standing(doc: YamlDocument, ruleset: Ruleset) -> StandingOrders:

@@ -89,7 +89,7 @@ class Engine:
         self.a_start = a_start
         self.d_start = d_start
         land = battle.kind == "land"
-        self.plans = {
+        self.plans: dict[str, LossPlan] = {
             "attacker": LossPlan(
                 self.a_cats,
                 attacker_orders,
@@ -107,6 +107,16 @@ class Engine:
                 aa_can_be_casualty=self.rules.aa_can_be_casualty,
             ),
         }
+        if attacker_orders.aa_order_of_loss:
+            # antiaircraft hits follow their own order when the attacker wrote one
+            self.plans["attacker-aa"] = LossPlan(
+                self.a_cats,
+                Orders(order_of_loss=attacker_orders.aa_order_of_loss),
+                keep_one=False,
+                combat_value=[c.profile.attack > 0 for c in self.a_cats],
+                transports_last=self.rules.transports_chosen_last,
+                aa_can_be_casualty=self.rules.aa_can_be_casualty,
+            )
         seaborne = sum(f.count for f in battle.attackers if f.seaborne)
         ships = list(battle.bombard) if land else []
         if self.rules.bombard_cap_per_seaborne_unit:
@@ -426,7 +436,8 @@ class Engine:
         else:
             counts, pend = list(state.d), list(state.d_pending)
         available = [n - p for n, p in zip(counts, pend)]
-        taken = self.plans[side].assign(available, hits)
+        plan = self.plans["attacker-aa"] if step == "aa" and "attacker-aa" in self.plans else self.plans[side]
+        taken = plan.assign(available, hits)
         idx = self.a_idx if side == "attacker" else self.d_idx
         cats = self.cats(side)
         for t in taken:

@@ -162,6 +162,8 @@ class Orders:
 
     order_of_loss: tuple[str, ...] = ()
     hold_territory: bool = False
+    # the attacker's order for antiaircraft hits, which only air units take (empty: order_of_loss)
+    aa_order_of_loss: tuple[str, ...] = ()
     retreat: RetreatCondition = RetreatCondition()
     retreat_to: str | None = None
     submerge: SubmergePolicy = "never"
