@@ -191,11 +191,16 @@ def validate(file: str, game_dir: str, as_json: bool) -> None:
     from pbem.game.preview import odds_preview
 
     preview = odds_preview(game, result) if result is not None else []
+    warnings = list(result.warnings) if result is not None else []
     if as_json:
         kind = "standing_orders" if isinstance(parsed, StandingOrders) else "orders"
-        click.echo(json.dumps({"valid": True, "power": parsed.power, "kind": kind, "battles": preview}, indent=2))
+        click.echo(json.dumps({"valid": True, "power": parsed.power, "kind": kind, "battles": preview,
+                               "warnings": [{"file": w.file, "line": w.line, "column": w.column, "message": w.message,
+                                             "rule": w.rule, "code": w.code} for w in warnings]}, indent=2))
         return
     click.echo(f"{file}: valid {'standing orders' if isinstance(parsed, StandingOrders) else 'orders'} for {parsed.power}.")
+    for w in warnings:
+        click.echo(w.format(), err=True)
     for b in preview:
         o = b["odds"]
         if o is None:

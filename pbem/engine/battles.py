@@ -146,6 +146,40 @@ def retreat_spaces(w: World, space: str, attackers: list[Unit]) -> tuple[str, ..
     return tuple(sorted(out))
 
 
+def _warn_idle_directive(turn: "Turn", directive: BattleDirective, battle: cm.Battle, attackers: list[Unit], kind: str,
+                         amphibious: bool) -> None:
+    """A directive that is legal but can never take effect is worth a word at validation: the
+    player meant something the rules will not do (e.g. a retreat from an amphibious assault in
+    which only seaborne land units attack)."""
+    from pbem.engine.problems import Problem
+
+    w = turn.w
+    rules = turn.combat_rules
+
+    def warn(message: str, key: str, rule: str) -> None:
+        turn.warnings.append(Problem("warning", message, rule=rule, path=(*directive.yaml_path, key), code="directive.idle"))
+
+    if directive.retreat.kind != "never":
+        movable = [u for u in attackers if w.utype(u).domain == "air"
+                   or (battle.retreat_to and not u.seaborne_from
+                       and (not amphibious or w.utype(u).domain != "land" or rules.overland_can_retreat_from_amphibious))]
+        if not movable:
+            why = ("seaborne land units cannot retreat from an amphibious assault" if amphibious
+                   else "no attacking unit can retreat: none came from an adjacent friendly space, and none is an air unit")
+            warn(f"the retreat directive for {battle.space} can never take effect: {why}", "retreat",
+                 "General Combat, Step 6, Condition B: attacker retreats")
+    if directive.submerge and not any(w.utype(u).has("submarine") for u in attackers):
+        warn(f"submerge: true for {battle.space}, but no attacking submarine takes part", "submerge", "Submarines: submerging")
+    if directive.aa_order_of_loss and not any(w.utype(u).has("aa") for u in w.enemy_units_at(battle.space)):
+        warn(f"aa_order_of_loss for {battle.space}, but no antiaircraft unit defends there", "aa_order_of_loss",
+             "General Combat, Step 1: antiaircraft fire")
+    present = {u.type for u in attackers}
+    unused = [t for t in directive.order_of_loss if t not in present]
+    if unused:
+        warn(f"the order of loss for {battle.space} names {', '.join(unused)}, which do not attack there", "order_of_loss",
+             "General Combat, Step 3: the attacker chooses its casualties")
+
+
 def resolve_battles(turn: "Turn", plan: BattlePlan) -> None:
     w = turn.w
     turn.contested = {*plan.sea, *plan.land}  # every space with a battle this turn, fought or still to fight
@@ -284,6 +318,8 @@ def _battle(turn: "Turn", space: str, kind: str, bombard_from: list[str] | None 
         first_cycle_profiles=first_cycle,
         sacrifices=tuple(cm.Sacrifice(side, o, t, n, v) for (side, o, t, v), n in sorted(sacrifices.items())),  # type: ignore[arg-type]
     )
+    if turn.validating and directive is not None:
+        _warn_idle_directive(turn, directive, battle, attackers, kind, bool(seaborne))
     defaults = []
     if directive is None:
         defaults.append(DEFAULT_ATTACK)

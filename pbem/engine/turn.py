@@ -57,6 +57,8 @@ class TurnResult:
     state: GameState
     log: TurnLog
     problems: list[Problem]
+    # orders that are legal but can never take effect (a retreat nothing can make): told at validation
+    warnings: list[Problem] = field(default_factory=list)
 
 
 def _units_text(units: Mapping[str, int]) -> str:
@@ -91,6 +93,7 @@ class Turn:
         self.log = TurnLog()
         self.problems: list[Problem] = []
         self._refused_into: set[str] = set()  # where refused moves were going (validation only)
+        self.warnings: list[Problem] = []
         self._unread_moves: list[tuple[str, int, str]] = []  # moves the orders reader could not read
         self.bought: dict[str, int] = {}
         self.contested: set[str] = set()  # spaces with a battle this turn (set when the battles start)
@@ -249,7 +252,7 @@ class Turn:
         if self.orders.round != self.state.round:
             self.problems.append(Problem("illegal", f"these orders are for round {self.orders.round}; the game is in round {self.state.round}", rule=R_ORDER, hint=f"round: {self.state.round}", path=("round",), code="turn.wrong-round"))
         if self.problems:
-            return TurnResult(self.state, self.log, self._cited())
+            return TurnResult(self.state, self.log, self._cited(), self.warnings)
         if self.orders.declare:
             self.check_declarations()
             self.declare("purchase")
@@ -278,7 +281,7 @@ class Turn:
         self.collect_income()
         self.declare("collect_income")
         new_state = self.advance()
-        return TurnResult(new_state, self.log, self._cited())
+        return TurnResult(new_state, self.log, self._cited(), self.warnings)
 
     def _unread_before(self, move: Move) -> set[str]:
         """Destinations of the unreadable moves ordered before `move` ("*" stands for any space)."""
@@ -312,7 +315,7 @@ class Turn:
             if p not in unique:
                 unique.append(p)
         self.problems = unique
-        return TurnResult(self.state, self.log, self._cited())
+        return TurnResult(self.state, self.log, self._cited(), self.warnings)
 
     def _cited(self) -> list[Problem]:
         """The problems with this rulebook's page numbers added to the sections they name."""

@@ -163,6 +163,11 @@ def _run(case: Case, failures: list[str]) -> None:
     # as a real game does: the orders are validated when submitted, then the turn is adjudicated
     checked = run_turn(ruleset, rules, combat_rules, before, orders, standing, options, None)
     codes = sorted(p.code or "?" for p in checked.problems)
+    if "warnings" in expect:
+        warned = sorted(p.code or "?" for p in checked.warnings)
+        if warned != sorted(expect["warnings"]):
+            failures.append(f"warnings {warned or 'none'}, expected {sorted(expect['warnings']) or 'none'}"
+                            + "".join(f" [{p.message}]" for p in checked.warnings[:3]))
     if "problems" in expect or checked.problems:
         if "problems" not in expect:
             failures.append("the orders were refused: " + "; ".join(f"{p.code}: {p.message}" for p in checked.problems[:3]))

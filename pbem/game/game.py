@@ -202,6 +202,7 @@ class Game:
         result = run_turn(self.ruleset, self.rules, self.combat_rules, state, parsed, self.standing_orders(ref), self.config.options, None)
         if result.problems:
             raise ProblemsError(locate(result.problems, doc, filename))
+        result.warnings[:] = locate(result.warnings, doc, filename)
         return parsed, result
 
     def _check_the_rest(self, err: ProblemsError, text: bytes | str, filename: str, ref: str | None) -> None:

@@ -145,3 +145,34 @@ def test_a_move_with_a_wrong_name_does_not_make_the_moves_after_it_fail_too(game
     assert "unknown territory or sea zone 'West Russiaa'" in out
     assert "in West Russia, not 3" not in out
     assert "has 1 tank in Archangel, not 9" in out  # a move of its own, checked as ever
+
+
+def test_a_directive_that_can_never_take_effect_gets_a_warning(game: Path, tmp_path: Path) -> None:
+    """Amphibious Assault (1942 Second Edition): attacking seaborne units cannot retreat. A retreat
+    directive for an assault by seaborne land units alone is legal but idle: validation says so,
+    with its line, and the orders are still valid (issue 13)."""
+    from pbem.game.game import Game
+
+    g = Game(game)
+    state = g.state()
+    from dataclasses import replace
+
+    units = {s: {o: dict(t) for o, t in by.items()} for s, by in state.units.items() if s not in ("SZ 8", "France")}
+    units["SZ 8"] = {"United Kingdom": {"transport": 1, "infantry": 2, "destroyer": 1}}
+    units["France"] = {"Germany": {"infantry": 1}}
+    from pbem.engine.turn import run_turn
+    from pbem.io.orders import locate, read_orders_text
+
+    text = HEAD.replace("Soviet Union", "United Kingdom") + textwrap.dedent("""\
+        combat_move:
+          - {units: 2 infantry, from: SZ 8, to: France}
+        battles:
+          France: {retreat: after round 1}
+        """)
+    doc, orders = read_orders_text(text, "orders.yaml", g.ruleset)
+    uk = replace(state, turn_index=[p.name for p in g.ruleset.powers].index("United Kingdom"), units=units)
+    result = run_turn(g.ruleset, g.rules, g.combat_rules, uk, orders, {}, g.config.options, None)
+    assert result.problems == []
+    (warning,) = locate(result.warnings, doc, "orders.yaml")
+    assert warning.kind == "warning" and warning.line == 7
+    assert "seaborne land units cannot retreat from an amphibious assault" in warning.message
