@@ -51,6 +51,14 @@ class BattlePlan:
             spaces.add(u.space)
             if u.seaborne_from:
                 plan.amphibious_zones.setdefault(u.space, set()).add(u.seaborne_from)
+        # Warships already in a zone may attack the enemy submarines and transports there that they
+        # could otherwise ignore (Combat Move, movement: "you have the option of attacking an enemy
+        # submarine and/or transport that shares a sea zone with you"): a battle directive asks.
+        for space in orders.battles:
+            if w.is_sea(space) and any(u.owner == w.power and u.phase is None and w.utype(u).domain == "sea"
+                                       and w.utype(u).attack > 0 and not w.utype(u).has("transport")
+                                       for u in w.units_at(space)):
+                spaces.add(space)
         for space in sorted(spaces):
             if w.is_sea(space):
                 if _defenders(w, space) and _attackers(w, space):
@@ -232,6 +240,34 @@ def _bombarding_ships(w: World, zones: list[str], seaborne: int) -> list[Unit]:
     return ships
 
 
+def _chosen_bombardment(turn: "Turn", directive: BattleDirective, eligible: list[Unit], seaborne: int, space: str,
+                        zones: list[str]) -> list[Unit]:
+    """The ships the directive names to bombard (Amphibious Assaults: the attacker chooses), each
+    an eligible ship in an offload zone without sea combat, within the rulebook's cap."""
+    from pbem.engine.problems import Problem
+
+    w = turn.w
+    wanted = dict(directive.bombard or {})
+    rule = "Amphibious Assaults, bombardment: ships in the offload zone bombard if there was no sea combat there"
+    chosen: list[Unit] = []
+    for utype, n in sorted(wanted.items()):
+        pool = [u for u in eligible if u.type == utype]
+        if len(pool) < n:
+            others = [u for z in zones for u in w.units_at(z) if u.owner == w.power and u.type == utype]
+            why = ("they fought in a sea battle this turn" if len(others) > len(pool)
+                   else f"only {len(pool)} {utype} can bombard {space} (ships in the zones its units offload from, without sea combat there)")
+            turn.problems.append(Problem("illegal", f"{n} {utype} cannot bombard {space}: {why}", rule=rule,
+                                         path=(*directive.yaml_path, "bombard"), code="directive.bombard"))
+            continue
+        chosen.extend(pool[:n])
+    if turn.combat_rules.bombard_cap_per_seaborne_unit and len(chosen) > seaborne:
+        turn.problems.append(Problem("illegal", f"{len(chosen)} ships bombard {space}, but only {seaborne} land unit(s) offload there",
+                                     rule="Amphibious Assaults: at most one bombarding ship per land unit offloaded",
+                                     path=(*directive.yaml_path, "bombard"), code="directive.bombard"))
+        chosen = chosen[:seaborne]
+    return chosen
+
+
 def _battle(turn: "Turn", space: str, kind: str, bombard_from: list[str] | None = None) -> None:
     w = turn.w
     attackers = _attackers(w, space)
@@ -261,7 +297,9 @@ def _battle(turn: "Turn", space: str, kind: str, bombard_from: list[str] | None 
     seaborne = sum(1 for u in attackers if u.seaborne_from)
     ships = _bombarding_ships(w, bombard_from or [], seaborne) if seaborne else []
     rules = turn.combat_rules
-    if rules.bombard_cap_per_seaborne_unit:
+    if directive is not None and directive.bombard is not None:
+        ships = _chosen_bombardment(turn, directive, ships, seaborne, space, bombard_from or [])
+    elif rules.bombard_cap_per_seaborne_unit:
         ships = ships[:seaborne]
     retreat_to = retreat_spaces(w, space, attackers)
     if directive is not None and directive.retreat_to and directive.retreat_to not in retreat_to:

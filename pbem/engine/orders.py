@@ -47,6 +47,7 @@ class BattleDirective:
     hold_territory: bool = False  # keep one land unit alive to capture (written as hold_territory: true)
     yaml_path: YamlPath = ()
     aa_order_of_loss: tuple[str, ...] = ()  # which air units antiaircraft hits take first (default: order_of_loss)
+    bombard: Mapping[str, int] | None = None  # the ships that bombard an amphibious assault (None: every eligible one)
 
 
 @dataclass(frozen=True)

@@ -227,7 +227,13 @@ def _directive(reader: _Reader, space: str, raw: Mapping[str, Any], path: Path_)
         if isinstance(r, Mapping) and r.get("to") is not None:
             retreat_to = reader.space(r["to"], (*path, "retreat", "to"))
     aa_ool = reader.name_list(raw.get("aa_order_of_loss"), (*path, "aa_order_of_loss")) if "aa_order_of_loss" in raw else ()
-    return BattleDirective(space, ool, retreat, retreat_to, raw.get("submerge"), bool(raw.get("hold_territory", False)), path, aa_ool)
+    bombard = None
+    if "bombard" in raw:
+        value = raw["bombard"]
+        none = value is None or (isinstance(value, str) and value.strip().lower() in ("none", "no", "nothing"))
+        bombard = {} if none else reader.units(value, (*path, "bombard"))
+    return BattleDirective(space, ool, retreat, retreat_to, raw.get("submerge"), bool(raw.get("hold_territory", False)), path, aa_ool,
+                           bombard)
 
 
 @dataclass(frozen=True)
