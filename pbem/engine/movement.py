@@ -550,6 +550,11 @@ class Mover:
                             return _problem(move, f"submarines stop on entering {space}: an enemy destroyer is there", R_SUBS, "", "move.sub-destroyer")
                     elif w.is_hostile_sea_zone(space):
                         return _problem(move, f"sea units stop on entering hostile {space}", R_SEA, "only submarines pass enemy warships, and not where a destroyer is", "move.through-hostile-sea")
+                    elif (w.rules.destroyers_reveal_submerged_subs and any(w.utype(u).has("destroyer") for u in units)
+                          and any(e.submerged and w.utype(e).has("submarine") for e in w.enemy_units_at(space))):
+                        return _problem(move, f"a destroyer entering {space} reveals the enemy submarines submerged there, which ends its move",
+                                        R_SEA + ": destroyers immediately reveal submerged submarines", "end the destroyer's move there",
+                                        "move.destroyer-reveals")
                     # Enemy submarines and transports do not block movement (Combat Move).
             prev = space
         # The destination.
@@ -558,11 +563,14 @@ class Mover:
             if domain == "land" and not w.is_friendly_territory(dest):
                 return _problem(move, f"noncombat moves must end in friendly territory; {dest} is hostile", R_NONCOMBAT, "attack it in combat_move instead", "move.noncombat-hostile")
             if domain == "sea":
-                subs = all(w.utype(u).has("submarine") for u in units) and w.rules.subs_ignore_hostile_zones
+                subs = (all(w.utype(u).has("submarine") for u in units) and w.rules.subs_ignore_hostile_zones
+                        and w.rules.subs_end_noncombat_in_hostile_zones)
                 enemies = w.enemy_units_at(dest)
-                # Sea units may end noncombat movement beside enemy transports only (Transports);
-                # submarines treat hostile sea zones as friendly unless a destroyer is there.
-                blocking = [u for u in enemies if not w.utype(u).has("transport") and not u.submerged and u.id not in self.ignored]
+                # A noncombat sea move ends only beside enemy units the rule system lets it
+                # (Rules.noncombat_sea_may_end_beside); submerged submarines never count, and where
+                # the system allows it submarines end in hostile zones unless a destroyer is there.
+                beside = w.rules.noncombat_sea_may_end_beside
+                blocking = [u for u in enemies if not (w.utype(u).tags & beside) and not u.submerged and u.id not in self.ignored]
                 if subs and not w.enemy_destroyer_at(dest):
                     blocking = []
                 if blocking:

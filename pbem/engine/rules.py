@@ -44,6 +44,11 @@ class Rules:
     # Movement
     hostile_sea_zone_tags: frozenset[str]  # enemy units with any of these tags make a sea zone hostile
     subs_ignore_hostile_zones: bool  # subs move through hostile zones unless an enemy destroyer is there
+    # a noncombat sea move may end beside enemy units with these tags (None: beside no enemy unit
+    # that makes the zone hostile); and may submarines end theirs in a hostile zone without destroyer?
+    noncombat_sea_may_end_beside: frozenset[str]
+    subs_end_noncombat_in_hostile_zones: bool
+    destroyers_reveal_submerged_subs: bool  # a destroyer entering a zone with submerged enemy subs stops there
     blitz_blocked_by_domains: frozenset[str]  # enemy units of these domains stop a blitzing tank
     air_may_land_in_captured: bool  # may air units land in a territory captured this turn?
     aa_moves_in_combat: bool

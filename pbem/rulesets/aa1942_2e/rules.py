@@ -14,6 +14,15 @@ RULES = Rules(
     # Submarines "may pass through sea zones with enemy warships unless an enemy destroyer is present"
     # (Submarines).
     subs_ignore_hostile_zones=True,
+    # p. 8 and Transports: "for purposes of determining the status of a sea zone, submarines and
+    # transports are ignored"; "Sea units can also end their noncombat movement in a sea zone
+    # containing only enemy transports"; Noncombat Move: "submarines can move through and even into
+    # hostile sea zones", stopping at enemy destroyers.  (The issue's "a transport may not end beside
+    # a lone enemy submarine" is in no passage of the rulebook, which ignores submarines here.)
+    noncombat_sea_may_end_beside=frozenset({"transport", "submarine"}),
+    subs_end_noncombat_in_hostile_zones=True,
+    # Submerged submarines leave the battle and do not stay on the board as such in 1942.
+    destroyers_reveal_submerged_subs=False,
     # "A tank that encounters enemy units, including antiaircraft artillery units or an industrial
     # complex, in the first territory ... must stop" (Tanks and Blitzing, pg. 13).
     blitz_blocked_by_domains=frozenset({"land", "structure", "air"}),

@@ -40,6 +40,14 @@ RULES = Rules(
     # Combat Move: "Submarines may move through hostile sea zones as if they were friendly. However,
     # enemy destroyers immediately end submarines' movement."
     subs_ignore_hostile_zones=True,
+    # Noncombat Move, Sea Units: "They cannot move through hostile sea zones, except when the enemy
+    # forces consist of only submerged submarines" (a lone transport makes a zone hostile here);
+    # "Submarines cannot end their noncombat move in hostile sea zones."
+    noncombat_sea_may_end_beside=frozenset(),
+    subs_end_noncombat_in_hostile_zones=False,
+    # Combat Move: sea units "may move through if those enemy units consist of only submerged
+    # submarines. Destroyers immediately reveal submerged submarines, which ends the destroyers' movement."
+    destroyers_reveal_submerged_subs=True,
     # Tanks and Blitzing: "You must stop the tank's movement when it encounters any enemy units. If
     # the units consist of only antiaircraft guns and/or an industrial complex, you take control of
     # the territory ... but you must still stop" (the capture is a battle without dice: the AA gun
