@@ -13,6 +13,7 @@ from typing import Callable
 
 from pbem.engine.orders import Move
 from pbem.engine.problems import Problem
+from pbem.engine.words import count_of
 from pbem.engine.world import Unit, World
 
 R_COMBAT = "Combat Move"
@@ -224,7 +225,7 @@ class Mover:
                     carried = self._carried_away(utype, move.frm)
                     if carried:
                         hint = carried
-                    problems.append(_problem(move, f"{w.power} has {have} {utype} in {move.frm}, not {count}", "Units must exist where the order names them", hint, "move.no-units", key="units"))
+                    problems.append(_problem(move, f"{w.power} has {count_of(have, utype)} in {move.frm}, not {count}", "Units must exist where the order names them", hint, "move.no-units", key="units"))
                 else:
                     captured = [u for u in pool if u.captured]
                     if captured and len(movable) + len(captured) >= count:
@@ -236,7 +237,7 @@ class Mover:
                             if phase == "noncombat" else
                             f"the other {have - len(movable)} already moved in this combat move: a unit makes one combat move, "
                             "so give the whole way in one order (via: ...) or order fewer")
-                    problems.append(_problem(move, f"only {len(movable)} of the {have} {utype} in {move.frm} may still move in {phase} move", R_NONCOMBAT if phase == "noncombat" else R_COMBAT, hint, "move.already-moved", key="units"))
+                    problems.append(_problem(move, f"only {len(movable)} of the {count_of(have, utype)} in {move.frm} may still move in {phase} move", R_NONCOMBAT if phase == "noncombat" else R_COMBAT, hint, "move.already-moved", key="units"))
                 return None
             chosen.extend(movable[:count])
         return chosen

@@ -17,6 +17,8 @@ from pbem.engine.model import GameState
 from pbem.engine.movement import R_AIR, R_END_IN_COMBAT, R_TRANSPORT, Mover
 from pbem.engine.orders import Move, Orders, StandingOrders
 from pbem.engine.problems import Problem
+from pbem.engine.words import possessive
+from pbem.engine.words import units_text as _units_text
 from pbem.engine.ruleset import Ruleset
 from pbem.engine.rules import Rules
 from pbem.engine.world import World
@@ -59,15 +61,6 @@ class TurnResult:
     problems: list[Problem]
     # orders that are legal but can never take effect (a retreat nothing can make): told at validation
     warnings: list[Problem] = field(default_factory=list)
-
-
-def _units_text(units: Mapping[str, int]) -> str:
-    return ", ".join(f"{n} {t}" for t, n in units.items())
-
-
-def possessive(name: str) -> str:
-    """Germany's, but the United States': as English writes it."""
-    return f"{name}'" if name.endswith("s") else f"{name}'s"
 
 
 class Turn:

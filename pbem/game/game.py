@@ -23,6 +23,7 @@ from pbem.engine.combat.rules import CombatRules
 from pbem.engine.model import GameState
 from pbem.engine.orders import Orders, StandingOrders
 from pbem.engine.problems import Problem, ProblemsError
+from pbem.engine.words import possessive  # noqa: F401 (game.possessive is used by the gateways)
 from pbem.engine.rules import Rules
 from pbem.engine.ruleset import Ruleset
 from pbem.engine.turn import TurnResult, run_turn
@@ -35,9 +36,6 @@ class GameError(Exception):
     """A user-facing error about the game as a whole (not a file's contents)."""
 
 
-def possessive(name: str) -> str:
-    """Germany's, but the United States': as English writes it."""
-    return f"{name}'" if name.endswith("s") else f"{name}'s"
 
 
 def slug(name: str) -> str:

@@ -16,6 +16,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
+from pbem.engine.words import plural  # one English for rule messages and reports
+
 if TYPE_CHECKING:  # pragma: no cover - typing only
     import jinja2
 
@@ -95,22 +97,6 @@ def validate_report(data: Mapping[str, Any]) -> None:
 
 
 # ---------------------------------------------------------------- filters shared by all templates
-
-_UNCOUNTABLE = ("infantry", "artillery", "aircraft")
-
-
-def plural(word: str, count: int = 2) -> str:
-    """English plural of a unit or noun ("2 tanks", "3 infantry", "2 industrial complexes")."""
-    if count == 1 or word.endswith(_UNCOUNTABLE):
-        return word
-    if word == "die":
-        return "dice"
-    if word.endswith(("s", "x", "ch", "sh")):
-        return word + "es"
-    if word.endswith("y") and len(word) > 1 and word[-2] not in "aeiou":
-        return word[:-1] + "ies"
-    return word + "s"
-
 
 def count_of(count: int, word: str) -> str:
     """ "1 hit", "2 hits"."""

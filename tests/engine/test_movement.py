@@ -254,3 +254,14 @@ def test_a_unit_moved_twice_in_combat_move_gets_a_combat_move_hint() -> None:
     problems = validate(st, "Soviet Union", body)
     moved = [p for p in problems if p.code == "move.already-moved"]
     assert moved and "noncombat" not in (moved[0].hint or "") and "one combat move" in (moved[0].hint or "")
+
+
+def test_counts_in_messages_read_as_english() -> None:
+    """Messages say "0 tanks" and "1 fighter", as players write (issue 14: plurals read as English)."""
+    st = state(turn="Germany")
+    problems = validate(st, "Germany", "combat_move:\n  - {units: 2 tank, from: Finland, to: Karelia S.S.R.}\n")
+    assert "Germany has 0 tanks in Finland, not 2" in problems[0].message
+    from pbem.engine.words import count_of, plural, possessive
+
+    assert (count_of(1, "fighter"), plural("industrial complex"), plural("infantry")) == ("1 fighter", "industrial complexes", "infantry")
+    assert (possessive("Germany"), possessive("United States")) == ("Germany's", "United States'")
