@@ -174,6 +174,10 @@ def _run(case: Case, failures: list[str]) -> None:
         elif codes != sorted(expect["problems"]):
             failures.append(f"problems {codes or 'none'}, expected {sorted(expect['problems']) or 'none'}"
                             + "".join(f" [{p.code}: {p.message}]" for p in checked.problems[:3]))
+        said = " ".join(f"{p.message} {p.rule or ''} {p.hint or ''}" for p in checked.problems)
+        for wanted in expect.get("problem_text") or []:
+            if wanted not in said:
+                failures.append(f"the refusal does not say {wanted!r} (it says: {said[:300]})")
         return
     dice = FixedDice({**dict(case.data.get("optional_dice") or {}), **dict(case.data.get("dice") or {})})
     try:
