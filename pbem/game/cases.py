@@ -204,9 +204,9 @@ def _run(case: Case, failures: list[str]) -> None:
         if "report" in expect:
             from pbem.report.render import render_report
 
-            text = render_report(report, "text")
+            text = " ".join(render_report(report, "text").split())  # as read, whatever the line breaks
             for wanted in expect["report"]:
-                if wanted not in text:
+                if " ".join(wanted.split()) not in text:
                     failures.append(f"the report does not say {wanted!r}")
 
 

@@ -113,14 +113,22 @@ def _battle(entry: Mapping[str, Any], mover: str, low_luck: bool) -> dict[str, A
     removed = [dict(c, round=rnd) for (rnd, step), rows in sorted(casualties.items()) if (rnd, step) not in rolled_steps
                for c in rows]
     retreat = None
-    if outcome.retreated_to:
-        units: dict[str, int] = {}
-        for by in outcome.retreated.values():
-            for u, n in by.items():
-                units[u] = units.get(u, 0) + n
-        retreat = {"round": max(outcome.rounds, 1), "to": outcome.retreated_to, "units": dict(sorted(units.items())) or {"none": 0} if units else {}, "reason": "the attacker's retreat directive"}
-        if not retreat["units"]:
-            retreat = None
+    ground: dict[str, int] = {}
+    air: dict[str, int] = {}
+    for by in outcome.retreated.values():
+        for u, n in by.items():
+            into = air if battle.units[u].domain == "air" else ground
+            into[u] = into.get(u, 0) + n
+    # Retreating air units stay where they fought and land in the noncombat move (General Combat,
+    # step 6): they are not said to reach the land units' retreat space, where the report's
+    # noncombat move would then seem to fly them a second time.
+    aloft = f"; the air units ({units_phrase(air)}) retreat where they are and land in the noncombat move" if air else ""
+    if ground and outcome.retreated_to:
+        retreat = {"round": max(outcome.rounds, 1), "to": outcome.retreated_to, "units": dict(sorted(ground.items())),
+                   "reason": "the attacker's retreat directive" + aloft}
+    elif air:
+        retreat = {"round": max(outcome.rounds, 1), "to": battle.space, "units": dict(sorted(air.items())),
+                   "reason": "the attacker's retreat directive; air units retreat where they are and land in the noncombat move"}
     submerged = []
     for owner, by in outcome.submerged.items():
         submerged.append({"round": outcome.rounds, "side": "attacker" if owner == mover else "defender", "power": owner, "units": dict(by), "reason": "submerge order"})
