@@ -248,8 +248,9 @@ def render_map_svg(geometry: MapGeometry, view: MapView) -> str:
     origins = _name_layout(geometry)
     out += _battles(geometry, view)  # under the names, so a marked space's name still reads
     out += _names(geometry, origins)
-    out += _stacks(geometry, view, powers, origins)
-    out += _moves(geometry, view)
+    occupied: list[Box] = [_name_box(name, shape, origins[name]) for name, shape in sorted(geometry.spaces.items())]
+    out += _stacks(geometry, view, powers, origins, occupied)
+    out += _moves(geometry, view, occupied)
     out.append("</g>")
     out.append(
         f'<rect x="0" y="{HEADER}" width="{width}" height="{height}" fill="none" stroke="#333333" '
@@ -284,6 +285,37 @@ def land_tint(colour: str) -> str:
     """A territory's fill: dark power colours lightened so names stay readable on them, light ones
     left nearly as they are so they do not fade into the neutrals' near white."""
     return _mix(colour, "#ffffff", 0.45 if _luminance(colour) < 0.6 else 0.12)
+
+
+def _contrast(a: str, b: str) -> float:
+    """WCAG contrast ratio of two colours (1 to 21)."""
+    def lin(c: int) -> float:
+        v = c / 255
+        return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
+
+    def lum(colour: str) -> float:
+        r, g, b = _rgb(colour)
+        return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b)
+
+    hi, lo = sorted((lum(a), lum(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+#: the least contrast of a power's badges and labels against its own territories (WCAG's 3:1 for
+#: graphics is out of reach for a tint that must still show the power's colour; 2:1 reads)
+MIN_BADGE_CONTRAST = 2.0
+
+
+def badge_colour(colour: str) -> str:
+    """The power's colour for unit stacks and move labels, darkened just enough to read on the
+    power's own territories: tan badges on tan land, orange on orange, were invisible."""
+    tint = land_tint(colour)
+    shade = colour
+    for step in range(1, 10):
+        if _contrast(shade, tint) >= MIN_BADGE_CONTRAST:
+            break
+        shade = _mix(colour, "#000000", step / 10)
+    return shade
 
 
 def _space_path(name: str, shape: SpaceShape, fill: str, view: MapView) -> str:
@@ -433,16 +465,16 @@ def _stacks(
     view: MapView,
     powers: Sequence[str],
     origins: Mapping[str, tuple[float, float]],
+    occupied: list[Box] | None = None,
 ) -> list[str]:
     """One badge per power and space, in the power's colour, stacked downwards.
 
     Stacks go where they cover no name and no other stack, so both stay readable (see
-    :func:`_stack_anchor`).
+    :func:`_stack_anchor`); `occupied` starts with the names' boxes and gains each stack's.
     """
     rank = {p: i for i, p in enumerate(powers)}
-    occupied: list[Box] = [
-        _name_box(name, shape, origins[name]) for name, shape in sorted(geometry.spaces.items())
-    ]
+    if occupied is None:
+        occupied = [_name_box(name, shape, origins[name]) for name, shape in sorted(geometry.spaces.items())]
     names_index = {name: i for i, name in enumerate(sorted(geometry.spaces))}
     out = [f'<g id="units" font-size="{STACK_FONT}" font-weight="bold">']
     for name in sorted(view.units):
@@ -465,7 +497,7 @@ def _stacks(
         x, y = _stack_anchor(shape, name_box, block_w, block_h, occupied, geometry.width)
         occupied.append((x - block_w / 2, y, x + block_w / 2, y + block_h))
         for power, items, lines, w, h in badges:
-            colour = _colour(view, power)
+            colour = badge_colour(_colour(view, power))
             ink = "#ffffff" if _luminance(colour) < 0.6 else "#111111"
             out.append(
                 f"<g><title>{escape(f'{power} in {name}: ' + ', '.join(items))}</title>"
@@ -514,14 +546,16 @@ def _stack_anchor(
 # Moves ---------------------------------------------------------------------------------------------
 
 
-def _moves(geometry: MapGeometry, view: MapView) -> list[str]:
+def _moves(geometry: MapGeometry, view: MapView, occupied: list[Box] | None = None) -> list[str]:
     """Curved arrows, bent to their left so a move and its return do not overlap.  On a map that
     wraps east-west, a move across the seam is drawn the short way, as two pieces each clipped at
-    the map's edge, the arrowhead on the piece that arrives."""
+    the map's edge, the arrowhead on the piece that arrives.  Each label goes at the point along
+    its arrow that covers least of the names, unit stacks and labels already placed (`occupied`)."""
+    occupied = list(occupied or [])
     out = ['<g id="moves" fill="none" stroke-linecap="round">']
     labels: list[str] = []
     for move in view.moves:
-        colour = _colour(view, move.power)
+        colour = badge_colour(_colour(view, move.power))
         p0 = geometry.spaces[move.frm].centre
         p1 = geometry.spaces[move.to].centre
         pieces: list[tuple[tuple[float, float], tuple[float, float], bool]] = []
@@ -535,9 +569,11 @@ def _moves(geometry: MapGeometry, view: MapView) -> list[str]:
         title = f"{move.power}: {move.units_label + ' ' if move.units_label else ''}{move.frm} to {move.to}"
         out.append(f"<g><title>{escape(title)}</title>")
         mids = []
+        spots: list[list[tuple[float, float]]] = []
         for a, b, head in pieces:
             path, tip, mid = _arrow(a, b, head)
             mids.append(mid)
+            spots.append(_along(a, b))
             out.append(f'<path d="{path}" stroke="#ffffff" stroke-width="11" opacity="0.85"/>')
             out.append(f'<path d="{path}" stroke="{colour}" stroke-width="6"/>')
             if tip:
@@ -545,11 +581,25 @@ def _moves(geometry: MapGeometry, view: MapView) -> list[str]:
         out.append("</g>")
         if move.units_label:
             # One label per move, on the arriving piece when it lies on the map, kept inside the map.
-            inside = [m for m in reversed(mids) if 0 <= m[0] <= geometry.width] or mids[-1:]
+            arriving = [p for pts in reversed(spots) for p in pts if 0 <= p[0] <= geometry.width] or spots[-1]
             half = _text_width(move.units_label, 17, bold=True) / 2 + 4
-            lx = max(half, min(inside[0][0], geometry.width - half))
+            best, best_cost = None, math.inf
+            for px, py in arriving:
+                lx = max(half, min(px, geometry.width - half))
+                for ly in (py - 8, py + 22, py - 30):
+                    box = (lx - half, ly - 17, lx + half, ly + 5)
+                    cost = sum(_overlap(box, other) for other in occupied)
+                    if cost < best_cost:
+                        best, best_cost = (lx, ly, box), cost
+                    if cost == 0:
+                        break
+                if best_cost == 0:
+                    break
+            assert best is not None
+            lx, ly, box = best
+            occupied.append(box)
             labels.append(
-                f'<text x="{_n(lx)}" y="{_n(inside[0][1] - 8)}" text-anchor="middle" fill="{colour}" '
+                f'<text x="{_n(lx)}" y="{_n(ly)}" text-anchor="middle" fill="{colour}" '
                 f"{_halo('#ffffff', 5)}>{escape(move.units_label)}</text>"
             )
     out.append("</g>")
@@ -586,6 +636,21 @@ def _arrow(
     path = f"M{_n(start[0])},{_n(start[1])} Q{_n(cx)},{_n(cy)} {_n(end[0])},{_n(end[1])}"
     mid = (0.25 * start[0] + 0.5 * cx + 0.25 * end[0], 0.25 * start[1] + 0.5 * cy + 0.25 * end[1])
     return path, tip, mid
+
+
+def _along(a: tuple[float, float], b: tuple[float, float]) -> list[tuple[float, float]]:
+    """Points on the arrow's curve from a to b where a label may sit, the middle first."""
+    ax, ay = a
+    bx, by = b
+    dx, dy = bx - ax, by - ay
+    length = math.hypot(dx, dy) or 1.0
+    bend = min(0.18 * length, 90.0)
+    cx, cy = (ax + bx) / 2 + dy / length * bend, (ay + by) / 2 - dx / length * bend
+    out = []
+    for t in (0.5, 0.38, 0.62, 0.27, 0.73):
+        u = 1 - t
+        out.append((u * u * ax + 2 * u * t * cx + t * t * bx, u * u * ay + 2 * u * t * cy + t * t * by))
+    return out
 
 
 def _towards(p: tuple[float, float], q: tuple[float, float], distance: float) -> tuple[float, float]:

@@ -14,6 +14,7 @@ from pbem.report.mapsvg import (
     SEA_FILL,
     MapMove,
     MapView,
+    badge_colour,
     render_map_svg,
     stack_items,
     view_from_setup,
@@ -104,7 +105,8 @@ def test_unit_stacks_are_labelled_per_power_in_its_colour() -> None:
     texts = [t.text for t in root.iterfind(".//s:g[@id='units']//s:text", NS)]
     assert texts == ["2 ftr", "3 inf 1 tnk", "1 trn 1 bb"]
     fills = [r.get("fill") for r in root.iterfind(".//s:g[@id='units']//s:rect", NS)]
-    assert fills == ["#ff0000", "#0000ff", "#0000ff"]  # Red before Blue: the colours' order
+    # Red before Blue (the colours' order), each darkened where needed to read on its own land
+    assert fills == [badge_colour("#ff0000"), badge_colour("#0000ff"), badge_colour("#0000ff")]
 
 
 def test_stack_items_order_and_merge() -> None:
@@ -126,12 +128,13 @@ def test_moves_are_arrows_in_the_power_colour_and_wrap_the_short_way() -> None:
         "Red: 2 ftr West to Middle",
         "Red: 1 inf Eastland to West",
     ]
+    red = badge_colour("#ff0000")  # the power's colour, darkened to read on its own territories
     for group in groups:
-        shafts = [p for p in group.findall("s:path", NS) if p.get("stroke") == "#ff0000"]
-        heads = [p for p in group.findall("s:path", NS) if p.get("fill") == "#ff0000"]
+        shafts = [p for p in group.findall("s:path", NS) if p.get("stroke") == red]
+        heads = [p for p in group.findall("s:path", NS) if p.get("fill") == red]
         assert shafts and len(heads) == 1
     # The seam move is two pieces, each shorter than half the map, none crossing the whole map.
-    seam = [p for p in groups[1].findall("s:path", NS) if p.get("stroke") == "#ff0000"]
+    seam = [p for p in groups[1].findall("s:path", NS) if p.get("stroke") == red]
     assert len(seam) == 2
     for piece in seam:
         xs = [
@@ -226,3 +229,57 @@ def test_the_opening_example_is_up_to_date() -> None:
     svg = render_map_svg(geo, view_of_opening(rulesets.load_ruleset("1942-2e")))
     assert svg == example.read_text(encoding="utf-8")
     assert (REPO / "examples" / "1942-2e" / "opening-map.png").read_bytes().startswith(PNG_MAGIC)
+
+
+def _boxes(root: ET.Element) -> tuple[list[tuple[float, float, float, float]], list[tuple[float, float, float, float]]]:
+    """The unit stacks' rectangles and the move labels' boxes, as the renderer sizes them."""
+    from pbem.report.mapsvg import _text_width
+
+    stacks = [(float(r.get("x")), float(r.get("y")), float(r.get("x")) + float(r.get("width")),
+               float(r.get("y")) + float(r.get("height"))) for r in root.iterfind(".//s:g[@id='units']//s:rect", NS)]
+    labels = []
+    for t in root.iterfind(".//s:g[@id='move-labels']/s:text", NS):
+        half = _text_width(t.text or "", 17, bold=True) / 2
+        x, y = float(t.get("x")), float(t.get("y"))
+        labels.append((x - half, y - 15, x + half, y + 3))
+    return stacks, labels
+
+
+def _overlaps(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
+    return min(a[2], b[2]) > max(a[0], b[0]) and min(a[3], b[3]) > max(a[1], b[1])
+
+
+def test_move_labels_cover_no_unit_stack_and_no_other_label() -> None:
+    """A crowded front (the 1942 opening around Moscow, a dozen arrows into and out of a few
+    spaces): every label finds a place along its arrow clear of the stacks and the other labels,
+    so each can be read (issue 14)."""
+    from pbem.io.rulesets import load_ruleset, ruleset_dir
+
+    ruleset = load_ruleset("1942-2e")
+    geometry = load_geometry(ruleset_dir("1942-2e") / "geometry.json")
+    base = view_of_opening(ruleset)
+    moves = [MapMove("Soviet Union", frm, to, label) for frm, to, label in [
+        ("Russia", "West Russia", "3 inf 1 art 2 tnk"), ("Karelia S.S.R.", "West Russia", "4 inf 1 art"),
+        ("Archangel", "West Russia", "1 inf 1 tnk"), ("Caucasus", "West Russia", "3 inf 1 tnk"),
+        ("Russia", "Caucasus", "1 aa"), ("Kazakh S.S.R.", "Russia", "1 inf"),
+        ("Novosibirsk", "Russia", "1 inf"), ("Evenki National Okrug", "Archangel", "2 inf"),
+        ("Vologda", "Russia", "1 inf"), ("Karelia S.S.R.", "Archangel", "1 ftr"),
+    ] if frm in geometry.spaces and to in geometry.spaces]
+    view = MapView(base.title, base.owners, base.colours, base.units, moves=moves, impassable=base.impassable)
+    stacks, labels = _boxes(_parse(render_map_svg(geometry, view)))
+    assert len(labels) == len(moves) >= 8
+    for i, label in enumerate(labels):
+        assert not any(_overlaps(label, s) for s in stacks), f"label {i} covers a unit stack"
+        assert not any(_overlaps(label, other) for other in labels[:i]), f"label {i} covers another label"
+
+
+def test_every_powers_badges_read_on_its_own_territories() -> None:
+    """Unit stacks and move labels in a power's colour must stand out from that power's land:
+    tan on tan and orange on orange did not (issue 14)."""
+    from pbem.io.rulesets import load_ruleset
+    from pbem.report.mapsvg import MIN_BADGE_CONTRAST, _contrast, land_tint
+
+    for ruleset_id in ("1942-2e", "revised"):
+        for power in load_ruleset(ruleset_id).powers:
+            shade = badge_colour(power.colour)
+            assert _contrast(shade, land_tint(power.colour)) >= MIN_BADGE_CONTRAST, (ruleset_id, power.name)
