@@ -338,10 +338,23 @@ class Mover:
         if land and frm_sea and not to_sea:
             return self._offload(move, land, units)
         if len(domains) > 1:
-            # Different kinds moving together: check each kind on its own.
+            # Different kinds moving together: each kind by its own rules, and the move is made
+            # whole or not at all (a refused second kind must not leave the first moved).
+            import copy
+
+            involved = [*units, *(r for u in units for r in w.cargo_of(u))]
+            saved = [(u, copy.copy(u.__dict__)) for u in involved]
+            for u, d in saved:
+                d["path"] = list(u.path)
+            pending = copy.deepcopy(dict(w.pending))
             for domain in sorted(domains):
                 sub = [u for u in units if w.utype(u).domain == domain]
                 problems += self._move_group(move, domain, sub)
+            if problems:
+                for u, d in saved:
+                    u.__dict__.update(d)
+                w.pending.clear()
+                w.pending.update(pending)
             return problems
         return self._move_group(move, domains.pop(), units)
 

@@ -8,8 +8,8 @@ obscure failure in the middle of a game.
 Parsing and validating take a few hundred milliseconds, most of a quick command such as `pbem odds`,
 so data that passed is cached as JSON under the user's cache directory
 (`$XDG_CACHE_HOME/pbem/rulesets`, else `~/.cache/pbem/rulesets`), keyed by the sha256 of the data
-files, the schemas and this loader's code: changed data, schemas or code miss the cache and are
-validated again.  `PBEM_NO_CACHE=1` turns the cache off; a cache that cannot be written is skipped.
+files, the schemas, this loader's code and the versions of Python, jsonschema and PyYAML: changed
+data, schemas, code or libraries miss the cache and are validated again.  `PBEM_NO_CACHE=1` turns the cache off; a cache that cannot be written is skipped.
 """
 
 from __future__ import annotations
@@ -228,11 +228,32 @@ def _cache_dir() -> Path | None:
     return base / "pbem" / "rulesets"
 
 
+@functools.cache
+def _environment() -> str:
+    """What else a validated result depends on: the Python, the jsonschema that validated it and
+    the YAML parser that read it (their versions are read from the installed metadata, so
+    jsonschema is not imported: skipping that import is what the cache is for)."""
+    import sys
+    from importlib import metadata
+
+    import yaml
+
+    versions = []
+    for package in ("jsonschema", "PyYAML"):
+        try:
+            versions.append(f"{package}={metadata.version(package)}")
+        except metadata.PackageNotFoundError:
+            versions.append(f"{package}=?")
+    libyaml = "libyaml" if getattr(yaml, "__with_libyaml__", False) else "pure"
+    return f"python={sys.version_info[:3]};{';'.join(versions)};{libyaml}"
+
+
 def _cache_key(raw: Mapping[str, bytes | OSError], schemas: Path) -> str | None:
     """sha256 of everything the validated data depends on: the files, the schemas, the loader."""
     if _cache_dir() is None:
         return None
     h = hashlib.sha256(_CACHE_FORMAT)
+    h.update(_environment().encode())
     try:
         code = [Path(__file__), Path(__file__).with_name("yamlfile.py")]
         parts = [(n, raw[n]) for n in FILES] + [(p.name, p.read_bytes()) for p in code]

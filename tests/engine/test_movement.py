@@ -265,3 +265,27 @@ def test_counts_in_messages_read_as_english() -> None:
 
     assert (count_of(1, "fighter"), plural("industrial complex"), plural("infantry")) == ("1 fighter", "industrial complexes", "infantry")
     assert (possessive("Germany"), possessive("United States")) == ("Germany's", "United States'")
+
+
+def test_a_move_of_two_kinds_is_made_whole_or_not_at_all() -> None:
+    """A move naming infantry and a fighter: when the fighter may not go (air units cannot land in
+    a territory captured this turn), the infantry must not have gone either (issue 21)."""
+    from pbem.dice import FixedDice
+    from pbem.engine.turn import Turn
+    from tests.engine.scenario import _system, orders
+
+    st = state(turn="Germany", clear=("Karelia S.S.R.", "Finland"), units={"Finland": {"Germany": {"infantry": 3, "fighter": 1}}})
+    system, rules, combat = _system("1942-2e")
+    _, parsed = orders("Germany", "combat_move:\n  - {units: 1 infantry, from: Finland, to: Karelia S.S.R.}\n"
+                       "noncombat_move:\n  - {units: 1 infantry, from: Finland, to: Karelia S.S.R.}\n")
+    turn = Turn(system, rules, combat, st, parsed, {}, system.option_defaults(), FixedDice({}))
+    turn.moves(parsed.combat_moves)
+    turn.capture("Karelia S.S.R.", "Germany")
+    from dataclasses import replace
+
+    both = replace(parsed.noncombat_moves[0], units={"infantry": 1, "fighter": 1})
+    problems = turn.mover.apply(both)
+    assert problems and all(p.code != "move.no-units" for p in problems)
+    w = turn.w
+    assert sorted(u.type for u in w.units_at("Finland") if u.owner == "Germany") == ["fighter", "infantry", "infantry"]
+    assert [u.type for u in w.units_at("Karelia S.S.R.") if u.owner == "Germany"] == ["infantry"]

@@ -174,3 +174,24 @@ def test_duplicate_territory_is_refused(copy: Path) -> None:
     with pytest.raises(ProblemsError) as e:
         load_ruleset_dir(copy)
     assert any(p.file == "aa1942_2e/map.yaml" and "Algeria" in p.message for p in e.value.problems)
+
+
+def test_the_ruleset_cache_is_keyed_by_the_libraries_that_validated_it(tmp_path, monkeypatch) -> None:
+    """A cached validation says nothing about another jsonschema, PyYAML or Python: a change of
+    any of them misses the cache (issue 21)."""
+    import shutil
+
+    from pbem.io import rulesets as r
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.delenv("PBEM_NO_CACHE", raising=False)
+    folder = tmp_path / "aa1942_2e"
+    shutil.copytree(r.ruleset_dir("1942-2e"), folder, ignore=shutil.ignore_patterns("*.py", "__pycache__"))
+    here = r._environment()
+    assert "jsonschema=" in here and "PyYAML=" in here and "python=" in here
+    r.load_ruleset_dir(folder)
+    cache = tmp_path / "cache" / "pbem" / "rulesets"
+    assert len(list(cache.glob("*.json"))) == 1
+    monkeypatch.setattr(r, "_environment", lambda: "python=(3, 99, 0);jsonschema=99.0;PyYAML=9.9;pure")
+    r.load_ruleset_dir(folder)
+    assert len(list(cache.glob("*.json"))) == 2
