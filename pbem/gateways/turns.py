@@ -139,16 +139,34 @@ def report_message(game: Game, adjudicated: Adjudicated, sender: str, recipients
     msg["Subject"] = f"[pbem {game.config.game}] Round {adjudicated.round}: {adjudicated.power} report"
     msg["Date"] = formatdate(localtime=False)
     msg["Message-ID"] = make_msgid("report", domain=sender.rsplit("@", 1)[-1].strip("> ") or None)
+    # every mail of a game refers to one root id, so mail clients show the game as one thread
+    root = game_thread_id(game, sender)
+    msg["In-Reply-To"] = root
+    msg["References"] = root
     # quoted-printable: SMTP servers refuse lines over 998 octets, and reports have long ones
     msg.set_content(text, cte="quoted-printable")
     msg.add_alternative(html, subtype="html", cte="quoted-printable")
     if picture is not None:
         name, data_bytes, mime = picture
+        from pbem.game.game import slug
+
+        # named after the game, round and power, not the same name every turn
+        name = f"{slug(game.config.game)}-round-{int(adjudicated.round):02d}-{slug(adjudicated.power)}-map.{name.rsplit('.', 1)[-1]}"
         maintype, subtype = mime.split("/", 1)
         html_part = msg.get_payload()[1]
         html_part.add_related(data_bytes, maintype=maintype, subtype=subtype, cid=cid, filename=name,
                               disposition="inline")
     return msg
+
+
+def game_thread_id(game: Game, sender: str) -> str:
+    """The Message-ID every mail of a game refers to (In-Reply-To, References): stable for the
+    game, never sent itself, so clients thread the game's reports and answers together."""
+    import hashlib
+
+    domain = sender.rsplit("@", 1)[-1].strip("> ") or "pbem.invalid"
+    seed = f"{game.config.game}/{game.config.dice.get('anchor') or game.config.ruleset_hash}"
+    return f"<pbem-game-{hashlib.sha256(seed.encode()).hexdigest()[:24]}@{domain}>"
 
 
 def player_addresses(players: Mapping[str, str]) -> list[str]:

@@ -8,14 +8,36 @@ here, when a PNG is asked for, so the rest of the program starts fast and works 
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 REQUIREMENT = "resvg-py>=0.5,<0.6"
 FONT_FAMILY = "DejaVu Sans"
+#: DejaVu Sans and Sans Bold, subset to Latin-1 (fonts/LICENSE.txt)
+FONT_FILES = tuple(sorted((Path(__file__).parent / "fonts").glob("*.ttf")))
 
 
-def svg_to_png(svg: str, *, width: int | None = None) -> bytes:
-    """Rasterise `svg` to PNG bytes, `width` pixels wide (height keeps the aspect ratio)."""
+def svg_to_png(svg: str, *, width: int | None = None, colours: int | None = None) -> bytes:
+    """Rasterise `svg` to PNG bytes, `width` pixels wide (height keeps the aspect ratio).
+
+    With `colours`, the picture is reduced to that many colours (a palette PNG, by Pillow): a map
+    is flat colours and text, so this keeps it sharp at a third of the size, which is what lets a
+    report mail carry it under the size mailing lists accept."""
+    png = _render(svg, width)
+    if colours is None:
+        return png
+    import io
+
+    from PIL import Image
+
+    image = Image.open(io.BytesIO(png)).convert("RGB")
+    palette = image.quantize(colors=colours, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+    out = io.BytesIO()
+    palette.save(out, "PNG", optimize=True)
+    return out.getvalue()
+
+
+def _render(svg: str, width: int | None) -> bytes:
     if width is not None and width <= 0:
         raise ValueError(f"width must be positive, not {width}")
     try:
@@ -35,6 +57,10 @@ def svg_to_png(svg: str, *, width: int | None = None) -> bytes:
             background="#ffffff",
             font_family=FONT_FAMILY,
             sans_serif_family=FONT_FAMILY,
+            # the fonts shipped with pbem, never the machine's: the same picture everywhere, and
+            # labels even where no font is installed
+            skip_system_fonts=True,
+            font_files=[str(p) for p in FONT_FILES],
         )
     )
 

@@ -260,6 +260,45 @@ def render_map_svg(geometry: MapGeometry, view: MapView) -> str:
     return "\n".join(out) + "\n"
 
 
+def focus_box(geometry: MapGeometry, spaces: Iterable[str], *, pad: float = 160.0, min_w: float = 1000.0,
+              min_h: float = 620.0) -> tuple[float, float, float, float] | None:
+    """The part of the board (x, y, w, h in document units) that shows `spaces` with room around
+    them, for a picture of one turn's action; None when they spread over most of the board (or
+    across the seam of a wrapping map), where the whole board is the better picture."""
+    xs: list[float] = []
+    ys: list[float] = []
+    for name in spaces:
+        shape = geometry.spaces.get(name)
+        if shape is None:
+            continue
+        for ring in shape.polygons:
+            xs.extend(float(p[0]) for p in ring)
+            ys.extend(float(p[1]) for p in ring)
+    if not xs:
+        return None
+    x0, x1, y0, y1 = min(xs) - pad, max(xs) + pad, min(ys) - pad, max(ys) + pad
+    w, h = max(x1 - x0, min_w), max(y1 - y0, min_h)
+    if w > 0.6 * geometry.width:
+        return None
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    x = min(max(0.0, cx - w / 2), geometry.width - w)
+    y = min(max(0.0, cy - h / 2), geometry.height - h)
+    return (x, y + HEADER, w, h)
+
+
+def crop_svg(svg: str, box: tuple[float, float, float, float]) -> str:
+    """The same drawing showing only `box` (document units): a new viewBox and size."""
+    x, y, w, h = box
+    head, rest = svg.split("<svg ", 1)
+    tag, body = rest.split(">", 1)
+    import re as _re
+
+    tag = _re.sub(r'viewBox="[^"]*"', f'viewBox="{_n(x)} {_n(y)} {_n(w)} {_n(h)}"', tag)
+    tag = _re.sub(r'\bwidth="[^"]*"', f'width="{_n(w)}"', tag)
+    tag = _re.sub(r'\bheight="[^"]*"', f'height="{_n(h)}"', tag)
+    return f"{head}<svg {tag}>{body}"
+
+
 def _power_order(view: MapView) -> list[str]:
     """Powers in the order the view's colours list them (turn order), then any others by name."""
     seen = list(view.colours)

@@ -65,7 +65,7 @@ def test_a_round_by_email_ends_with_reports_in_every_inbox(mailworld: MailWorld,
         last = reports[-1]
         assert last.get_body(("html",)) is not None and last.get_body(("plain",)) is not None
         inline = [p.get_filename() for p in last.walk() if p.get_content_disposition() == "inline"]
-        assert inline == ["demo-round-02-map.svg"]  # the board, shown in the HTML by Content-ID
+        assert inline == ["demo-round-01-united-states-map.svg"]  # the board, shown in the HTML by Content-ID
         assert last["From"].endswith(f"<{ADJUDICATOR}>")
     # the gateway logged in to send (credentials from the environment), and every message is marked done
     assert all(mailworld.authenticated)

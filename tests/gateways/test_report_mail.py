@@ -44,3 +44,19 @@ def test_without_a_map_the_mail_is_text_and_html_only(tmp_path: Path) -> None:
     mail = report_message(game, Adjudicated(sha, 1, "Soviet Union", report), "host@league.test", ["a@players.test"])
     assert [p.get_content_type() for p in mail.get_payload()] == ["text/plain", "text/html"]
     assert "cid:" not in mail.get_body(("html",)).get_content()
+
+
+def test_a_games_mails_form_one_thread_and_the_map_is_named_for_the_turn(tmp_path: Path) -> None:
+    """In-Reply-To and References name one id per game, so a game's mail reads as one thread; the
+    map part is named after the game, round and power (issue 21)."""
+    game = make_game(tmp_path / "g", hosting={"report_map": "svg"})
+    game.submit(example(ROUND_ONE[0]), "orders.yaml")
+    sha, report = game.adjudicate()
+    first = report_message(game, Adjudicated(sha, 1, "Soviet Union", report), "host@league.test", ["a@players.test"])
+    game.submit(example(ROUND_ONE[1]), "orders.yaml")
+    sha2, report2 = game.adjudicate()
+    second = report_message(game, Adjudicated(sha2, 1, "Germany", report2), "host@league.test", ["a@players.test"])
+    assert first["In-Reply-To"] == second["In-Reply-To"] == first["References"]
+    assert first["Message-ID"] != second["Message-ID"]
+    names = [p.get_filename() for m in (first, second) for p in m.walk() if p.get_content_disposition() == "inline"]
+    assert names == ["demo-round-01-soviet-union-map.svg", "demo-round-01-germany-map.svg"]

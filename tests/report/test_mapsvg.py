@@ -283,3 +283,19 @@ def test_every_powers_badges_read_on_its_own_territories() -> None:
         for power in load_ruleset(ruleset_id).powers:
             shade = badge_colour(power.colour)
             assert _contrast(shade, land_tint(power.colour)) >= MIN_BADGE_CONTRAST, (ruleset_id, power.name)
+
+
+def test_png_labels_are_drawn_with_the_fonts_pbem_ships() -> None:
+    """The rasteriser is given pbem's own fonts and never the machine's, so a map drawn where no
+    font is installed still has its labels, and every machine draws the same picture (issue 21)."""
+    import io
+
+    Image = pytest.importorskip("PIL.Image")
+    from pbem.report.mappng import FONT_FILES
+
+    assert {f.name for f in FONT_FILES} == {"DejaVuSans.ttf", "DejaVuSans-Bold.ttf"}
+    text = ('<svg xmlns="http://www.w3.org/2000/svg" width="200" height="60" viewBox="0 0 200 60">'
+            '<text x="10" y="40" font-size="30" font-family="DejaVu Sans" font-weight="bold">Moscow</text></svg>')
+    blank = text.replace("Moscow", "")
+    ink = [sum(1 for p in Image.open(io.BytesIO(svg_to_png(s))).convert("L").get_flattened_data() if p < 128) for s in (text, blank)]
+    assert ink[0] > 300 and ink[1] == 0
