@@ -117,3 +117,22 @@ def orders() -> None:
 def template(game_dir: str) -> None:
     """Print a commented orders file for the power to move."""
     click.echo(orders_template(_open(game_dir)), nl=False)
+
+
+@orders.command("sign")
+@click.argument("file", type=click.Path(dir_okay=False, exists=True))
+@click.option("--key", type=click.Path(dir_okay=False), default=None,
+              help="Your SSH private key (default: ~/.ssh/id_ed25519), the one in the game's allowed_signers.")
+@user_errors
+def sign(file: str, key: str | None) -> None:
+    """Print the orders with your SSH signature under them, to paste into a mail to the game.
+
+    For games whose mail settings take orders only when signed (authentication: signature)."""
+    from pathlib import Path
+
+    from pbem.gateways.mailauth import sign as sign_orders
+    from pbem.io.yamlfile import read_user_file
+
+    key_path = Path(key).expanduser() if key else Path("~/.ssh/id_ed25519").expanduser()
+    text = read_user_file(file).decode("utf-8", "replace")
+    click.echo(sign_orders(text, key_path), nl=False)

@@ -249,8 +249,25 @@ class MailGateway:
         names = ", ".join(s.game_id for s in playing)
         return None, f"You play in several games here ({names}); say which in the subject.\n\n" + HOW_TO
 
+    def _unproven(self, mail: IncomingMail, slot: _GameSlot, orders: str) -> str | None:
+        """Why the sender of these orders is not proven, under the settings' proof (None: proven)."""
+        from pbem.gateways.mailauth import check_auth_results, check_signature
+
+        auth = self.config.auth
+        if auth.mode == "authentication-results":
+            return check_auth_results(mail.auth_results, mail.sender, auth.authserv_id or "")
+        if auth.mode == "signature":
+            return check_signature(orders, mail.signature, mail.sender, slot.game.repo.read("allowed_signers"))
+        return None
+
     def _submit(self, key: str, mail: IncomingMail, slot: _GameSlot, mine: list[str]) -> Outcome:
         chosen = mail.orders_for(mail.power_hint)[0]
+        why = self._unproven(mail, slot, chosen.text)
+        if why is not None:
+            self._reply(mail, f"Your orders were NOT accepted: {why}. Nothing was changed.\n\n"
+                              "Orders by mail are taken only from a sender this game can prove; see the game's README "
+                              "or ask the host how to send them.\n", slot)
+            return Outcome(key, mail.message_id, mail.sender, slot.game_id, INVALID, f"sender not proven: {why}")
         note = ""
         if len(mail.candidates) > 1:
             note = f"(Your message had {len(mail.candidates)} orders files; {chosen.filename} was used.)\n\n"
@@ -322,6 +339,9 @@ class MailGateway:
         recipients = player_addresses(current_players(game))
         if not recipients:
             return
+        if self.config.auth.mode == "none":
+            notes = [*(notes or []), "Orders by mail are not authenticated in this game (the host's choice): "
+                                     "anyone who knows a player's address could have sent them."]
         message = report_message(game, adj, self.config.sender, recipients, notes)
         message["Auto-Submitted"] = "auto-generated"
         self.queue.send(message, Outbox(game_outbox(slot.path)))

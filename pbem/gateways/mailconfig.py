@@ -15,6 +15,9 @@ a literal `password:` is refused in a file that sits inside a git work tree.
     smtp: {host: smtp.league.example, port: 465, security: ssl, user: orders@league.example}
     games:                         # game id -> game repository
       summer-league-7: /srv/pbem/summer-league-7
+    authentication:                # how a sender is proven (pbem.gateways.mailauth)
+      require: authentication-results
+      authserv_id: mx.league.example
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem.game.game import GameError
+from pbem.gateways.mailauth import AuthSettings, settings
 
 ENV_CONFIG = "PBEM_MAIL_CONFIG"
 SECURITY = ("ssl", "starttls", "plain")
@@ -54,6 +58,7 @@ class MailConfig:
     smtp: ServerConfig | None
     games: Mapping[str, Path] = field(default_factory=dict)
     source: str = "<memory>"
+    auth: "AuthSettings" = field(default_factory=lambda: AuthSettings("none"))  # how senders are proven
 
     @property
     def sender_address(self) -> str:
@@ -123,7 +128,8 @@ def load_mail_config(path: Path, env: Mapping[str, str] = os.environ) -> MailCon
     sender = str(data.get("from") or "")
     if "@" not in parseaddr(sender)[1]:
         raise GameError(f"{where}: `from` must be the gateway's address, e.g. \"Adjudicator <orders@league.example>\"")
+    auth = settings(data.get("authentication"), where)
     return MailConfig(sender, imap,
                       (base / str(incoming["maildir"])).resolve() if incoming.get("maildir") else None,
                       (base / str(incoming["mbox"])).resolve() if incoming.get("mbox") else None,
-                      smtp, games, where)
+                      smtp, games, where, auth)

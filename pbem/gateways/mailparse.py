@@ -24,6 +24,8 @@ from datetime import datetime
 from email.message import EmailMessage, Message
 from email.utils import getaddresses, parsedate_to_datetime
 
+from pbem.gateways.mailauth import split_signature
+
 SUBJECT_TAG = re.compile(r"\[\s*pbem\s+([A-Za-z0-9][A-Za-z0-9._-]*)\s*\]\s*(.*)", re.IGNORECASE)
 _ORDERS_KEYS = re.compile(r"^(game|power|round|purchase|repair|combat_move|battles|noncombat_move|place|standing_orders)\s*:",
                           re.IGNORECASE)
@@ -58,6 +60,8 @@ class IncomingMail:
     problems: tuple[str, ...]  # what could not be read (bad attachment charset, too large, ...)
     automatic: bool = False  # a bounce, an auto-reply or list mail: never answered, to avoid mail loops
     references: str = ""
+    auth_results: tuple[str, ...] = ()  # the Authentication-Results headers, topmost first
+    signature: str | None = None  # an SSH signature of the orders, pasted under them or attached (.sig)
 
     def orders_for(self, power: str | None) -> list[OrdersText]:
         """The candidates, those naming `power` first when the subject gives one."""
@@ -247,6 +251,7 @@ def parse_mail(raw: bytes) -> IncomingMail:
     markup: list[str] = []
     unreadable: list[str] = []  # orders found but not readable whole: refused with what was read
     body_lossy: list[str] = []
+    signature: str | None = None
     for part in msg.walk():
         if part.is_multipart():
             continue
@@ -263,8 +268,15 @@ def parse_mail(raw: bytes) -> IncomingMail:
                                   f"so lines of it may be missing; this much was read:\n{shown}")
                 continue
             text = clean_text(decode_bytes(payload, part.get_content_charset()))
+            text, sig = split_signature(text)
+            signature = signature or sig
             if _ORDERS_KEYS.search(text) or re.search(r"^\s*(power|game)\s*:", text, re.IGNORECASE | re.MULTILINE):
                 candidates.append(OrdersText(_safe_name(part.get_filename() or "orders.yaml"), text if text.endswith("\n") else text + "\n"))
+            continue
+        if (part.get_filename() or "").lower().endswith(".sig"):
+            payload = part.get_payload(decode=True)
+            found = split_signature(decode_bytes(payload, None) if isinstance(payload, bytes) else "")[1]
+            signature = signature or found
             continue
         if "attachment" in disposition:
             continue  # pictures, vCards, signatures (.p7s/.asc) and the like
@@ -276,6 +288,8 @@ def parse_mail(raw: bytes) -> IncomingMail:
             (plain if part.get_content_type() == "text/plain" else markup).append(text)
     if not candidates:
         body = "\n".join(plain) if plain else "\n".join(html_to_text(m) for m in markup)
+        body, sig = split_signature(clean_text(body))
+        signature = signature or sig
         found = orders_from_body(body)
         if body_lossy:
             unreadable.append(f"the message body could not be decoded whole ({', '.join(body_lossy)}), so lines of the "
@@ -284,8 +298,9 @@ def parse_mail(raw: bytes) -> IncomingMail:
             candidates.append(OrdersText("message body", found))
     problems.extend(unreadable)
     references = " ".join(_header(msg, "References").split() + ([message_id] if message_id else []))
+    auth_results = tuple(str(v) for v in msg.get_all("Authentication-Results", []) or [])
     return IncomingMail(message_id, sender, subject, game_id, power_hint, tuple(candidates), date, tuple(problems),
-                        is_automatic(msg, sender), references)
+                        is_automatic(msg, sender), references, auth_results, signature)
 
 
 def is_automatic(msg: Message, sender: str) -> bool:

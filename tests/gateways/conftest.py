@@ -83,6 +83,7 @@ class MailWorld:
                                   "timeout": 10}},
             "smtp": {"host": "127.0.0.1", "port": self.smtp_port, "security": "plain", "user": SMTP_USER, "timeout": 10},
             "games": {k: str(v) for k, v in games.items()},
+            "authentication": {"require": "none"},
             **extra,
         }
         path = directory / "mail.yaml"
