@@ -101,14 +101,16 @@ def serve_init(bare_repo: str, allowed_signers: str | None) -> None:
 @click.argument("forge", type=click.Choice(["github", "gitlab"]))
 @game_option
 @click.option("--install", default=None, metavar="REQUIREMENT",
-              help="How CI installs pbem (default: pbem==<this version>), e.g. git+https://example.org/pbem@v0.1.0.")
+              help="What CI installs, e.g. 'pbem @ git+https://example.org/pbem@v0.1.0' (default: this pbem at its exact "
+                   "commit when it is a pushed git checkout, else a wheel of it written to the game's .ci/ folder).")
 @click.option("--force", is_flag=True, help="Replace an existing CI file.")
 @user_errors
 def init_ci(forge: str, game_dir: str, install: str | None, force: bool) -> None:
     """Write a CI file: validate orders on pull requests, adjudicate and apply deadlines on main."""
     from pbem.gateways.forge import write_ci
 
-    target = write_ci(Path(game_dir), forge, install=install, force=force)
+    target, choice = write_ci(Path(game_dir), forge, install=install, force=force)
+    click.echo(f"CI installs {choice.what}: {choice.command}")
     click.echo(f"wrote {target}; review it, commit it and push. Secrets to set: see the file's header.")
 
 

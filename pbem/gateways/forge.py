@@ -13,6 +13,8 @@ The shell steps are constants here so the tests run exactly the text the workflo
 
 from __future__ import annotations
 
+import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 from pbem import __version__
@@ -87,15 +89,16 @@ on:
   schedule:
     - cron: "17 * * * *"
   workflow_dispatch: {{}}
-concurrency:
-  group: pbem-${{{{ github.repository }}}}
-  cancel-in-progress: false
 permissions:
   contents: read
 jobs:
   validate:
     if: github.event_name == 'pull_request'
     runs-on: ubuntu-latest
+    # a request's checks wait only for an earlier run of the same request, never for adjudication
+    concurrency:
+      group: pbem-{game_id}-validate-${{{{ github.ref }}}}
+      cancel-in-progress: true
     steps:
       - uses: actions/checkout@v4
         with:
@@ -105,7 +108,7 @@ jobs:
         with:
           python-version: "3.11"
       - name: Install pbem
-        run: python -m pip install --quiet "{install}"
+        run: {install}
       - name: Validate the orders
         env:
           PBEM_BASE: origin/${{{{ github.base_ref }}}}
@@ -113,6 +116,10 @@ jobs:
 {_indent(VALIDATE_SCRIPT, 10)}  advance:
     if: github.event_name != 'pull_request'
     runs-on: ubuntu-latest
+    # one adjudication of this game at a time, and one in progress is never cancelled
+    concurrency:
+      group: pbem-{game_id}-advance
+      cancel-in-progress: false
     permissions:
       contents: write
     steps:
@@ -124,7 +131,7 @@ jobs:
         with:
           python-version: "3.11"
       - name: Install pbem
-        run: python -m pip install --quiet "{install}"
+        run: {install}
       - name: Mail settings from the secret store
         env:
           PBEM_MAIL_CONFIG_YAML: ${{{{ secrets.PBEM_MAIL_CONFIG_YAML }}}}
@@ -160,7 +167,7 @@ jobs:
         with:
           python-version: "3.11"
       - name: Install pbem
-        run: python -m pip install --quiet "{install}"
+        run: {install}
       - name: Build the game's site
         env:
           PBEM_SITE_DIR: _site
@@ -186,7 +193,7 @@ default:
   image: python:3.11-slim
   before_script:
     - apt-get update -qq && apt-get install -y -qq git > /dev/null
-    - python -m pip install --quiet "{install}"
+    - {install}
 workflow:
   rules:
     - if: $CI_PIPELINE_SOURCE == "merge_request_event"
@@ -203,7 +210,7 @@ validate:
     - |
 {_indent(VALIDATE_SCRIPT, 6)}advance:
   stage: deploy
-  resource_group: pbem-game
+  resource_group: pbem-{game_id}-advance
   rules:
     - if: $CI_COMMIT_BRANCH == "main"
   variables:
@@ -228,17 +235,64 @@ validate:
 """
 
 
-def write_ci(game_dir: Path, forge: str, *, install: str | None = None, force: bool = False) -> Path:
+@dataclass(frozen=True)
+class InstallChoice:
+    """How CI gets pbem: the shell command, what it installs, and files to commit with the game."""
+
+    command: str
+    what: str
+    files: tuple[Path, ...] = ()
+
+
+def install_choice(game_dir: Path, requirement: str | None) -> InstallChoice:
+    """What the workflow installs, from what exists: the requirement the host names; else this
+    pbem at the exact commit of its own public repository (when it is a pushed git checkout); else
+    a wheel of this pbem, written into the game's `.ci/` folder for the host to commit. pbem is not
+    on the package index, so `pbem==<version>` would fail every run."""
+    import shlex
+    import subprocess
+
+    if requirement:
+        return InstallChoice(f"python -m pip install --quiet {shlex.quote(requirement)}", f"the requirement {requirement!r}")
+    source = Path(__file__).resolve().parents[2]
+    if (source / ".git").exists() and (source / "pyproject.toml").is_file():
+        def git(*args: str) -> str:
+            run = subprocess.run(["git", "-C", str(source), *args], capture_output=True, text=True)
+            return run.stdout.strip() if run.returncode == 0 else ""
+
+        remote, commit = git("remote", "get-url", "origin"), git("rev-parse", "HEAD")
+        pushed = commit and git("branch", "-r", "--contains", commit)
+        if remote.startswith(("https://", "git@", "ssh://")) and pushed and not git("status", "--porcelain", "--untracked-files=no"):
+            url = remote if remote.startswith("https://") else remote
+            req = f"pbem @ git+{url}@{commit}"
+            return InstallChoice(f"python -m pip install --quiet {shlex.quote(req)}", f"pbem at commit {commit[:12]} of {remote}")
+    if not (source / "pyproject.toml").is_file():
+        raise GameError("this pbem is installed from a wheel without its sources: pass --install REQUIREMENT "
+                        "(e.g. a wheel URL or 'pbem @ git+https://.../pbem@TAG') so CI installs the same version")
+    wheel_dir = Path(game_dir) / ".ci"
+    wheel_dir.mkdir(exist_ok=True)
+    built = subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--wheel-dir", str(wheel_dir), str(source)],
+                           capture_output=True, text=True)
+    wheels = sorted(wheel_dir.glob(f"pbem-{__version__}-*.whl"))
+    if built.returncode != 0 or not wheels:
+        raise GameError(f"could not build a wheel of pbem for CI ({built.stderr.strip()[-500:]}); pass --install REQUIREMENT")
+    wheel = wheels[-1].relative_to(game_dir)
+    return InstallChoice(f"python -m pip install --quiet ./{wheel.as_posix()}", f"the wheel {wheel.as_posix()} (commit it with the workflow)",
+                         (wheels[-1],))
+
+
+def write_ci(game_dir: Path, forge: str, *, install: str | None = None, force: bool = False) -> tuple[Path, InstallChoice]:
     """Write the forge's CI file into the game's work tree (the host reviews and commits it)."""
     if forge not in FORGES:
         raise GameError(f"unknown forge {forge!r}; choose {', '.join(FORGES)}")
     game = Game(game_dir)
     if game.repo.bare:
         raise GameError(f"{game_dir} is a bare repository; write the CI file in a clone with a work tree")
-    text = (github_workflow if forge == "github" else gitlab_pipeline)(game.config.game, install or f"pbem=={__version__}")
     target = Path(game_dir) / TARGETS[forge]
+    choice = install_choice(Path(game_dir), install)
+    text = (github_workflow if forge == "github" else gitlab_pipeline)(game.config.game, choice.command)
     if target.exists() and not force and target.read_text(encoding="utf-8") != text:
         raise GameError(f"{target} exists; pass --force to replace it")
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(text, encoding="utf-8")
-    return target
+    return target, choice

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import yaml
 
 from pbem.game.dicekeys import key_path
@@ -139,3 +141,42 @@ def test_pull_requests_are_validated_and_main_is_adjudicated_with_the_secret_fro
     failed = _run("bash", "-c", ADVANCE_SCRIPT, cwd=runner, env=_ci_env(PBEM_PUSH_URL="origin"), check=False)
     assert failed.returncode == 2 and "no dice secret for game 'demo'" in failed.stderr and "Traceback" not in failed.stderr
     assert Game(forge).repo.head() == head
+
+
+def test_the_workflow_installs_what_exists_and_groups_runs_by_game(tmp_path: Path) -> None:
+    """pbem is not on the package index: by default CI installs a wheel of this pbem that
+    `pbem init-ci` writes beside the game (or the exact commit of a pushed checkout), says which,
+    and the install step as written works; runs are grouped by game, a request's checks never wait
+    for or cancel an adjudication (issue 21)."""
+    game_dir = tmp_path / "game"
+    new_game(game_dir, "1942-2e", PLAYERS, game_id="demo", dice_mode="local")
+    made = _run(*PBEM, "init-ci", "github", "--game", game_dir)
+    assert "CI installs the wheel .ci/pbem-" in made.stdout
+    workflow = yaml.safe_load((game_dir / ".github/workflows/pbem.yml").read_text())
+    assert "concurrency" not in workflow  # no one group for the whole workflow
+    jobs = workflow["jobs"]
+    assert jobs["validate"]["concurrency"] == {"group": "pbem-demo-validate-${{ github.ref }}", "cancel-in-progress": True}
+    assert jobs["advance"]["concurrency"] == {"group": "pbem-demo-advance", "cancel-in-progress": False}
+    install = {s.get("name"): s for s in jobs["advance"]["steps"]}["Install pbem"]["run"]
+    assert install.startswith("python -m pip install --quiet ./.ci/pbem-") and install.endswith(".whl")
+    # the step as written, in the game's checkout (dependencies are those of this environment)
+    target = tmp_path / "site-packages"
+    step = install.replace("--quiet", f"--quiet --no-deps --target {target}")
+    ran = _run("bash", "-c", step, cwd=game_dir, check=False)
+    assert ran.returncode == 0, ran.stderr
+    assert (target / "pbem" / "__init__.py").is_file()
+    probe = _run(sys.executable, "-c", "import pbem, pathlib; print(pathlib.Path(pbem.__file__).parent)",
+                 env={**os.environ, "PYTHONPATH": str(target)}, cwd=tmp_path)
+    assert str(target) in probe.stdout
+    gitlab_made = _run(*PBEM, "init-ci", "gitlab", "--game", game_dir)
+    gitlab = yaml.safe_load((game_dir / ".gitlab-ci.yml").read_text())
+    assert gitlab["advance"]["resource_group"] == "pbem-demo-advance" and "CI installs" in gitlab_made.stdout
+
+
+@pytest.mark.skipif(shutil.which("actionlint") is None, reason="actionlint is not installed (it is no Debian or PyPI binary here)")
+def test_the_workflow_passes_actionlint(tmp_path: Path) -> None:
+    game_dir = tmp_path / "game"
+    new_game(game_dir, "1942-2e", PLAYERS, game_id="demo", dice_mode="local")
+    _run(*PBEM, "init-ci", "github", "--game", game_dir, "--install", "pbem @ git+https://forge.test/pbem@v0.1.0")
+    linted = _run("actionlint", str(game_dir / ".github/workflows/pbem.yml"), check=False)
+    assert linted.returncode == 0, linted.stdout
