@@ -22,8 +22,8 @@ from pbem.engine.world import Unit, World
 if TYPE_CHECKING:  # pragma: no cover
     from pbem.engine.turn import Turn
 
-DEFAULT_DEFENCE = "defender's standing orders not written: cheapest units lost first, air units last"
-DEFAULT_ATTACK = "no battle directive: cheapest units lost first, air units last, one land unit kept to capture, no retreat"
+DEFAULT_DEFENCE = "defender's standing orders not written: cheapest units lost first"
+DEFAULT_ATTACK = "no battle directive: cheapest units lost first, one land unit kept to capture, no retreat"
 
 
 @dataclass

@@ -136,8 +136,11 @@ def test_fighters_of_a_sunk_defending_carrier_land_one_space_away() -> None:
             "battle/SZ 7/round-2/attacker": [6], "battle/SZ 7/round-2/defender": [6],
             "battle/SZ 7/round-3/attacker": [6], "battle/SZ 7/round-3/defender": [1],
             "battle/SZ 7/round-4/attacker": [6], "battle/SZ 7/round-4/defender": [1]}
-    result = play(st, "Germany", body, dice=dice, standing={})
-    # The carrier was lost first (cheapest), the fighter landed in the United Kingdom next door.
+    from pbem.engine.orders import DefencePolicy, StandingOrders
+
+    carrier_first = {"United Kingdom": StandingOrders("United Kingdom", DefencePolicy(order_of_loss=("aircraft carrier",)), explicit=True)}
+    result = play(st, "Germany", body, dice=dice, standing=carrier_first)
+    # The carrier was lost first (as ordered), the fighter landed in the United Kingdom next door.
     assert "aircraft carrier" not in units_at(result.state, "SZ 7", "United Kingdom")
     assert units_at(result.state, "United Kingdom", "United Kingdom")["fighter"] == 3
 

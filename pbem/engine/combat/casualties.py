@@ -73,8 +73,11 @@ class Taken:
 
 
 def default_rank(profile: UnitType) -> tuple[int, int, str]:
-    """Club convention: cheapest first, air units last (ties by name, so the order is stable)."""
-    return (1 if profile.domain == "air" else 0, profile.cost, profile.name)
+    """A strong player's default: the cheapest units first; at equal cost air units last (ties by
+    name, so the order is stable). On land this is the club convention "air units last" (they cost
+    the most); at sea a fighter (10) goes before a cruiser, carrier or battleship, which keeps more
+    strength: in a large fleet battle "air last" cost the attacker 7 points of winning chance."""
+    return (profile.cost, 1 if profile.domain == "air" else 0, profile.name)
 
 
 class LossPlan:

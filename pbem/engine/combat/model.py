@@ -153,7 +153,7 @@ class Orders:
     """One side's standing orders for a battle.
 
     `order_of_loss`: unit names, first listed lost first; the rest follow the default (cheapest
-    first, air units last).  `hold_territory`: in land battles keep one land unit until last: for
+    first, air units last at equal cost).  `hold_territory`: in land battles keep one land unit until last: for
     the attacker the unit that can still capture; a defender holds its territory with any unit
     that survives, air units too, so for it the flag only costs strength.  Off unless asked for:
     an order of loss is followed as written.  None of these fields is read for the side they do
