@@ -607,11 +607,9 @@ def _moves(geometry: MapGeometry, view: MapView, occupied: list[Box] | None = No
             pieces.append(((p0[0], p0[1]), (p1[0], p1[1]), True))
         title = f"{move.power}: {move.units_label + ' ' if move.units_label else ''}{move.frm} to {move.to}"
         out.append(f"<g><title>{escape(title)}</title>")
-        mids = []
         spots: list[list[tuple[float, float]]] = []
         for a, b, head in pieces:
-            path, tip, mid = _arrow(a, b, head)
-            mids.append(mid)
+            path, tip, _ = _arrow(a, b, head)
             spots.append(_along(a, b))
             out.append(f'<path d="{path}" stroke="#ffffff" stroke-width="11" opacity="0.85"/>')
             out.append(f'<path d="{path}" stroke="{colour}" stroke-width="6"/>')
@@ -652,10 +650,7 @@ def _arrow(
     """Path of a quadratic curve from a to b, trimmed clear of the centres, its arrowhead and midpoint."""
     ax, ay = a
     bx, by = b
-    dx, dy = bx - ax, by - ay
-    length = math.hypot(dx, dy) or 1.0
-    bend = min(0.18 * length, 90.0)
-    cx, cy = (ax + bx) / 2 + dy / length * bend, (ay + by) / 2 - dx / length * bend
+    cx, cy, length = _bend(a, b)
     start = _towards((ax, ay), (cx, cy), min(18.0, length / 4))
     end = _towards((bx, by), (cx, cy), min(26.0, length / 4) if head else 0.0)
     tip = ""
@@ -677,14 +672,21 @@ def _arrow(
     return path, tip, mid
 
 
-def _along(a: tuple[float, float], b: tuple[float, float]) -> list[tuple[float, float]]:
-    """Points on the arrow's curve from a to b where a label may sit, the middle first."""
+def _bend(a: tuple[float, float], b: tuple[float, float]) -> tuple[float, float, float]:
+    """The control point of the curve from a to b, bent to its left, and the distance a-b."""
     ax, ay = a
     bx, by = b
     dx, dy = bx - ax, by - ay
     length = math.hypot(dx, dy) or 1.0
     bend = min(0.18 * length, 90.0)
-    cx, cy = (ax + bx) / 2 + dy / length * bend, (ay + by) / 2 - dx / length * bend
+    return (ax + bx) / 2 + dy / length * bend, (ay + by) / 2 - dx / length * bend, length
+
+
+def _along(a: tuple[float, float], b: tuple[float, float]) -> list[tuple[float, float]]:
+    """Points on the arrow's curve from a to b where a label may sit, the middle first."""
+    ax, ay = a
+    bx, by = b
+    cx, cy, _ = _bend(a, b)
     out = []
     for t in (0.5, 0.38, 0.62, 0.27, 0.73):
         u = 1 - t

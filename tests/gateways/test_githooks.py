@@ -144,10 +144,8 @@ def test_two_players_pushing_at_once_one_wins_the_other_is_told_and_nothing_is_l
     assert _run("git", "-C", bare, "fsck", "--strict").returncode == 0
 
 
-def test_commit_reveal_by_git_push_with_signed_pbem_commits(tmp_path: Path) -> None:
-    """`pbem ack` and `pbem submit` sign their commits when the player's clone signs commits
-    (commit.gpgsign), so a server that takes only signed commits accepts them; dice chains grow by
-    push, and the turn is adjudicated when the last reveal arrives (issue 12)."""
+def _reveal_server(tmp_path: Path, powers: tuple[str, ...]) -> tuple[Path, dict[str, Player], Path]:
+    """A hooked bare game with opponents' reveals, and signing clones for these powers."""
     from pbem.game.game import new_game
 
     work = tmp_path / "work"
@@ -156,10 +154,18 @@ def test_commit_reveal_by_git_push_with_signed_pbem_commits(tmp_path: Path) -> N
     _run("git", "clone", "-q", "--bare", work, bare)
     keys = tmp_path / "keys"
     keys.mkdir()
-    players = {power: Player(tmp_path / "clones", PLAYERS[power], bare, keys) for power in ("Soviet Union", "Germany", "Japan")}
+    players = {power: Player(tmp_path / "clones", PLAYERS[power], bare, keys) for power in powers}
     signers = tmp_path / "allowed_signers"
     signers.write_text("".join(p.signer_line for p in players.values()))
     _run(*PBEM, "serve", "init", bare, "--allowed-signers", signers)
+    return bare, players, signers
+
+
+def test_commit_reveal_by_git_push_with_signed_pbem_commits(tmp_path: Path) -> None:
+    """`pbem ack` and `pbem submit` sign their commits when the player's clone signs commits
+    (commit.gpgsign), so a server that takes only signed commits accepts them; dice chains grow by
+    push, and the turn is adjudicated when the last reveal arrives (issue 12)."""
+    bare, players, signers = _reveal_server(tmp_path, ("Soviet Union", "Germany", "Japan"))
     for power in ("Germany", "Japan"):
         p = players[power]
         _run("git", "-C", p.dir, "pull", "-q")
@@ -187,18 +193,8 @@ def test_commit_reveal_by_git_push_with_signed_pbem_commits(tmp_path: Path) -> N
 
 
 def test_a_rewritten_dice_chain_is_refused(tmp_path: Path) -> None:
-    from pbem.game.game import new_game
-
-    work = tmp_path / "work"
-    new_game(work, "1942-2e", PLAYERS, game_id="demo", dice_mode="local", local_seed="pbem-demo", reveal="opponents")
-    bare = tmp_path / "game.git"
-    _run("git", "clone", "-q", "--bare", work, bare)
-    keys = tmp_path / "keys"
-    keys.mkdir()
-    german = Player(tmp_path / "clones", PLAYERS["Germany"], bare, keys)
-    signers = tmp_path / "allowed_signers"
-    signers.write_text(german.signer_line)
-    _run(*PBEM, "serve", "init", bare, "--allowed-signers", signers)
+    bare, players, _ = _reveal_server(tmp_path, ("Germany",))
+    german = players["Germany"]
     _run("git", "-C", german.dir, "pull", "-q")
     _run(*PBEM, "ack", "--game", german.dir, "--power", "Germany", "--init", "--key-dir", tmp_path / "dk")
     german.push()
