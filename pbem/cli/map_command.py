@@ -15,8 +15,10 @@ from pbem.cli.game_commands import _open, game_option, user_errors
 @click.option("--out", "out", type=click.Path(dir_okay=False), default="map.svg", show_default=True, help="FILE.svg or FILE.png.")
 @click.option("--geometry", type=click.Path(exists=True), default=None,
               help="A TripleA map folder (or our geometry .json) to draw other maps.")
+@click.option("--width", type=click.IntRange(200, 10000), default=1400, show_default=True,
+              help="Pixels across of a PNG (a forum shows about 1400; the full board is 3500).")
 @user_errors
-def map_cmd(game_dir: str, ref: str | None, out: str, geometry: str | None) -> None:
+def map_cmd(game_dir: str, ref: str | None, out: str, geometry: str | None, width: int) -> None:
     """Draw the board: control, units, and the last turn's moves and battles."""
     import json
 
@@ -38,7 +40,7 @@ def map_cmd(game_dir: str, ref: str | None, out: str, geometry: str | None) -> N
     if out.endswith(".png"):
         from pbem.report.mappng import svg_to_png
 
-        Path(out).write_bytes(svg_to_png(svg))
+        Path(out).write_bytes(svg_to_png(svg, width=width))
     else:
         Path(out).write_text(svg, encoding="utf-8")
     click.echo(f"wrote {out}")

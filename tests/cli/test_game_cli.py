@@ -120,3 +120,16 @@ def test_a_misspelt_rule_option_gets_a_did_you_mean(tmp_path: Path) -> None:
     result = CliRunner().invoke(cli, ["new", str(tmp_path / "g"), "--option", "victory=totl"])
     assert result.exit_code != 0 and "did you mean 'total'?" in result.output
     assert not (tmp_path / "g").exists()
+
+
+def test_map_png_is_drawn_at_the_width_asked(game: Path, tmp_path: Path) -> None:
+    """`pbem map --out FILE.png` is forum-sized by default and as wide as `--width` asks."""
+    import struct
+
+    for args, width in (((), 1400), (("--width", "600"), 600)):
+        out = tmp_path / f"map-{width}.png"
+        result = run("map", "--game", str(game), "--out", str(out), *args)
+        assert result.exit_code == 0, result.output
+        assert struct.unpack(">I", out.read_bytes()[16:20])[0] == width
+    refused = run("map", "--game", str(game), "--out", str(tmp_path / "m.png"), "--width", "5")
+    assert refused.exit_code != 0 and "--width" in refused.output
