@@ -43,3 +43,45 @@ def test_no_ruleset_imports_another() -> None:
             for name in imports(path):
                 if name.startswith("pbem.rulesets."):
                     assert name.split(".")[2] == folder.name, f"{path.relative_to(PKG)} imports {name}"
+
+
+def _module_graph() -> dict[str, set[str]]:
+    """pbem module -> the pbem modules it imports, at the top or inside a function (both bind it)."""
+    modules = {}
+    for path in PKG.rglob("*.py"):
+        parts = path.relative_to(PKG.parent).with_suffix("").parts
+        modules[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        targets = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                targets |= {node.module, *(f"{node.module}.{a.name}" for a in node.names)}
+            elif isinstance(node, ast.Import):
+                targets |= {a.name for a in node.names}
+        graph[name] = {t for t in targets if t in modules and t != name and t != "pbem"}
+    return graph
+
+
+def test_module_dependencies_point_one_way() -> None:
+    """No two modules need each other, not even through an import inside a function or under
+    TYPE_CHECKING: a module names what it needs of a caller as a Protocol instead."""
+    graph = _module_graph()
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(name: str) -> None:
+        state[name] = 1
+        stack.append(name)
+        for target in sorted(graph[name]):
+            if state.get(target) == 1:
+                cycle = stack[stack.index(target):] + [target]
+                pytest.fail("import cycle: " + " -> ".join(cycle))
+            if target not in state:
+                visit(target)
+        stack.pop()
+        state[name] = 2
+
+    for name in sorted(graph):
+        if name not in state:
+            visit(name)

@@ -13,14 +13,39 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import Any, Mapping, Protocol
 
 from pbem.engine.combat import model as cm
+from pbem.engine.combat.rules import CombatRules
 from pbem.engine.orders import BattleDirective, Orders, StandingOrders
+from pbem.engine.problems import Problem
 from pbem.engine.world import Unit, World
 
-if TYPE_CHECKING:  # pragma: no cover
-    from pbem.engine.turn import Turn
+
+class Turn(Protocol):
+    """What the battles need of the turn they are part of.  `pbem.engine.turn.Turn` provides it;
+    naming it here keeps the dependency one way: the turn calls the battles, never the reverse."""
+
+    w: World
+    combat_rules: CombatRules
+    orders: Orders
+    standing: Mapping[str, StandingOrders]
+    options: Mapping[str, Any]
+    dice: Any
+    log: Any  # pbem.engine.turn.TurnLog: .battles, .raids, ... the report's record
+    problems: list[Problem]
+    warnings: list[Problem]
+    contested: set[str]
+    attacked: tuple[tuple[str, str | None, str | None], ...]
+
+    @property
+    def validating(self) -> bool: ...
+
+    def capture(self, space: str, by: str, *, blitz: bool = False) -> None: ...
+
+    def free_units(self, event: str, **facts: Any) -> list[Any]: ...
+
+    def give(self, grant: Any, space: str) -> None: ...
 
 DEFAULT_DEFENCE = "defender's standing orders not written: cheapest units lost first"
 DEFAULT_ATTACK = "no battle directive: cheapest units lost first, one land unit kept to capture, no retreat"
@@ -154,12 +179,11 @@ def retreat_spaces(w: World, space: str, attackers: list[Unit]) -> tuple[str, ..
     return tuple(sorted(out))
 
 
-def _warn_idle_directive(turn: "Turn", directive: BattleDirective, battle: cm.Battle, attackers: list[Unit], kind: str,
+def _warn_idle_directive(turn: Turn, directive: BattleDirective, battle: cm.Battle, attackers: list[Unit], kind: str,
                          amphibious: bool) -> None:
     """A directive that is legal but can never take effect is worth a word at validation: the
     player meant something the rules will not do (e.g. a retreat from an amphibious assault in
     which only seaborne land units attack)."""
-    from pbem.engine.problems import Problem
 
     w = turn.w
     rules = turn.combat_rules
@@ -188,7 +212,7 @@ def _warn_idle_directive(turn: "Turn", directive: BattleDirective, battle: cm.Ba
              "General Combat, Step 3: the attacker chooses its casualties")
 
 
-def resolve_battles(turn: "Turn", plan: BattlePlan) -> None:
+def resolve_battles(turn: Turn, plan: BattlePlan) -> None:
     w = turn.w
     turn.contested = {*plan.sea, *plan.land}  # every space with a battle this turn, fought or still to fight
     # The land battles of this turn in the order they are fought, with who holds each and whose it
@@ -212,7 +236,7 @@ def resolve_battles(turn: "Turn", plan: BattlePlan) -> None:
         _rehome_interceptors(turn, space)
 
 
-def _rehome_interceptors(turn: "Turn", space: str) -> None:
+def _rehome_interceptors(turn: Turn, space: str) -> None:
     """Interceptors return to their territory; if it was captured they move one space to a friendly
     territory or carrier, or are lost (Strategic Bombing Raids, optional rule)."""
     w = turn.w
@@ -240,11 +264,10 @@ def _bombarding_ships(w: World, zones: list[str], seaborne: int) -> list[Unit]:
     return ships
 
 
-def _chosen_bombardment(turn: "Turn", directive: BattleDirective, eligible: list[Unit], seaborne: int, space: str,
+def _chosen_bombardment(turn: Turn, directive: BattleDirective, eligible: list[Unit], seaborne: int, space: str,
                         zones: list[str]) -> list[Unit]:
     """The ships the directive names to bombard (Amphibious Assaults: the attacker chooses), each
     an eligible ship in an offload zone without sea combat, within the rulebook's cap."""
-    from pbem.engine.problems import Problem
 
     w = turn.w
     wanted = dict(directive.bombard or {})
@@ -268,7 +291,7 @@ def _chosen_bombardment(turn: "Turn", directive: BattleDirective, eligible: list
     return chosen
 
 
-def _battle(turn: "Turn", space: str, kind: str, bombard_from: list[str] | None = None) -> None:
+def _battle(turn: Turn, space: str, kind: str, bombard_from: list[str] | None = None) -> None:
     w = turn.w
     attackers = _attackers(w, space)
     if not attackers:
@@ -303,8 +326,6 @@ def _battle(turn: "Turn", space: str, kind: str, bombard_from: list[str] | None 
         ships = ships[:seaborne]
     retreat_to = retreat_spaces(w, space, attackers)
     if directive is not None and directive.retreat_to and directive.retreat_to not in retreat_to:
-        from pbem.engine.problems import Problem
-
         turn.problems.append(Problem(
             "illegal", f"cannot retreat from {space} to {directive.retreat_to}",
             rule="General Combat, step 6: retreat to one adjacent friendly space from which an attacking land or sea unit moved",
@@ -390,7 +411,7 @@ def _battle(turn: "Turn", space: str, kind: str, bombard_from: list[str] | None 
     turn.log.battles.append(entry)
 
 
-def _sacrifices(turn: "Turn", space: str, attackers: list[Unit], defenders: list[Unit], mods: Any) -> list[tuple[Unit, int]]:
+def _sacrifices(turn: Turn, space: str, attackers: list[Unit], defenders: list[Unit], mods: Any) -> list[tuple[Unit, int]]:
     """Units designated to fire in opening fire and be lost, with the value they fire at
     (`Battle.sacrifices`; Revised Kamikaze Attacks, Kaiten Torpedoes): attackers whose combat move
     had mission "kamikaze", and up to `kaiten` defending submarines of a standing order.  The
@@ -450,7 +471,7 @@ def _take(units: list[Unit], lost: cm.Counts, w: World, prefer_empty: bool) -> N
                 w.remove(u)
 
 
-def _apply(turn: "Turn", space: str, attackers: list[Unit], defenders: list[Unit], outcome: cm.BattleOutcome) -> None:
+def _apply(turn: Turn, space: str, attackers: list[Unit], defenders: list[Unit], outcome: cm.BattleOutcome) -> None:
     w = turn.w
     _take(attackers, outcome.attacker_lost, w, prefer_empty=False)
     _take(defenders, outcome.defender_lost, w, prefer_empty=True)
@@ -489,7 +510,7 @@ def _apply(turn: "Turn", space: str, attackers: list[Unit], defenders: list[Unit
         _land_stranded(turn, space)
 
 
-def _land_stranded(turn: "Turn", zone: str) -> None:
+def _land_stranded(turn: Turn, zone: str) -> None:
     """Defending air units whose carrier sank land on another carrier there, or move one space to a
     friendly territory or carrier, or are lost (Aircraft Carriers; done before the mover's noncombat)."""
     w = turn.w
@@ -511,7 +532,7 @@ def _carrier_with_room(w: World, space: str, u: Unit) -> Unit | None:
     return hosts[0] if hosts else None
 
 
-def _land_one_space_away(turn: "Turn", u: Unit, frm: str, avoid: set[str], lost: str, note: str) -> None:
+def _land_one_space_away(turn: Turn, u: Unit, frm: str, avoid: set[str], lost: str, note: str) -> None:
     """An air unit that may only move one space to land (stranded fighters, interceptors whose
     territory fell): the first friendly territory or carrier with room next to `frm`, in name
     order and not in `avoid`; else it is lost."""
@@ -541,7 +562,7 @@ def _type_counts(w: Any, units: list[Unit]) -> dict[str, int]:
     return dict(sorted(counts.items()))
 
 
-def _raid(turn: "Turn", space: str, raiders: list[Unit]) -> None:
+def _raid(turn: Turn, space: str, raiders: list[Unit]) -> None:
     """Strategic bombing raid on the industrial complex in `space` (Conduct Combat, step 1), with the
     optional escort and interceptor air battle."""
     w = turn.w
@@ -556,8 +577,6 @@ def _raid(turn: "Turn", space: str, raiders: list[Unit]) -> None:
         u.fought = True
     option = bool(turn.options.get("escorts_and_interceptors", False))
     if escorts and not option:
-        from pbem.engine.problems import Problem
-
         turn.problems.append(Problem("illegal", "fighters escort bombing raids only with the optional rule escorts_and_interceptors",
                                      rule="Strategic Bombing Raids, optional rule: escorts and interceptors", hint="attack with the fighters instead, or agree on the option when the game is created",
                                      path=escorts[0].order or ("combat_move",), code="raid.escort-option"))

@@ -21,7 +21,7 @@ from pbem.engine.words import possessive
 from pbem.engine.words import units_text as _units_text
 from pbem.engine.ruleset import Ruleset
 from pbem.engine.rules import Rules
-from pbem.engine.world import World
+from pbem.engine.world import Unit, World
 
 R_PURCHASE = "Purchase Units"
 R_MOBILIZE = "Mobilize New Units"

@@ -13,8 +13,6 @@ Layout of a game repository:
 from __future__ import annotations
 
 import importlib
-import re
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
@@ -23,23 +21,14 @@ from pbem.engine.combat.rules import CombatRules
 from pbem.engine.model import GameState
 from pbem.engine.orders import Orders, StandingOrders
 from pbem.engine.problems import Problem, ProblemsError
-from pbem.engine.words import possessive  # noqa: F401 (game.possessive is used by the gateways)
+from pbem.engine.words import possessive  # noqa: F401 (the gateways take possessive from here)
 from pbem.engine.rules import Rules
 from pbem.engine.ruleset import Ruleset
 from pbem.engine.turn import TurnResult, run_turn
-
-GAME_FILE = "game.yaml"
-STATE_FILE = "state.yaml"
-
-
-class GameError(Exception):
-    """A user-facing error about the game as a whole (not a file's contents)."""
-
-
-
-
-def slug(name: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
+from pbem.game.config import GameConfig, dump_config, read_config
+from pbem.game.reportdata import build_report
+from pbem.game.reveal import check_seals, encode, opponent_links, revealed_for_turn
+from pbem.game.layout import GAME_FILE, STATE_FILE, GameError, orders_path, report_path, slug, standing_path
 
 
 def rules_for(ruleset: Ruleset) -> tuple[Rules, CombatRules]:
@@ -50,68 +39,6 @@ def rules_for(ruleset: Ruleset) -> tuple[Rules, CombatRules]:
     rules = importlib.import_module(f"pbem.rulesets.{folder}.rules").RULES
     combat = importlib.import_module(f"pbem.rulesets.{folder}.combat_rules").COMBAT_RULES
     return rules, combat
-
-
-@dataclass(frozen=True)
-class GameConfig:
-    game: str
-    ruleset: str
-    ruleset_hash: str
-    engine: str
-    players: Mapping[str, str]
-    options: Mapping[str, Any]
-    dice: Mapping[str, Any]
-    identity: Mapping[str, str] = field(default_factory=dict)
-    # Hosting settings read by the gateways (deadlines, missing-orders policy, reminders, mail).
-    hosting: Mapping[str, Any] = field(default_factory=dict)
-
-    def to_data(self) -> dict[str, Any]:
-        data: dict[str, Any] = {
-            "game": self.game,
-            "ruleset": self.ruleset,
-            "ruleset_hash": self.ruleset_hash,
-            "engine": self.engine,
-            "players": dict(self.players),
-            "options": dict(self.options),
-            "dice": dict(self.dice),
-        }
-        if self.identity:
-            data["identity"] = dict(self.identity)
-        if self.hosting:
-            data["hosting"] = dict(self.hosting)
-        return data
-
-
-def orders_path(state: GameState, ruleset: Ruleset) -> str:
-    power = ruleset.powers[state.turn_index].name
-    return f"orders/round-{state.round:02d}/{state.turn_index + 1}-{slug(power)}.yaml"
-
-
-def report_path(round_: int, turn_index: int, power: str, ext: str) -> str:
-    return f"reports/round-{round_:02d}/{turn_index + 1}-{slug(power)}.{ext}"
-
-
-def standing_path(power: str) -> str:
-    return f"standing/{slug(power)}.yaml"
-
-
-def read_config(text: bytes | str, filename: str = GAME_FILE) -> GameConfig:
-    from pbem.io.schemas import check
-    from pbem.io.yamlfile import load_yaml
-
-    doc = load_yaml(text, filename, expect_mapping=True)
-    problems = check("game", doc.data)
-    if problems:
-        raise ProblemsError([doc.problem(p) for p in problems])
-    d = doc.data
-    return GameConfig(d["game"], d["ruleset"], d["ruleset_hash"], d["engine"], d["players"], d["options"], d["dice"],
-                      d.get("identity") or {}, d.get("hosting") or {})
-
-
-def dump_config(config: GameConfig) -> str:
-    from pbem.io.yamlfile import dump_yaml
-
-    return "# pbem game settings.  The dice anchor commits the adjudicator to every future die.\n" + dump_yaml(config.to_data())
 
 
 class Game:
@@ -228,7 +155,6 @@ class Game:
         dice that are then known (issue: a defender re-choosing its order of loss)."""
         if self.config.dice.get("reveal") != "opponents" or state.winner:
             return
-        from pbem.game.reveal import revealed_for_turn
 
         mover = self.power_to_move(state)
         revealed = sorted(p for p, link in revealed_for_turn(self, state.round, mover, ref).items() if link)
@@ -351,7 +277,6 @@ class Game:
 
     def _adjudication_at(self, head: str, deadline_passed: bool, notes: Sequence[str]
                          ) -> tuple[dict[str, bytes | None], dict[str, str], dict[str, Any], str]:
-        from pbem.game.reportdata import build_report
         from pbem.io.orders import read_orders_text
 
         state = self.state(head)
@@ -368,7 +293,6 @@ class Game:
         opponents = None
         if self.config.dice.get("reveal") == "opponents":
             from pbem import dice
-            from pbem.game.reveal import check_seals, opponent_links
 
             check_seals(self, state.round, power, head)
             opponents = opponent_links(self, state.round, power, dice.sha256_hex(orders_text), deadline_passed=deadline_passed, ref=head)
@@ -394,7 +318,6 @@ class Game:
         if notes:
             trailers["Note"] = " | ".join(n.replace("\n", " ") for n in notes)
         if opponents is not None:
-            from pbem.game.reveal import encode
 
             trailers["Dice-Opponents"] = encode(opponents) or "none"
         return files, trailers, report, f"Adjudicate round {state.round}: {power}"

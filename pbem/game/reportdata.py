@@ -2,15 +2,26 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import Any, Mapping, Protocol
 
 from pbem import __version__
 from pbem.engine.combat import model as cm
+from pbem.engine.combat.rules import CombatRules
 from pbem.engine.model import GameState
+from pbem.engine.rules import Rules
+from pbem.engine.ruleset import Ruleset
 from pbem.engine.turn import TurnResult
+from pbem.game.config import GameConfig
 
-if TYPE_CHECKING:  # pragma: no cover
-    from pbem.game.game import Game
+
+class Game(Protocol):
+    """What a report is made from besides the turn: the game's settings and rules.
+    `pbem.game.game.Game` provides it and calls this module, never the reverse."""
+
+    config: GameConfig
+    ruleset: Ruleset
+    rules: Rules
+    combat_rules: CombatRules
 
 REASON_TEXT = {
     "directive": {"attacker": "the order of loss in the battle directive", "defender": "the order of loss in the standing orders"},
@@ -162,7 +173,7 @@ def _battle(entry: Mapping[str, Any], mover: str, low_luck: bool) -> dict[str, A
     }
 
 
-def build_report(game: "Game", before: GameState, result: TurnResult, dice_info: Mapping[str, Any], dice_source: Any) -> dict[str, Any]:
+def build_report(game: Game, before: GameState, result: TurnResult, dice_info: Mapping[str, Any], dice_source: Any) -> dict[str, Any]:
     ruleset = game.ruleset
     log = result.log
     power = ruleset.powers[before.turn_index].name

@@ -16,27 +16,45 @@ A power that has not revealed by the deadline gets the public stand-in link of `
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from pbem import dice
+from pbem.engine.model import GameState
+from pbem.engine.ruleset import Ruleset
+from pbem.engine.words import possessive
+from pbem.game.config import GameConfig
+from pbem.game.layout import GameError, orders_path, slug, standing_path
 
-if TYPE_CHECKING:  # pragma: no cover
-    from pbem.game.game import Game
+
+class Game(Protocol):
+    """What commit-reveal needs of an open game; `pbem.game.game.Game` provides it (and calls this
+    module: naming the need here keeps that dependency one way)."""
+
+    path: Path
+    config: GameConfig
+    ruleset: Ruleset
+    repo: Any  # pbem.game.repo.GameRepo
+
+    def state(self, ref: str | None = None) -> GameState: ...
+
+    def power_to_move(self, state: GameState) -> str: ...
+
+    def submitted_orders(self, state: GameState) -> Any: ...
+
+    def signs_commits(self) -> bool: ...
 
 
 def chain_path(power: str) -> str:
-    from pbem.game.game import slug
 
     return f"dice/{slug(power)}.yaml"
 
 
-def key_name(game: "Game", power: str) -> str:
-    from pbem.game.game import slug
+def key_name(game: Game, power: str) -> str:
 
     return f"{game.config.game}.{slug(power)}"
 
 
-def read_chain(game: "Game", power: str, ref: str | None = None) -> dict[str, Any] | None:
+def read_chain(game: Game, power: str, ref: str | None = None) -> dict[str, Any] | None:
     from pbem.io.yamlfile import load_yaml
 
     raw = game.repo.read(chain_path(power), ref)
@@ -47,17 +65,16 @@ def read_chain(game: "Game", power: str, ref: str | None = None) -> dict[str, An
     return data
 
 
-def _write(game: "Game", power: str, data: dict[str, Any], message: str, trailers: dict[str, str]) -> str:
+def _write(game: Game, power: str, data: dict[str, Any], message: str, trailers: dict[str, str]) -> str:
     from pbem.io.yamlfile import dump_yaml
 
     text = "# The dice chain of one power: its anchor and the links it has revealed (pbem ack).\n" + dump_yaml(data)
     return game.repo.commit({chain_path(power): text.encode()}, message, trailers, sign=game.signs_commits())
 
 
-def register(game: "Game", power: str, key_dir: Path | None = None) -> str:
+def register(game: Game, power: str, key_dir: Path | None = None) -> str:
     """Draw this power's secret, keep it outside the repository, publish its chain's anchor."""
     from pbem.game.dicekeys import save_secret
-    from pbem.game.game import GameError
 
     power = game.ruleset.power(power).name
     if read_chain(game, power) is not None:
@@ -69,10 +86,9 @@ def register(game: "Game", power: str, key_dir: Path | None = None) -> str:
     return _write(game, power, data, f"Dice chain of {power}", {"Power": power, "Phase": "dice-chain"})
 
 
-def reveal(game: "Game", power: str, key_dir: Path | None = None) -> str:
+def reveal(game: Game, power: str, key_dir: Path | None = None) -> str:
     """Reveal `power`'s next link for the turn whose orders are committed and await adjudication."""
     from pbem.game.dicekeys import load_secret
-    from pbem.game.game import GameError
 
     power = game.ruleset.power(power).name
     state = game.state()
@@ -95,10 +111,9 @@ def reveal(game: "Game", power: str, key_dir: Path | None = None) -> str:
                   {"Round": str(state.round), "Power": power, "Phase": "reveal", "Dice-Link": link})
 
 
-def seal(game: "Game", round_: int, mover: str, ref: str | None = None) -> str:
+def seal(game: Game, round_: int, mover: str, ref: str | None = None) -> str:
     """The hash of what a reveal is made for: the mover's orders for the turn and every power's
     standing orders, as committed at `ref`."""
-    from pbem.game.game import orders_path, standing_path
 
     state = game.state(ref)
     if state.round != round_ or game.power_to_move(state) != mover:
@@ -111,9 +126,8 @@ def seal(game: "Game", round_: int, mover: str, ref: str | None = None) -> str:
     return dice.sha256_hex(("\n".join(lines) + "\n").encode())
 
 
-def check_seals(game: "Game", round_: int, mover: str, ref: str | None = None) -> None:
+def check_seals(game: Game, round_: int, mover: str, ref: str | None = None) -> None:
     """Refuse a turn whose orders or standing orders changed after an opponent revealed for it."""
-    from pbem.game.game import GameError
 
     now = seal(game, round_, mover, ref)
     for power in game.ruleset.enemies(mover):
@@ -131,12 +145,10 @@ def check_seals(game: "Game", round_: int, mover: str, ref: str | None = None) -
 
 
 def possessive_of(name: str) -> str:
-    from pbem.game.game import possessive
-
     return possessive(name)
 
 
-def revealed_for_turn(game: "Game", round_: int, mover: str, ref: str | None = None) -> dict[str, str | None]:
+def revealed_for_turn(game: Game, round_: int, mover: str, ref: str | None = None) -> dict[str, str | None]:
     """Opponent -> the link it revealed for this turn (None if not yet), for opponents with a chain."""
     out: dict[str, str | None] = {}
     for power in game.ruleset.enemies(mover):
@@ -148,10 +160,9 @@ def revealed_for_turn(game: "Game", round_: int, mover: str, ref: str | None = N
     return out
 
 
-def opponent_links(game: "Game", round_: int, mover: str, orders_hash: str, *, deadline_passed: bool,
+def opponent_links(game: Game, round_: int, mover: str, orders_hash: str, *, deadline_passed: bool,
                    ref: str | None = None) -> dice.Opponents:
     """The opponents' links for the turn; missing ones refuse the turn until the deadline has passed."""
-    from pbem.game.game import GameError
 
     revealed = revealed_for_turn(game, round_, mover, ref)
     missing = sorted(p for p, link in revealed.items() if link is None)

@@ -27,9 +27,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from pbem.gateways.mailparse import clean_text, orders_from_body
+
 MODES = ("authentication-results", "signature", "none")
 NAMESPACE = "pbem-orders"
-SIGNATURE_BLOCK = re.compile(r"-----BEGIN SSH SIGNATURE-----\s.*?-----END SSH SIGNATURE-----", re.S)
 
 
 @dataclass(frozen=True)
@@ -44,14 +45,6 @@ def canonical(text: str) -> str:
     while lines and not lines[-1]:
         lines.pop()
     return "\n".join(lines) + "\n"
-
-
-def split_signature(text: str) -> tuple[str, str | None]:
-    """Orders text and the SSH signature pasted under it (None if there is none)."""
-    found = SIGNATURE_BLOCK.search(text)
-    if not found:
-        return text, None
-    return text[: found.start()], found.group(0).replace("\r\n", "\n") + "\n"
 
 
 # ------------------------------------------------------------------ Authentication-Results
@@ -109,8 +102,6 @@ def check_signature(orders: str, signature: str | None, sender: str, allowed_sig
                 "(`pbem orders sign FILE` prints the orders with the signature to paste)")
     if allowed_signers is None:
         return "this game has no allowed_signers file, so no signature can be checked; ask the host"
-    from pbem.gateways.mailparse import orders_from_body
-
     # the orders as signed: the file whole, or as the mail reader takes them from a body
     forms = list(dict.fromkeys(canonical(t) for t in (orders, orders_from_body(orders) or orders)))
     with tempfile.TemporaryDirectory(prefix="pbem-mailsig-") as tmp:
@@ -132,8 +123,6 @@ def check_signature(orders: str, signature: str | None, sender: str, allowed_sig
 def sign(text: str, key: Path) -> str:
     """The orders and their signature, to paste into a mail (what `pbem orders sign` prints): the
     orders as the mail reader will take them from the body (from the first orders line on)."""
-    from pbem.gateways.mailparse import clean_text, orders_from_body
-
     body = canonical(orders_from_body(clean_text(text)) or text)
     with tempfile.TemporaryDirectory(prefix="pbem-sign-") as tmp:
         path = Path(tmp) / "orders.yaml"

@@ -24,7 +24,6 @@ from datetime import datetime
 from email.message import EmailMessage, Message
 from email.utils import getaddresses, parsedate_to_datetime
 
-from pbem.gateways.mailauth import split_signature
 
 SUBJECT_TAG = re.compile(r"\[\s*pbem\s+([A-Za-z0-9][A-Za-z0-9._-]*)\s*\]\s*(.*)", re.IGNORECASE)
 _ORDERS_KEYS = re.compile(r"^(game|power|round|purchase|repair|combat_move|battles|noncombat_move|place|standing_orders)\s*:",
@@ -69,6 +68,18 @@ class IncomingMail:
             return list(self.candidates)
         key = re.compile(rf"^power\s*:\s*['\"]?{re.escape(power)}['\"]?\s*$", re.IGNORECASE | re.MULTILINE)
         return sorted(self.candidates, key=lambda c: 0 if key.search(c.text) else 1)
+
+
+SIGNATURE_BLOCK = re.compile(r"-----BEGIN SSH SIGNATURE-----\s.*?-----END SSH SIGNATURE-----", re.S)
+
+
+def split_signature(text: str) -> tuple[str, str | None]:
+    """Orders text and the SSH signature pasted under it (None if there is none): `pbem.gateways.mailauth`
+    checks it."""
+    found = SIGNATURE_BLOCK.search(text)
+    if not found:
+        return text, None
+    return text[: found.start()], found.group(0).replace("\r\n", "\n") + "\n"
 
 
 def decode_bytes(raw: bytes, declared: str | None) -> str:

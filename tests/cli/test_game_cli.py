@@ -64,12 +64,12 @@ def test_failing_adjudication_leaves_repository_unchanged(game: Path, monkeypatc
     run("submit", str(EXAMPLES / "1-soviet-union.yaml"), "--game", str(game))
     before = subprocess.run(["git", "-C", str(game), "rev-parse", "HEAD"], capture_output=True, text=True).stdout
     state_before = (game / "state.yaml").read_bytes()
-    import pbem.game.reportdata as rd
+    import pbem.game.game as game_module
 
     def boom(*a: object, **k: object) -> None:
         raise RuntimeError("disk on fire")
 
-    monkeypatch.setattr(rd, "build_report", boom)
+    monkeypatch.setattr(game_module, "build_report", boom)
     with pytest.raises(RuntimeError):
         run("adjudicate", "--game", str(game))
     assert subprocess.run(["git", "-C", str(game), "rev-parse", "HEAD"], capture_output=True, text=True).stdout == before

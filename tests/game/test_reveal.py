@@ -89,9 +89,9 @@ def _reveal_both(target: Path, keys: Path) -> None:
 
 def _bypass_and_adjudicate(target: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A host adjudicating with a pbem that skips the seal check (or by hand)."""
-    import pbem.game.reveal as reveal
+    import pbem.game.game as game_module
 
-    monkeypatch.setattr(reveal, "check_seals", lambda *a, **k: None)
+    monkeypatch.setattr(game_module, "check_seals", lambda *a, **k: None)
     Game(target).adjudicate()
     monkeypatch.undo()
 
