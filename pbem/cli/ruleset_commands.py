@@ -51,13 +51,13 @@ def describe_ruleset(ruleset_id: str) -> dict[str, object]:
     board = ruleset.board
     owners = dict(ruleset.setup.control)
     declarations: dict[str, dict[str, str]] = {}
-    if rules.declarations:
+    if rules.hooks.declarations:
         # what each power may declare, and which rule option (switched on) makes it available
         for p in ruleset.powers:
-            found = {name: f"{phase}" for name, phase in rules.declarations(defaults, p.name).items()}
+            found = {name: f"{phase}" for name, phase in rules.hooks.declarations(defaults, p.name).items()}
             for option in ruleset.options.values():
                 if option.default is False and True in option.allowed:
-                    extra = rules.declarations({**defaults, option.name: True}, p.name)
+                    extra = rules.hooks.declarations({**defaults, option.name: True}, p.name)
                     found.update({name: f"{phase}, with --option {option.name}=true"
                                   for name, phase in extra.items() if name not in found})
             declarations[p.name] = dict(sorted(found.items()))

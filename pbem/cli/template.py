@@ -42,19 +42,19 @@ def _system_orders(game, state, power: str) -> list[str]:  # type: ignore[no-unt
         out += ["# Repair industrial complex damage, 1 IPC a point: " + ", ".join(f"{t} {d}" for t, d in damaged.items()) + ".",
                 "#   repair: {" + ", ".join(f"{t}: {d}" for t, d in damaged.items()) + "}"]
     rules = game.rules
-    if rules.declarations:
-        names = sorted(rules.declarations(game.config.options, power))
+    if rules.hooks.declarations:
+        names = sorted(rules.hooks.declarations(game.config.options, power))
         if names:
             out += [f"# Declarations open to {power} in this game (once per game): {', '.join(names)}.",
                     f"#   declare: [{names[0]}]"]
     if "rockets" in set(state.developments.get(power, ())):
         out += ["# Rocket strikes: an antiaircraft gun hits an enemy industrial complex within 3 spaces.",
                 "#   rockets: [{from: TERRITORY WITH AA GUN, target: ENEMY COMPLEX}]"]
-    if rules.may_convert:
+    if rules.hooks.may_convert:
         spaces = game.ruleset.board.spaces
         for space, by_owner in sorted(state.units.items()):
             found = [(owner, unit) for owner, units in sorted(by_owner.items()) for unit in sorted(units)
-                     if owner != power and rules.may_convert(game.config.options, power, owner, game.ruleset.units[unit],
+                     if owner != power and rules.hooks.may_convert(game.config.options, power, owner, game.ruleset.units[unit],
                                                              original_owner=spaces[space].original_owner,
                                                              controller=state.control.get(space))]
             if found:

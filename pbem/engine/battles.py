@@ -216,7 +216,7 @@ def resolve_battles(turn: Turn, plan: BattlePlan) -> None:
     w = turn.w
     turn.contested = {*plan.sea, *plan.land}  # every space with a battle this turn, fought or still to fight
     # The land battles of this turn in the order they are fought, with who holds each and whose it
-    # was, for rules that let a defender choose among them (Rules.free_units' "attacked" facts).
+    # was, for rules that let a defender choose among them (Rules.hooks.free_units' "attacked" facts).
     turn.attacked = tuple((s, w.space(s).original_owner, w.control.get(s)) for s in plan.land)
     for space in sorted(plan.raids):
         _raid(turn, space, [w.units[i] for i in plan.raids[space] if i in w.units])
@@ -297,7 +297,7 @@ def _battle(turn: Turn, space: str, kind: str, bombard_from: list[str] | None = 
     if not attackers:
         return
     if kind == "land":
-        # Units a rule gives the defence before the battle (Rules.free_units, "attacked").
+        # Units a rule gives the defence before the battle (Rules.hooks.free_units, "attacked").
         for grant in turn.free_units("attacked", space=space, attacker=w.power, controller=w.control.get(space),
                                      defenders=frozenset(u.owner for u in _defenders(w, space)),
                                      original_owner=w.space(space).original_owner,
@@ -341,11 +341,11 @@ def _battle(turn: Turn, space: str, kind: str, bombard_from: list[str] | None = 
     aa_hit, aa_immune = None, frozenset()
     first_cycle: dict[str, dict[str, Any]] = {}
     sacrificed: list[tuple[Unit, int]] = []
-    if w.rules.battle_modifiers is not None:
+    if w.rules.hooks.battle_modifiers is not None:
         counts: dict[str, int] = {}
         for u in attackers:
             counts[u.type] = counts.get(u.type, 0) + 1
-        mods = w.rules.battle_modifiers(
+        mods = w.rules.hooks.battle_modifiers(
             turn.options, w.ruleset.units, kind=kind, attacker=w.power, defenders=frozenset(u.owner for u in defenders),
             attacking_units=counts, original_owner=w.space(space).original_owner, controller=w.control.get(space),
             island=w.space(space).island, super_submarines=frozenset(p for p, d in w.developments.items() if "super_submarines" in d),
@@ -398,8 +398,8 @@ def _battle(turn: Turn, space: str, kind: str, bombard_from: list[str] | None = 
                 w.remove(u)
         for u in attackers:
             u.fought = True
-            if w.rules.move_after_battle is not None:  # validation assumes a one-round win
-                u.after_battle_move = w.rules.move_after_battle(turn.options, w.power, w.utype(u), kind=kind, rounds=1, winner="attacker")
+            if w.rules.hooks.move_after_battle is not None:  # validation assumes a one-round win
+                u.after_battle_move = w.rules.hooks.move_after_battle(turn.options, w.power, w.utype(u), kind=kind, rounds=1, winner="attacker")
         if kind == "land" and any(w.utype(u).domain == "land" for u in attackers):
             turn.capture(space, w.power)
     else:
@@ -496,10 +496,10 @@ def _apply(turn: Turn, space: str, attackers: list[Unit], defenders: list[Unit],
                 u.submerged = True
     if outcome.captured:
         turn.capture(space, w.power)
-    if w.rules.move_after_battle is not None:
+    if w.rules.hooks.move_after_battle is not None:
         for u in attackers:
             if u.id in w.units and not u.retreated:
-                u.after_battle_move = w.rules.move_after_battle(turn.options, w.power, w.utype(u), kind="sea" if w.is_sea(space) else "land",
+                u.after_battle_move = w.rules.hooks.move_after_battle(turn.options, w.power, w.utype(u), kind="sea" if w.is_sea(space) else "land",
                                                                 rounds=outcome.rounds, winner=outcome.winner)
     if not w.is_sea(space):
         for grant in turn.free_units("defended", space=space, attacker=w.power, winner=outcome.winner,
@@ -514,8 +514,8 @@ def _land_stranded(turn: Turn, zone: str) -> None:
     """Defending air units whose carrier sank land on another carrier there, or move one space to a
     friendly territory or carrier, or are lost (Aircraft Carriers; done before the mover's noncombat)."""
     w = turn.w
-    # Rules.stranded_air_avoids_contested: not into a space with a battle this turn.
-    avoid = turn.contested if w.rules.stranded_air_avoids_contested else set()
+    # Rules.movement.stranded_air_avoids_contested: not into a space with a battle this turn.
+    avoid = turn.contested if w.rules.movement.stranded_air_avoids_contested else set()
     for u in sorted(w.units_at(zone), key=lambda u: u.id):
         if w.commands(u) or w.utype(u).domain != "air" or u.carrier is not None:
             continue
@@ -569,7 +569,7 @@ def _raid(turn: Turn, space: str, raiders: list[Unit]) -> None:
     if not raiders:
         return
     bombers = [u for u in raiders if w.utype(u).has("bomber")]
-    # Units that are no bombers but were let fly the raid itself (movement: Rules.may_bomb; Revised
+    # Units that are no bombers but were let fly the raid itself (movement: Rules.hooks.may_bomb; Revised
     # Luftwaffe Dive-Bombers) bomb with halved dice; the other fighters escort.
     dive = [u for u in raiders if not w.utype(u).has("bomber") and u.mission == "strategic_bombing"]
     escorts = [u for u in raiders if not w.utype(u).has("bomber") and u.mission != "strategic_bombing"]
@@ -608,13 +608,13 @@ def _raid(turn: Turn, space: str, raiders: list[Unit]) -> None:
     from pbem.engine.research import raid_damage_dice
 
     aa_hit, aa_immune = None, False
-    if w.rules.battle_modifiers is not None and victim:
+    if w.rules.hooks.battle_modifiers is not None and victim:
         # The ruleset's modifiers of antiaircraft fire (e.g. Revised's Radar, Superfortresses) apply
         # to the gun firing at raiders as they do in a battle over the same territory.
         counts: dict[str, int] = {}
         for u in raiders:
             counts[u.type] = counts.get(u.type, 0) + 1
-        mods = w.rules.battle_modifiers(
+        mods = w.rules.hooks.battle_modifiers(
             turn.options, w.ruleset.units, kind="land", attacker=w.power, defenders=frozenset({victim}),
             attacking_units=counts, original_owner=w.space(space).original_owner, controller=victim,
             island=w.space(space).island, super_submarines=frozenset(), attacking_subs_moved_in=0)

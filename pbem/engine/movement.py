@@ -49,14 +49,14 @@ class Mover:
         self.w = world
         self.new_carrier_zones: set[str] = set()  # zones where a carrier bought this turn can be placed
         # Enemy units a noncombat move may end beside: the attackers in a space an out-of-turn move
-        # reinforces (Rules.interjections, e.g. Revised's Enigma Decoded).
+        # reinforces (Rules.hooks.interjections, e.g. Revised's Enigma Decoded).
         self.ignored: set[int] = set()
 
     def landing_problem(self, move: Move, units: list[Unit], dest: str) -> Problem | None:
         """Air units end the noncombat move where they can land (Phase 4: Noncombat Move, Air Units)."""
         w = self.w
         if w.space(dest).is_land:
-            captured = dest in w.captured_this_turn and not w.rules.air_may_land_in_captured
+            captured = dest in w.captured_this_turn and not w.rules.movement.air_may_land_in_captured
             if w.is_friendly_territory(dest, at_start=True) and w.is_friendly_territory(dest) and not captured:
                 return None
             why = "it was captured this turn" if captured else "it was not friendly at the start of the turn"
@@ -64,7 +64,7 @@ class Mover:
                             "land in a territory your side held when the turn began, or on a carrier", "air.landing")
         if any(not w.utype(u).has("fighter") for u in units):
             return _problem(move, f"only fighters land at sea; {dest} is a sea zone", R_AIR, "land bombers in a friendly territory", "air.landing")
-        if w.rules.fighters_land_after_noncombat and move.phase == "noncombat":
+        if w.rules.movement.fighters_land_after_noncombat and move.phase == "noncombat":
             return None  # the carrier is looked for once every noncombat move is made (Turn.land_at_sea)
         room = sum(max(0, w.utype(h).carrier_capacity - len(w.cargo_of(h))) for h in w.units_at(dest)
                    if w.utype(h).has("carrier") and not w.is_enemy(h.owner))
@@ -96,11 +96,11 @@ class Mover:
 
     def _step_cost(self, flying: bool) -> Callable[[str, str], int] | None:
         """The cost of one step of the moving power's air units when a rule makes some steps free
-        (Rules.free_air_steps); None: every step costs 1."""
+        (Rules.hooks.free_air_steps); None: every step costs 1."""
         w = self.w
-        if not flying or w.rules.free_air_steps is None:
+        if not flying or w.rules.hooks.free_air_steps is None:
             return None
-        free = w.rules.free_air_steps(w.options, w.power, w.board, w.control)
+        free = w.rules.hooks.free_air_steps(w.options, w.power, w.board, w.control)
         if not free:
             return None
         return lambda a, b: 0 if (a, b) in free else 1
@@ -274,10 +274,10 @@ class Mover:
         return self._structure_move(u) if self.w.utype(u).domain == "structure" else self.w.utype(u).move
 
     def _moves_on(self, u: Unit) -> bool:
-        """Rules.transport_combat_move_in_legs: a transport that made a combat move to a zone that is
+        """Rules.movement.transport_combat_move_in_legs: a transport that made a combat move to a zone that is
         not hostile, has not offloaded or fought and has movement left may make another."""
         w = self.w
-        return (w.rules.transport_combat_move_in_legs and w.carries_land(u) and u.phase == "combat" and not u.fought
+        return (w.rules.movement.transport_combat_move_in_legs and w.carries_land(u) and u.phase == "combat" and not u.fought
                 and not u.offloaded_to and u.moved < w.utype(u).move and not w.is_hostile_sea_zone(u.space))
 
     def _cargo_matches(self, transport: Unit, cargo: dict[str, int] | object) -> bool:
@@ -298,7 +298,7 @@ class Mover:
         if self.w.utype(u).domain == "air":
             return True  # air units that fought or raided still fly home in noncombat
         if u.after_battle_move > 0 and u.phase == "combat":
-            return True  # a rule lets it move on after its battle (Rules.move_after_battle)
+            return True  # a rule lets it move on after its battle (Rules.hooks.move_after_battle)
         return u.phase is None and not u.fought and u.loaded_phase != "combat"
 
     # --- the move -----------------------------------------------------------------------------
@@ -312,12 +312,12 @@ class Mover:
         if units is None:
             return problems
         def may_bomb(u: Unit) -> bool:
-            return w.utype(u).has("bomber") or (w.rules.may_bomb is not None and w.rules.may_bomb(w.options, w.power, w.utype(u)))
+            return w.utype(u).has("bomber") or (w.rules.hooks.may_bomb is not None and w.rules.hooks.may_bomb(w.options, w.power, w.utype(u)))
 
         if move.mission == "strategic_bombing" and not all(may_bomb(u) for u in units):
             return [_problem(move, "only bombers make strategic bombing raids", "Strategic Bombing Raids", "fighters may escort a raid with mission: escort (optional rule)", "raid.not-bomber", key="units")]
         if move.mission not in (None, "strategic_bombing", "escort"):
-            hook = w.rules.one_way_missions
+            hook = w.rules.hooks.one_way_missions
             if any(hook is None or move.mission not in hook(w.options, w.power, w.utype(u)) for u in units):
                 return [_problem(move, f"these units cannot fly a {move.mission} mission in this game", "Game options",
                                  "a game option allows it (e.g. Revised Kamikaze Attacks: Japanese air units)", "move.mission", key="units")]
@@ -329,7 +329,7 @@ class Mover:
         domains = {w.utype(u).domain for u in units}
         if "structure" in domains:
             return self._move_structures(move, units)
-        if phase == "combat" and not w.rules.aa_moves_in_combat and any(w.utype(u).has("moves_noncombat_only") for u in units):
+        if phase == "combat" and not w.rules.movement.aa_moves_in_combat and any(w.utype(u).has("moves_noncombat_only") for u in units):
             return [_problem(move, "antiaircraft artillery cannot move in combat move", R_AAA, "move it in noncombat_move", "move.aaa-combat", key="units")]
         frm_sea, to_sea = w.is_sea(move.frm), w.is_sea(move.to)
         land = [u for u in units if w.utype(u).domain == "land"]
@@ -373,7 +373,7 @@ class Mover:
         steps = self._path_for(move, domain, units, budget)
         extra, within = self._bonus(move, units)
         if extra and (isinstance(steps, Problem) or len(steps.path) > budget):
-            # A rule lends extra movement, perhaps only along certain spaces (Rules.movement_bonus).
+            # A rule lends extra movement, perhaps only along certain spaces (Rules.hooks.movement_bonus).
             if within is None:
                 longer = self._path_for(move, domain, units, budget + extra)
             else:
@@ -396,10 +396,10 @@ class Mover:
                 u.after_battle_move = 0
             if u.carrier is not None and domain == "air":
                 u.carrier = None
-            if phase == "combat" and domain == "sea" and not w.rules.carrier_takes_own_fighters_in_combat:
+            if phase == "combat" and domain == "sea" and not w.rules.movement.carrier_takes_own_fighters_in_combat:
                 for rider in w.cargo_of(u):
                     if w.utype(rider).domain == "air" and rider.owner == u.owner:
-                        rider.carrier = None  # left in the air in the starting zone (Rules.carrier_takes_own_fighters_in_combat)
+                        rider.carrier = None  # left in the air in the starting zone (Rules.movement.carrier_takes_own_fighters_in_combat)
             w.move_unit(u, path, cost)
             u.phase = phase
             u.order = move.yaml_path
@@ -410,11 +410,11 @@ class Mover:
         return []
 
     def _structure_move(self, u: Unit) -> int:
-        hook = self.w.rules.structure_move
+        hook = self.w.rules.hooks.structure_move
         return hook(self.w.options, self.w.power, self.w.utype(u)) if hook is not None else 0
 
     def _move_structures(self, move: Move, units: list[Unit]) -> list[Problem]:
-        """Complexes move only where a rule lets them (Rules.structure_move): overland, in noncombat
+        """Complexes move only where a rule lets them (Rules.hooks.structure_move): overland, in noncombat
         move, into a friendly territory without a complex."""
         w = self.w
         if not all(self._structure_move(u) > 0 for u in units):
@@ -427,8 +427,8 @@ class Mover:
         if w.is_sea(move.to) or w.is_sea(move.frm):
             return [_problem(move, "industrial complexes move overland only: transports cannot carry them", rule, "", "move.structure-sea")]
         there = [u for u in w.units_at(move.to) if w.utype(u).has("factory")]
-        if len(there) + len(units) > w.rules.max_complexes_per_territory:
-            return [_problem(move, f"{move.to} would have more than {w.rules.max_complexes_per_territory} industrial complex", rule + ": one complex per territory", "", "move.structure-twice")]
+        if len(there) + len(units) > w.rules.production.max_complexes_per_territory:
+            return [_problem(move, f"{move.to} would have more than {w.rules.production.max_complexes_per_territory} industrial complex", rule + ": one complex per territory", "", "move.structure-twice")]
         return self._move_group(move, "land", units)
 
     def _allowance(self, u: Unit, phase: str) -> int:
@@ -439,10 +439,10 @@ class Mover:
         return self.w.utype(u).move - u.moved
 
     def _bonus(self, move: Move, units: list[Unit]) -> tuple[int, frozenset[str] | None]:
-        """Extra movement every unit of the group gets from `Rules.movement_bonus`, and the spaces
+        """Extra movement every unit of the group gets from `Rules.hooks.movement_bonus`, and the spaces
         the whole path must stay within to use it (None: anywhere)."""
         w = self.w
-        hook = w.rules.movement_bonus
+        hook = w.rules.hooks.movement_bonus
         if hook is None or not units:
             return 0, None
         extra: int | None = None
@@ -481,7 +481,7 @@ class Mover:
             subs = all(w.utype(u).has("submarine") for u in units)
 
             def sea_ok(s: str) -> bool:
-                if subs and w.rules.subs_ignore_hostile_zones:
+                if subs and w.rules.movement.subs_ignore_hostile_zones:
                     return not w.enemy_destroyer_at(s)
                 return not w.is_hostile_sea_zone(s)
 
@@ -524,7 +524,7 @@ class Mover:
         w = self.w
         if not w.is_hostile_territory(space):
             return False
-        return not any(w.utype(u).domain in w.rules.blitz_blocked_by_domains for u in w.enemy_units_at(space))
+        return not any(w.utype(u).domain in w.rules.movement.blitz_blocked_by_domains for u in w.enemy_units_at(space))
 
     def _check_given_path(self, move: Move, domain: str, units: list[Unit], path: list[str]) -> Step | Problem:
         w = self.w
@@ -559,12 +559,12 @@ class Mover:
                             return _problem(move, f"land units stop on entering hostile {space}", R_LAND, "only tanks may blitz through one empty hostile territory", "move.through-hostile")
                 elif domain == "sea":
                     subs = all(w.utype(u).has("submarine") for u in units)
-                    if subs and w.rules.subs_ignore_hostile_zones:
+                    if subs and w.rules.movement.subs_ignore_hostile_zones:
                         if w.enemy_destroyer_at(space):
                             return _problem(move, f"submarines stop on entering {space}: an enemy destroyer is there", R_SUBS, "", "move.sub-destroyer")
                     elif w.is_hostile_sea_zone(space):
                         return _problem(move, f"sea units stop on entering hostile {space}", R_SEA, "only submarines pass enemy warships, and not where a destroyer is", "move.through-hostile-sea")
-                    elif (w.rules.destroyers_reveal_submerged_subs and any(w.utype(u).has("destroyer") for u in units)
+                    elif (w.rules.movement.destroyers_reveal_submerged_subs and any(w.utype(u).has("destroyer") for u in units)
                           and any(e.submerged and w.utype(e).has("submarine") for e in w.enemy_units_at(space))):
                         return _problem(move, f"a destroyer entering {space} reveals the enemy submarines submerged there, which ends its move",
                                         R_SEA + ": destroyers immediately reveal submerged submarines", "end the destroyer's move there",
@@ -577,13 +577,13 @@ class Mover:
             if domain == "land" and not w.is_friendly_territory(dest):
                 return _problem(move, f"noncombat moves must end in friendly territory; {dest} is hostile", R_NONCOMBAT, "attack it in combat_move instead", "move.noncombat-hostile")
             if domain == "sea":
-                subs = (all(w.utype(u).has("submarine") for u in units) and w.rules.subs_ignore_hostile_zones
-                        and w.rules.subs_end_noncombat_in_hostile_zones)
+                subs = (all(w.utype(u).has("submarine") for u in units) and w.rules.movement.subs_ignore_hostile_zones
+                        and w.rules.movement.subs_end_noncombat_in_hostile_zones)
                 enemies = w.enemy_units_at(dest)
                 # A noncombat sea move ends only beside enemy units the rule system lets it
-                # (Rules.noncombat_sea_may_end_beside); submerged submarines never count, and where
+                # (Rules.movement.noncombat_sea_may_end_beside); submerged submarines never count, and where
                 # the system allows it submarines end in hostile zones unless a destroyer is there.
-                beside = w.rules.noncombat_sea_may_end_beside
+                beside = w.rules.movement.noncombat_sea_may_end_beside
                 blocking = [u for u in enemies if not (w.utype(u).tags & beside) and not u.submerged and u.id not in self.ignored]
                 if subs and not w.enemy_destroyer_at(dest):
                     blocking = []
@@ -601,8 +601,8 @@ class Mover:
     # --- transports ---------------------------------------------------------------------------
     def _may_assault_again(self, host: Unit, phase: str) -> bool:
         """May this transport, which has offloaded, move, load and offload again in this combat
-        move (Rules.assaults_per_turn)?"""
-        hook = self.w.rules.assaults_per_turn
+        move (Rules.hooks.assaults_per_turn)?"""
+        hook = self.w.rules.hooks.assaults_per_turn
         if hook is None or phase != "combat" or host.phase not in (None, "combat"):
             return False
         return host.assaults < hook(self.w.options, self.w.power, self.w.utype(host))
@@ -611,7 +611,7 @@ class Mover:
         """May this transport load (or offload) in noncombat after what it did in combat?"""
         if host.phase != "combat" and not host.fought:
             return True
-        if self.w.rules.transport_after_combat == "nothing" or host.retreated:
+        if self.w.rules.movement.transport_after_combat == "nothing" or host.retreated:
             return False
         done = host.noncombat_work
         if done is None or done == what:

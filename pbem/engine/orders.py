@@ -25,7 +25,7 @@ class Move:
     mission: str | None = None  # "strategic_bombing" for bombers raiding a complex
     cargo: Mapping[str, int] | None = None  # for transports: the cargo they carry (selects which)
     yaml_path: YamlPath = ()
-    owner: str | None = None  # another power's units the mover may command (Rules.commands); None: its own
+    owner: str | None = None  # another power's units the mover may command (Rules.hooks.commands); None: its own
 
 
 @dataclass(frozen=True)
@@ -60,7 +60,7 @@ class Placement:
 
 @dataclass(frozen=True)
 class Conversion:
-    """Units of a friendly power in `space` that become the mover's (Rules.may_convert); `owner`
+    """Units of a friendly power in `space` that become the mover's (Rules.hooks.may_convert); `owner`
     None: any friendly power's, in turn order."""
 
     space: str
@@ -82,8 +82,8 @@ class Orders:
     noncombat_moves: tuple[Move, ...] = ()
     placements: tuple[Placement, ...] = ()
     rockets: tuple[tuple[str, str, YamlPath], ...] = ()  # (launching territory, target, yaml path)
-    declare: tuple[tuple[str, YamlPath], ...] = ()  # once-per-game declarations (Rules.declarations)
-    convert: tuple[Conversion, ...] = ()  # friendly units taken over in the purchase phase (Rules.may_convert)
+    declare: tuple[tuple[str, YamlPath], ...] = ()  # once-per-game declarations (Rules.hooks.declarations)
+    convert: tuple[Conversion, ...] = ()  # friendly units taken over in the purchase phase (Rules.hooks.may_convert)
 
 
 @dataclass(frozen=True)
@@ -101,7 +101,7 @@ class DefencePolicy:
 @dataclass(frozen=True)
 class ConditionalMove:
     """A move a power makes on another power's turn when that power attacks `when_attacked`
-    (Rules.interjections; e.g. Revised's Enigma Decoded, standing order `enigma:`)."""
+    (Rules.hooks.interjections; e.g. Revised's Enigma Decoded, standing order `enigma:`)."""
 
     when_attacked: str
     units: Mapping[str, int]
@@ -116,7 +116,7 @@ class StandingOrders:
     default: DefencePolicy = DefencePolicy()
     per_space: Mapping[str, DefencePolicy] = field(default_factory=dict)
     explicit: bool = False  # False: nothing written; the documented defaults apply
-    conditional_moves: tuple[ConditionalMove, ...] = ()  # out-of-turn moves (Rules.interjections), tried in order
+    conditional_moves: tuple[ConditionalMove, ...] = ()  # out-of-turn moves (Rules.hooks.interjections), tried in order
     # Choices game options leave to this power, made in advance: option -> spaces by preference.
     choices: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 

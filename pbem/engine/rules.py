@@ -1,7 +1,9 @@
 """The points outside combat where the rule systems differ, as one typed record.
 
-Every field has no default: a ruleset must state each choice, with its rulebook citation, in its own
-`rules.py`.  The engine reads these fields and never asks which ruleset is running.  Combat choices
+The choices come in groups by concern (movement, capitals, production, victory, and the hooks that are
+code), so a ruleset states each group once, in its own `rules.py`.  No choice in a group has a
+default: a ruleset states each, with its rulebook citation; only the hooks (rules one system has and
+another lacks) default to None.  The engine reads these fields and never asks which ruleset is running.  Combat choices
 live in `pbem.engine.combat.rules.CombatRules`.
 """
 
@@ -40,8 +42,9 @@ class Interjection:
 
 
 @dataclass(frozen=True)
-class Rules:
-    # Movement
+class MovementRules:
+    """Moving units in combat and noncombat move: hostile zones, blitzes, landing, carriers, transports, straits."""
+
     hostile_sea_zone_tags: frozenset[str]  # enemy units with any of these tags make a sea zone hostile
     subs_ignore_hostile_zones: bool  # subs move through hostile zones unless an enemy destroyer is there
     # a noncombat sea move may end beside enemy units with these tags (None: beside no enemy unit
@@ -72,25 +75,42 @@ class Rules:
     # load or offload in place, one of the two, unless it retreated (Revised, DIGEST §5 REV.4).
     transport_after_combat: Literal["nothing", "load_or_offload"]
     closed_straits: dict[str, tuple[str, ...]]  # game option -> sea zones no sea unit may enter or leave
-    # Capture, capitals, liberation
+
+
+@dataclass(frozen=True)
+class CapitalRules:
+    """What holding, losing and liberating a capital or territory does."""
+
     capital_plunder: bool  # capturing a capital takes the loser's unspent IPCs
     liberation_deferred_to_end_of_turn: bool  # liberate-or-capture decided at end of turn (A42)
     no_income_without_capital: bool
     no_purchase_without_capital: bool
-    # Mobilisation
+
+
+@dataclass(frozen=True)
+class ProductionRules:
+    """Where and how many new units are placed, and what damage costs to repair."""
+
     production_limit: Literal["territory_ipc"]
     place_at_ally_complex: Literal["never", "if_ally_capital_lost"]
     new_complex_min_ipc: int
     max_complexes_per_territory: int
     refund_unplaced: bool
     repair_cost_per_point: int
-    # Victory
-    victory_checked_after: str  # the power after whose turn victory is checked
-    # Where this rulebook puts the sections the engine names in its messages: section -> citation
-    # with page ("Tanks and Blitzing" -> "Tanks and Blitzing, pg. 13").  The engine speaks of
-    # sections; each ruleset adds its own page numbers.  Not a rule choice, so it may be left out.
-    citations: dict[str, str] = field(default_factory=dict)
-    # The few rules that are really code, as functions of the ruleset's own module (optional):
+
+
+@dataclass(frozen=True)
+class VictoryCheck:
+    """When the game asks whether a side has won."""
+
+    checked_after: str  # the power after whose turn victory is checked
+
+
+@dataclass(frozen=True)
+class RuleHooks:
+    """The few rules that are really code, as functions of the ruleset's own module; each is optional
+    (None: the rule does not exist in that system)."""
+
     # battle_modifiers(options, units, kind=, attacker=, defenders=, attacking_units=, original_owner=,
     #   controller=, island=, super_submarines=, attacking_subs_moved_in=) -> object with
     #   .profiles (owner -> unit -> UnitType), .aa_hit, .aa_immune  (e.g. National Advantages)
@@ -166,6 +186,22 @@ class Rules:
     # no_combat_declarations(options, power) -> names: declarations (Rules.declarations) that skip
     #   the declaring power's combat move and conduct combat phases in the turn they are made.
     no_combat_declarations: Callable[..., frozenset[str]] | None = None
+
+
+@dataclass(frozen=True)
+class Rules:
+    """A rule system's choices outside combat, one group per concern: each group is stated once, in
+    full, in the ruleset's own `rules.py`."""
+
+    movement: MovementRules
+    capitals: CapitalRules
+    production: ProductionRules
+    victory: VictoryCheck
+    hooks: RuleHooks = field(default_factory=lambda: RuleHooks())
+    # Where this rulebook puts the sections the engine names in its messages: section -> citation
+    # with page ("Tanks and Blitzing" -> "Tanks and Blitzing, pg. 13").  The engine speaks of
+    # sections; each ruleset adds its own page numbers.  Not a rule choice, so it may be left out.
+    citations: dict[str, str] = field(default_factory=dict)
 
     def cite(self, rule: str) -> str:
         for section, full in self.citations.items():

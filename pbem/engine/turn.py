@@ -77,11 +77,11 @@ class Turn:
         self.options = self._with_declarations(options)
         self.w.options = dict(self.options)
         self.w._profiles.clear()  # profiles depend on the options (National Advantages)
-        if rules.extra_cargo is not None:
-            # Cargo aboard units that carry only by an option (Rules.extra_cargo) boards now.
+        if rules.hooks.extra_cargo is not None:
+            # Cargo aboard units that carry only by an option (Rules.hooks.extra_cargo) boards now.
             for space in sorted({u.space for u in self.w.units.values() if self.w.is_sea(u.space)}):
                 self.w._embark_at(space)
-        self.w.commanded = frozenset(rules.commands(self.options, self.w.power)) if rules.commands else frozenset()
+        self.w.commanded = frozenset(rules.hooks.commands(self.options, self.w.power)) if rules.hooks.commands else frozenset()
         self.mover = Mover(self.w)
         self.log = TurnLog()
         self.problems: list[Problem] = []
@@ -93,7 +93,7 @@ class Turn:
         self.attacked: tuple[tuple[str, str | None, str | None], ...] = ()  # land battles: (space, original owner, holder)
 
     def _with_declarations(self, options: Mapping[str, Any]) -> Mapping[str, Any]:
-        """Declarations (Rules.declarations) last until the start of the declaring power's next
+        """Declarations (Rules.hooks.declarations) last until the start of the declaring power's next
         turn: this power's expire now; the others' are handed on as options `<name>_declared`."""
         declared = self.w.pending.get("declared")
         if not declared:
@@ -108,7 +108,7 @@ class Turn:
 
     def check_declarations(self) -> None:
         """Once-per-game declarations in the orders: allowed by the options, not yet used."""
-        allowed = self.rules.declarations(self.options, self.w.power) if self.rules.declarations else {}
+        allowed = self.rules.hooks.declarations(self.options, self.w.power) if self.rules.hooks.declarations else {}
         used = set(self.w.pending.get("once", []) or [])  # type: ignore[call-overload]
         seen: set[str] = set()
         for name, path in self.orders.declare:
@@ -123,7 +123,7 @@ class Turn:
 
     def declare(self, phase: str) -> None:
         """Make this phase's declarations: mark them used and in force (GameState.pending)."""
-        allowed = self.rules.declarations(self.options, self.w.power) if self.rules.declarations else {}
+        allowed = self.rules.hooks.declarations(self.options, self.w.power) if self.rules.hooks.declarations else {}
         for name, _ in self.orders.declare:
             if allowed.get(name) != phase:
                 continue
@@ -135,9 +135,9 @@ class Turn:
             self.log.notes.append(f"{self.w.power} declares {name.replace('_', ' ')}: in force until the start of its next turn")
 
     def _no_combat_declared(self) -> bool:
-        """A declaration made this turn that skips combat (Rules.no_combat_declarations): combat
+        """A declaration made this turn that skips combat (Rules.hooks.no_combat_declarations): combat
         moves and battle directives are refused, and no combat is conducted."""
-        hook = self.rules.no_combat_declarations
+        hook = self.rules.hooks.no_combat_declarations
         names = hook(self.options, self.w.power) if hook is not None else frozenset()
         made = [name for name, _ in self.orders.declare if name in names]
         if not made:
@@ -149,12 +149,12 @@ class Turn:
         return True
 
     def interject(self) -> None:
-        """Out-of-turn moves of other powers between the combat move and combat (Rules.interjections):
+        """Out-of-turn moves of other powers between the combat move and combat (Rules.hooks.interjections):
         the first standing conditional move of that power whose `when_attacked` space is attacked,
         made as a noncombat move of one step into that friendly space or out of it, leaving at least
         one friendly unit behind.  Once per game; an entry that cannot be made is reported and the
         next one is tried."""
-        hook = self.rules.interjections
+        hook = self.rules.hooks.interjections
         if hook is None:
             return
         w = self.w
@@ -204,12 +204,12 @@ class Turn:
         return found[0].message if found else ""
 
     def convert(self) -> None:
-        """Purchase phase: friendly units the rules let this power take over (Rules.may_convert)
+        """Purchase phase: friendly units the rules let this power take over (Rules.hooks.may_convert)
         leave play and the same units of its own are put in their place, free to move this turn."""
         w = self.w
         rule = R_PURCHASE + ": units converted by a game option"
         for order in self.orders.convert:
-            hook = self.rules.may_convert
+            hook = self.rules.hooks.may_convert
             sp = w.space(order.space)
             owners = [p.name for p in self.ruleset.powers if p.name != w.power and not w.is_enemy(p.name)
                       and (order.owner is None or p.name == order.owner)]
@@ -329,7 +329,7 @@ class Turn:
         enabled = has_phase and bool(self.options.get("weapons_development", has_phase))
         known = w.developments.get(w.power, frozenset())
         found = research_problems(development, count, w.treasury.get(w.power, 0), known, enabled=enabled)
-        if self.rules.no_purchase_without_capital and not w.capital_held(w.power):
+        if self.rules.capitals.no_purchase_without_capital and not w.capital_held(w.power):
             found.append(Problem("illegal", f"{w.power}'s capital is in enemy hands: it cannot buy research dice",
                                  rule="Capturing and Liberating Capitals", code="research.no-capital"))
         if found:
@@ -350,7 +350,7 @@ class Turn:
 
     def purchase(self) -> None:
         w, o = self.w, self.orders
-        if (o.purchase or o.repair) and self.rules.no_purchase_without_capital and not w.capital_held(w.power):
+        if (o.purchase or o.repair) and self.rules.capitals.no_purchase_without_capital and not w.capital_held(w.power):
             self.problems.append(Problem("illegal", f"{w.power}'s capital is in enemy hands: it cannot buy units", rule="Capitals: a power without its capital cannot buy new units", hint="remove purchase:", path=("purchase",), code="purchase.no-capital"))
             return
         cost = 0
@@ -363,7 +363,7 @@ class Turn:
             if points > damage:
                 self.problems.append(Problem("illegal", f"the complex in {space} has {damage} damage; cannot repair {points}", rule=R_PURCHASE + ": repairs", hint=f"repair at most {damage}", path=("repair", space), code="purchase.repair-too-much"))
                 continue
-            repair_cost += points * self.rules.repair_cost_per_point
+            repair_cost += points * self.rules.production.repair_cost_per_point
         money = w.treasury.get(w.power, 0)
         if cost + repair_cost > money:
             research = self.log.research_cost
@@ -385,7 +385,7 @@ class Turn:
 
     def _apply(self, move: Move) -> list[Problem]:
         """One move; with `owner:` another power's units, which the rules must let this power
-        command (Rules.commands): in combat move any of them, in noncombat move only air units
+        command (Rules.hooks.commands): in combat move any of them, in noncombat move only air units
         (landing those that attacked)."""
         w = self.w
         if move.owner is None or move.owner == w.power:
@@ -506,8 +506,8 @@ class Turn:
         for u in sorted(w.units.values(), key=lambda u: u.id):
             if not w.commands(u) or u.phase != "combat" or w.utype(u).domain != "air":
                 continue
-            if u.mission is not None and self.rules.one_way_missions is not None and u.mission in self.rules.one_way_missions(self.options, w.power, w.utype(u)):
-                continue  # it is lost in its battle and needs no landing (Rules.one_way_missions)
+            if u.mission is not None and self.rules.hooks.one_way_missions is not None and u.mission in self.rules.hooks.one_way_missions(self.options, w.power, w.utype(u)):
+                continue  # it is lost in its battle and needs no landing (Rules.hooks.one_way_missions)
             left = w.utype(u).move - u.moved
             is_fighter = w.utype(u).has("fighter")
 
@@ -566,7 +566,7 @@ class Turn:
         """Antiaircraft guns fire at aircraft flying over hostile territories, in flight-path order
         (rule systems with `aa_fires_at_overflight`; Revised, Combat Move: Air Units)."""
         w = self.w
-        if not self.rules.aa_fires_at_overflight or self.validating:
+        if not self.rules.movement.aa_fires_at_overflight or self.validating:
             return
         from pbem.engine.antiair import Flight, antiair_fire
 
@@ -678,7 +678,7 @@ class Turn:
                     u.captured = True
                 elif w.utype(u).domain == "land":
                     w.remove(u)
-        if sp.capital_of and w.is_enemy(sp.capital_of, by) and self.rules.capital_plunder:
+        if sp.capital_of and w.is_enemy(sp.capital_of, by) and self.rules.capitals.capital_plunder:
             loot = w.treasury.get(sp.capital_of, 0)
             w.treasury[by] = w.treasury.get(by, 0) + loot
             w.treasury[sp.capital_of] = 0
@@ -686,7 +686,7 @@ class Turn:
         original = sp.original_owner
         if original and original != by and not w.is_enemy(original, by):
             entry["liberation_of"] = original
-            if self.rules.liberation_deferred_to_end_of_turn:
+            if self.rules.capitals.liberation_deferred_to_end_of_turn:
                 liberations = w.pending.setdefault("liberations", [])  # type: ignore[union-attr]
                 assert isinstance(liberations, list)
                 liberations.append([space, original])
@@ -711,12 +711,12 @@ class Turn:
             self.log.notes.append(f"{space} is captured by {w.control[space]}: {original}'s capital is in enemy hands")
 
     def land_at_sea(self) -> None:
-        """Rules.fighters_land_after_noncombat: fighters ordered to a sea zone in noncombat move land
+        """Rules.movement.fighters_land_after_noncombat: fighters ordered to a sea zone in noncombat move land
         there only now, on a carrier with room that is there once every move is made (FAQ: "Fighters
         land at the very end of noncombat movement").  In validation one without a carrier is a
         problem; at adjudication it is left to land_air_units."""
         w = self.w
-        if not self.rules.fighters_land_after_noncombat:
+        if not self.rules.movement.fighters_land_after_noncombat:
             return
         for u in sorted(w.units.values(), key=lambda u: u.id):
             if (not w.commands(u) or w.utype(u).domain != "air" or u.carrier is not None or u.phase != "noncombat"
@@ -741,7 +741,7 @@ class Turn:
             if not w.commands(u) or w.utype(u).domain != "air" or u.carrier is not None:
                 continue
             here = u.space
-            if w.space(here).is_land and w.is_friendly_territory(here, at_start=True) and (here not in w.captured_this_turn or self.rules.air_may_land_in_captured):
+            if w.space(here).is_land and w.is_friendly_territory(here, at_start=True) and (here not in w.captured_this_turn or self.rules.movement.air_may_land_in_captured):
                 continue
             if not w.space(here).is_land and w.utype(u).has("fighter"):
                 hosts = [h for h in w.units_at(here) if w.utype(h).has("carrier") and not w.is_enemy(h.owner) and w.has_room(h, u.type)]
@@ -786,13 +786,13 @@ class Turn:
         return best[1] if best else None
 
     def free_units(self, event: str, **facts: Any) -> list[Any]:
-        """The units the rules give for nothing at `event` (`Rules.free_units`), once-per-game keys
+        """The units the rules give for nothing at `event` (`Rules.hooks.free_units`), once-per-game keys
         already used left out and the rest marked used.  The caller places them (`give`)."""
-        if self.rules.free_units is None:
+        if self.rules.hooks.free_units is None:
             return []
         used = list(self.w.pending.get("once", []) or [])  # type: ignore[call-overload]
         out = []
-        for grant in self.rules.free_units(self.options, event, **facts):
+        for grant in self.rules.hooks.free_units(self.options, event, **facts):
             if grant.once is not None:
                 if grant.once in used:
                     continue
@@ -838,7 +838,7 @@ class Turn:
                 self.log.placements[placement.space][utype] += n
             w._embark_at(placement.space) if w.is_sea(placement.space) else None
         refund = {t: n for t, n in remaining.items() if n > 0}
-        if refund and self.rules.refund_unplaced:
+        if refund and self.rules.production.refund_unplaced:
             ipcs = sum(self.ruleset.units[t].cost * n for t, n in refund.items())
             w.treasury[w.power] += ipcs
             self.log.refunds = refund
@@ -865,10 +865,10 @@ class Turn:
             sp = w.space(space)
             if sea or not w.is_friendly_territory(space, at_start=True) or w.control_at_start.get(space) != w.power or space in w.captured_this_turn:
                 return [Problem("illegal", f"a new industrial complex goes in a territory {w.power} has controlled since the start of the turn; {space} is not one", rule=R_MOBILIZE + ": new industrial complexes", path=path, code="place.complex-territory")]
-            if sp.ipc < self.rules.new_complex_min_ipc:
-                return [Problem("illegal", f"{space} has an IPC value of {sp.ipc}; a complex needs at least {self.rules.new_complex_min_ipc}", rule=R_MOBILIZE + ": new industrial complexes", path=path, code="place.complex-value")]
+            if sp.ipc < self.rules.production.new_complex_min_ipc:
+                return [Problem("illegal", f"{space} has an IPC value of {sp.ipc}; a complex needs at least {self.rules.production.new_complex_min_ipc}", rule=R_MOBILIZE + ": new industrial complexes", path=path, code="place.complex-value")]
             existing = [u for u in w.units_at(space) if w.utype(u).has("factory")]
-            if len(existing) + units.get(next(t for t, p in profiles.items() if p.has("factory")), 0) > self.rules.max_complexes_per_territory:
+            if len(existing) + units.get(next(t for t, p in profiles.items() if p.has("factory")), 0) > self.rules.production.max_complexes_per_territory:
                 return [Problem("illegal", f"{space} already has an industrial complex", rule=R_MOBILIZE + ": one complex per territory", path=path, code="place.complex-twice")]
             if len(units) == 1:
                 return []
@@ -904,7 +904,7 @@ class Turn:
             if owner == w.power:
                 return True
             # Revised: an ally's complex, while that ally's capital is in enemy hands.
-            return (self.rules.place_at_ally_complex == "if_ally_capital_lost" and not w.is_enemy(owner)
+            return (self.rules.production.place_at_ally_complex == "if_ally_capital_lost" and not w.is_enemy(owner)
                     and not w.capital_held(owner))
 
         def usable(territory: str) -> bool:
@@ -936,7 +936,7 @@ class Turn:
         if not usable(space):
             owner = next((u.owner for u in w.units_at(space) if w.utype(u).has("factory")), None)
             if owner and owner != w.power and not w.is_enemy(owner):
-                if self.rules.place_at_ally_complex == "if_ally_capital_lost":
+                if self.rules.production.place_at_ally_complex == "if_ally_capital_lost":
                     why = (f"the complex in {space} belongs to {owner}: you may mobilize at a friendly power's complex only "
                            f"while that power's capital is in enemy hands, and {possessive(owner)} is not")
                 else:
@@ -976,17 +976,17 @@ class Turn:
 
     def collect_income(self) -> None:
         w = self.w
-        if self.rules.no_income_without_capital and not w.capital_held(w.power):
+        if self.rules.capitals.no_income_without_capital and not w.capital_held(w.power):
             self.log.notes.append(f"{w.power} collects no income: its capital is in enemy hands")
             self.log.income[w.power] = 0
             return
         income = self.production(w.power)
-        if self.rules.income_adjustment is not None:
+        if self.rules.hooks.income_adjustment is not None:
             subs: dict[str, int] = {}
             for u in w.units.values():
                 if w.utype(u).has("submarine"):
                     subs[u.owner] = subs.get(u.owner, 0) + 1
-            lost = min(income, self.rules.income_adjustment(self.options, w.power, subs))
+            lost = min(income, self.rules.hooks.income_adjustment(self.options, w.power, subs))
             if lost:
                 income -= lost
                 self.log.notes.append(f"{w.power} loses {lost} IPCs of income to enemy submarines")
@@ -999,7 +999,7 @@ class Turn:
         index = self.state.turn_index + 1
         rnd = self.state.round
         winner = self.state.winner
-        if w.power == self.rules.victory_checked_after:
+        if w.power == self.rules.victory.checked_after:
             winner = winner or self.check_victory()
         if index >= n:
             index, rnd = 0, rnd + 1

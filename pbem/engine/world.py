@@ -30,7 +30,7 @@ class Unit:
     offloaded_to: str | None = None  # transports: where they offloaded this turn
     offloaded_phase: str | None = None  # transports: the phase of their first offload this turn
     assaults: int = 0  # transports: territories offloaded into in combat move this turn
-    unloaded: int = 0  # transports: cargo slots offloaded this turn (capacity counts them: Rules.assaults_per_turn)
+    unloaded: int = 0  # transports: cargo slots offloaded this turn (capacity counts them: Rules.hooks.assaults_per_turn)
     fought: bool = False
     captured: bool = False  # changed hands with its territory this turn (a complex, an AA gun)
     retreated: bool = False
@@ -41,7 +41,7 @@ class Unit:
     combat_path: int = 0  # how much of `path` was flown in combat move (the rest is the flight home)
     noncombat_work: str | None = None  # transports after combat (Revised): "load" or "offload" done
     submerged: bool = False  # submerged in a battle this turn: out of sight until the turn ends
-    after_battle_move: int = 0  # spaces it may still move in noncombat after its battle (Rules.move_after_battle)
+    after_battle_move: int = 0  # spaces it may still move in noncombat after its battle (Rules.hooks.move_after_battle)
     path: list[str] = field(default_factory=list)
 
 
@@ -63,7 +63,7 @@ class World:
         self.captured_this_turn: set[str] = set()
         self.pending: dict[str, object] = dict(state.pending)
         self.options: dict[str, object] = {}  # the game's rule options, set by the turn
-        # Other powers whose units the mover commands in combat this turn (Rules.commands, e.g.
+        # Other powers whose units the mover commands in combat this turn (Rules.hooks.commands, e.g.
         # Revised's Joint Strike): those of their units that moved in combat attack as the mover's.
         self.commanded: frozenset[str] = frozenset()
         self.developments: dict[str, frozenset[str]] = {p: frozenset(d) for p, d in state.developments.items()}
@@ -80,7 +80,7 @@ class World:
     @contextmanager
     def acting_for(self, power: str) -> Iterator[None]:
         """Within the block `power` is the moving power: a Mover moves its units by its side's
-        rules (another power's move in this turn: Rules.commands, Rules.interjections)."""
+        rules (another power's move in this turn: Rules.hooks.commands, Rules.hooks.interjections)."""
         saved = self.power, self.side
         self.power, self.side = power, self.ruleset.side_of(power)
         try:
@@ -147,8 +147,8 @@ class World:
         if power not in self._profiles:
             known = self.developments.get(power, frozenset())
             changed: dict[str, UnitType] = {}
-            if self.rules.movement_profiles is not None:
-                changed.update(self.rules.movement_profiles(self.options, self.ruleset.units, power))
+            if self.rules.hooks.movement_profiles is not None:
+                changed.update(self.rules.hooks.movement_profiles(self.options, self.ruleset.units, power))
             if known:
                 from pbem.engine.research import unit_profiles
 
@@ -173,10 +173,10 @@ class World:
         return sorted((u for u in self.units.values() if u.carrier == host.id), key=lambda u: u.id)
 
     def extra_cargo(self, host: Unit) -> tuple[int, frozenset[str]] | None:
-        """What a unit that is no transport may carry by a rule (Rules.extra_cargo), or None."""
-        if self.rules.extra_cargo is None or self.utype(host).has("transport"):
+        """What a unit that is no transport may carry by a rule (Rules.hooks.extra_cargo), or None."""
+        if self.rules.hooks.extra_cargo is None or self.utype(host).has("transport"):
             return None
-        return self.rules.extra_cargo(self.options, host.owner, self.utype(host))
+        return self.rules.hooks.extra_cargo(self.options, host.owner, self.utype(host))
 
     def carries_land(self, host: Unit) -> bool:
         """A transport, or a unit a rule lets carry land units."""
@@ -218,7 +218,7 @@ class World:
 
     def is_hostile_sea_zone(self, space: str, of: str | None = None) -> bool:
         """Enemy units of the ruleset's kinds make a zone hostile; submerged submarines never do."""
-        return any(self.utype(u).tags & self.rules.hostile_sea_zone_tags and not u.submerged
+        return any(self.utype(u).tags & self.rules.movement.hostile_sea_zone_tags and not u.submerged
                    for u in self.enemy_units_at(space, of))
 
     def enemy_destroyer_at(self, space: str, of: str | None = None) -> bool:
@@ -233,7 +233,7 @@ class World:
 
     def strait_closed(self, a: str, b: str) -> bool:
         """A closed strait (a game option) bars sea units from entering or leaving its zones."""
-        for option, zones in self.rules.closed_straits.items():
+        for option, zones in self.rules.movement.closed_straits.items():
             if self.options.get(option) and (a in zones or b in zones):
                 return True
         return False

@@ -205,7 +205,7 @@ def build_report(game: Game, before: GameState, result: TurnResult, dice_info: M
         purchases = {
             "power": power,
             "bought": [{"unit": u, "count": n, "cost": ruleset.units[u].cost * n} for u, n in sorted(log.purchases.items())],
-            "repairs": [{"space": s, "damage_removed": n, "cost": n * game.rules.repair_cost_per_point} for s, n in sorted(log.repairs.items())],
+            "repairs": [{"space": s, "damage_removed": n, "cost": n * game.rules.production.repair_cost_per_point} for s, n in sorted(log.repairs.items())],
             "research": dict(log.research) if log.research else None,
             "total": log.purchase_cost + log.research_cost,
             "treasury_before": before.treasury.get(power, 0),

@@ -26,12 +26,12 @@ HEADER = (
 
 def initial_state(ruleset: Ruleset, options: Mapping[str, Any] | None = None, rules: Rules | None = None) -> GameState:
     """The opening setup; with the game's `options` and `rules`, changed as the options say
-    (`Rules.setup_changes`, e.g. Revised's Colonial Garrison).  A choice that breaks the rules
+    (`Rules.hooks.setup_changes`, e.g. Revised's Colonial Garrison).  A choice that breaks the rules
     raises ProblemsError."""
     setup = ruleset.setup
     units = {s: {o: dict(t) for o, t in by.items()} for s, by in setup.units.items()}
-    if options is not None and rules is not None and rules.setup_changes is not None:
-        added, problems = rules.setup_changes(options, ruleset, dict(setup.control))
+    if options is not None and rules is not None and rules.hooks.setup_changes is not None:
+        added, problems = rules.hooks.setup_changes(options, ruleset, dict(setup.control))
         if problems:
             raise ProblemsError([Problem("invalid", text, code="option.setup") for text in problems])
         for space, owner, unit in added:

@@ -5,67 +5,75 @@ raids) are in `combat_rules.py` beside this file; unit profiles in `units.yaml`;
 `map.yaml` and `setup.yaml`.
 """
 
-from pbem.engine.rules import Rules
+from pbem.engine.rules import CapitalRules, MovementRules, ProductionRules, Rules, VictoryCheck
 
 RULES = Rules(
-    # "Hostile sea zones contain enemy surface warships (this does not include enemy submarines and
-    # transports)" (Combat Move).
-    hostile_sea_zone_tags=frozenset({"surface_warship"}),
-    # Submarines "may pass through sea zones with enemy warships unless an enemy destroyer is present"
-    # (Submarines).
-    subs_ignore_hostile_zones=True,
-    # p. 8 and Transports: "for purposes of determining the status of a sea zone, submarines and
-    # transports are ignored"; "Sea units can also end their noncombat movement in a sea zone
-    # containing only enemy transports"; Noncombat Move: "submarines can move through and even into
-    # hostile sea zones", stopping at enemy destroyers.  (The issue's "a transport may not end beside
-    # a lone enemy submarine" is in no passage of the rulebook, which ignores submarines here.)
-    noncombat_sea_may_end_beside=frozenset({"transport", "submarine"}),
-    subs_end_noncombat_in_hostile_zones=True,
-    # Submerged submarines leave the battle and do not stay on the board as such in 1942.
-    destroyers_reveal_submerged_subs=False,
-    # "A tank that encounters enemy units, including antiaircraft artillery units or an industrial
-    # complex, in the first territory ... must stop" (Tanks and Blitzing, pg. 13).
-    blitz_blocked_by_domains=frozenset({"land", "structure", "air"}),
-    # Air units must land in a territory "friendly at the start of your turn" (Noncombat Move).
-    air_may_land_in_captured=False,
-    # Antiaircraft artillery "can move only during the Noncombat Move phase" (Unit Profiles, pg. 24).
-    aa_moves_in_combat=False,
-    # AAA fires "only when the air units attack a territory, not when they fly over it" (Air Units).
-    aa_fires_at_overflight=False,
-    # Moves apply in order: a fighter lands on a carrier in its zone at the time of its move.
-    fighters_land_after_noncombat=False,
-    # Aircraft Carriers: a fighter whose carrier sank lands one space away, battle or not.
-    stranded_air_avoids_contested=False,
-    # A carrier's own fighters move with it (engine behaviour kept for 1942).
-    carrier_takes_own_fighters_in_combat=True,
-    # A transport makes one combat move (engine behaviour kept for 1942).
-    transport_combat_move_in_legs=False,
-    # Noncombat Move: transports "can load or offload cargo, unless they loaded, moved, offloaded, or
-    # were involved in combat" earlier in the turn.
-    transport_after_combat="nothing",
-    # Optional rule, Turkish Straits: "no sea units may move into or out of sea zone 16" (air may).
-    closed_straits={"turkish_straits_closed": ("SZ 16",)},
-    # Capturing a capital takes "all unspent IPCs" of its original controller (Capitals).
-    capital_plunder=True,
-    # Liberation becomes capture if the original controller's capital "is in enemy hands at the end
-    # of the turn" (Liberating a Territory, pg. 19; DIGEST §5 A42.5).
-    liberation_deferred_to_end_of_turn=True,
-    # A power without its capital "cannot collect income ... and cannot buy new units".
-    no_income_without_capital=True,
-    no_purchase_without_capital=True,
-    # Each complex mobilizes up to the territory's IPC value, sea zones included, minus damage.
-    production_limit="territory_ipc",
-    # "You can never mobilize units at an industrial complex of a friendly power".
-    place_at_ally_complex="never",
-    # A new complex needs a territory "with an income value of at least 1" held since turn start.
-    new_complex_min_ipc=1,
-    max_complexes_per_territory=1,
-    # Units bought but not placed are returned and refunded (Mobilize New Units).
-    refund_unplaced=True,
-    # Repairs cost 1 IPC per damage point, paid in the Purchase phase.
-    repair_cost_per_point=1,
-    # Victory is checked "at the end of the round, after the U.S. turn" (Check for Victory).
-    victory_checked_after="United States",
+    movement=MovementRules(
+        # "Hostile sea zones contain enemy surface warships (this does not include enemy submarines and
+        # transports)" (Combat Move).
+        hostile_sea_zone_tags=frozenset({"surface_warship"}),
+        # Submarines "may pass through sea zones with enemy warships unless an enemy destroyer is present"
+        # (Submarines).
+        subs_ignore_hostile_zones=True,
+        # p. 8 and Transports: "for purposes of determining the status of a sea zone, submarines and
+        # transports are ignored"; "Sea units can also end their noncombat movement in a sea zone
+        # containing only enemy transports"; Noncombat Move: "submarines can move through and even into
+        # hostile sea zones", stopping at enemy destroyers.  (The issue's "a transport may not end beside
+        # a lone enemy submarine" is in no passage of the rulebook, which ignores submarines here.)
+        noncombat_sea_may_end_beside=frozenset({"transport", "submarine"}),
+        subs_end_noncombat_in_hostile_zones=True,
+        # Submerged submarines leave the battle and do not stay on the board as such in 1942.
+        destroyers_reveal_submerged_subs=False,
+        # "A tank that encounters enemy units, including antiaircraft artillery units or an industrial
+        # complex, in the first territory ... must stop" (Tanks and Blitzing, pg. 13).
+        blitz_blocked_by_domains=frozenset({"land", "structure", "air"}),
+        # Air units must land in a territory "friendly at the start of your turn" (Noncombat Move).
+        air_may_land_in_captured=False,
+        # Antiaircraft artillery "can move only during the Noncombat Move phase" (Unit Profiles, pg. 24).
+        aa_moves_in_combat=False,
+        # AAA fires "only when the air units attack a territory, not when they fly over it" (Air Units).
+        aa_fires_at_overflight=False,
+        # Moves apply in order: a fighter lands on a carrier in its zone at the time of its move.
+        fighters_land_after_noncombat=False,
+        # Aircraft Carriers: a fighter whose carrier sank lands one space away, battle or not.
+        stranded_air_avoids_contested=False,
+        # A carrier's own fighters move with it (engine behaviour kept for 1942).
+        carrier_takes_own_fighters_in_combat=True,
+        # A transport makes one combat move (engine behaviour kept for 1942).
+        transport_combat_move_in_legs=False,
+        # Noncombat Move: transports "can load or offload cargo, unless they loaded, moved, offloaded, or
+        # were involved in combat" earlier in the turn.
+        transport_after_combat="nothing",
+        # Optional rule, Turkish Straits: "no sea units may move into or out of sea zone 16" (air may).
+        closed_straits={"turkish_straits_closed": ("SZ 16",)},
+    ),
+    capitals=CapitalRules(
+        # Capturing a capital takes "all unspent IPCs" of its original controller (Capitals).
+        capital_plunder=True,
+        # Liberation becomes capture if the original controller's capital "is in enemy hands at the end
+        # of the turn" (Liberating a Territory, pg. 19; DIGEST §5 A42.5).
+        liberation_deferred_to_end_of_turn=True,
+        # A power without its capital "cannot collect income ... and cannot buy new units".
+        no_income_without_capital=True,
+        no_purchase_without_capital=True,
+    ),
+    production=ProductionRules(
+        # Each complex mobilizes up to the territory's IPC value, sea zones included, minus damage.
+        production_limit="territory_ipc",
+        # "You can never mobilize units at an industrial complex of a friendly power".
+        place_at_ally_complex="never",
+        # A new complex needs a territory "with an income value of at least 1" held since turn start.
+        new_complex_min_ipc=1,
+        max_complexes_per_territory=1,
+        # Units bought but not placed are returned and refunded (Mobilize New Units).
+        refund_unplaced=True,
+        # Repairs cost 1 IPC per damage point, paid in the Purchase phase.
+        repair_cost_per_point=1,
+    ),
+    victory=VictoryCheck(
+        # Victory is checked "at the end of the round, after the U.S. turn" (Check for Victory).
+        checked_after="United States",
+    ),
     # Page numbers the rulebook itself gives in its cross-references ("see Tanks and Blitzing,
     # pg. 13") and where its page ends fall in the text.
     citations={

@@ -57,7 +57,7 @@ def battle_advantages(
     """
     on = {k for k, v in options.items() if v is True}
     # The turn hands on a declaration in force as the option `russian_winter_declared`
-    # (pbem.engine.rules.Rules.declarations).
+    # (pbem.engine.rules.Rules.hooks.declarations).
     russian_winter = russian_winter or "russian_winter_declared" in on
     profiles: dict[str, dict[str, UnitType]] = {}
     still_held = controller is not None and controller == original_owner
@@ -122,7 +122,7 @@ CHINESE_DIVISIONS = ("China", "Sinkiang", "Kwangtung", "French Indochina")
 
 
 def free_units(options: Mapping[str, object], event: str, **facts: object) -> list[FreeUnits]:
-    """The advantages that give units for nothing (`pbem.engine.rules.Rules.free_units`)."""
+    """The advantages that give units for nothing (`pbem.engine.rules.Rules.hooks.free_units`)."""
     on = {k for k, v in options.items() if v is True}
     out: list[FreeUnits] = []
     space = facts.get("space")
@@ -178,7 +178,7 @@ MIDEAST_OIL = frozenset({"Anglo-Egypt", "Trans-Jordan", "Persia"})
 
 def movement_bonus(options: Mapping[str, object], power: str, unit: UnitType, *, phase: str, frm: str, to: str,
                    start: str, moved: int, arrived_this_phase: bool) -> tuple[int, frozenset[str] | None]:
-    """Extra movement for one move (`pbem.engine.rules.Rules.movement_bonus`)."""
+    """Extra movement for one move (`pbem.engine.rules.Rules.hooks.movement_bonus`)."""
     # Trans-Siberian Railway: "Your infantry, antiaircraft guns, and artillery may move 2 territories
     # per turn only among these territories: Russia, Novosibirsk, Yakut S.S.R., and Buryatia S.S.R."
     # FAQ: only in Noncombat Move; the piece must begin and end its move on those spaces and never

@@ -4,7 +4,7 @@ Wall, Marines), units that fire in opening fire and are lost for it (Kaiten Torp
 Attacks).  Luftwaffe Dive-Bombers is `advantages.may_bomb` (the move) and
 `pbem.engine.combat.sbr.bombing_raid(dive_bombers=...)` (the halved dice).
 
-`battle_advantages_with_combat` is `battle_advantages` plus these fields; `Rules.battle_modifiers`
+`battle_advantages_with_combat` is `battle_advantages` plus these fields; `Rules.hooks.battle_modifiers`
 points to it.  `pbem.engine.battles` reads the extra fields when they are there:
 `amphibious_first_cycle` becomes `Battle.first_cycle_profiles` when seaborne units attack;
 `sacrifice_values` prices the units designated (attackers with mission "kamikaze", defending

@@ -65,7 +65,7 @@ def test_mechanized_infantry_fast_carriers_u_boat_interdiction():
     assert u_boat_interdiction({"u_boat_interdiction": True}, "Soviet Union", 4) == 0
 
 
-# --- Advantages that give free units, in a played turn (Rules.free_units) -----------------------
+# --- Advantages that give free units, in a played turn (Rules.hooks.free_units) -----------------------
 
 from dataclasses import replace  # noqa: E402
 
@@ -146,7 +146,7 @@ def test_nonaggression_treaty_four_infantry_at_the_first_japanese_attack_on_a_re
     assert broken.state.pending["once"] == ["nonaggression_treaty"]
 
 
-# --- Advantages that lend movement (Rules.movement_bonus) ----------------------------------------
+# --- Advantages that lend movement (Rules.hooks.movement_bonus) ----------------------------------------
 
 
 def test_trans_siberian_railway_moves_two_only_along_the_railway_in_noncombat():
@@ -205,7 +205,7 @@ def test_panzerblitz_tanks_move_one_after_a_one_round_win():
     assert units_at(slow.state, "Caucasus", "Germany") == {"tank": 2} and slow.log.skipped
 
 
-# --- Declarations (Rules.declarations) -----------------------------------------------------------
+# --- Declarations (Rules.hooks.declarations) -----------------------------------------------------------
 
 
 def test_russian_winter_declared_once_in_collect_income_lasts_until_the_next_soviet_turn():
@@ -234,7 +234,7 @@ def test_russian_winter_declared_once_in_collect_income_lasts_until_the_next_sov
     assert play(again, "Soviet Union", "", options=on).state.pending == {"once": ["russian_winter"]}
 
 
-# --- Units that carry by an option (Rules.extra_cargo) -------------------------------------------
+# --- Units that carry by an option (Rules.hooks.extra_cargo) -------------------------------------------
 
 
 def test_tokyo_express_a_japanese_destroyer_carries_one_infantry_as_a_transport_does():
@@ -268,7 +268,7 @@ def test_luftwaffe_dive_bombers_german_fighters_may_be_ordered_on_a_raid():
     body = "combat_move:\n  - {units: 1 fighter, from: Western Europe, to: United Kingdom, mission: strategic_bombing}\n"
     assert codes(validate(st, "Germany", body)) == ["raid.not-bomber"]
     # The move is accepted; the raid itself (fighters as raiders, halved dice) is resolved in
-    # pbem.engine.battles._raid, which reads Rules.may_bomb.
+    # pbem.engine.battles._raid, which reads Rules.hooks.may_bomb.
     assert "raid.not-bomber" not in codes(validate(st, "Germany", body, options={"luftwaffe_dive_bombers": True}))
     uk = state(turn="United Kingdom", ruleset=R)
     raid = "combat_move:\n  - {units: 1 fighter, from: United Kingdom, to: Western Europe, mission: strategic_bombing}\n"
@@ -294,7 +294,7 @@ def test_island_bases_us_air_units_treat_held_islands_as_their_sea_zones():
     assert free_air_steps(on, "United Kingdom", RS.board, state(ruleset=R).control) == frozenset()
 
 
-# --- Setup choices (Rules.setup_changes) ---------------------------------------------------------
+# --- Setup choices (Rules.hooks.setup_changes) ---------------------------------------------------------
 
 
 def test_colonial_garrison_an_extra_british_complex_in_the_tan_territory_the_option_names():
@@ -434,7 +434,7 @@ def test_kaiten_is_a_standing_order():
     assert standing.default.kaiten == 1 and standing.policy_for("SZ 61").kaiten == 2
 
 
-# --- Out-of-turn advantages: Enigma Decoded (Rules.interjections), Joint Strike (Rules.commands) ---
+# --- Out-of-turn advantages: Enigma Decoded (Rules.hooks.interjections), Joint Strike (Rules.hooks.commands) ---
 
 def _enigma(entries: str):  # type: ignore[no-untyped-def]
     from pbem.io.orders import read_orders_text

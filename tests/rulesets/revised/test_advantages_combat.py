@@ -65,7 +65,7 @@ def test_kamikaze_battle_with_the_values_given():
     assert out.damaged == {"United States": {"battleship": 1}} and out.attacker_lost == {"Japan": {"bomber": 1}}
 
 
-# --- in a played turn (Rules.battle_modifiers pointed to battle_advantages_with_combat) -------------
+# --- in a played turn (Rules.hooks.battle_modifiers pointed to battle_advantages_with_combat) -------------
 
 
 @pytest.fixture
@@ -74,7 +74,7 @@ def wired(monkeypatch):
 
     def system(ruleset_id):
         ruleset, rules, combat = real(ruleset_id)
-        return ruleset, replace(rules, battle_modifiers=battle_advantages_with_combat), combat
+        return ruleset, replace(rules, hooks=replace(rules.hooks, battle_modifiers=battle_advantages_with_combat)), combat
 
     monkeypatch.setattr(scenario, "_system", system)
 

@@ -13,21 +13,24 @@ from pbem.rulesets.revised.rules import RULES
 
 
 def test_every_field_is_stated():
-    """No field has a default: constructing the records proves each one is stated."""
+    """No choice has a default: constructing the records proves each one is stated, group by group."""
     assert {f.name for f in dataclasses.fields(Rules)} == set(vars(RULES))
+    for group in ("movement", "capitals", "production", "victory"):
+        record = getattr(RULES, group)
+        assert all(f.default is dataclasses.MISSING for f in dataclasses.fields(record)), group
     assert {f.name for f in dataclasses.fields(CombatRules)} == set(vars(COMBAT_RULES))
 
 
 def test_revised_rules_that_differ_from_1942():
     # Spaces on the Game Board: any enemy unit makes a sea zone hostile (transports and subs too).
-    assert RULES.hostile_sea_zone_tags == {"surface_warship", "submarine", "transport"}
-    assert A42.hostile_sea_zone_tags == {"surface_warship"}
+    assert RULES.movement.hostile_sea_zone_tags == {"surface_warship", "submarine", "transport"}
+    assert A42.movement.hostile_sea_zone_tags == {"surface_warship"}
     # Mobilize New Units: an ally's complex if that ally's capital is in enemy hands.
-    assert RULES.place_at_ally_complex == "if_ally_capital_lost" and A42.place_at_ally_complex == "never"
+    assert RULES.production.place_at_ally_complex == "if_ally_capital_lost" and A42.production.place_at_ally_complex == "never"
     # Liberating a Territory: decided when you liberate.
-    assert not RULES.liberation_deferred_to_end_of_turn
-    assert RULES.victory_checked_after == "United States"
-    assert RULES.closed_straits == {}
+    assert not RULES.capitals.liberation_deferred_to_end_of_turn
+    assert RULES.victory.checked_after == "United States"
+    assert RULES.movement.closed_straits == {}
 
 
 def test_revised_combat_rules_that_differ_from_1942():
