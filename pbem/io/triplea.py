@@ -127,9 +127,14 @@ class ImportProfile:
     victory_city_names: Mapping[str, str] = field(default_factory=dict)  # territory -> city
     corrections: tuple[Correction, ...] = ()
     unit_names: Mapping[str, str] = field(default_factory=dict)  # TripleA -> this rulebook's name
+    power_names: Mapping[str, str] = field(default_factory=dict)  # TripleA -> this rulebook's name
+    # TripleA names unnumbered sea zones "Azores Sea Sea Zone"; True: drop the suffix ("Azores Sea"),
+    # keeping TripleA's name as an alias.
+    strip_sea_zone_suffix: bool = False
 
 
 _A42 = "rulebook"  # the 1942 Second Edition rulebook (shared/rules/aa1942_2e.txt)
+_EUR = "Europe rulebook"  # Axis & Allies Europe, 1999 (shared/rules/europe_1999.txt)
 _REV = "Revised rulebook"  # Axis & Allies Revised with errata and FAQ (shared/rules/revised.txt)
 PROFILES: Mapping[str, ImportProfile] = {
     "1942-2e": ImportProfile(
@@ -221,6 +226,42 @@ PROFILES: Mapping[str, ImportProfile] = {
             for name, zones in (("Australia", 4), ("French Madagascar", 4), ("Japan", 2))
         ),
     ),
+    "europe-1999": ImportProfile(
+        # The rulebook calls the British power Great Britain throughout (Order of Play, the National
+        # Reference Charts); its home territory keeps the board's name, United Kingdom.
+        power_names={"British": "Great Britain"},
+        # The Combat Units profiles: "Armor", "Antiaircraft Gun", "Aircraft Carrier".
+        unit_names={"armour": "armor", "aaGun": "antiaircraft gun"},
+        strip_sea_zone_suffix=True,
+        space_aliases={"United Kingdom": ("Great Britain", "U.K."), "U.S. Eastern Coast": ("U.S. Coast",)},
+        corrections=(
+            *(
+                SetSpace(
+                    name,
+                    "impassable",
+                    True,
+                    f"{_EUR}, The Gameboard, Neutral Territories: \"players may not move units into them nor fly over them\"",
+                )
+                for name in ("Eire", "Saudi Arabia", "Spain", "Spanish Morocco", "Sweden", "Switzerland", "Turkey")
+            ),
+            *(
+                SetSpace(
+                    name,
+                    "tribute",
+                    True,
+                    f"{_EUR}, Collect Income, The Middle East (p. 19): its IPCs are paid to Germany by the Allies when Germany "
+                    "controls it, and never count toward Allied income",
+                )
+                for name in ("Egypt", "Iran", "Iraq", "Palestine", "Syria", "Trans-Jordan")
+            ),
+            # Victory Conditions: the game is won by capturing a capital, not by counting cities;
+            # TripleA marks the four capitals as victory cities.
+            *(
+                SetSpace(name, "victory_city", None, f"{_EUR}, Object of the Game: won by capturing and holding a capital; the game has no victory cities")
+                for name in ("Germany", "Moscow", "United Kingdom", "United States")
+            ),
+        ),
+    ),
 }
 
 
@@ -286,10 +327,14 @@ def read_triplea(xml_path: Path, *, ruleset_id: str) -> _Game:
         if name in profile.space_names:
             return profile.space_names[name]
         m = _NUMBERED_SEA_ZONE.match(name)
-        return f"SZ {m.group(1)}" if m else name
+        if m:
+            return f"SZ {m.group(1)}"
+        if profile.strip_sea_zone_suffix and name.endswith(" Sea Zone"):
+            return name.removesuffix(" Sea Zone")
+        return name
 
     def power_name(name: str) -> str:
-        return POWER_NAMES.get(name, name)
+        return profile.power_names.get(name, POWER_NAMES.get(name, name))
 
     # Territories and sea zones.
     xml_map = root.find("map")
@@ -358,6 +403,11 @@ def read_triplea(xml_path: Path, *, ruleset_id: str) -> _Game:
                 original[where] = power_name(options["originalOwner"] or "")
 
     for name, space in spaces.items():
+        if space["kind"] == "sea" and space["ipc"] and name in owners:
+            # A sea zone with an owner and an income value is a convoy centre (TripleA models the
+            # convoy boxes of Europe and Pacific so): its owner collects its value while holding it.
+            space["convoy"] = True
+            space["original_owner"] = original.get(name, owners[name])
         if space["kind"] == "land":
             owner = original.get(name, owners.get(name))
             if owner:
@@ -381,7 +431,7 @@ def read_triplea(xml_path: Path, *, ruleset_id: str) -> _Game:
                 }
             )
 
-    control = {t: p for t, p in owners.items() if spaces[t]["kind"] == "land"}
+    control = {t: p for t, p in owners.items() if spaces[t]["kind"] == "land" or spaces[t].get("convoy")}
     units: dict[str, dict[str, dict[str, int]]] = {}
     for up in root.iter("unitPlacement"):
         where = known(up.get("territory"), "a <unitPlacement>")
@@ -593,6 +643,8 @@ def _map_data(game: _Game, ruleset_id: str) -> dict[str, Any]:
         "victory_city",
         "island",
         "impassable",
+        "convoy",
+        "tribute",
         "aliases",
     )
     spaces: dict[str, Any] = {}

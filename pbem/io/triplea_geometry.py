@@ -12,6 +12,8 @@ Usage, to regenerate the 1942 geometry from the repository root::
 
     python -m pbem.io.triplea_geometry ../shared/data/triplea/aa1942_2e/map \\
         pbem/rulesets/aa1942_2e/geometry.json --sea-zones-as-sz
+
+and Europe's with ``--strip-sea-zone-suffix`` from ``../shared/data/triplea/europe_1999/map``.
 """
 
 from __future__ import annotations
@@ -78,7 +80,8 @@ def sea_zone_as_sz(name: str) -> str:
 
 def looks_like_sea(name: str) -> bool:
     """TripleA's map folder does not say which spaces are water; its naming convention does."""
-    return bool(_SEA_ZONE_NAME.match(name)) or bool(re.match(r"^\s*sz\s*\d+\s*$", name, re.IGNORECASE))
+    return (bool(_SEA_ZONE_NAME.match(name)) or bool(re.match(r"^\s*sz\s*\d+\s*$", name, re.IGNORECASE))
+            or name.strip().lower().endswith(" sea zone"))  # Europe's "Azores Sea Sea Zone"
 
 
 # --------------------------------------------------------------------------------------------------
@@ -397,6 +400,12 @@ def write_geometry(geometry: Geometry, path: Path) -> None:
     Path(path).write_text(dumps_geometry(geometry), encoding="utf-8", newline="\n")
 
 
+def strip_sea_zone_suffix(name: str) -> str:
+    """TripleA's "Azores Sea Sea Zone" is the rulebook's "Azores Sea" (Europe 1999; the importer's
+    ImportProfile.strip_sea_zone_suffix does the same to the map)."""
+    return name.removesuffix(" Sea Zone")
+
+
 def load_geometry(path: Path) -> Geometry:
     data = json.loads(Path(path).read_text(encoding="utf-8"))
     if data.get("format") != FORMAT:
@@ -423,10 +432,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("output", type=Path)
     parser.add_argument("--tolerance", type=float, default=DEFAULT_TOLERANCE)
     parser.add_argument("--sea-zones-as-sz", action="store_true", help='name "15 Sea Zone" as "SZ 15"')
+    parser.add_argument("--strip-sea-zone-suffix", action="store_true", help='name "Azores Sea Sea Zone" as "Azores Sea"')
     args = parser.parse_args(argv)
-    geometry = convert_geometry(
-        args.map_dir, tolerance=args.tolerance, rename=sea_zone_as_sz if args.sea_zones_as_sz else None
-    )
+    rename = sea_zone_as_sz if args.sea_zones_as_sz else None
+    if args.strip_sea_zone_suffix:
+        rename = strip_sea_zone_suffix
+    geometry = convert_geometry(args.map_dir, tolerance=args.tolerance, rename=rename)
     write_geometry(geometry, args.output)
     print(f"{len(geometry.spaces)} spaces, {geometry.point_count()} points -> {args.output}")
     return 0
