@@ -46,9 +46,10 @@ def demo(directory: str | None, ruleset_id: str, rounds: int, fmt: str) -> None:
         else:
             click.echo("Demo game in a temporary directory, removed at the end (give a DIRECTORY to keep it)", err=True)
         report = None
-        for _ in range(rounds * len(ruleset.powers)):
+        while True:
             state = game.state()
-            if state.winner:
+            # round 0, where a rule system has one (a cash advance), comes before the rounds asked for
+            if state.winner or state.round > rounds:
                 break
             rel = orders_path(state, ruleset).removeprefix("orders/")
             file = folder / rel

@@ -110,13 +110,15 @@ def new(directory: str, ruleset_id: str, players: tuple[str, ...], game_id: str 
 @user_errors
 def status(game_dir: str, as_json: bool) -> None:
     """Round, whose turn, each power's treasury and income, and what is awaited."""
+    from pbem.engine.economy import income as national_income
+
     game = _open(game_dir)
     state = game.state()
     power = game.power_to_move(state)
     submitted = game.submitted_orders(state) is not None
     rows = []
     for p in game.ruleset.powers:
-        income = sum(game.ruleset.board.spaces[t].ipc for t, o in state.control.items() if o == p.name)
+        income = national_income(game.ruleset.board, game.rules.economy, state.control, p.name)
         rows.append({"power": p.name, "side": p.side, "treasury": state.treasury.get(p.name, 0), "income": income,
                      "player": game.config.players.get(p.name, "")})
     awaiting = None if state.winner else {"power": power, "what": "adjudication" if submitted else "orders"}

@@ -70,17 +70,41 @@ def orders_template(game) -> str:  # type: ignore[no-untyped-def]
     power = game.power_to_move(state)
     ruleset = game.ruleset
     target, base, units = _example_battle(game, state, power)
+    rules = game.rules
+    costs = [(u.name, u.cost if rules.hooks.unit_cost is None else rules.hooks.unit_cost(game.config.options, power, u))
+             for u in ruleset.units.values() if rules.production.new_complexes or not u.has("factory")]
+    if state.round == 0:
+        # the cash advance before the first turn (Rules.hooks.cash_advance): buy and place only
+        return "\n".join([
+            f"# Orders of {power} before the first turn (round 0, the cash advance) of {game.config.game} ({ruleset.name}).",
+            f"# Treasury: {state.treasury.get(power, 0)} IPCs: buy units and place them in territories or sea zones where",
+            "# you already have a unit, or keep the IPCs for your first turn.  Check with `pbem validate FILE`.",
+            f"game: {game.config.game}",
+            f"power: {power}",
+            "round: 0",
+            "",
+            "# Unit costs: " + ", ".join(f"{name} {cost}" for name, cost in costs),
+            "purchase: {}",
+            "",
+            "# Place: space -> units, where you have a unit now.",
+            "place: {}",
+            "",
+            f"# {possessive(power)} units:",
+            *(f"#   {space}: " + ", ".join(f"{n} {u}" for u, n in sorted(by_owner[power].items()))
+              for space, by_owner in sorted(state.units.items()) if by_owner.get(power)),
+        ]) + "\n"
+    sea_example = next((n for n, sp in ruleset.board.spaces.items() if sp.is_sea), "SZ 5")
     lines = [
         f"# Orders of {power} for round {state.round} of {game.config.game} ({ruleset.name}).",
         f"# Treasury: {state.treasury.get(power, 0)} IPCs.  Check with `pbem validate FILE`, send with `pbem submit FILE`.",
-        "# Units are written '3 infantry, 1 tank'; spaces by name ('SZ 5' for sea zones); `pbem ruleset show "
+        f"# Units are written '3 infantry, 1 {units.split(', ')[-1]}'; spaces by name (e.g. '{sea_example}'); `pbem ruleset show "
         f"{ruleset.id}` lists them all.",
         f"game: {game.config.game}",
         f"power: {power}",
         f"round: {state.round}",
         "",
         *_system_orders(game, state, power),
-        "# Unit costs: " + ", ".join(f"{u.name} {u.cost}" for u in ruleset.units.values()),
+        "# Unit costs: " + ", ".join(f"{name} {cost}" for name, cost in costs),
         "purchase: {}",
         "",
         "# Combat moves, in order.  Load a transport by moving land units into its sea zone, move the",

@@ -496,6 +496,12 @@ def _apply(turn: Turn, space: str, attackers: list[Unit], defenders: list[Unit],
                 u.submerged = True
     if outcome.captured:
         turn.capture(space, w.power)
+    elif (w.rules.economy.convoy_captured_in_passing and w.space(space).convoy and w.is_enemy(w.control.get(space))
+          and not any(u.id in w.units and not u.submerged for u in defenders)
+          and any(u.id in w.units and not u.submerged and w.utype(u).domain == "sea" and w.utype(u).attack > 0
+                  for u in attackers)):
+        # Battle of the Atlantic: every defender sunk or submerged, and the attacker keeps a warship.
+        turn.capture(space, w.power)
     if w.rules.hooks.move_after_battle is not None:
         for u in attackers:
             if u.id in w.units and not u.retreated:
@@ -575,9 +581,11 @@ def _raid(turn: Turn, space: str, raiders: list[Unit]) -> None:
     escorts = [u for u in raiders if not w.utype(u).has("bomber") and u.mission != "strategic_bombing"]
     for u in raiders:
         u.fought = True
-    option = bool(turn.options.get("escorts_and_interceptors", False))
+    rule = turn.combat_rules.escorts
+    option = rule == "always" or (rule == "option" and bool(turn.options.get("escorts_and_interceptors", False)))
     if escorts and not option:
-        turn.problems.append(Problem("illegal", "fighters escort bombing raids only with the optional rule escorts_and_interceptors",
+        turn.problems.append(Problem("illegal", "fighters escort bombing raids only with the optional rule escorts_and_interceptors"
+                                     if rule == "option" else "only bombers fly strategic bombing raids in this game",
                                      rule="Strategic Bombing Raids, optional rule: escorts and interceptors", hint="attack with the fighters instead, or agree on the option when the game is created",
                                      path=escorts[0].order or ("combat_move",), code="raid.escort-option"))
         return

@@ -71,6 +71,8 @@ class Space:
     victory_city: str | None = None  # the city's name, e.g. "Berlin"
     island: bool = False
     impassable: bool = False  # impassable neutral: no entry, no overflight
+    convoy: bool = False  # a convoy centre: a sea zone with an income value, taken by warships
+    tribute: bool = False  # its value is paid by the original owner's side to an enemy holding it
     aliases: tuple[str, ...] = ()
 
     @property

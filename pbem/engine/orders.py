@@ -119,6 +119,8 @@ class StandingOrders:
     conditional_moves: tuple[ConditionalMove, ...] = ()  # out-of-turn moves (Rules.hooks.interjections), tried in order
     # Choices game options leave to this power, made in advance: option -> spaces by preference.
     choices: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    # Who of this power's side pays an enemy for the tribute spaces this power owned (EconomyRules), in order.
+    tribute_payers: tuple[str, ...] = ()
 
     def policy_for(self, space: str) -> DefencePolicy:
         return self.per_space.get(space, self.default)

@@ -1,6 +1,6 @@
 """The points outside combat where the rule systems differ, as one typed record.
 
-The choices come in groups by concern (movement, capitals, production, victory, and the hooks that are
+The choices come in groups by concern (movement, capitals, production, economy, victory, and the hooks that are
 code), so a ruleset states each group once, in its own `rules.py`.  No choice in a group has a
 default: a ruleset states each, with its rulebook citation; only the hooks (rules one system has and
 another lacks) default to None.  The engine reads these fields and never asks which ruleset is running.  Combat choices
@@ -55,7 +55,10 @@ class MovementRules:
     blitz_blocked_by_domains: frozenset[str]  # enemy units of these domains stop a blitzing tank
     air_may_land_in_captured: bool  # may air units land in a territory captured this turn?
     aa_moves_in_combat: bool
-    aa_fires_at_overflight: bool  # AA guns fire at every aircraft flying over (Revised), not only at attackers
+    # AA guns fire at aircraft flying over hostile territories, not only at attackers: never (1942), in
+    # combat move and on the way back (Revised), or in combat move only (Europe: "enemy aircraft
+    # moving over a territory protected by an AA gun may not be fired upon" in noncombat move)
+    aa_fires_at_overflight: Literal["never", "combat_move", "combat_move_and_return"]
     # Fighters land at the very end of noncombat move (Revised FAQ): a fighter ordered to a sea zone
     # needs a carrier with room there once every noncombat move is made, and a carrier moving in
     # noncombat move never carries a fighter that moved this turn.  False: moves apply in order and a
@@ -91,19 +94,48 @@ class CapitalRules:
 class ProductionRules:
     """Where and how many new units are placed, and what damage costs to repair."""
 
-    production_limit: Literal["territory_ipc"]
+    # territory_ipc: a complex mobilizes up to its territory's IPC value (less damage);
+    # unlimited_at_home: without limit in the power's own original territories, up to the territory's
+    # value in captured ones (Europe, Place New Units)
+    production_limit: Literal["territory_ipc", "unlimited_at_home"]
     place_at_ally_complex: Literal["never", "if_ally_capital_lost"]
+    new_complexes: bool  # may industrial complexes be bought at all? (Europe: "may not be built")
     new_complex_min_ipc: int
     max_complexes_per_territory: int
     refund_unplaced: bool
     repair_cost_per_point: int
+    # Where new fighters may be placed at sea: aboard the power's own carriers, new or already there
+    # (1942), aboard carriers placed in the same turn only (Revised FAQ), or never (Europe).
+    new_fighters_on_carriers: Literal["own_carriers", "new_carriers", "never"]
+
+
+@dataclass(frozen=True)
+class EconomyRules:
+    """Income beyond the territories a power holds: convoy centres and tribute spaces (map data
+    `convoy: true` and `tribute: true` mark them)."""
+
+    # Does a power that captures an enemy's convoy centre collect its value?  False (Europe, Battle
+    # of the Atlantic): "Germany, however, does not receive that income because the convoy is now
+    # considered sunk"; the centre counts only for its original owner, while that owner's side holds it.
+    convoy_income_to_captor: bool
+    # Ships that take a convoy centre: those with an attack value that enter or pass through it in
+    # combat move while no enemy unit is there, or win a battle there and keep a warship.
+    convoy_captured_in_passing: bool
+    # Tribute spaces (Europe's Middle East): worth nothing to the side that holds them at the start;
+    # when an enemy holds them, the original owner's side pays it their value out of its treasuries
+    # at the captor's collect income, in the order the original owner's standing `tribute_payers` give.
+    tribute_paid_by_enemies: bool
 
 
 @dataclass(frozen=True)
 class VictoryCheck:
     """When the game asks whether a side has won."""
 
-    checked_after: str  # the power after whose turn victory is checked
+    # victory_cities: counted after `checked_after`'s turn; capital_held: a power that, at the start of
+    # its turn, controls an enemy capital and its own wins for its side (Europe, Object of the Game:
+    # "occupy ... and hold it until your next turn")
+    kind: Literal["victory_cities", "capital_held"]
+    checked_after: str | None  # the power after whose turn victory cities are counted
 
 
 @dataclass(frozen=True)
@@ -186,6 +218,18 @@ class RuleHooks:
     # no_combat_declarations(options, power) -> names: declarations (Rules.declarations) that skip
     #   the declaring power's combat move and conduct combat phases in the turn they are made.
     no_combat_declarations: Callable[..., frozenset[str]] | None = None
+    # conversion_phase(options, power) -> "purchase" | "noncombat": when may_convert's conversions are
+    #   made (None: purchase).  In "noncombat" they come after the power's noncombat moves, so the
+    #   converted units do not move this turn (e.g. Europe's Soviet Patriotic War).
+    conversion_phase: Callable[..., str] | None = None
+    # unit_cost(options, power, profile) -> IPCs: a unit's price where a game option changes it
+    #   (None: the profile's cost; e.g. Europe's bomber, 15 or 25).
+    unit_cost: Callable[..., int] | None = None
+    # cash_advance(options) -> {power: IPCs}: money given before the first turn (None or empty: none).
+    #   The game then opens with a round 0 in which each power, in turn order, only buys units and
+    #   places them where it already has a unit (or keeps the money), then collects its starting
+    #   treasury (e.g. Europe's Special Cash Advance).
+    cash_advance: Callable[..., dict[str, int]] | None = None
 
 
 @dataclass(frozen=True)
@@ -196,6 +240,7 @@ class Rules:
     movement: MovementRules
     capitals: CapitalRules
     production: ProductionRules
+    economy: EconomyRules
     victory: VictoryCheck
     hooks: RuleHooks = field(default_factory=lambda: RuleHooks())
     # Where this rulebook puts the sections the engine names in its messages: section -> citation

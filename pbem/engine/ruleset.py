@@ -32,13 +32,16 @@ class Phase:
 
 @dataclass(frozen=True)
 class VictoryRules:
-    """How the game is won: a number of victory cities, chosen by a game option."""
+    """How the game is won: a number of victory cities, chosen by a game option (kind "cities"), or
+    an enemy capital held to the start of the captor's next turn (kind "capitals": no cities, no
+    option; the capitals are the powers')."""
 
     cities: int  # victory cities on the map
     conditions: Mapping[str, int]  # option value -> cities a side must hold, e.g. standard -> 9
     option: str  # the game option choosing the condition
     checked_after: str  # power after whose turn (the end of the round) victory is checked
     rule: str = ""
+    kind: str = "cities"
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,8 @@ from pbem.engine.problems import Problem
 from pbem.engine.words import possessive
 from pbem.engine.words import units_text as _units_text
 from pbem.engine.ruleset import Ruleset
+from pbem.engine.economy import income as national_income
+from pbem.engine.economy import tribute_owed
 from pbem.engine.rules import Rules
 from pbem.engine.world import Unit, World
 
@@ -231,7 +233,8 @@ class Turn:
                 w.remove(u)
                 w.add(u.type, w.power, order.space)
             if chosen:
-                self.log.notes.append(f"{_units_text(order.units)} in {order.space} become {w.power}'s")
+                verb = "becomes" if sum(order.units.values()) == 1 else "become"
+                self.log.notes.append(f"{_units_text(order.units)} in {order.space} {verb} {w.power}'s")
 
     @property
     def validating(self) -> bool:
@@ -246,13 +249,18 @@ class Turn:
             self.problems.append(Problem("illegal", f"these orders are for round {self.orders.round}; the game is in round {self.state.round}", rule=R_ORDER, hint=f"round: {self.state.round}", path=("round",), code="turn.wrong-round"))
         if self.problems:
             return TurnResult(self.state, self.log, self._cited(), self.warnings)
+        if self.state.round == 0:
+            return self.run_cash_advance()
         if self.orders.declare:
             self.check_declarations()
             self.declare("purchase")
         no_combat = self._no_combat_declared()
         self.develop_weapons()
         self.purchase()
-        self.convert()
+        late_conversion = (self.rules.hooks.conversion_phase is not None
+                           and self.rules.hooks.conversion_phase(self.options, w.power) == "noncombat")
+        if not late_conversion:
+            self.convert()
         self.mover.new_carrier_zones = self._new_carrier_zones()
         combat_moves = self.moves(self.orders.combat_moves)
         for u in self.w.units.values():
@@ -266,6 +274,8 @@ class Turn:
         if not no_combat:
             self.combat()
         self.moves(self.orders.noncombat_moves)
+        if late_conversion:
+            self.convert()
         self.land_at_sea()
         self.overflight("return")
         self.land_air_units()
@@ -275,6 +285,30 @@ class Turn:
         self.declare("collect_income")
         new_state = self.advance()
         return TurnResult(new_state, self.log, self._cited(), self.warnings)
+
+    def run_cash_advance(self) -> TurnResult:
+        """Round 0 (Rules.hooks.cash_advance; Europe, Special Cash Advance): the power only buys units
+        and places them "in territories or sea zones in which they already have at least one unit",
+        or keeps the money; then it receives its starting income."""
+        o, w = self.orders, self.w
+        rule = "Special Cash Advance: before the first turn a power only buys and places units"
+        for key, given in (("combat_move", o.combat_moves), ("noncombat_move", o.noncombat_moves), ("battles", o.battles),
+                           ("convert", o.convert), ("declare", o.declare), ("develop", o.develop), ("repair", o.repair),
+                           ("rockets", o.rockets)):
+            if given:
+                self.problems.append(Problem("illegal", f"{key} is not part of the cash advance", rule=rule,
+                                             hint="write only purchase: and place: for round 0", path=(key,), code="turn.cash-advance"))
+        if self.problems:
+            return TurnResult(self.state, self.log, self._cited(), self.warnings)
+        self.purchase()
+        self.mobilize()
+        if self.validating and self.problems:
+            return TurnResult(self.state, self.log, self._cited(), self.warnings)
+        starting = self.ruleset.power(w.power).starting_treasury
+        w.treasury[w.power] = w.treasury.get(w.power, 0) + starting
+        self.log.income[w.power] = starting
+        self.log.notes.append(f"{w.power} receives its starting income of {starting} IPCs")
+        return TurnResult(self.advance(), self.log, self._cited(), self.warnings)
 
     def _unread_before(self, move: Move) -> set[str]:
         """Destinations of the unreadable moves ordered before `move` ("*" stands for any space)."""
@@ -348,6 +382,10 @@ class Turn:
                                "dice": list(result.rolled),
                                "result": f"{NAMES[development]} developed" if result.success else "no breakthrough"})
 
+    def cost_of(self, profile: Any) -> int:
+        hook = self.rules.hooks.unit_cost
+        return profile.cost if hook is None else hook(self.options, self.w.power, profile)
+
     def purchase(self) -> None:
         w, o = self.w, self.orders
         if (o.purchase or o.repair) and self.rules.capitals.no_purchase_without_capital and not w.capital_held(w.power):
@@ -356,7 +394,11 @@ class Turn:
         cost = 0
         for utype, n in o.purchase.items():
             profile = self.ruleset.units[utype]
-            cost += profile.cost * n
+            cost += self.cost_of(profile) * n
+            if profile.has("factory") and not self.rules.production.new_complexes:
+                self.problems.append(Problem("illegal", f"{utype}s cannot be bought in this game", rule=R_PURCHASE + ": industrial complexes may not be built",
+                                             hint=f"remove {utype} from purchase:", path=("purchase", utype), code="purchase.no-complexes"))
+                return
         repair_cost = 0
         for space, points in o.repair.items():
             damage = w.damage.get(space, 0)
@@ -434,6 +476,8 @@ class Turn:
             done.append((move, found))
         for space in self.w.pending.pop("blitzed", []) or []:  # type: ignore[union-attr]
             self.capture(space, self.w.power, blitz=True)
+        for space in self.w.pending.pop("convoys", []) or []:  # type: ignore[union-attr]
+            self.capture(space, self.w.power)  # a convoy centre taken in passing (Rules.economy)
         return done
 
     def check_combat_moves(self, done: list[tuple[Move, list[Problem]]]) -> None:
@@ -480,6 +524,9 @@ class Turn:
         if move.mission in ("strategic_bombing", "escort"):
             return any(w.utype(u).has("factory") for u in w.enemy_units_at(to))
         if w.is_sea(to):
+            if any(u.path and any(p in w.captured_this_turn and w.board.spaces[p].convoy for p in u.path)
+                   for u in w.owned(w.power, to)):
+                return True  # it took a convoy centre on its way (Battle of the Atlantic)
             if not w.is_sea(move.frm) and all(self.ruleset.units[t].domain == "land" for t in move.units):
                 return True  # loading for an amphibious assault; the cargo rule checks the offload
             if w.enemy_units_at(to):
@@ -488,6 +535,10 @@ class Turn:
             if any(u.seaborne_from == to for u in w.units.values() if w.commands(u)):
                 return True
             if any(u.loaded_phase == "combat" for u in w.units_at(to) if w.commands(u)):
+                return True
+            # A leg of a transport's combat move that went on, loaded, to offload in an assault
+            # (Rules.movement.transport_combat_move_in_legs).
+            if any(u.offloaded_to and to in u.path and w.utype(u).has("transport") for u in w.units.values() if w.commands(u)):
                 return True
             # Leaving a hostile sea zone to escape combat.
             return w.is_hostile_sea_zone(move.frm)
@@ -566,7 +617,8 @@ class Turn:
         """Antiaircraft guns fire at aircraft flying over hostile territories, in flight-path order
         (rule systems with `aa_fires_at_overflight`; Revised, Combat Move: Air Units)."""
         w = self.w
-        if not self.rules.movement.aa_fires_at_overflight or self.validating:
+        when = self.rules.movement.aa_fires_at_overflight
+        if when == "never" or (when == "combat_move" and leg != "combat") or self.validating:
             return
         from pbem.engine.antiair import Flight, antiair_fire
 
@@ -839,7 +891,7 @@ class Turn:
             w._embark_at(placement.space) if w.is_sea(placement.space) else None
         refund = {t: n for t, n in remaining.items() if n > 0}
         if refund and self.rules.production.refund_unplaced:
-            ipcs = sum(self.ruleset.units[t].cost * n for t, n in refund.items())
+            ipcs = sum(self.cost_of(self.ruleset.units[t]) * n for t, n in refund.items())
             w.treasury[w.power] += ipcs
             self.log.refunds = refund
             self.log.refund_ipcs = ipcs
@@ -847,8 +899,12 @@ class Turn:
             self.log.notes.append("Bought but not placed, and lost without refund: " + _units_text(refund))
 
     def _limit(self, site: str) -> int:
-        """Units a complex mobilizes this turn: its territory's value less damage (Phase 5)."""
-        return self.w.space(site).ipc - self.w.damage.get(site, 0)
+        """Units a complex mobilizes this turn: its territory's value less damage (Phase 5); in the
+        power's own original territories no limit where the rules say so (Europe, Place New Units)."""
+        sp = self.w.space(site)
+        if self.rules.production.production_limit == "unlimited_at_home" and sp.original_owner == self.w.power:
+            return 10**6
+        return sp.ipc - self.w.damage.get(site, 0)
 
     def _check_placement(self, space: str, units: Mapping[str, int], remaining: dict[str, int], used: dict[str, int], path: tuple,
                          named: str | None = None) -> list[Problem]:
@@ -861,6 +917,8 @@ class Turn:
             return out
         profiles = {t: self.ruleset.units[t] for t in units}
         sea = w.is_sea(space)
+        if self.state.round == 0:
+            return self._check_advance_placement(space, profiles, path)
         if any(p.has("factory") for p in profiles.values()):
             sp = w.space(space)
             if sea or not w.is_friendly_territory(space, at_start=True) or w.control_at_start.get(space) != w.power or space in w.captured_this_turn:
@@ -882,9 +940,14 @@ class Turn:
             if any(not profiles[t].has("fighter") for t in air):
                 return [Problem("illegal", "only fighters are placed at sea, aboard your own carriers", rule=R_MOBILIZE, hint="place bombers in the complex's territory", path=path, code="place.air-at-sea")]
             fighters = sum(units[t] for t in air)
+            if fighters and self.rules.production.new_fighters_on_carriers == "never":
+                return [Problem("illegal", "new fighters may not be placed directly on aircraft carriers",
+                                rule=R_MOBILIZE + ": newly purchased fighter planes may not be placed directly on aircraft carriers",
+                                hint="place them in a territory with your industrial complex", path=path, code="place.fighter-on-carrier")]
             if fighters:
                 room = sum(max(0, w.utype(h).carrier_capacity - len(w.cargo_of(h))) for h in w.units_at(space)
-                           if w.utype(h).has("carrier") and h.owner == w.power)
+                           if w.utype(h).has("carrier") and h.owner == w.power
+                           and (self.rules.production.new_fighters_on_carriers == "own_carriers" or h.phase == "placed"))
                 room += sum(self.ruleset.units[t].carrier_capacity * n for t, n in units.items() if self.ruleset.units[t].has("carrier"))
                 if fighters > room:
                     return [Problem("illegal", f"{fighters} new fighter(s) need room on your own carriers in {space}; there is room for {room}",
@@ -893,6 +956,21 @@ class Turn:
         if used.get(factory_site, 0) + count > limit:
             return [Problem("illegal", f"the complex in {factory_site} can mobilize {max(0, limit - used.get(factory_site, 0))} more units this turn, not {count}", rule=R_MOBILIZE + ": production limit is the territory's IPC value, less damage, sea zones included", hint="place the rest at another complex", path=path, code="place.over-limit")]
         used[factory_site] = used.get(factory_site, 0) + count
+        return []
+
+    def _check_advance_placement(self, space: str, profiles: Mapping[str, Any], path: tuple) -> list[Problem]:
+        """Special Cash Advance: units go where the power already has a unit, sea units at sea, land
+        and air units on land; no complex limits them."""
+        w = self.w
+        rule = "Special Cash Advance: units are placed in territories or sea zones in which the power already has at least one unit"
+        sea = w.is_sea(space)
+        wrong = [t for t, p in profiles.items() if (p.domain == "sea") != sea]
+        if wrong:
+            where = "a sea zone" if profiles[wrong[0]].domain == "sea" else "a territory"
+            return [Problem("illegal", f"{wrong[0]} is placed in {where}, not in {space}", rule=rule, path=path, code="place.advance-domain")]
+        if not any(u.owner == w.power and u.phase != "placed" for u in w.units_at(space)):
+            return [Problem("illegal", f"{w.power} has no unit in {space} to place new units beside", rule=rule,
+                            hint="place them where you already have a unit", path=path, code="place.advance-no-unit")]
         return []
 
     def _factory_for(self, space: str, profiles: Mapping[str, Any], path: tuple, *, count: int = 0,
@@ -971,8 +1049,29 @@ class Turn:
                     self.log.notes.append(f"{name} reverts to {p.name} with its liberated capital")
 
     def production(self, power: str) -> int:
+        return national_income(self.ruleset.board, self.rules.economy, self.w.control, power)
+
+    def pay_tribute(self) -> int:
+        """Europe, The Middle East: the enemies pay the mover the value of the tribute spaces it holds,
+        in the order their original owner's standing orders give; what they cannot pay is lost."""
         w = self.w
-        return sum(w.space(t).ipc for t, owner in w.control.items() if owner == power)
+        owed_by = tribute_owed(self.ruleset.board, self.rules.economy, w.control, w.power, frozenset(self.ruleset.enemies(w.power)))
+        received = 0
+        for owner, (owed, spaces) in sorted(owed_by.items()):
+            so = self.standing.get(owner)
+            payers = list(so.tribute_payers if so is not None and so.tribute_payers else ())
+            payers += [p for p in (owner, *self.ruleset.allies(owner)) if p not in payers]
+            left = owed
+            for payer in payers:
+                paid = min(left, max(0, w.treasury.get(payer, 0)))
+                if paid:
+                    w.treasury[payer] -= paid
+                    left -= paid
+                    received += paid
+                    self.log.notes.append(f"{payer} pays {w.power} {paid} IPC{'' if paid == 1 else 's'} for {', '.join(spaces)}")
+            if left:
+                self.log.notes.append(f"The side of {owner} cannot pay {left} of the {owed} IPCs owed to {w.power}")
+        return received
 
     def collect_income(self) -> None:
         w = self.w
@@ -990,6 +1089,8 @@ class Turn:
             if lost:
                 income -= lost
                 self.log.notes.append(f"{w.power} loses {lost} IPCs of income to enemy submarines")
+        if self.rules.economy.tribute_paid_by_enemies:
+            income += self.pay_tribute()
         w.treasury[w.power] = w.treasury.get(w.power, 0) + income
         self.log.income[w.power] = income
 
@@ -999,10 +1100,12 @@ class Turn:
         index = self.state.turn_index + 1
         rnd = self.state.round
         winner = self.state.winner
-        if w.power == self.rules.victory.checked_after:
+        if self.rules.victory.kind == "victory_cities" and w.power == self.rules.victory.checked_after:
             winner = winner or self.check_victory()
         if index >= n:
             index, rnd = 0, rnd + 1
+        if self.rules.victory.kind == "capital_held" and not winner:
+            winner = self.check_capital_held(self.ruleset.powers[index].name)
         self.log.winner = winner
         after = w.to_state(turn_index=index, round=rnd, winner=winner)
         victory = getattr(self, "victory", None) or dict(self.state.victory)
@@ -1015,6 +1118,23 @@ class Turn:
             if sp.victory_city and name in w.control:
                 held.setdefault(self.ruleset.side_of(w.control[name]), []).append(sp.victory_city)
         return held
+
+    def check_capital_held(self, power: str) -> str | None:
+        """At the start of `power`'s turn: does it hold an enemy capital, and its own?  Then its side
+        wins (Europe, Object of the Game: "occupy ... and hold it until your next turn. You must also
+        control your home country")."""
+        w = self.w
+        own = self.ruleset.power(power).capital
+        if w.control.get(own) != power:
+            return None
+        for enemy in self.ruleset.enemies(power):
+            capital = self.ruleset.power(enemy).capital
+            if w.control.get(capital) == power:
+                side = self.ruleset.side_of(power)
+                self.victory = {"capital": capital, "held_by": power}
+                self.log.notes.append(f"{power} holds {capital}, the capital of {enemy}, and its own at the start of its turn: the {side} win the game")
+                return side
+        return None
 
     def check_victory(self) -> str | None:
         victory = self.ruleset.victory

@@ -221,7 +221,8 @@ def _state(case: Case, ruleset: Any, rules: Any, options: Mapping[str, Any]) -> 
         except (OSError, ProblemsError) as err:
             raise CaseError(f"{case.at('state', 'file')}: cannot read the state {spec['file']!r}: {err}") from None
     else:
-        state = initial_state(ruleset, options, rules)
+        # a case of round 0 plays the cash advance; any other starts in round 1 (Rules.hooks.cash_advance)
+        state = initial_state(ruleset, options, rules, cash_advance=spec.get("round") == 0)
     units = {s: {o: dict(t) for o, t in by.items()} for s, by in state.units.items() if s not in set(
         _space(case, ruleset, s, ("state", "clear")) for s in spec.get("clear") or [])}
     for text, by_power in (spec.get("units") or {}).items():

@@ -7,6 +7,7 @@ from typing import Any, Mapping, Protocol
 from pbem import __version__
 from pbem.engine.combat import model as cm
 from pbem.engine.combat.rules import CombatRules
+from pbem.engine.economy import income
 from pbem.engine.model import GameState
 from pbem.engine.rules import Rules
 from pbem.engine.ruleset import Ruleset
@@ -184,7 +185,7 @@ def build_report(game: Game, before: GameState, result: TurnResult, dice_info: M
             entry["odds"] = battle_odds(entry["battle"], entry["attacker_orders"], entry["defender_orders"], low_luck)
 
     def production(state: GameState, p: str) -> int:
-        return sum(ruleset.board.spaces[t].ipc for t, o in state.control.items() if o == p)
+        return income(ruleset.board, game.rules.economy, state.control, p)
 
     mode = dice_info["mode"]
     dice = {
@@ -219,14 +220,19 @@ def build_report(game: Game, before: GameState, result: TurnResult, dice_info: M
         rules = game.combat_rules
         treasury_loss = rules.sbr_loss == "treasury"
         applied = out.ipcs_lost if treasury_loss else out.damage_applied
-        cap = raid["ipc"] * (raid["bombers"] + raid.get("dive_bombers", 0) if rules.sbr_cap_per_bomber
-                             else rules.sbr_damage_cap_per_ipc)
+        if rules.sbr_damage_cap_per_ipc is None:  # no cap but what the owner holds (Europe)
+            cap = before.treasury.get(before.control.get(raid["space"], ""), 0)
+        else:
+            cap = raid["ipc"] * (raid["bombers"] + raid.get("dive_bombers", 0) if rules.sbr_cap_per_bomber
+                                 else rules.sbr_damage_cap_per_ipc)
         # Every roll of the raid in order (air battle, AA fire at each kind of raider, damage), each
         # naming the units that rolled it: a fighter's die is never shown as a bomber's.
         def fired_at(ev: cm.DiceRolled) -> str:
             if ev.step != "aa":
                 return ""
             dive = {u: n for u, n in raid.get("raiders", {}).items() if u != "bomber"}
+            if ev.label.endswith("/aa-all"):  # Europe: the gun fires at escorts too
+                return units_phrase({**raid.get("raiders", {}), **raid.get("escort_units", {})})
             return units_phrase(dive) if ev.label.endswith("/aa-dive") else units_phrase({"bomber": raid["bombers"]})
 
         def note(ev: cm.DiceRolled, group: cm.DiceGroup) -> str:
@@ -258,7 +264,7 @@ def build_report(game: Game, before: GameState, result: TurnResult, dice_info: M
             "damage_after": applied if treasury_loss else raid["damage_before"] + applied, "cap": cap,
             "rolls": rolls,
         })
-        if treasury_loss:
+        if treasury_loss and out.bombers_lost + out.dive_bombers_lost < raid["bombers"] + raid.get("dive_bombers", 0):
             log.notes.append(f"The bombing of {raid['space']} costs {before.control.get(raid['space'], '')} {applied} IPCs")
     captures = []
     for c in log.captures:
@@ -275,9 +281,11 @@ def build_report(game: Game, before: GameState, result: TurnResult, dice_info: M
         if sp.victory_city and name in after.control:
             held.setdefault(ruleset.side_of(after.control[name]), []).append(sp.victory_city)
     victory = ruleset.victory
-    needed = victory.conditions[str(game.config.options.get(victory.option, ruleset.options[victory.option].default))]
-    sides = sorted({p.side for p in ruleset.powers})
-    victory_cities = [{"side": s, "cities": sorted(held.get(s, [])), "count": len(held.get(s, [])), "needed": needed} for s in sides]
+    victory_cities = []
+    if victory.kind == "cities":
+        needed = victory.conditions[str(game.config.options.get(victory.option, ruleset.options[victory.option].default))]
+        sides = sorted({p.side for p in ruleset.powers})
+        victory_cities = [{"side": s, "cities": sorted(held.get(s, [])), "count": len(held.get(s, [])), "needed": needed} for s in sides]
     next_power = ruleset.powers[after.turn_index].name
     awaiting = None if after.winner else {"power": next_power, "player": game.config.players.get(next_power) or None, "phase": "orders", "deadline": None}
     defaults_used = []
@@ -302,8 +310,11 @@ def build_report(game: Game, before: GameState, result: TurnResult, dice_info: M
         notes.append(f"{a['unit']} of {a['owner']} in {a['space']} was lost: {a['reason']}")
     if after.winner:
         how = after.victory
-        notes.append(f"The game is over: the {after.winner} win" + (
-            f", a {how['level']} victory with {how['cities']} victory cities ({how['needed']} were needed)." if how else "."))
+        if how and "capital" in how:
+            notes.append(f"The game is over: the {after.winner} win, {how['held_by']} holding {how['capital']} to the start of its next turn.")
+        else:
+            notes.append(f"The game is over: the {after.winner} win" + (
+                f", a {how['level']} victory with {how['cities']} victory cities ({how['needed']} were needed)." if how else "."))
     return {
         "version": 1,
         "game": {"id": game.config.game, "title": None, "ruleset": {"id": ruleset.id, "name": ruleset.name}, "engine_version": __version__},

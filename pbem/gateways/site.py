@@ -45,11 +45,9 @@ def _tuv(game: Game, units: Mapping[str, Mapping[str, Mapping[str, int]]]) -> di
 
 
 def _income(game: Game, control: Mapping[str, str]) -> dict[str, int]:
-    out = {p.name: 0 for p in game.ruleset.powers}
-    for space, owner in control.items():
-        if owner in out:
-            out[owner] += game.ruleset.board.spaces[space].ipc
-    return out
+    from pbem.engine.economy import income
+
+    return {p.name: income(game.ruleset.board, game.rules.economy, control, p.name) for p in game.ruleset.powers}
 
 
 def _battle_summary(game: Game, battle: Mapping[str, Any]) -> dict[str, Any]:

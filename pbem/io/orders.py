@@ -386,9 +386,19 @@ def parse_standing(doc: YamlDocument, ruleset: Ruleset) -> StandingOrders:
     for option, spaces in (body.get("choices") or {}).items():
         resolved = [reader.space(t, ("standing_orders", "choices", option, i)) for i, t in enumerate(spaces)]
         choices[str(option)] = tuple(s for s in resolved if s)
+    payers = []
+    for i, text in enumerate(body.get("tribute_payers") or []):
+        payer = reader.power(text, ("standing_orders", "tribute_payers", i))
+        if payer and power and ruleset.side_of(payer) != ruleset.side_of(power):
+            reader.error(f"{payer} is not on {power}'s side: only your side pays for the tribute spaces an enemy holds",
+                         ("standing_orders", "tribute_payers", i), rule="The Middle East: the Allies decide who pays",
+                         hint="list powers of your own side", code="standing.tribute-payer", kind="illegal")
+        elif payer:
+            payers.append(payer)
     if reader.problems or power is None:
         raise ProblemsError(reader.all_problems())
-    return StandingOrders(power, default, per_space, explicit=True, conditional_moves=tuple(enigma), choices=choices)
+    return StandingOrders(power, default, per_space, explicit=True, conditional_moves=tuple(enigma), choices=choices,
+                          tribute_payers=tuple(payers))
 
 
 def locate(problems: list[Problem], doc: YamlDocument | None, filename: str) -> list[Problem]:

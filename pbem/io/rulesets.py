@@ -378,6 +378,8 @@ def _build(f: _Files) -> Ruleset:
             victory_city=s.get("victory_city"),
             island=s.get("island", False),
             impassable=s.get("impassable", False),
+            convoy=s.get("convoy", False),
+            tribute=s.get("tribute", False),
             aliases=tuple(s.get("aliases", ())),
         )
         adjacency[name] = frozenset(s["adjacent"])
@@ -445,8 +447,8 @@ def _build(f: _Files) -> Ruleset:
 
     # Setup.
     for t, owner in setup_doc["control"].items():
-        if t not in spaces or not spaces[t].is_land:
-            f.add("setup", ("control", t), f"{t!r} is not a territory of the map")
+        if t not in spaces or not (spaces[t].is_land or spaces[t].convoy):
+            f.add("setup", ("control", t), f"{t!r} is not a territory or convoy centre of the map")
         if owner not in power_names:
             f.add("setup", ("control", t), f"{t}: {owner!r} is not a power of {rs['id']}")
     for where, by_owner in setup_doc["units"].items():
@@ -507,29 +509,34 @@ def _build(f: _Files) -> Ruleset:
             name, o["default"], tuple(o["allowed"]), o["rule"], o.get("description", "")
         )
     v = rs["victory"]
-    if v["checked_after"] not in power_names:
-        f.add("ruleset", ("victory", "checked_after"), f"{v['checked_after']!r} is not a power")
-    vopt = options.get(v["option"])
-    if vopt is None or set(vopt.allowed) != set(v["conditions"]):
-        f.add(
-            "ruleset",
-            ("victory", "option"),
-            f"victory option {v['option']!r} must allow exactly {sorted(v['conditions'])}",
-        )
     n_cities = sum(1 for s in spaces.values() if s.victory_city)
-    if n_cities != v["cities"]:
-        f.add(
-            "map",
-            ("spaces",),
-            f"the map has {n_cities} victory cities, ruleset.yaml says {v['cities']}",
+    if v.get("kind", "cities") == "capitals":
+        if n_cities:
+            f.add("map", ("spaces",), f"the map has {n_cities} victory cities, but ruleset.yaml wins the game by capitals")
+        victory = VictoryRules(0, MappingProxyType({}), "", "", v.get("rule", ""), kind="capitals")
+    else:
+        if v["checked_after"] not in power_names:
+            f.add("ruleset", ("victory", "checked_after"), f"{v['checked_after']!r} is not a power")
+        vopt = options.get(v["option"])
+        if vopt is None or set(vopt.allowed) != set(v["conditions"]):
+            f.add(
+                "ruleset",
+                ("victory", "option"),
+                f"victory option {v['option']!r} must allow exactly {sorted(v['conditions'])}",
+            )
+        if n_cities != v["cities"]:
+            f.add(
+                "map",
+                ("spaces",),
+                f"the map has {n_cities} victory cities, ruleset.yaml says {v['cities']}",
+            )
+        victory = VictoryRules(
+            v["cities"],
+            MappingProxyType(dict(v["conditions"])),
+            v["option"],
+            v["checked_after"],
+            v.get("rule", ""),
         )
-    victory = VictoryRules(
-        v["cities"],
-        MappingProxyType(dict(v["conditions"])),
-        v["option"],
-        v["checked_after"],
-        v.get("rule", ""),
-    )
 
     return Ruleset(
         id=rs["id"],

@@ -24,10 +24,13 @@ HEADER = (
 )
 
 
-def initial_state(ruleset: Ruleset, options: Mapping[str, Any] | None = None, rules: Rules | None = None) -> GameState:
+def initial_state(ruleset: Ruleset, options: Mapping[str, Any] | None = None, rules: Rules | None = None, *,
+                  cash_advance: bool = True) -> GameState:
     """The opening setup; with the game's `options` and `rules`, changed as the options say
-    (`Rules.hooks.setup_changes`, e.g. Revised's Colonial Garrison).  A choice that breaks the rules
-    raises ProblemsError."""
+    (`Rules.hooks.setup_changes`, e.g. Revised's Colonial Garrison), and opening with the round 0 of
+    a cash advance where the rules give one (`cash_advance=False`: the state of round 1 as if the
+    advance had been kept, for rule cases of later turns).  A choice that breaks the rules raises
+    ProblemsError."""
     setup = ruleset.setup
     units = {s: {o: dict(t) for o, t in by.items()} for s, by in setup.units.items()}
     if options is not None and rules is not None and rules.hooks.setup_changes is not None:
@@ -37,13 +40,20 @@ def initial_state(ruleset: Ruleset, options: Mapping[str, Any] | None = None, ru
         for space, owner, unit in added:
             by = units.setdefault(space, {}).setdefault(owner, {})
             by[unit] = by.get(unit, 0) + 1
+    treasury = {p.name: setup.treasury.get(p.name, p.starting_treasury) for p in ruleset.powers}
+    advance = (rules.hooks.cash_advance(options) if cash_advance and options is not None and rules is not None
+               and rules.hooks.cash_advance else {})
+    if advance:
+        # A cash advance before the first turn (Rules.hooks.cash_advance): round 0 spends it; each
+        # power collects its starting treasury at the end of its round-0 turn.
+        treasury = {p.name: int(advance.get(p.name, 0)) for p in ruleset.powers}
     return GameState(
         ruleset=ruleset.id,
-        round=1,
+        round=0 if advance else 1,
         turn_index=0,
         control=dict(sorted(setup.control.items())),
         units={s: {o: dict(sorted(t.items())) for o, t in sorted(by.items())} for s, by in sorted(units.items())},
-        treasury={p.name: setup.treasury.get(p.name, p.starting_treasury) for p in ruleset.powers},
+        treasury=treasury,
     )
 
 

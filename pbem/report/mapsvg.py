@@ -236,7 +236,10 @@ def render_map_svg(geometry: MapGeometry, view: MapView) -> str:
     for name in names:
         shape = geometry.spaces[name]
         if shape.sea:
-            out.append(_space_path(name, shape, SEA_FILL, view))
+            # a sea zone someone controls (a convoy centre) is tinted with its controller's colour
+            owner = view.owners.get(name)
+            fill = _mix(_colour(view, owner), SEA_FILL, 0.6) if owner else SEA_FILL
+            out.append(_space_path(name, shape, fill, view))
     out.append("</g>")
     out.append(f'<g id="land" stroke="{LAND_STROKE}" stroke-width="2" stroke-linejoin="round">')
     for name in names:
@@ -360,7 +363,7 @@ def badge_colour(colour: str) -> str:
 def _space_path(name: str, shape: SpaceShape, fill: str, view: MapView) -> str:
     owner = view.owners.get(name)
     if shape.sea:
-        tip = f"{name} (sea zone)"
+        tip = f"{name} (convoy centre, {owner})" if owner else f"{name} (sea zone)"
     elif name in view.impassable:
         tip = f"{name} (impassable)"
     else:

@@ -16,6 +16,9 @@ AaChooser = Literal["aircraft_owner", "targeted"]  # targeted: each die is rolle
 Repair = Literal["end_of_combat", "end_of_turn", "never"]
 SbrModel = Literal["complex_rolls_per_bomber", "aa_gun_rolls_per_bomber"]
 SbrLoss = Literal["damage", "treasury"]
+# Do fighters escort raids and intercept them: never (Revised), under the game option
+# escorts_and_interceptors (1942), or as a standing rule (Europe)?
+Escorts = Literal["never", "option", "always"]
 
 
 @dataclass(frozen=True)
@@ -65,12 +68,17 @@ class CombatRules:
     sbr_aa_hit: int  # the complex's built-in AA hits a bomber on this or less
     sbr_damage_dice: int  # dice per surviving bomber
     sbr_damage_bonus: int  # added to each surviving bomber's damage
-    sbr_damage_cap_per_ipc: int  # total damage ≤ this × the territory's IPC value
+    sbr_damage_cap_per_ipc: int | None  # total damage ≤ this × the territory's IPC value (None: no cap)
     sbr_cap_per_bomber: bool  # ... the cap applies to each bomber's roll instead of the raid's total
     sbr_loss: SbrLoss  # damage markers on the complex, or IPCs paid from the owner's treasury
     escort_attack: int  # escorts (and bombers) in the optional air battle
     interceptor_defense: int
     air_battle_rounds: int
+    escorts: Escorts
+    # The raid's order: the air battle first, then AA fire at the bombers (1942); or (Europe) AA fire
+    # first at every raider, escorts included, then one round of interceptors against escorts, the
+    # attacker's losses from both taken together after it.
+    sbr_aa_before_air_battle: bool
 
     def __post_init__(self) -> None:
         for name in (

@@ -75,7 +75,33 @@ def bombing_raid(
         raise ValueError("raid counts must not be negative")
     events: list[DiceRolled] = []
     escorts_lost = interceptors_lost = bombers_lost = dive_lost = 0
-    if interceptors and rules.air_battle_rounds:
+    if rules.sbr_aa_before_air_battle:
+        # Europe, Strategic Bombing Raids step 4: the AA gun rolls at every attacking aircraft, the
+        # defending fighters at the raiders, the escorts at the fighters (removed at once); then the
+        # attacker removes his casualties from both rolls, escorts before bombers unless told not to.
+        hits = 0
+        if not aa_immune and aa_guns > 0 and bombers + escorts:
+            value = rules.sbr_aa_hit if aa_hit is None else aa_hit
+            h, ev = _roll(dice, f"raid/{space}/aa-all", "aa", "defender", "antiaircraft gun", value, bombers + escorts)
+            events.append(ev)
+            hits += h
+        if interceptors:
+            h, ev = _roll(dice, f"raid/{space}/interceptor", "interceptor", "defender", "fighter", rules.interceptor_defense, interceptors)
+            events.append(ev)
+            hits += h
+            if escorts:
+                h, ev = _roll(dice, f"raid/{space}/escort", "escort", "attacker", "fighter", rules.escort_attack, escorts)
+                events.append(ev)
+                interceptors_lost = min(h, interceptors)
+        for _ in range(hits):
+            if escorts_lost < escorts and not (lose_bombers_first and bombers_lost < bombers):
+                escorts_lost += 1
+            elif bombers_lost < bombers:
+                bombers_lost += 1
+            elif escorts_lost < escorts:
+                escorts_lost += 1
+        aa_immune = True  # the gun has fired
+    if interceptors and rules.air_battle_rounds and not rules.sbr_aa_before_air_battle:
         for _ in range(rules.air_battle_rounds):
             live = interceptors - interceptors_lost
             attackers = bombers - bombers_lost + escorts - escorts_lost + dive_bombers - dive_lost
@@ -126,19 +152,21 @@ def bombing_raid(
         if rules.sbr_cap_per_bomber:  # Revised FAQ: the income-value limit is "Per bomber"
             for b in range(flying):
                 mine = sum(faces[b * per_bomber : (b + 1) * per_bomber]) + rules.sbr_damage_bonus
-                capped += min(mine, rules.sbr_damage_cap_per_ipc * ipc)
+                capped += mine if rules.sbr_damage_cap_per_ipc is None else min(mine, rules.sbr_damage_cap_per_ipc * ipc)
     dive_rolled = dive_capped = 0
     if diving:
         faces = tuple(dice.roll(f"raid/{space}/dive-damage", diving))
         halves = [(f + 1) // 2 for f in faces]  # "divide each die roll by 2, rounded up"
         dive_rolled = sum(halves)
-        dive_capped = sum(min(h, rules.sbr_damage_cap_per_ipc * ipc) for h in halves)
+        dive_capped = sum(h if rules.sbr_damage_cap_per_ipc is None else min(h, rules.sbr_damage_cap_per_ipc * ipc) for h in halves)
         group = RolledGroup(DiceGroup("fighter", 6, diving, "any", "damage, halved rounded up"), faces, dive_rolled)
         events.append(DiceRolled(1, "damage", "attacker", f"raid/{space}/dive-damage", (group,), dive_rolled))
     rolled += dive_rolled
     capped += dive_capped
     if rules.sbr_cap_per_bomber:
         applied = capped
+    elif rules.sbr_damage_cap_per_ipc is None:  # Europe: no cap but the owner's treasury
+        applied = rolled
     else:
         applied = min(rolled, max(0, rules.sbr_damage_cap_per_ipc * ipc - existing_damage))
     lost = 0

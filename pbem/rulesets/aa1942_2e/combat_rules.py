@@ -74,4 +74,7 @@ COMBAT_RULES = CombatRules(
     escort_attack=1,
     interceptor_defense=2,
     air_battle_rounds=1,
+    # Strategic Bombing Raids, optional rule "Escorts and Interceptors": a game option.
+    escorts="option",
+    sbr_aa_before_air_battle=False,
 )

@@ -5,7 +5,7 @@ raids) are in `combat_rules.py` beside this file; unit profiles in `units.yaml`;
 `map.yaml` and `setup.yaml`.
 """
 
-from pbem.engine.rules import CapitalRules, MovementRules, ProductionRules, Rules, VictoryCheck
+from pbem.engine.rules import CapitalRules, EconomyRules, MovementRules, ProductionRules, Rules, VictoryCheck
 
 RULES = Rules(
     movement=MovementRules(
@@ -32,7 +32,7 @@ RULES = Rules(
         # Antiaircraft artillery "can move only during the Noncombat Move phase" (Unit Profiles, pg. 24).
         aa_moves_in_combat=False,
         # AAA fires "only when the air units attack a territory, not when they fly over it" (Air Units).
-        aa_fires_at_overflight=False,
+        aa_fires_at_overflight="never",
         # Moves apply in order: a fighter lands on a carrier in its zone at the time of its move.
         fighters_land_after_noncombat=False,
         # Aircraft Carriers: a fighter whose carrier sank lands one space away, battle or not.
@@ -65,12 +65,19 @@ RULES = Rules(
         # A new complex needs a territory "with an income value of at least 1" held since turn start.
         new_complex_min_ipc=1,
         max_complexes_per_territory=1,
+        new_complexes=True,
+        # Mobilize New Units: fighters go "on an aircraft carrier owned by your power ... either a new one currently being
+        # mobilized, or an existing one already in place"; never on a friendly power's carrier.
+        new_fighters_on_carriers="own_carriers",
         # Units bought but not placed are returned and refunded (Mobilize New Units).
         refund_unplaced=True,
         # Repairs cost 1 IPC per damage point, paid in the Purchase phase.
         repair_cost_per_point=1,
     ),
+    # No convoy centres and no tribute spaces on this board.
+    economy=EconomyRules(convoy_income_to_captor=False, convoy_captured_in_passing=False, tribute_paid_by_enemies=False),
     victory=VictoryCheck(
+        kind="victory_cities",
         # Victory is checked "at the end of the round, after the U.S. turn" (Check for Victory).
         checked_after="United States",
     ),

@@ -97,4 +97,7 @@ COMBAT_RULES = CombatRules(
     escort_attack=0,
     interceptor_defense=0,
     air_battle_rounds=0,
+    # Strategic Bombing Raids: "it involves only attacking bombers and defending antiaircraft guns".
+    escorts="never",
+    sbr_aa_before_air_battle=False,
 )

@@ -9,7 +9,7 @@ flying over, submerged submarines, purchase after liberation, ...) are listed in
 their citations; `pbem.engine.research` and `pbem.engine.antiair` hold the first two as functions.
 """
 
-from pbem.engine.rules import CapitalRules, MovementRules, ProductionRules, Rules, RuleHooks, VictoryCheck
+from pbem.engine.rules import CapitalRules, EconomyRules, MovementRules, ProductionRules, Rules, RuleHooks, VictoryCheck
 from pbem.rulesets.revised.advantages import (
     assaults_per_turn,
     commands,
@@ -62,7 +62,7 @@ RULES = Rules(
         aa_moves_in_combat=False,
         # Combat Move, Air Units: "Whenever an air unit moves into a hostile territory containing an
         # antiaircraft gun, the gun gets a chance to shoot it down" - also on retreat and return flights.
-        aa_fires_at_overflight=True,
+        aa_fires_at_overflight="combat_move_and_return",
         # FAQ, Transports and Carriers: "Fighters land at the very end of noncombat movement. To land on
         # the carrier, the fighter must fly to the sea zone where the carrier will be at the end of
         # noncombat movement."
@@ -111,6 +111,10 @@ RULES = Rules(
         # complex per territory."
         new_complex_min_ipc=1,
         max_complexes_per_territory=1,
+        new_complexes=True,
+        # FAQ, Mobilize Units: "New fighters, however, can't be placed directly on existing carriers";
+        # Mobilize New Units: "fighters can enter play on newly built aircraft carriers".
+        new_fighters_on_carriers="new_carriers",
         # FAQ, Mobilize Units: units bought beyond the production limit are "Technically (which means,
         # in a tournament)" destroyed; the IPCs are not given back.
         refund_unplaced=False,
@@ -118,7 +122,10 @@ RULES = Rules(
         # (CombatRules.sbr_loss="treasury"), so there is nothing to repair.
         repair_cost_per_point=0,
     ),
+    # No convoy centres and no tribute spaces on this board.
+    economy=EconomyRules(convoy_income_to_captor=False, convoy_captured_in_passing=False, tribute_paid_by_enemies=False),
     victory=VictoryCheck(
+        kind="victory_cities",
         # Check for Victory: "at the end of a complete round of play (after the U.S. turn)".
         checked_after="United States",
     ),
