@@ -7,6 +7,7 @@ Only data lives here; `pbem.io.rulesets` resolves names (case-insensitively) and
 RULESETS: dict[str, str] = {
     "1942-2e": "aa1942_2e",
     "revised": "revised",
+    "europe-1999": "europe_1999",
 }
 
 # alternative name -> canonical id (compared case-insensitively, spaces and underscores as hyphens)
@@ -22,4 +23,10 @@ ALIASES: dict[str, str] = {
     "ww2v2": "revised",
     "rev": "revised",
     "aar": "revised",
+    "europe": "europe-1999",
+    "europe-1999": "europe-1999",
+    "aae": "europe-1999",
+    "axis-and-allies-europe": "europe-1999",
+    "europe1999": "europe-1999",
+    "eur": "europe-1999",
 }

@@ -1,0 +1,1 @@
+"""Axis & Allies Europe (1999)."""

@@ -1,0 +1,115 @@
+"""Axis & Allies Europe (1999): every choice the engine leaves open, with its Gameplay Manual section.
+
+Combat choices (submarines, AA guns, bombardment, bombing raids) are in `combat_rules.py` beside
+this file; unit profiles in `units.yaml`; map and setup in `map.yaml` and `setup.yaml`; the rules
+that are code (the Soviet Patriotic War, the bomber's cost, the cash advance) in `special.py`.
+Sections are those of shared/rules/europe_1999.txt, which has no page markers; pages are given
+where the manual names them itself.
+"""
+
+from pbem.engine.rules import CapitalRules, EconomyRules, MovementRules, ProductionRules, Rules, RuleHooks, VictoryCheck
+from pbem.rulesets.europe_1999.special import cash_advance, conversion_phase, may_convert, unit_cost
+
+RULES = Rules(
+    movement=MovementRules(
+        # Non-combat Movement: naval units "may not be moved into enemy-occupied sea zones"; any enemy
+        # ship occupies one (transports too; submerged submarines "are not considered to be present").
+        hostile_sea_zone_tags=frozenset({"surface_warship", "submarine", "transport"}),
+        # The manual gives submarines no way through enemy-occupied zones.
+        subs_ignore_hostile_zones=False,
+        noncombat_sea_may_end_beside=frozenset(),
+        subs_end_noncombat_in_hostile_zones=False,
+        # No rule reveals submerged submarines: they are gone for the turn (Submarines).
+        destroyers_reveal_submerged_subs=False,
+        # Combat Units, The Blitz: armor moves through an "empty, enemy-controlled territory"; any enemy
+        # unit stops it (an AA gun or complex alone is no combat unit but still occupies it).
+        blitz_blocked_by_domains=frozenset({"land", "structure", "air"}),
+        # Non-combat Movement: air units "may not land in territory just captured during your turn".
+        air_may_land_in_captured=False,
+        # Antiaircraft Gun: AA guns "may not be moved into an enemy-occupied territory as an attacking
+        # land unit": they move in non-combat movement only.
+        aa_moves_in_combat=False,
+        # Antiaircraft Gun: guns "may fire once at any enemy plane flying over that territory during the
+        # Combat Movement sequence"; "During the Non-Combat Movement sequence, enemy aircraft moving over
+        # a territory protected by an AA gun may not be fired upon".
+        aa_fires_at_overflight="combat_move",
+        # Aircraft Carriers: "If a fighter lands upon your aircraft carrier during your turn, you may not
+        # move the carrier for the remainder of that turn": landings happen as moves are made.
+        fighters_land_after_noncombat=False,
+        # Aircraft Carriers: the fighters of a sunk carrier land one space away on a site "controlled by
+        # you (or under Allied control) since the beginning of the turn"; battles there do not matter.
+        stranded_air_avoids_contested=False,
+        # Aircraft Carriers: "It must also take off before you move the carrier. If the fighter doesn't
+        # take off before you move the carrier, the fighter is treated as cargo for the remainder of
+        # your turn": fighters that fight are ordered to move themselves.
+        carrier_takes_own_fighters_in_combat=False,
+        # Transports: "The land unit(s) may be picked up before, during or after the transport moves",
+        # "pick up one infantry unit, move one zone and pick up an anti-aircraft unit, move into
+        # another zone and unload both units in the same move".
+        transport_combat_move_in_legs=True,
+        # Amphibious Assaults: "Transports that have been in battle may either load or unload (but not
+        # both) on the turn during which the battle took place. Transports that retreat from a sea
+        # battle during an Amphibious Assault may not unload on that turn."
+        transport_after_combat="load_or_offload",
+        # The Gameboard: "No naval units may pass through the neutral Turkish sea zone" - the Bosphorus
+        # (map.yaml's canal, opened only by Turkey, which nobody controls) stays shut; no option.
+        closed_straits={},
+    ),
+    capitals=CapitalRules(
+        # Capturing an Enemy Capital: "the capturing player immediately takes all of the IPCs that the
+        # losing player has on hand".
+        capital_plunder=True,
+        # Liberating a Former Allied Territory: "If the original owner's capital is in German hands at the
+        # time that the other territory is captured", the liberator holds it - decided at that moment.
+        liberation_deferred_to_end_of_turn=False,
+        # Capturing an Enemy Capital: "On your turn, you may not purchase units nor receive IPC income."
+        no_income_without_capital=True,
+        no_purchase_without_capital=True,
+    ),
+    production=ProductionRules(
+        # Place New Units: "You may place as many units as you like in your home territory. You may not
+        # place more units in a captured territory with an Industrial Complex than the IPC income of that
+        # territory"; the example places 2 in Archangel and 1 in Stalingrad, "not limited ... since they
+        # are Soviet territories" (DIGEST §5 EUR.5: any complex in the power's original territory).
+        production_limit="unlimited_at_home",
+        # Industrial Complex: placement only at complexes "that the player has controlled"; an ally's
+        # complex is never used (Liberating: the liberator uses one only while it controls the territory).
+        place_at_ally_complex="never",
+        # Industrial Complex: "They may not be built or destroyed during the game."
+        new_complexes=False,
+        new_complex_min_ipc=1,
+        max_complexes_per_territory=1,
+        # The manual says nothing of units bought but not placed: they are lost, not refunded.
+        refund_unplaced=False,
+        # No damage markers: bombing takes IPCs from the owner (Strategic Bombing Raids).
+        repair_cost_per_point=0,
+        # Place New Units: "Newly purchased fighter planes may not be placed directly on aircraft carriers."
+        new_fighters_on_carriers="never",
+    ),
+    economy=EconomyRules(
+        # The Battle of the Atlantic: "Germany, however, does not receive that income because the convoy
+        # is now considered sunk and unusable."
+        convoy_income_to_captor=False,
+        # Attacking unoccupied convoy centers: ships "with an attack value may enter or pass through
+        # Convoy centers to take control of them"; an occupied one needs a battle won with a warship left.
+        convoy_captured_in_passing=True,
+        # Collect Income, The Middle East: "Germany receives the Middle East IPCs directly from the
+        # Allies, not from the bank"; "The loss of Middle Eastern countries does not lower the Allied
+        # players' income".
+        tribute_paid_by_enemies=True,
+    ),
+    victory=VictoryCheck(
+        # Object of the Game; Capturing an Enemy Capital: held "at the beginning of his next turn".
+        kind="capital_held",
+        checked_after=None,
+    ),
+    hooks=RuleHooks(
+        # The Soviet Patriotic War (Non-combat Movement), see special.py.
+        may_convert=may_convert,
+        conversion_phase=conversion_phase,
+        # Combat Units, Bombers: the cost is a game option (15 or 25).
+        unit_cost=unit_cost,
+        # Industrial Production Certificates, Special Cash Advance: a round 0 before the first turn.
+        cash_advance=cash_advance,
+    ),
+)

@@ -1,0 +1,44 @@
+"""The rules of Europe (1999) that are code rather than a choice: each cites its section."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from pbem.engine.model import UnitType
+
+ALLIES = ("Soviet Union", "Great Britain", "United States")
+
+
+def may_convert(options: Mapping[str, object], power: str, owner: str, unit: UnitType, *, original_owner: str | None,
+                controller: str | None) -> bool:
+    """The Soviet Patriotic War: "On his Non-Combat Movement sequence, the Soviet player checks for any
+    units belonging to the U.S. or British that are currently in Soviet territories (colored red or
+    light purple). If the Soviet player so chooses, he may take these units out of play and replace
+    them with the Soviet equivalent."  Soviet territories: originally Soviet (the board's red and
+    light purple); held by the Soviet Union now.  Complexes are no units of a power."""
+    return (power == "Soviet Union" and owner in ("Great Britain", "United States") and original_owner == "Soviet Union"
+            and controller == "Soviet Union" and unit.domain != "structure")
+
+
+def conversion_phase(options: Mapping[str, object], power: str) -> str:
+    """The Patriotic War is done in the Soviet non-combat movement, after the Soviet moves: "the Soviet
+    player now controls these units, they may not be moved until the Soviet player's next turn"."""
+    return "noncombat"
+
+
+def unit_cost(options: Mapping[str, object], power: str, unit: UnitType) -> int:
+    """Combat Units, Bombers: "Cost: 25 IPCs" against 15 on every reference chart (option bomber_cost)."""
+    if unit.has("bomber"):
+        return int(options.get("bomber_cost", 15))  # type: ignore[call-overload]
+    return unit.cost
+
+
+def cash_advance(options: Mapping[str, object]) -> dict[str, int]:
+    """Special Cash Advance: "The Axis player (Germany) receives 12 IPCs ... The Allied players (as a
+    group) receive 12 IPCs"; "The Allies may divide the money or give it all to one country" (option
+    allied_cash_advance: even, 4 each, or all to one power).  Option cash_advance false: none."""
+    if options.get("cash_advance", True) is False:
+        return {}
+    split = str(options.get("allied_cash_advance", "even"))
+    allies = {p: (4 if split == "even" else 12 if p == split else 0) for p in ALLIES}
+    return {"Germany": 12, **allies}
