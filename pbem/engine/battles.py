@@ -162,8 +162,11 @@ def defender_orders(w: World, space: str, defenders: list[Unit], standing: Mappi
                      submerge="always" if policy.submerge else "never"), False
 
 
-def retreat_spaces(w: World, space: str, attackers: list[Unit]) -> tuple[str, ...]:
-    """Adjacent friendly spaces from which at least one attacking land or sea unit moved (step 6)."""
+def retreat_spaces(w: World, space: str, attackers: list[Unit], *, if_subs_submerge: bool = False) -> tuple[str, ...]:
+    """Adjacent friendly spaces from which at least one attacking land or sea unit moved (step 6).
+    `if_subs_submerge`: also zones whose only enemies are submarines that may yet submerge in a battle
+    of their own (then the zone is no longer hostile: Europe's Exception #1) - what a directive may
+    name; whether the retreat can be made is known when the battle is fought."""
     out = set()
     for u in attackers:
         if w.utype(u).domain == "air" or u.seaborne_from:
@@ -173,6 +176,8 @@ def retreat_spaces(w: World, space: str, attackers: list[Unit]) -> tuple[str, ..
             continue
         if w.is_sea(came_from):
             if not w.is_hostile_sea_zone(came_from):
+                out.add(came_from)
+            elif if_subs_submerge and all(w.utype(e).has("submarine") for e in w.enemy_units_at(came_from) if not e.submerged):
                 out.add(came_from)
         elif w.is_friendly_territory(came_from, at_start=w.is_sea(space)):
             out.add(came_from)
@@ -325,7 +330,8 @@ def _battle(turn: Turn, space: str, kind: str, bombard_from: list[str] | None = 
     elif rules.bombard_cap_per_seaborne_unit:
         ships = ships[:seaborne]
     retreat_to = retreat_spaces(w, space, attackers)
-    if directive is not None and directive.retreat_to and directive.retreat_to not in retreat_to:
+    may_name = retreat_spaces(w, space, attackers, if_subs_submerge=turn.combat_rules.submerge_timing != "never")
+    if directive is not None and directive.retreat_to and directive.retreat_to not in may_name:
         turn.problems.append(Problem(
             "illegal", f"cannot retreat from {space} to {directive.retreat_to}",
             rule="General Combat, step 6: retreat to one adjacent friendly space from which an attacking land or sea unit moved",

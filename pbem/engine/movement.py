@@ -368,6 +368,12 @@ class Mover:
             return [_problem(move, f"land units cannot move into {move.to}", R_TRANSPORT, "load them aboard a transport from an adjacent territory", "move.land-to-sea")]
         if domain == "sea" and not w.is_sea(move.to):
             return [_problem(move, f"sea units cannot move onto land ({move.to})", "Sea units", "", "move.sea-to-land")]
+        if (domain == "sea" and not w.rules.movement.carrier_moves_after_landing and any(w.utype(u).has("carrier") for u in units)
+                and any(w.utype(f).domain == "air" and f.phase == "noncombat" and not w.is_enemy(f.owner) for f in w.units_at(move.frm))):
+            # a fighter whose noncombat move ended in the carrier's zone has landed on it
+            return [_problem(move, "a fighter landed on this aircraft carrier this turn: the carrier may not move for the rest of the turn",
+                             "Aircraft Carriers: a carrier a fighter landed on stays for the rest of the turn",
+                             "move the carrier first, then land the fighter", "move.carrier-landed", key="units")]
         if domain == "sea" and any(u.offloaded_to and not self._may_assault_again(u, phase) for u in units):
             return [_problem(move, "a transport that has offloaded cannot move again this turn", R_TRANSPORT, "", "move.transport-offloaded", key="units")]
         steps = self._path_for(move, domain, units, budget)

@@ -71,6 +71,10 @@ class MovementRules:
     # it)?  False (Revised FAQ): they stay "in the air" in its starting zone for a move of their own
     # (an ally's fighters aboard are cargo either way).
     carrier_takes_own_fighters_in_combat: bool
+    # May a carrier move after a fighter landed on it this turn?  False (Europe, Aircraft Carriers):
+    # "If a fighter lands upon your aircraft carrier during your turn, you may not move the carrier
+    # for the remainder of that turn."
+    carrier_moves_after_landing: bool
     # May a transport that moved in combat move, out of a hostile zone, move on with the movement it
     # has left (after loading, say) in more combat moves?  True: Revised FAQ; False: one move each.
     transport_combat_move_in_legs: bool

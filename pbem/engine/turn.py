@@ -1132,6 +1132,13 @@ class Turn:
             if w.control.get(capital) == power:
                 side = self.ruleset.side_of(power)
                 self.victory = {"capital": capital, "held_by": power}
+                team = [p for p in self.ruleset.powers if p.side == side]
+                if self.options.get("individual_winner") is True and len(team) > 1:
+                    # Object of the Game (Europe, optional): "the Allied country with the greatest
+                    # increase in IPC income" - over its starting income; a tie names each.
+                    rise = {p.name: self.production(p.name) - p.starting_treasury for p in team}
+                    best = max(rise.values())
+                    self.victory["individual"] = " and ".join(n for n, r in rise.items() if r == best)
                 self.log.notes.append(f"{power} holds {capital}, the capital of {enemy}, and its own at the start of its turn: the {side} win the game")
                 return side
         return None

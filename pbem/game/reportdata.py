@@ -311,7 +311,8 @@ def build_report(game: Game, before: GameState, result: TurnResult, dice_info: M
     if after.winner:
         how = after.victory
         if how and "capital" in how:
-            notes.append(f"The game is over: the {after.winner} win, {how['held_by']} holding {how['capital']} to the start of its next turn.")
+            notes.append(f"The game is over: the {after.winner} win, {how['held_by']} holding {how['capital']} to the start of its next turn"
+                         + (f"; the individual winner is {how['individual']}." if how.get("individual") else "."))
         else:
             notes.append(f"The game is over: the {after.winner} win" + (
                 f", a {how['level']} victory with {how['cities']} victory cities ({how['needed']} were needed)." if how else "."))

@@ -385,6 +385,7 @@ class Engine:
             artillery = sum(n for n, c in zip(own, cats) if c.profile.has("artillery"))
             supported = min(infantry, artillery * self.rules.artillery_supports)
         groups: dict[tuple[str, int, str, str], int] = {}
+        holding = self._holds_fire_to_submerge(side, state)
         for n, c in zip(own, cats):
             value = self._round_value(side, c, rnd)
             if not n or value <= 0:
@@ -393,6 +394,10 @@ class Engine:
             if c.profile.has("submarine"):
                 if surprised:
                     continue  # fired (or submerged) in step 2
+                if holding:
+                    # they submerge instead of firing back; the dice of both sides are rolled together,
+                    # so a sub hit in this round cannot first learn it was hit and fire a parting shot
+                    continue
                 cls = sub_cls
             elif c.profile.domain == "air":
                 cls = air_cls
@@ -484,12 +489,25 @@ class Engine:
             state = self._conclude(state, log)
         return state
 
+    def _submerges_at(self, side: Side, timing: str) -> bool:
+        """Do this side's subs submerge at this point of the round (CombatRules.submerge_timing)?"""
+        rule = self.rules.submerge_timing
+        if rule == "attacker_at_strike_defender_instead_of_return_fire":
+            return timing == ("instead_of_surprise_strike" if side == "attacker" else "instead_of_return_fire")
+        return rule == timing
+
+    def _holds_fire_to_submerge(self, side: Side, state: State) -> bool:
+        """Europe: defending subs that will submerge do not fire back."""
+        return (side == "defender" and self.kind == "sea" and self.orders[side].submerge == "always"
+                and self._submerges_at(side, "instead_of_return_fire")
+                and not (self.rules.submerge_cancelled_by_destroyer and self._has("attacker", state.a, "destroyer")))
+
     def _submerge(self, state: State, log: list[Event] | None, timing: str = "instead_of_surprise_strike") -> State:
         """Subs whose orders say so submerge, at the point of the round the rules set (`timing`)."""
-        if self.kind != "sea" or self.rules.submerge_timing != timing:
+        if self.kind != "sea":
             return state
         for side in ("attacker", "defender"):
-            if self.orders[side].submerge != "always":
+            if self.orders[side].submerge != "always" or not self._submerges_at(side, timing):  # type: ignore[arg-type]
                 continue
             enemy_side: Side = "defender" if side == "attacker" else "attacker"
             enemy = state.d if side == "attacker" else state.a
@@ -719,6 +737,8 @@ class Engine:
         state = self._conclude(state, log)
         if not state.over and self.kind == "sea" and self.rules.submerge_timing == "at_press_or_retreat":
             state = self._conclude(self._submerge(state, log, "at_press_or_retreat"), log)
+        if not state.over and self.kind == "sea" and self.rules.submerge_timing == "attacker_at_strike_defender_instead_of_return_fire":
+            state = self._conclude(self._submerge(state, log, "instead_of_return_fire"), log)
         if not state.over:
             state = self._retreat(state, log)
         if not state.over:

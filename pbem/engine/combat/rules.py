@@ -11,7 +11,11 @@ from dataclasses import dataclass
 from typing import Literal
 
 AirHitsSubs = Literal["always", "with_friendly_destroyer"]
-SubmergeTiming = Literal["instead_of_surprise_strike", "at_press_or_retreat", "never"]
+# When submarines submerge: in the surprise-strike step, both sides (1942); at the press-or-retreat
+# step (Revised); or (Europe) attacking subs instead of their first strike and defending subs
+# instead of firing back, after the attacker has fired (a defending sub already hit still fires)
+SubmergeTiming = Literal["instead_of_surprise_strike", "at_press_or_retreat", "attacker_at_strike_defender_instead_of_return_fire",
+                         "never"]
 AaChooser = Literal["aircraft_owner", "targeted"]  # targeted: each die is rolled at one aircraft type
 Repair = Literal["end_of_combat", "end_of_turn", "never"]
 SbrModel = Literal["complex_rolls_per_bomber", "aa_gun_rolls_per_bomber"]

@@ -39,6 +39,9 @@ RULES = Rules(
         stranded_air_avoids_contested=False,
         # A carrier's own fighters move with it (engine behaviour kept for 1942).
         carrier_takes_own_fighters_in_combat=True,
+        # Aircraft Carriers: no rule keeps a carrier in place once a fighter landed (fighter and carrier
+        # "END their movement in the same sea zone"): moves apply in order.
+        carrier_moves_after_landing=True,
         # A transport makes one combat move (engine behaviour kept for 1942).
         transport_combat_move_in_legs=False,
         # Noncombat Move: transports "can load or offload cargo, unless they loaded, moved, offloaded, or

@@ -26,7 +26,7 @@ COMBAT_RULES = CombatRules(
     surprise_repeats_every_round=True,
     # Step 2: "Submarines may submerge instead of attacking"; step 4: "Defending submarines may submerge
     # instead of firing back".
-    submerge_timing="instead_of_surprise_strike",
+    submerge_timing="attacker_at_strike_defender_instead_of_return_fire",
     # Step 2: a destroyer negates the first strike, "But not their ability to submerge".
     submerge_cancelled_by_destroyer=False,
     # Submarines: "Submarines may never attack or defend against air units."

@@ -43,6 +43,9 @@ RULES = Rules(
         # take off before you move the carrier, the fighter is treated as cargo for the remainder of
         # your turn": fighters that fight are ordered to move themselves.
         carrier_takes_own_fighters_in_combat=False,
+        # Aircraft Carriers: "If a fighter lands upon your aircraft carrier during your turn, you may not
+        # move the carrier for the remainder of that turn."
+        carrier_moves_after_landing=False,
         # Transports: "The land unit(s) may be picked up before, during or after the transport moves",
         # "pick up one infantry unit, move one zone and pick up an anti-aircraft unit, move into
         # another zone and unload both units in the same move".

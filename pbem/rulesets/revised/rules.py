@@ -75,6 +75,9 @@ RULES = Rules(
         # fighters behind in the sea zone (consider them to be in the air)"; an ally's fighter aboard
         # "must remain on board as cargo".  Fighters that go along are ordered to move themselves.
         carrier_takes_own_fighters_in_combat=False,
+        # Fighters land at the very end of noncombat move (fighters_land_after_noncombat), so no landing
+        # ever comes before a carrier's move.
+        carrier_moves_after_landing=True,
         # FAQ, Combat: a transport may "move out of a potential combat situation in one sea zone into a
         # friendly sea zone, load a unit, move to a third (also friendly) sea zone, and offload ... All of
         # the transport's activity takes place in the combat move."
