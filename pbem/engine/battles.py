@@ -296,6 +296,20 @@ def _chosen_bombardment(turn: Turn, directive: BattleDirective, eligible: list[U
     return chosen
 
 
+def _allied_ships_in_reach(turn: Turn, space: str, kind: str, attackers: list[Unit], defenders: list[Unit]) -> list[Unit]:
+    """CombatRules.allied_ships_take_sub_hits: the attacker's allies' surface ships in a zone where it
+    attacks only submarines join its side as casualties that do not fire (Europe, German
+    Submarines vs. Allied Ships)."""
+    w = turn.w
+    if kind != "sea" or not turn.combat_rules.allied_ships_take_sub_hits or not defenders:
+        return []
+    if not all(w.utype(u).has("submarine") for u in defenders):
+        return []
+    mine = {u.id for u in attackers}
+    return [u for u in w.units_at(space) if u.id not in mine and u.owner != w.power and not w.is_enemy(u.owner)
+            and w.utype(u).domain == "sea" and not w.utype(u).has("submarine") and not u.submerged]
+
+
 def _battle(turn: Turn, space: str, kind: str, bombard_from: list[str] | None = None) -> None:
     w = turn.w
     attackers = _attackers(w, space)
@@ -337,13 +351,17 @@ def _battle(turn: Turn, space: str, kind: str, bombard_from: list[str] | None = 
             rule="General Combat, step 6: retreat to one adjacent friendly space from which an attacking land or sea unit moved",
             hint="possible: " + (", ".join(retreat_to) or "none (seaborne and air units cannot retreat that way)"),
             path=(*directive.yaml_path, "retreat", "to"), code="directive.retreat-to"))
+    passive = _allied_ships_in_reach(turn, space, kind, attackers, defenders)
+    attackers = attackers + passive
     owners = sorted({u.owner for u in attackers + defenders})
     profiles = {o: w.profiles_of(o) for o in owners if w.profiles_of(o)}
-    dice_per_unit = {}
+    dice_per_unit: dict[str, dict[str, int]] = {}
     if w.developments.get(w.power):
         from pbem.engine.research import attack_dice
 
         dice_per_unit = {w.power: attack_dice(w.ruleset.units, w.developments[w.power])} if attack_dice(w.ruleset.units, w.developments[w.power]) else {}
+    for u in passive:  # they take hits, they do not fire
+        dice_per_unit.setdefault(u.owner, {})[u.type] = 0
     aa_hit, aa_immune = None, frozenset()
     first_cycle: dict[str, dict[str, Any]] = {}
     sacrificed: list[tuple[Unit, int]] = []
@@ -482,13 +500,13 @@ def _apply(turn: Turn, space: str, attackers: list[Unit], defenders: list[Unit],
     _take(attackers, outcome.attacker_lost, w, prefer_empty=False)
     _take(defenders, outcome.defender_lost, w, prefer_empty=True)
     for u in attackers:
-        if u.id in w.units:
+        if u.id in w.units and w.commands(u):
             u.fought = True
     if outcome.retreated_to:
         moved = {(o, t): n for o, by in outcome.retreated.items() for t, n in by.items()}
         for u in attackers:
-            if u.id not in w.units or w.utype(u).domain == "air" or u.seaborne_from:
-                continue
+            if u.id not in w.units or w.utype(u).domain == "air" or u.seaborne_from or not w.commands(u):
+                continue  # an ally's ships that only took hits stay where they are
             key = (u.owner, u.type)
             if moved.get(key, 0) > 0:
                 moved[key] -= 1

@@ -229,6 +229,11 @@ class RuleHooks:
     # unit_cost(options, power, profile) -> IPCs: a unit's price where a game option changes it
     #   (None: the profile's cost; e.g. Europe's bomber, 15 or 25).
     unit_cost: Callable[..., int] | None = None
+    # shared_unit(options, power, owner, profile, space=Space, controller=) -> bool: a unit of the friendly
+    #   `owner` standing in `space` that `power` may move in its noncombat move (orders `owner:`), at
+    #   most once a round (the engine keeps [round, space moved to] in GameState.pending["shared_moves"]
+    #   and moves nothing out of those spaces again that round); e.g. Europe's Middle East AA guns.
+    shared_unit: Callable[..., bool] | None = None
     # cash_advance(options) -> {power: IPCs}: money given before the first turn (None or empty: none).
     #   The game then opens with a round 0 in which each power, in turn order, only buys units and
     #   places them where it already has a unit (or keeps the money), then collects its starting

@@ -432,6 +432,8 @@ class Turn:
         w = self.w
         if move.owner is None or move.owner == w.power:
             return self.mover.apply(move)
+        if move.phase == "noncombat" and move.owner not in w.commanded and self._shared(move):
+            return self._move_shared(move)
         if move.owner not in w.commanded:
             return [Problem("illegal", f"{w.power} cannot move {move.owner}'s units in this turn", rule=R_ORDER,
                             hint="a game option allows it (e.g. Revised Joint Strike, declared by the United Kingdom)",
@@ -441,6 +443,30 @@ class Turn:
                             path=(*move.yaml_path, "units"), code="move.owner")]
         with w.acting_for(move.owner):
             return self.mover.apply(move)
+
+    def _shared(self, move: Move) -> bool:
+        """May the mover move these units of a friendly power (Rules.hooks.shared_unit)?"""
+        hook, w = self.rules.hooks.shared_unit, self.w
+        if hook is None or w.is_enemy(move.owner) or move.frm not in w.board.spaces:
+            return False
+        return all(hook(self.options, w.power, move.owner, self.ruleset.units[t], space=w.space(move.frm), controller=w.control.get(move.frm))
+                   for t in move.units)
+
+    def _move_shared(self, move: Move) -> list[Problem]:
+        """A friendly power's unit moved by the mover, once a round (e.g. Europe's Middle East AA guns:
+        "may be moved by any of the Allies. However, it can only be moved once per round")."""
+        w = self.w
+        key = "shared_moves"
+        moved = [m for m in (w.pending.get(key) or []) if m[0] == self.state.round]  # type: ignore[union-attr]
+        if any(m[1] == move.frm for m in moved):
+            return [Problem("illegal", f"a unit of {move.owner} already moved into {move.frm} this round: it moves only once a round",
+                            rule="Antiaircraft Gun: an AA gun in the Middle East may be moved by any of the Allies, once per round",
+                            hint="leave it for the next round", path=(*move.yaml_path, "from"), code="move.shared-once")]
+        with w.acting_for(move.owner):
+            found = self.mover.apply(move)
+        if not found:
+            w.pending[key] = [*moved, [self.state.round, move.to]]
+        return found
 
     def moves(self, moves: tuple[Move, ...]) -> list[tuple[Move, list[Problem]]]:
         done = []

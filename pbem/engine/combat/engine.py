@@ -411,6 +411,8 @@ class Engine:
                     continue
             if side == "attacker" and self.battle.attack_dice:
                 n *= self.battle.attack_dice.get(c.owner, {}).get(c.unit, 1)
+                if not n:
+                    continue  # units that only take hits (e.g. Europe's allied ships against a submarine)
             key = (c.unit, value, cls, "")
             groups[key] = groups.get(key, 0) + n
         ordered = sorted(groups.items(), key=lambda kv: (kv[0][1], kv[0][0], kv[0][3], kv[0][2]))

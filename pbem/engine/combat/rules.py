@@ -43,6 +43,9 @@ class CombatRules:
     submerge_timing: SubmergeTiming
     submerge_cancelled_by_destroyer: bool
     subs_can_hit_air: bool
+    # Europe, German Submarines vs. Allied Ships: when a power attacks enemy submarines in a zone where
+    # its allies' ships stand, those ships may take the submarines' hits (they do not fire)
+    allied_ships_take_sub_hits: bool
     air_hits_subs: AirHitsSubs
     # --- antiaircraft ------------------------------------------------------------------------
     aa_shots_per_unit: int | None  # dice per AA unit (1942: 3; None: one gun, a die per aircraft) ...

@@ -29,6 +29,8 @@ COMBAT_RULES = CombatRules(
     submerge_cancelled_by_destroyer=True,  # step 2, as above
     # Submarine profile "Cannot Hit Air Units" (p. 29); step 2 "submarines cannot hit air units".
     subs_can_hit_air=False,
+    # Only the attacking power's own units are its casualties (no rule like Europe's).
+    allied_ships_take_sub_hits=False,
     # Submarine profile "Cannot Be Hit by Air Units ... unless there is a destroyer friendly to
     # the air units"; evaluated at the start of each round (DIGEST A42.6).
     air_hits_subs="with_friendly_destroyer",

@@ -31,6 +31,10 @@ COMBAT_RULES = CombatRules(
     submerge_cancelled_by_destroyer=False,
     # Submarines: "Submarines may never attack or defend against air units."
     subs_can_hit_air=False,
+    # German Submarines vs. Allied Ships: "If one of the Allies attacks a German submarine while other
+    # Allied naval units are present in the same sea zone ... the combined Allied forces may chose any
+    # one of their ships as a casualty"; the attacker's order of loss chooses.
+    allied_ships_take_sub_hits=True,
     # "Air units may not attack a submarine unless a friendly destroyer is also present in the battle."
     air_hits_subs="with_friendly_destroyer",
     # Antiaircraft Gun: "The AA gunner rolls one die for each attacking aircraft"; "No matter how many AA

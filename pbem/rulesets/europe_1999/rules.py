@@ -8,7 +8,7 @@ where the manual names them itself.
 """
 
 from pbem.engine.rules import CapitalRules, EconomyRules, MovementRules, ProductionRules, Rules, RuleHooks, VictoryCheck
-from pbem.rulesets.europe_1999.special import cash_advance, conversion_phase, may_convert, unit_cost
+from pbem.rulesets.europe_1999.special import cash_advance, conversion_phase, may_convert, shared_unit, unit_cost
 
 RULES = Rules(
     movement=MovementRules(
@@ -114,5 +114,7 @@ RULES = Rules(
         unit_cost=unit_cost,
         # Industrial Production Certificates, Special Cash Advance: a round 0 before the first turn.
         cash_advance=cash_advance,
+        # Combat Units, Antiaircraft Gun: any Ally moves an Allied AA gun in the Middle East, once a round.
+        shared_unit=shared_unit,
     ),
 )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from pbem.engine.model import UnitType
+from pbem.engine.model import Space, UnitType
 
 ALLIES = ("Soviet Union", "Great Britain", "United States")
 
@@ -42,3 +42,11 @@ def cash_advance(options: Mapping[str, object]) -> dict[str, int]:
     split = str(options.get("allied_cash_advance", "even"))
     allies = {p: (4 if split == "even" else 12 if p == split else 0) for p in ALLIES}
     return {"Germany": 12, **allies}
+
+
+def shared_unit(options: Mapping[str, object], power: str, owner: str, unit: UnitType, *, space: Space,
+                controller: str | None) -> bool:
+    """Combat Units, Antiaircraft Gun: "An AA gun in any Middle East territory that's controlled by the
+    Allies may be moved by any of the Allies. However, it can only be moved once per round."  The
+    Middle East countries are the map's tribute spaces; once a round is the engine's to keep."""
+    return unit.has("aa") and space.tribute and power in ALLIES and owner in ALLIES and controller in ALLIES

@@ -37,6 +37,8 @@ COMBAT_RULES = CombatRules(
     submerge_cancelled_by_destroyer=True,
     # Step 2: "Submarines can fire only on sea units"; FAQ: "Submarines can only hit sea units."
     subs_can_hit_air=False,
+    # Only the attacking power's own units are its casualties (no rule like Europe's).
+    allied_ships_take_sub_hits=False,
     # Submarine profile "Sneak Attack": "(Any sea or air unit can hit a submarine.)"
     air_hits_subs="always",
     # Step 2, Antiaircraft Guns: "The defender rolls one die (only one antiaircraft gun fires) for
