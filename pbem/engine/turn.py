@@ -1157,17 +1157,21 @@ class Turn:
             capital = self.ruleset.power(enemy).capital
             if w.control.get(capital) == power:
                 side = self.ruleset.side_of(power)
-                self.victory = {"capital": capital, "held_by": power}
-                team = [p for p in self.ruleset.powers if p.side == side]
-                if self.options.get("individual_winner") is True and len(team) > 1:
-                    # Object of the Game (Europe, optional): "the Allied country with the greatest
-                    # increase in IPC income" - over its starting income; a tie names each.
-                    rise = {p.name: self.production(p.name) - p.starting_treasury for p in team}
-                    best = max(rise.values())
-                    self.victory["individual"] = " and ".join(n for n, r in rise.items() if r == best)
+                self.victory = {"capital": capital, "held_by": power, **self.individual_winner(side)}
                 self.log.notes.append(f"{power} holds {capital}, the capital of {enemy}, and its own at the start of its turn: the {side} win the game")
                 return side
         return None
+
+    def individual_winner(self, side: str) -> dict[str, str]:
+        """The optional individual winner (game option individual_winner): the power of the winning
+        side whose national production rose most over its starting level (Revised, Check for Victory:
+        Individual Winner; Europe, Object of the Game); a tie names each."""
+        team = [p for p in self.ruleset.powers if p.side == side]
+        if self.options.get("individual_winner") is not True or len(team) < 2:
+            return {}
+        rise = {p.name: self.production(p.name) - p.starting_treasury for p in team}
+        best = max(rise.values())
+        return {"individual": " and ".join(n for n, r in rise.items() if r == best)}
 
     def check_victory(self) -> str | None:
         victory = self.ruleset.victory
@@ -1177,7 +1181,7 @@ class Turn:
                 # the highest level the count reaches (How the War Is Won: Revised's minor 8, major
                 # 10, total 12): a side playing to a minor victory may win a major one
                 level = max((n, name) for name, n in victory.conditions.items() if len(cities) >= n)[1]
-                self.victory = {"level": level, "cities": len(cities), "needed": needed}
+                self.victory = {"level": level, "cities": len(cities), "needed": needed, **self.individual_winner(side)}
                 self.log.notes.append(f"The {side} hold {len(cities)} victory cities and win the game: a {level} victory")
                 return side
         return None

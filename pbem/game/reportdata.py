@@ -315,7 +315,8 @@ def build_report(game: Game, before: GameState, result: TurnResult, dice_info: M
                          + (f"; the individual winner is {how['individual']}." if how.get("individual") else "."))
         else:
             notes.append(f"The game is over: the {after.winner} win" + (
-                f", a {how['level']} victory with {how['cities']} victory cities ({how['needed']} were needed)." if how else "."))
+                f", a {how['level']} victory with {how['cities']} victory cities ({how['needed']} were needed)" if how else "")
+                + (f"; the individual winner is {how['individual']}." if how.get("individual") else "."))
     return {
         "version": 1,
         "game": {"id": game.config.game, "title": None, "ruleset": {"id": ruleset.id, "name": ruleset.name}, "engine_version": __version__},
