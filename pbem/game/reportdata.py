@@ -116,7 +116,7 @@ def _battle(entry: Mapping[str, Any], mover: str, low_luck: bool) -> dict[str, A
                 row["hits"] += g.hits
             groups = [dict(r, units=dict(sorted(r["units"].items()))) for _, r in sorted(by_value.items())]
             step = ev.step if ev.step in ("aa", "bombard", "surprise-attacker", "surprise-defender", "sacrifice-attacker",
-                                          "sacrifice-defender", "attacker", "defender") else ev.side
+                                          "sacrifice-defender", "attacker", "defender", "parting-shot") else ev.side
             rounds.setdefault(ev.round, []).append({"step": step, "side": ev.side, "power": power, "groups": groups,
                                                     "casualties": casualties.get((ev.round, ev.step), [])})
     # Units removed by a rule with no dice (lone transports, antiaircraft guns left alone): shown

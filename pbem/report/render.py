@@ -261,6 +261,7 @@ STEP_LABELS: dict[str, str] = {
     "sacrifice-defender": "Kaiten torpedoes",
     "attacker": "Attacker fires",
     "defender": "Defender fires",
+    "parting-shot": "Hit submarines' parting shot (defender)",
 }
 
 RESULT_LABELS: dict[str, str] = {

@@ -33,7 +33,9 @@ from pbem.engine.combat.model import (
 )
 
 Hits = tuple[tuple[FireClass, int], ...]  # hits per fire class, sorted by class
-PHASES = ("opening", "surprise", "fire", "end")
+# "parting": Europe's defending submarines that were to submerge but were hit in this round's fire
+# take their parting shot (no dice in other rule systems)
+PHASES = ("opening", "surprise", "fire", "parting", "end")
 
 
 class State(NamedTuple):
@@ -285,7 +287,23 @@ class Engine:
                 if v.groups:
                     out.append(v)
             return tuple(out)
+        if phase == "parting":
+            v = self._parting_volley(state)
+            return (v,) if v.groups else ()
         return ()
+
+    def _parting_volley(self, state: State) -> Volley:
+        """Europe, German Submarines vs. Allied Ships: "If the sub was hit, it may still take a parting
+        shot" - a defending sub that held its fire to submerge fires once it is known to be hit."""
+        groups: dict[tuple[str, int, str], int] = {}
+        if self._holds_fire_to_submerge("defender", state) and any(state.d_pending):
+            cls = self._sub_class("defender", state.a)
+            for n, c in zip(state.d_pending, self.d_cats):
+                value = self._round_value("defender", c, state.round)
+                if n and value > 0 and c.profile.has("submarine"):
+                    groups[(c.unit, value, cls)] = groups.get((c.unit, value, cls), 0) + n
+        ordered = sorted(groups.items(), key=lambda kv: (kv[0][1], kv[0][0]))
+        return Volley("defender", "parting-shot", tuple(DiceGroup(u, v, n, cls, "parting shot") for (u, v, cls), n in ordered))
 
     def _opening_volleys(self, state: State) -> tuple[Volley, ...]:
         out: list[Volley] = []
@@ -395,9 +413,7 @@ class Engine:
                 if surprised:
                     continue  # fired (or submerged) in step 2
                 if holding:
-                    # they submerge instead of firing back; the dice of both sides are rolled together,
-                    # so a sub hit in this round cannot first learn it was hit and fire a parting shot
-                    continue
+                    continue  # they submerge instead of firing back; those hit fire in the "parting" phase
                 cls = sub_cls
             elif c.profile.domain == "air":
                 cls = air_cls
@@ -432,6 +448,9 @@ class Engine:
             return self._apply_surprise(state, hits, log) if self.kind == "sea" else state
         if phase == "fire":
             return self._apply_fire(state, hits, log)
+        if phase == "parting":
+            volley = self._parting_volley(state)
+            return self._take("attacker", state, hits[0], "parting-shot", False, log) if volley.groups and hits else state
         return self._end_round(state, log)
 
     def _take(
