@@ -26,7 +26,7 @@ import math
 from dataclasses import dataclass, replace
 from typing import Mapping
 
-from pbem.engine.combat.engine import PHASES, Engine, State
+from pbem.engine.combat.engine import Engine, State
 from pbem.engine.combat.fight import captured
 from pbem.engine.combat.model import Battle, Orders
 from pbem.engine.combat.rolling import class_distribution, convolve, volley_distribution
@@ -108,7 +108,7 @@ def _round(
     if memo is None:
         memo = {}
     dist: dict[State, float] = {state: 1.0}
-    for phase in PHASES:
+    for phase in engine.phases:
         nxt: dict[State, float] = {}
         for st, p in dist.items():
             if st.over:

@@ -86,6 +86,11 @@ class Engine:
         self.rules = battle.rules
         self.kind = battle.kind
         self.orders = {"attacker": attacker_orders, "defender": defender_orders}
+        # the phases this battle can use: the parting shot only where defending subs hold their fire
+        # to submerge (Europe), so other battles do not walk a phase that never rolls
+        parting = (self.kind == "sea" and defender_orders.submerge == "always"
+                   and self.rules.submerge_timing == "attacker_at_strike_defender_instead_of_return_fire")
+        self.phases = PHASES if parting else tuple(p for p in PHASES if p != "parting")
         self.a_cats, a_start = self._categories(battle.attackers, {})
         self.d_cats, d_start = self._categories(battle.defenders, battle.damaged)
         self.a_start = a_start

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from pbem.engine.combat.engine import PHASES, Engine, State
+from pbem.engine.combat.engine import Engine, State
 from pbem.engine.combat.model import (
     Battle,
     BattleEnded,
@@ -37,7 +37,7 @@ def fight(
     while not state.over:
         if state.round > MAX_ROUNDS:
             raise RuntimeError(f"battle at {battle.space} did not end in {MAX_ROUNDS} rounds")
-        for phase in PHASES:
+        for phase in engine.phases:
             hits: list[dict[FireClass, int]] = []
             for volley in engine.volleys(state, phase):
                 label = battle_label(battle.space, state.round, volley.step)
