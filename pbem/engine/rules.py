@@ -234,11 +234,20 @@ class RuleHooks:
     #   most once a round (the engine keeps [round, space moved to] in GameState.pending["shared_moves"]
     #   and moves nothing out of those spaces again that round); e.g. Europe's Middle East AA guns.
     shared_unit: Callable[..., bool] | None = None
+    # starting_treasury(options, power, printed) -> IPCs: a power's starting income where a game
+    #   option changes the printed one (None: always the printed; e.g. Europe's Soviet 24 or 25).
+    starting_treasury: Callable[..., int] | None = None
+    # placement_limit(options, power, space) -> units or None: a complex's limit in this space where
+    #   an option sets one (None: Rules.production decides; e.g. Europe's Canada).
+    placement_limit: Callable[..., int | None] | None = None
     # cash_advance(options) -> {power: IPCs}: money given before the first turn (None or empty: none).
     #   The game then opens with a round 0 in which each power, in turn order, only buys units and
     #   places them where it already has a unit (or keeps the money), then collects its starting
     #   treasury (e.g. Europe's Special Cash Advance).
     cash_advance: Callable[..., dict[str, int]] | None = None
+    # advance_placement_with_allies(options) -> bool: in that round 0, may units also be placed where
+    #   only a friendly power has a unit? (None: no.)
+    advance_placement_with_allies: Callable[..., bool] | None = None
 
 
 @dataclass(frozen=True)

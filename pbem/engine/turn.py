@@ -286,6 +286,11 @@ class Turn:
         new_state = self.advance()
         return TurnResult(new_state, self.log, self._cited(), self.warnings)
 
+    def starting_treasury(self, power: str) -> int:
+        printed = self.ruleset.power(power).starting_treasury
+        hook = self.rules.hooks.starting_treasury
+        return printed if hook is None else hook(self.options, power, printed)
+
     def run_cash_advance(self) -> TurnResult:
         """Round 0 (Rules.hooks.cash_advance; Europe, Special Cash Advance): the power only buys units
         and places them "in territories or sea zones in which they already have at least one unit",
@@ -304,7 +309,7 @@ class Turn:
         self.mobilize()
         if self.validating and self.problems:
             return TurnResult(self.state, self.log, self._cited(), self.warnings)
-        starting = self.ruleset.power(w.power).starting_treasury
+        starting = self.starting_treasury(w.power)
         w.treasury[w.power] = w.treasury.get(w.power, 0) + starting
         self.log.income[w.power] = starting
         self.log.notes.append(f"{w.power} receives its starting income of {starting} IPCs")
@@ -928,6 +933,10 @@ class Turn:
         """Units a complex mobilizes this turn: its territory's value less damage (Phase 5); in the
         power's own original territories no limit where the rules say so (Europe, Place New Units)."""
         sp = self.w.space(site)
+        if self.rules.hooks.placement_limit is not None:
+            limit = self.rules.hooks.placement_limit(self.options, self.w.power, sp)
+            if limit is not None:
+                return limit - self.w.damage.get(site, 0)
         if self.rules.production.production_limit == "unlimited_at_home" and sp.original_owner == self.w.power:
             return 10**6
         return sp.ipc - self.w.damage.get(site, 0)
@@ -994,8 +1003,10 @@ class Turn:
         if wrong:
             where = "a sea zone" if profiles[wrong[0]].domain == "sea" else "a territory"
             return [Problem("illegal", f"{wrong[0]} is placed in {where}, not in {space}", rule=rule, path=path, code="place.advance-domain")]
-        if not any(u.owner == w.power and u.phase != "placed" for u in w.units_at(space)):
-            return [Problem("illegal", f"{w.power} has no unit in {space} to place new units beside", rule=rule,
+        allies = self.rules.hooks.advance_placement_with_allies is not None and self.rules.hooks.advance_placement_with_allies(self.options)
+        if not any((u.owner == w.power or (allies and not w.is_enemy(u.owner))) and u.phase != "placed" for u in w.units_at(space)):
+            whose = "no unit of its side" if allies else "no unit"
+            return [Problem("illegal", f"{w.power} has {whose} in {space} to place new units beside", rule=rule,
                             hint="place them where you already have a unit", path=path, code="place.advance-no-unit")]
         return []
 
@@ -1169,7 +1180,7 @@ class Turn:
         team = [p for p in self.ruleset.powers if p.side == side]
         if self.options.get("individual_winner") is not True or len(team) < 2:
             return {}
-        rise = {p.name: self.production(p.name) - p.starting_treasury for p in team}
+        rise = {p.name: self.production(p.name) - self.starting_treasury(p.name) for p in team}
         best = max(rise.values())
         return {"individual": " and ".join(n for n, r in rise.items() if r == best)}
 

@@ -41,6 +41,8 @@ def initial_state(ruleset: Ruleset, options: Mapping[str, Any] | None = None, ru
             by = units.setdefault(space, {}).setdefault(owner, {})
             by[unit] = by.get(unit, 0) + 1
     treasury = {p.name: setup.treasury.get(p.name, p.starting_treasury) for p in ruleset.powers}
+    if options is not None and rules is not None and rules.hooks.starting_treasury is not None:
+        treasury = {p: rules.hooks.starting_treasury(options, p, n) for p, n in treasury.items()}
     advance = (rules.hooks.cash_advance(options) if cash_advance and options is not None and rules is not None
                and rules.hooks.cash_advance else {})
     if advance:

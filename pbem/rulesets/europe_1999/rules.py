@@ -8,7 +8,16 @@ where the manual names them itself.
 """
 
 from pbem.engine.rules import CapitalRules, EconomyRules, MovementRules, ProductionRules, Rules, RuleHooks, VictoryCheck
-from pbem.rulesets.europe_1999.special import cash_advance, conversion_phase, may_convert, shared_unit, unit_cost
+from pbem.rulesets.europe_1999.special import (
+    advance_placement_with_allies,
+    cash_advance,
+    conversion_phase,
+    may_convert,
+    placement_limit,
+    shared_unit,
+    starting_treasury,
+    unit_cost,
+)
 
 RULES = Rules(
     movement=MovementRules(
@@ -116,5 +125,10 @@ RULES = Rules(
         cash_advance=cash_advance,
         # Combat Units, Antiaircraft Gun: any Ally moves an Allied AA gun in the Middle East, once a round.
         shared_unit=shared_unit,
+        # The manual's contradictions that are game options (README.md): the Soviet starting income,
+        # Canada's placement limit, whose units the cash advance's purchases are placed beside.
+        starting_treasury=starting_treasury,
+        placement_limit=placement_limit,
+        advance_placement_with_allies=advance_placement_with_allies,
     ),
 )

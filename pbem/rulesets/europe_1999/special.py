@@ -50,3 +50,27 @@ def shared_unit(options: Mapping[str, object], power: str, owner: str, unit: Uni
     Allies may be moved by any of the Allies. However, it can only be moved once per round."  The
     Middle East countries are the map's tribute spaces; once a round is the engine's to keep."""
     return unit.has("aa") and space.tribute and power in ALLIES and owner in ALLIES and controller in ALLIES
+
+
+def starting_treasury(options: Mapping[str, object], power: str, printed: int) -> int:
+    """Starting Income: the table says Soviet Union 24, the Soviet reference chart's header 25
+    (DIGEST §5 EUR.2; option soviet_starting_income, default 24 as the table and the board's sum)."""
+    if power == "Soviet Union":
+        return int(options.get("soviet_starting_income", printed))  # type: ignore[call-overload]
+    return printed
+
+
+def placement_limit(options: Mapping[str, object], power: str, space: Space) -> int | None:
+    """Canada: "Great Britain has the option of placing some or all of its purchased air and land units
+    in Canada" - no limit stated (the default, as in any home territory); option canada_placement
+    income: no more than Canada's income value (DIGEST §5 EUR.6)."""
+    if space.name == "Canada" and options.get("canada_placement") == "income":
+        return space.ipc
+    return None
+
+
+def advance_placement_with_allies(options: Mapping[str, object]) -> bool:
+    """Special Cash Advance: units go "in territories or sea zones in which they already have at least
+    one unit" - "they" the buying power (the default) or, option cash_advance_placement side, the
+    Allies as the group that received the money (DIGEST §5 EUR.10)."""
+    return options.get("cash_advance_placement") == "side"
