@@ -23,9 +23,11 @@ def example(name: str) -> bytes:
     return (EXAMPLES / name).read_bytes()
 
 
-def make_game(path: Path, *, hosting: dict[str, Any] | None = None, bare: bool = False, game_id: str = "demo") -> Game:
+def make_game(path: Path, *, hosting: dict[str, Any] | None = None, bare: bool = False, game_id: str = "demo",
+              ruleset_id: str = "1942-2e", players: dict[str, str] | None = None) -> Game:
     """A local-seed game (the examples say `game: demo`), optionally with hosting settings."""
-    game = new_game(path, "1942-2e", PLAYERS, game_id=game_id, dice_mode="local", local_seed="pbem-demo")
+    game = new_game(path, ruleset_id, PLAYERS if players is None else players, game_id=game_id, dice_mode="local",
+                    local_seed="pbem-demo")
     if hosting:
         # hosting settings belong in game.yaml from the first commit; rewrite it before anything else happens
         import subprocess

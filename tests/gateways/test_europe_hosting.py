@@ -3,16 +3,15 @@ any turn, so a missing player keeps the advance and the game goes on."""
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
-from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
 
-from pbem.game.game import Game, dump_config, new_game, read_config
+from pbem.game.game import Game
 from pbem.gateways.deadlines import tick
 from pbem.gateways.hosting import turn_started
+from tests.gateways.helpers import make_game
 
 PLAYERS = {"Germany": "de@players.test", "Soviet Union": "su@players.test", "Great Britain": "gb@players.test",
            "United States": "us@players.test"}
@@ -20,13 +19,8 @@ PLAYERS = {"Germany": "de@players.test", "Soviet Union": "su@players.test", "Gre
 
 def test_a_missed_cash_advance_keeps_the_ipcs_and_the_game_goes_on(tmp_path: Path) -> None:
     path = tmp_path / "game"
-    game = new_game(path, "europe-1999", PLAYERS, game_id="eur", dice_mode="local", local_seed="pbem-demo")
-    config = read_config(game.repo.read("game.yaml") or b"")
-    (path / "game.yaml").write_text(dump_config(replace(config, hosting={"turn_hours": 24, "report_map": "none",
-                                                                         "missing_orders": "standing"})), encoding="utf-8")
-    env = {**os.environ, "GIT_AUTHOR_NAME": "host", "GIT_AUTHOR_EMAIL": "host@league.test", "GIT_COMMITTER_NAME": "host",
-           "GIT_COMMITTER_EMAIL": "host@league.test"}
-    subprocess.run(["git", "-C", str(path), "commit", "-q", "--amend", "-a", "--no-edit"], check=True, env=env)
+    make_game(path, hosting={"turn_hours": 24, "report_map": "none", "missing_orders": "standing"}, game_id="eur",
+              ruleset_id="europe-1999", players=PLAYERS)
     start = turn_started(Game(path))
     sent: list[object] = []
     result = tick(path, start + timedelta(hours=25), mailer=sent.append)
