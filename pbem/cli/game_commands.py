@@ -118,9 +118,14 @@ def status(game_dir: str, as_json: bool) -> None:
     submitted = game.submitted_orders(state) is not None
     rows = []
     for p in game.ruleset.powers:
-        income = national_income(game.ruleset.board, game.rules.economy, state.control, p.name)
-        rows.append({"power": p.name, "side": p.side, "treasury": state.treasury.get(p.name, 0), "income": income,
-                     "player": game.config.players.get(p.name, "")})
+        by_country = {c.name: {"treasury": state.treasury.get(c.name, 0),
+                               "income": national_income(game.ruleset, game.rules.economy, state.control, c.name)}
+                      for c in p.economies}
+        row = {"power": p.name, "side": p.side, "treasury": sum(c["treasury"] for c in by_country.values()),
+               "income": sum(c["income"] for c in by_country.values()), "player": game.config.players.get(p.name, "")}
+        if p.countries:
+            row["countries"] = by_country
+        rows.append(row)
     awaiting = None if state.winner else {"power": power, "what": "adjudication" if submitted else "orders"}
     data = {"game": game.config.game, "ruleset": game.ruleset.id, "round": state.round, "turn": power, "winner": state.winner,
             "awaiting": awaiting, "powers": rows}

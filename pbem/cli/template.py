@@ -72,12 +72,13 @@ def orders_template(game) -> str:  # type: ignore[no-untyped-def]
     target, base, units = _example_battle(game, state, power)
     rules = game.rules
     costs = [(u.name, u.cost if rules.hooks.unit_cost is None else rules.hooks.unit_cost(game.config.options, power, u))
-             for u in ruleset.units.values() if rules.production.new_complexes or not u.has("factory")]
+             for u in ruleset.units.values() if (rules.production.new_complexes or not u.has("factory"))
+             and (u.bought_by is None or set(u.bought_by) & set(ruleset.countries_of(power)))]
     if state.round == 0:
         # the cash advance before the first turn (Rules.hooks.cash_advance): buy and place only
         return "\n".join([
             f"# Orders of {power} before the first turn (round 0, the cash advance) of {game.config.game} ({ruleset.name}).",
-            f"# Treasury: {state.treasury.get(power, 0)} IPCs: buy units and place them in territories or sea zones where",
+            f"# Treasury: {game.ruleset.treasury_of(state.treasury, power)} IPCs: buy units and place them in territories or sea zones where",
             "# you already have a unit, or keep the IPCs for your first turn.  Check with `pbem validate FILE`.",
             f"game: {game.config.game}",
             f"power: {power}",
@@ -96,7 +97,7 @@ def orders_template(game) -> str:  # type: ignore[no-untyped-def]
     sea_example = next((n for n, sp in ruleset.board.spaces.items() if sp.is_sea), "SZ 5")
     lines = [
         f"# Orders of {power} for round {state.round} of {game.config.game} ({ruleset.name}).",
-        f"# Treasury: {state.treasury.get(power, 0)} IPCs.  Check with `pbem validate FILE`, send with `pbem submit FILE`.",
+        f"# Treasury: {game.ruleset.treasury_of(state.treasury, power)} IPCs.  Check with `pbem validate FILE`, send with `pbem submit FILE`.",
         f"# Units are written '3 infantry, 1 {units.split(', ')[-1]}'; spaces by name (e.g. '{sea_example}'); `pbem ruleset show "
         f"{ruleset.id}` lists them all.",
         f"game: {game.config.game}",

@@ -17,6 +17,8 @@ from typing import Any, Mapping, Protocol
 
 from pbem.engine.combat import model as cm
 from pbem.engine.combat.rules import CombatRules
+from pbem.engine.kamikaze import plan_strikes, strike_without_battle
+from pbem.engine.kamikaze import sacrifices as kamikaze_sacrifices
 from pbem.engine.orders import BattleDirective, Orders, StandingOrders
 from pbem.engine.problems import Problem
 from pbem.engine.world import Unit, World
@@ -37,6 +39,9 @@ class Turn(Protocol):
     warnings: list[Problem]
     contested: set[str]
     attacked: tuple[tuple[str, str | None, str | None], ...]
+    kamikaze_strikes: dict[str, list[Unit]]  # sea zone with a battle -> ships kamikaze strike there
+
+    def lose_victory_points(self, power: str, ipcs_handed_over: int, why: str) -> None: ...
 
     @property
     def validating(self) -> bool: ...
@@ -227,6 +232,14 @@ def resolve_battles(turn: Turn, plan: BattlePlan) -> None:
         _raid(turn, space, [w.units[i] for i in plan.raids[space] if i in w.units])
     offload_zones = sorted({z for zones in plan.amphibious_zones.values() for z in zones})
     fought_at_sea: set[str] = set()
+    # Kamikaze (Rules.kamikaze), decided once every combat move is made: in a battle's zone they join
+    # its first round; elsewhere they are the zone's naval battle.
+    strikes = plan_strikes(turn)
+    turn.kamikaze_strikes = {z: picks for z, picks in strikes.items() if z in plan.sea}
+    for zone, picks in sorted(strikes.items()):
+        if zone not in plan.sea:
+            strike_without_battle(turn, zone, picks)
+            fought_at_sea.add(zone)
     for zone in [z for z in plan.sea if z in offload_zones]:
         _battle(turn, zone, "sea")
         fought_at_sea.add(zone)
@@ -373,7 +386,8 @@ def _battle(turn: Turn, space: str, kind: str, bombard_from: list[str] | None = 
             turn.options, w.ruleset.units, kind=kind, attacker=w.power, defenders=frozenset(u.owner for u in defenders),
             attacking_units=counts, original_owner=w.space(space).original_owner, controller=w.control.get(space),
             island=w.space(space).island, super_submarines=frozenset(p for p, d in w.developments.items() if "super_submarines" in d),
-            attacking_subs_moved_in=sum(1 for u in attackers if w.utype(u).has("submarine") and u.phase == "combat"))
+            attacking_subs_moved_in=sum(1 for u in attackers if w.utype(u).has("submarine") and u.phase == "combat"),
+            round=turn.state.round, seaborne=bool(kind == "land" and seaborne))
         for owner, changed in mods.profiles.items():
             profiles[owner] = {**profiles.get(owner, {}), **changed}
         aa_hit, aa_immune = mods.aa_hit, mods.aa_immune
@@ -399,7 +413,8 @@ def _battle(turn: Turn, space: str, kind: str, bombard_from: list[str] | None = 
         can_retreat=bool(retreat_to) or any(w.utype(u).domain == "air" for u in attackers), retreat_to=retreat_to,
         profiles=profiles, attack_dice=dice_per_unit, aa_hit=aa_hit, aa_immune=aa_immune,
         first_cycle_profiles=first_cycle,
-        sacrifices=tuple(cm.Sacrifice(side, o, t, n, v) for (side, o, t, v), n in sorted(sacrifices.items())),  # type: ignore[arg-type]
+        sacrifices=(*(cm.Sacrifice(side, o, t, n, v) for (side, o, t, v), n in sorted(sacrifices.items())),  # type: ignore[arg-type]
+                    *(kamikaze_sacrifices(turn, turn.kamikaze_strikes[space]) if kind == "sea" and space in turn.kamikaze_strikes else ())),
     )
     if turn.validating and directive is not None:
         _warn_idle_directive(turn, directive, battle, attackers, kind, bool(seaborne))
@@ -520,7 +535,8 @@ def _apply(turn: Turn, space: str, attackers: list[Unit], defenders: list[Unit],
                 u.submerged = True
     if outcome.captured:
         turn.capture(space, w.power)
-    elif (w.rules.economy.convoy_captured_in_passing and w.space(space).convoy and w.is_enemy(w.control.get(space))
+    elif (w.rules.economy.convoy_captured_in_passing and (w.space(space).convoy or w.space(space).convoy_route is not None)
+          and w.is_enemy(w.control.get(space))
           and not any(u.id in w.units and not u.submerged for u in defenders)
           and any(u.id in w.units and not u.submerged and w.utype(u).domain == "sea" and w.utype(u).attack > 0
                   for u in attackers)):
@@ -649,7 +665,7 @@ def _raid(turn: Turn, space: str, raiders: list[Unit]) -> None:
         mods = w.rules.hooks.battle_modifiers(
             turn.options, w.ruleset.units, kind="land", attacker=w.power, defenders=frozenset({victim}),
             attacking_units=counts, original_owner=w.space(space).original_owner, controller=victim,
-            island=w.space(space).island, super_submarines=frozenset(), attacking_subs_moved_in=0)
+            island=w.space(space).island, super_submarines=frozenset(), attacking_subs_moved_in=0, round=turn.state.round, seaborne=False)
         aa_hit = mods.aa_hit
         aa_immune = any(w.utype(b).name in mods.aa_immune for b in bombers) and bool(bombers)
     outcome = bombing_raid(space, w.space(space).ipc, w.damage.get(space, 0), len(bombers), turn.dice, turn.combat_rules,
@@ -669,6 +685,7 @@ def _raid(turn: Turn, space: str, raiders: list[Unit]) -> None:
         # Revised: the owner surrenders IPCs to the bank instead of the complex taking damage.
         if victim:
             w.treasury[victim] = w.treasury.get(victim, 0) - outcome.ipcs_lost
+            turn.lose_victory_points(victim, outcome.ipcs_lost, f"{outcome.ipcs_lost} IPCs surrendered to the raid on {space}")
     else:
         w.damage[space] = w.damage.get(space, 0) + outcome.damage_applied
     entry["outcome"] = outcome

@@ -12,21 +12,44 @@ from collections.abc import Mapping
 
 from pbem.engine.model import Board
 from pbem.engine.rules import EconomyRules
+from pbem.engine.ruleset import Ruleset
 
 
-def income(board: Board, economy: EconomyRules, control: Mapping[str, str], power: str) -> int:
-    """The IPCs `power` collects from the spaces it controls (its national production)."""
+def income(ruleset: Ruleset, economy: EconomyRules, control: Mapping[str, str], country: str) -> int:
+    """The IPCs `country` collects from the spaces it controls (its national production).  Control is
+    kept by country: a power of one economy is its own country.
+
+    A territory with a convoy route (map `convoy_route`, Pacific) counts only while no enemy of its
+    controller holds the route: "If a convoy route is captured and the enemy controls the
+    associated territory then the enemy's National Production level is decreased"."""
+    if country in economy.countries_without_income:
+        return 0
+    board = ruleset.board
+    routes = convoy_routes(board)
+    side = ruleset.side_of(country)
     total = 0
     for name, holder in control.items():
-        if holder != power:
+        if holder != country:
             continue
         space = board.spaces[name]
         if space.tribute and economy.tribute_paid_by_enemies:
             continue
-        if space.convoy and not economy.convoy_income_to_captor and space.original_owner != power:
+        if space.convoy and not economy.convoy_income_to_captor and space.original_owner != country:
+            continue
+        if any(control.get(zone) is not None and ruleset.side_of(control[zone]) != side for zone in routes.get(name, ())):
             continue
         total += space.ipc
     return total
+
+
+def convoy_routes(board: Board) -> dict[str, tuple[str, ...]]:
+    """Territory -> the sea zones holding its convoy routes."""
+    routes: dict[str, tuple[str, ...]] = {}
+    for name in sorted(board.spaces):
+        served = board.spaces[name].convoy_route
+        if served:
+            routes[served] = (*routes.get(served, ()), name)
+    return routes
 
 
 def tribute_owed(board: Board, economy: EconomyRules, control: Mapping[str, str], power: str,

@@ -53,6 +53,7 @@ class UnitType:
     transport_capacity: int = 0  # cargo slots of a transport
     transport_size: int = 0  # slots a land unit takes aboard (0: cannot be transported)
     carrier_capacity: int = 0  # air units a carrier holds
+    bought_by: tuple[str, ...] | None = None  # the only countries that may buy it (None: any; (): none)
     aliases: tuple[str, ...] = ()
 
     def has(self, tag: str) -> bool:
@@ -73,6 +74,12 @@ class Space:
     impassable: bool = False  # impassable neutral: no entry, no overflight
     convoy: bool = False  # a convoy centre: a sea zone with an income value, taken by warships
     tribute: bool = False  # its value is paid by the original owner's side to an enemy holding it
+    # A convoy route (a sea zone): the territory whose income counts only while its controller's
+    # side also controls this zone (Pacific, Convoy Routes).
+    convoy_route: str | None = None
+    kamikaze: bool = False  # a sea zone where kamikaze may strike (Pacific)
+    naval_base: bool = False  # printed naval base (Pacific)
+    air_base: bool = False  # printed air base (Pacific)
     aliases: tuple[str, ...] = ()
 
     @property
@@ -113,13 +120,32 @@ class Board:
 
 
 @dataclass(frozen=True)
-class Power:
+class Country:
+    """An economy of a power (Pacific: Great Britain's India and Australia): its own treasury,
+    control markers, capital and placement, while the power's units move and fight as one."""
+
     name: str
-    side: str
-    capital: str  # territory name
+    capital: str
     starting_treasury: int
     colour: str = "#888888"
     aliases: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Power:
+    name: str
+    side: str
+    capital: str  # territory name (of its first country, when it has several)
+    starting_treasury: int
+    colour: str = "#888888"
+    aliases: tuple[str, ...] = ()
+    # Its economies, when more than one; empty: the power is its own single country.  Control and
+    # treasury are kept by country, units by power.
+    countries: tuple[Country, ...] = ()
+
+    @property
+    def economies(self) -> tuple[Country, ...]:
+        return self.countries or (Country(self.name, self.capital, self.starting_treasury, self.colour, self.aliases),)
 
 
 # Units at one space: owner -> unit name -> count.  Kept as plain sorted dicts for stable YAML.
@@ -131,9 +157,9 @@ Stacks = Mapping[str, Mapping[str, UnitCounts]]  # space -> owner -> unit -> cou
 class Setup:
     """The opening position of a rule system."""
 
-    control: Mapping[str, str]  # land territory -> controlling power (neutrals absent)
+    control: Mapping[str, str]  # land territory -> controlling country (neutrals absent)
     units: Stacks
-    treasury: Mapping[str, int]
+    treasury: Mapping[str, int]  # country -> IPCs
 
 
 @dataclass(frozen=True)

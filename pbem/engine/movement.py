@@ -418,16 +418,18 @@ class Mover:
             # they enter or pass through; where enemy units are, a battle decides it.
             if any(w.utype(u).attack > 0 for u in units):
                 for space in path:
-                    if self._enemy_convoy(space) and not any(not e.submerged for e in w.enemy_units_at(space)):
+                    if self._enemy_convoy(space, routes=True) and not any(not e.submerged for e in w.enemy_units_at(space)):
                         taken = w.pending.setdefault("convoys", [])  # type: ignore[union-attr]
                         assert isinstance(taken, list)
                         taken.append(space)
         return []
 
-    def _enemy_convoy(self, space: str) -> bool:
-        """A convoy centre an enemy controls (Rules.economy; map `convoy: true`)."""
+    def _enemy_convoy(self, space: str, *, routes: bool = False) -> bool:
+        """A convoy centre (or, with `routes`, a convoy route) an enemy controls (Rules.economy; map
+        `convoy: true`, `convoy_route`).  Only centres bar noncombat moves (Europe)."""
         w = self.w
-        return w.board.spaces[space].convoy and w.is_enemy(w.control.get(space), w.power)
+        sp = w.board.spaces[space]
+        return (sp.convoy or (routes and sp.convoy_route is not None)) and w.is_enemy(w.control.get(space), w.power)
 
     def _structure_move(self, u: Unit) -> int:
         hook = self.w.rules.hooks.structure_move
@@ -501,7 +503,7 @@ class Mover:
             subs = all(w.utype(u).has("submarine") for u in units)
 
             def sea_ok(s: str) -> bool:
-                if phase == "noncombat" and self._enemy_convoy(s):
+                if phase == "noncombat" and not w.rules.economy.convoy_open_in_noncombat and self._enemy_convoy(s):
                     return False
                 if subs and w.rules.movement.subs_ignore_hostile_zones:
                     return not w.enemy_destroyer_at(s)
@@ -567,7 +569,7 @@ class Mover:
                 return _problem(move, f"land units cannot enter {space}", R_TRANSPORT, "", "move.land-to-sea")
             if domain == "sea" and not w.is_sea(space):
                 return _problem(move, f"sea units cannot enter {space}", "Sea units", "", "move.sea-to-land")
-            if domain == "sea" and move.phase == "noncombat" and self._enemy_convoy(space):
+            if domain == "sea" and move.phase == "noncombat" and not self.w.rules.economy.convoy_open_in_noncombat and self._enemy_convoy(space):
                 return _problem(move, f"{space} is a convoy centre the enemy controls: naval units may not enter it in noncombat move",
                                 R_NONCOMBAT + ": naval units may not be moved into enemy-controlled convoy centres",
                                 "take it back in combat move with a ship that has an attack value", "move.noncombat-convoy",

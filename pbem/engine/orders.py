@@ -74,7 +74,9 @@ class Orders:
     game: str
     power: str
     round: int
-    purchase: Mapping[str, int] = field(default_factory=dict)
+    purchase: Mapping[str, int] = field(default_factory=dict)  # every unit bought, all countries together
+    # A power of several countries (Power.countries): country -> units it buys; empty otherwise.
+    purchase_by_country: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
     develop: tuple[str, int] | None = None  # (development id, research dice), Revised
     repair: Mapping[str, int] = field(default_factory=dict)  # territory -> damage points repaired
     combat_moves: tuple[Move, ...] = ()
@@ -111,6 +113,18 @@ class ConditionalMove:
 
 
 @dataclass(frozen=True)
+class KamikazeOrder:
+    """Pacific, Kamikaze: in `zones` (empty: every kamikaze zone), strike `count` enemy ships of the
+    `targets` types (first listed first) when at least `at_least` enemy surface ships moved in."""
+
+    targets: tuple[str, ...]
+    zones: tuple[str, ...] = ()
+    count: int = 1
+    at_least: int = 1
+    yaml_path: YamlPath = ()
+
+
+@dataclass(frozen=True)
 class StandingOrders:
     power: str
     default: DefencePolicy = DefencePolicy()
@@ -121,6 +135,7 @@ class StandingOrders:
     choices: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     # Who of this power's side pays an enemy for the tribute spaces this power owned (EconomyRules), in order.
     tribute_payers: tuple[str, ...] = ()
+    kamikaze: tuple[KamikazeOrder, ...] = ()  # Rules.kamikaze: when and at what this power strikes
 
     def policy_for(self, space: str) -> DefencePolicy:
         return self.per_space.get(space, self.default)

@@ -90,6 +90,9 @@ class CapitalRules:
 
     capital_plunder: bool  # capturing a capital takes the loser's unspent IPCs
     liberation_deferred_to_end_of_turn: bool  # liberate-or-capture decided at end of turn (A42)
+    # A liberated territory returns to its original owner only while that owner holds its capital
+    # (else the liberator keeps it); False: always (Pacific states no exception).
+    liberation_needs_capital: bool
     no_income_without_capital: bool
     no_purchase_without_capital: bool
 
@@ -101,7 +104,9 @@ class ProductionRules:
     # territory_ipc: a complex mobilizes up to its territory's IPC value (less damage);
     # unlimited_at_home: without limit in the power's own original territories, up to the territory's
     # value in captured ones (Europe, Place New Units)
-    production_limit: Literal["territory_ipc", "unlimited_at_home"]
+    # unlimited_at_starting_complexes: without limit at a complex of the opening setup in the power's
+    # own original territory, up to the territory's value at any other (Pacific, Phase 7).
+    production_limit: Literal["territory_ipc", "unlimited_at_home", "unlimited_at_starting_complexes"]
     place_at_ally_complex: Literal["never", "if_ally_capital_lost"]
     new_complexes: bool  # may industrial complexes be bought at all? (Europe: "may not be built")
     new_complex_min_ipc: int
@@ -125,10 +130,48 @@ class EconomyRules:
     # Ships that take a convoy centre: those with an attack value that enter or pass through it in
     # combat move while no enemy unit is there, or win a battle there and keep a warship.
     convoy_captured_in_passing: bool
+    # May naval units enter an enemy's convoy centre in noncombat move?  False (Europe, Non-combat
+    # Movement: "may not be moved into enemy-controlled ... Convoy centers"); True (Pacific, Phase 5:
+    # "Moving through in noncombat does not remove enemy markers").
+    convoy_open_in_noncombat: bool
     # Tribute spaces (Europe's Middle East): worth nothing to the side that holds them at the start;
     # when an enemy holds them, the original owner's side pays it their value out of its treasuries
     # at the captor's collect income, in the order the original owner's standing `tribute_payers` give.
     tribute_paid_by_enemies: bool
+    # Countries (Power.countries) that never collect income (Pacific's China: "China has no IPCs. Their
+    # infantry units are built automatically"); what they control counts for nobody.
+    countries_without_income: frozenset[str]
+
+
+@dataclass(frozen=True)
+class VictoryPoints:
+    """A power scores victory points from its income and wins at a total (Pacific's Japan: one VP
+    "for every ten IPCs collected", 22 to win); it loses one for every full `per_ipcs` IPCs it hands
+    over to bombing raids or to the captor of its capital.  Its enemies win when it scores none in
+    a turn (`enemies_win_on_none`).  The engine keeps the total in GameState.pending["victory_points"]."""
+
+    power: str
+    per_ipcs: int
+    to_win: int
+    enemies_win_on_none: bool
+    floor: int = 0  # the total never falls below this
+
+
+@dataclass(frozen=True)
+class Kamikaze:
+    """Suicide attacks on enemy ships, a fixed number per game (Pacific, Kamikaze: "Japan is allowed
+    to make six Kamikaze attacks during the game ... only ... in sea zones that contain the Kamikaze
+    symbol" - map `kamikaze: true`).  After an enemy's combat move, `power`'s standing orders
+    (`kamikaze:`) say how many strike which ships that moved into such a zone; each hits on `hit` or
+    less and its hit goes on its chosen ship.  With a naval battle there they strike in its first
+    round and the ships they sink still fire; without one they count as a naval battle (no
+    bombardment from that zone).  The engine keeps the tokens left in GameState.pending["kamikaze"]."""
+
+    power: str
+    tokens: int
+    hit: int
+    unit: str  # the profile (units.yaml) the battle's dice are rolled for
+    target_tags: frozenset[str]  # units with any of these tags may be chosen (never submarines)
 
 
 @dataclass(frozen=True)
@@ -140,6 +183,10 @@ class VictoryCheck:
     # "occupy ... and hold it until your next turn")
     kind: Literal["victory_cities", "capital_held"]
     checked_after: str | None  # the power after whose turn victory cities are counted
+    # capital_held: countries whose capital wins nothing when held (Pacific: Japan wins by "India, New
+    # South Wales or USA", not by China's Szechwan)
+    capitals_not_won: frozenset[str]
+    points: VictoryPoints | None  # a second way to win, by victory points
 
 
 @dataclass(frozen=True)
@@ -148,13 +195,13 @@ class RuleHooks:
     (None: the rule does not exist in that system)."""
 
     # battle_modifiers(options, units, kind=, attacker=, defenders=, attacking_units=, original_owner=,
-    #   controller=, island=, super_submarines=, attacking_subs_moved_in=) -> object with
+    #   controller=, island=, super_submarines=, attacking_subs_moved_in=, round=, seaborne=) -> object with
     #   .profiles (owner -> unit -> UnitType), .aa_hit, .aa_immune  (e.g. National Advantages)
     # movement_profiles(options, units, power) -> unit -> UnitType
     # income_adjustment(options, collecting_power, submarines_by_power) -> IPCs lost
     # free_units(options, event, **facts) -> list[FreeUnits]: units a rule gives for nothing at a
     #   point of the turn.  Events and their facts (all by keyword):
-    #   "mobilize": power, control (territory -> controller) - in the mobilize phase;
+    #   "mobilize": power, control (territory -> controlling country), control_at_start, board - in the mobilize phase;
     #   "attacked": space, attacker, defenders (owners of defending units), controller,
     #     original_owner - before a land battle is fought (the units join the defence);
     #   "defended": space, attacker, winner, attacker_lost (owner -> unit -> count), controller,
@@ -248,6 +295,11 @@ class RuleHooks:
     # advance_placement_with_allies(options) -> bool: in that round 0, may units also be placed where
     #   only a friendly power has a unit? (None: no.)
     advance_placement_with_allies: Callable[..., bool] | None = None
+    # capture_country(options, power, space, world) -> country or None: which of a power's countries
+    #   (Power.countries) places its control marker on a territory it takes that was no country of
+    #   its own (None: the power's first country; e.g. Pacific's Siam and French Indo-China: India).
+    #   A friendly original owner's territory is liberated to it before this is asked.
+    capture_country: Callable[..., str | None] | None = None
 
 
 @dataclass(frozen=True)
@@ -260,6 +312,7 @@ class Rules:
     production: ProductionRules
     economy: EconomyRules
     victory: VictoryCheck
+    kamikaze: Kamikaze | None  # None: no such attacks
     hooks: RuleHooks = field(default_factory=lambda: RuleHooks())
     # Where this rulebook puts the sections the engine names in its messages: section -> citation
     # with page ("Tanks and Blitzing" -> "Tanks and Blitzing, pg. 13").  The engine speaks of

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-from pbem.engine.model import Board, Power, Setup, UnitType
+from pbem.engine.model import Board, Country, Power, Setup, UnitType
 
 
 def _key(name: str) -> str:
@@ -70,17 +70,24 @@ class Ruleset:
     sides: tuple[str, ...] = ()
     _powers_by_key: Mapping[str, Power] = field(init=False, repr=False, compare=False)
     _units_by_key: Mapping[str, UnitType] = field(init=False, repr=False, compare=False)
+    _countries_by_key: Mapping[str, Country] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         powers: dict[str, Power] = {}
+        countries: dict[str, Country] = {}
         for p in self.powers:
             for n in (p.name, *p.aliases):
                 powers.setdefault(_key(n), p)
+            for c in p.economies:
+                for n in (c.name, *c.aliases):
+                    powers.setdefault(_key(n), p)
+                    countries.setdefault(_key(n), c)
         units: dict[str, UnitType] = {}
         for u in self.units.values():
             for n in (u.name, *u.aliases):
                 units.setdefault(_key(n), u)
         object.__setattr__(self, "_powers_by_key", MappingProxyType(powers))
+        object.__setattr__(self, "_countries_by_key", MappingProxyType(countries))
         object.__setattr__(self, "_units_by_key", MappingProxyType(units))
 
     @property
@@ -95,6 +102,38 @@ class Ruleset:
             raise KeyError(
                 f"no power {name!r} in {self.id}; powers: {', '.join(self.turn_order)}"
             ) from None
+
+    def country(self, name: str) -> Country:
+        """The country (economy) called `name`; a power of one economy is its own country."""
+        try:
+            return self._countries_by_key[_key(name)]
+        except KeyError:
+            raise KeyError(f"no country {name!r} in {self.id}; countries: {', '.join(self.countries)}") from None
+
+    @property
+    def countries(self) -> tuple[str, ...]:
+        """Every economy, in turn order: the keys of control and treasury."""
+        return tuple(c.name for p in self.powers for c in p.economies)
+
+    def countries_of(self, power: str) -> tuple[str, ...]:
+        return tuple(c.name for c in self.power(power).economies)
+
+    def colours(self) -> dict[str, str]:
+        """Each power's colour, then its countries' (control is kept by country), in turn order."""
+        out: dict[str, str] = {}
+        for p in self.powers:
+            out[p.name] = p.colour
+            for c in p.countries:
+                out[c.name] = c.colour
+        return out
+
+    def treasury_of(self, treasury: Mapping[str, int], power: str) -> int:
+        """A power's IPCs on hand: its countries' together."""
+        return sum(treasury.get(c, 0) for c in self.countries_of(power))
+
+    def power_name(self, name: str) -> str:
+        """The power a country belongs to (a power's own name gives itself)."""
+        return self.power(name).name
 
     def side_of(self, power: str) -> str:
         return self.power(power).side

@@ -35,6 +35,7 @@ class TurnLog:
     """What happened, in the order it happened: the raw material of the turn report."""
 
     purchases: dict[str, int] = field(default_factory=dict)
+    purchases_by_country: dict[str, dict[str, int]] = field(default_factory=dict)  # Power.countries
     purchase_cost: int = 0
     research_cost: int = 0
     research: dict[str, Any] | None = None  # development, dice bought, cost: a purchase like units
@@ -54,6 +55,7 @@ class TurnLog:
     # dice rolled outside battles and raids (research, rockets): every die the audit shows is reported
     rolls: list[dict[str, Any]] = field(default_factory=list)
     winner: str | None = None
+    victory_points: dict[str, int] | None = None  # Rules.victory.points: scored this turn, and the total
 
 
 @dataclass
@@ -91,6 +93,8 @@ class Turn:
         self.warnings: list[Problem] = []
         self._unread_moves: list[tuple[str, int, str]] = []  # moves the orders reader could not read
         self.bought: dict[str, int] = {}
+        self.bought_by_country: dict[str, dict[str, int]] = {}  # a power of several countries (Power.countries)
+        self.kamikaze_strikes: dict[str, list[Any]] = {}  # Rules.kamikaze: battle zone -> ships struck there
         self.contested: set[str] = set()  # spaces with a battle this turn (set when the battles start)
         self.attacked: tuple[tuple[str, str | None, str | None], ...] = ()  # land battles: (space, original owner, holder)
 
@@ -393,6 +397,9 @@ class Turn:
 
     def purchase(self) -> None:
         w, o = self.w, self.orders
+        if len(self.ruleset.countries_of(w.power)) > 1:
+            self.purchase_by_country()
+            return
         if (o.purchase or o.repair) and self.rules.capitals.no_purchase_without_capital and not w.capital_held(w.power):
             self.problems.append(Problem("illegal", f"{w.power}'s capital is in enemy hands: it cannot buy units", rule="Capitals: a power without its capital cannot buy new units", hint="remove purchase:", path=("purchase",), code="purchase.no-capital"))
             return
@@ -400,6 +407,8 @@ class Turn:
         for utype, n in o.purchase.items():
             profile = self.ruleset.units[utype]
             cost += self.cost_of(profile) * n
+            if self._not_for_sale(profile, w.power, ("purchase", utype)):
+                return
             if profile.has("factory") and not self.rules.production.new_complexes:
                 self.problems.append(Problem("illegal", f"{utype}s cannot be bought in this game", rule=R_PURCHASE + ": industrial complexes may not be built",
                                              hint=f"remove {utype} from purchase:", path=("purchase", utype), code="purchase.no-complexes"))
@@ -555,7 +564,7 @@ class Turn:
         if move.mission in ("strategic_bombing", "escort"):
             return any(w.utype(u).has("factory") for u in w.enemy_units_at(to))
         if w.is_sea(to):
-            if any(u.path and any(p in w.captured_this_turn and w.board.spaces[p].convoy for p in u.path)
+            if any(u.path and any(p in w.captured_this_turn and (w.board.spaces[p].convoy or w.board.spaces[p].convoy_route is not None) for p in u.path)
                    for u in w.owned(w.power, to)):
                 return True  # it took a convoy centre on its way (Battle of the Atlantic)
             if not w.is_sea(move.frm) and all(self.ruleset.units[t].domain == "land" for t in move.units):
@@ -748,9 +757,11 @@ class Turn:
         previous = w.control.get(space)
         if previous is None or not w.is_enemy(previous, by):
             return
-        w.control[space] = by
+        by = self.ruleset.power_name(by)
+        country = w.country_for(space, by)
+        w.control[space] = country
         w.captured_this_turn.add(space)
-        entry: dict[str, Any] = {"space": space, "by": by, "from": previous, "ipc": sp.ipc, "blitz": blitz}
+        entry: dict[str, Any] = {"space": space, "by": country, "from": previous, "ipc": sp.ipc, "blitz": blitz}
         # Enemy structures and antiaircraft units left in the territory change hands, or the AA is
         # destroyed where the rules say so (1942: General Combat, step 7; Revised: AA guns are captured).
         for u in list(w.units_at(space)):
@@ -763,11 +774,12 @@ class Turn:
                     w.remove(u)
         if sp.capital_of and w.is_enemy(sp.capital_of, by) and self.rules.capitals.capital_plunder:
             loot = w.treasury.get(sp.capital_of, 0)
-            w.treasury[by] = w.treasury.get(by, 0) + loot
+            w.treasury[country] = w.treasury.get(country, 0) + loot
             w.treasury[sp.capital_of] = 0
             entry["plunder"] = loot
+            self.lose_victory_points(sp.capital_of, loot, f"{loot} IPCs handed over with {space}")
         original = sp.original_owner
-        if original and original != by and not w.is_enemy(original, by):
+        if original and self.ruleset.power_name(original) != by and not w.is_enemy(original, by):
             entry["liberation_of"] = original
             if self.rules.capitals.liberation_deferred_to_end_of_turn:
                 liberations = w.pending.setdefault("liberations", [])  # type: ignore[union-attr]
@@ -783,12 +795,12 @@ class Turn:
         """Return a liberated territory (with its complex and captured AA) to its original owner,
         unless that owner's capital is in enemy hands: then the liberator holds it."""
         w = self.w
-        if w.capital_held(original):
+        if w.capital_held(original) or not self.rules.capitals.liberation_needs_capital:
             w.control[space] = original
             for u in w.units_at(space):
                 if w.utype(u).has("factory") or w.utype(u).has("aa"):
                     if not w.is_enemy(u.owner, original):
-                        u.owner = original
+                        u.owner = self.ruleset.power_name(original)
             self.log.notes.append(f"{space} is liberated and returns to {original}")
         else:
             self.log.notes.append(f"{space} is captured by {w.control[space]}: {original}'s capital is in enemy hands")
@@ -892,20 +904,81 @@ class Turn:
             unit.phase = "placed"
         self.log.notes.append(f"{grant.reason}: {grant.count} {grant.unit} of {grant.owner} placed free in {space}")
 
+    def _not_for_sale(self, profile: Any, country: str, path: tuple) -> bool:
+        """Units only some countries buy (units.yaml `bought_by`; Pacific: "Only the U.S. may purchase
+        Marines and Industrial Complexes")."""
+        if profile.bought_by is None or country in profile.bought_by:
+            return False
+        who = " and ".join(profile.bought_by) if profile.bought_by else "nobody: they are given, never bought"
+        self.problems.append(Problem("illegal", f"{country} cannot buy {profile.name}: only {who}", rule=R_PURCHASE,
+                                     hint=f"remove {profile.name} from purchase:", path=path, code="purchase.not-for-sale"))
+        return True
+
+    def purchase_by_country(self) -> None:
+        """A power of several countries buys for each from its own treasury; a country whose capital
+        is in enemy hands buys nothing (Pacific, Capturing an Enemy Capital: "it may not purchase any
+        units for Australia, though it may purchase units for India as usual")."""
+        w, o = self.w, self.orders
+        if o.purchase and not o.purchase_by_country:
+            countries = self.ruleset.countries_of(w.power)
+            self.problems.append(Problem("illegal", f"{w.power} buys for each of its countries ({', '.join(countries)})", rule=R_PURCHASE,
+                                         hint=f"write purchase: {{{countries[0]}: {{infantry: 2}}}}", path=("purchase",), code="purchase.by-country"))
+            return
+        bought: dict[str, dict[str, int]] = {}
+        for country, units in o.purchase_by_country.items():
+            if self.rules.capitals.no_purchase_without_capital and not w.capital_held(country):
+                self.problems.append(Problem("illegal", f"{possessive(country)} capital is in enemy hands: {country} cannot buy units",
+                                             rule="Capitals: a country without its capital cannot buy new units", hint=f"remove purchase: {country}",
+                                             path=("purchase", country), code="purchase.no-capital"))
+                continue
+            cost = 0
+            for utype, n in units.items():
+                profile = self.ruleset.units[utype]
+                cost += self.cost_of(profile) * n
+                if self._not_for_sale(profile, country, ("purchase", country, utype)):
+                    return
+                if profile.has("factory") and not self.rules.production.new_complexes:
+                    self.problems.append(Problem("illegal", f"{utype}s cannot be bought in this game", rule=R_PURCHASE + ": industrial complexes may not be built",
+                                                 hint=f"remove {utype} from purchase:", path=("purchase", country, utype), code="purchase.no-complexes"))
+                    return
+            money = w.treasury.get(country, 0)
+            if cost > money:
+                self.problems.append(Problem("illegal", f"{possessive(country)} purchase costs {cost} IPCs; {country} has {money}", rule=R_PURCHASE,
+                                             hint=f"buy at most {money} IPCs worth for {country}", path=("purchase", country), code="purchase.too-expensive"))
+                continue
+            w.treasury[country] = money - cost
+            bought[country] = dict(units)
+            self.log.purchase_cost += cost
+        self.bought_by_country = bought
+        total: dict[str, int] = {}
+        for units in bought.values():
+            for utype, n in units.items():
+                total[utype] = total.get(utype, 0) + n
+        self.bought = dict(sorted(total.items()))
+        self.log.purchases = dict(self.bought)
+        self.log.purchases_by_country = bought
+
     def mobilize(self) -> None:
         w = self.w
         remaining = dict(self.bought)
         used: dict[str, int] = {}
         placements = list(self.orders.placements)
-        for grant in self.free_units("mobilize", power=w.power, control=dict(w.control)):
+        for grant in self.free_units("mobilize", power=w.power, control=dict(w.control), control_at_start=dict(w.control_at_start), board=w.board):
             # The placement orders may choose the space: a placement of exactly these free units.
             chosen = next((p for p in placements if p.space in grant.spaces and dict(p.units) == {grant.unit: grant.count}), None)
             if chosen is not None:
                 placements.remove(chosen)
             self.give(grant, chosen.space if chosen is not None else grant.spaces[0])
+        pools = {c: dict(units) for c, units in self.bought_by_country.items()}
         for placement in placements:
-            problems = self._check_placement(placement.space, placement.units, remaining, used, placement.yaml_path,
-                                             named=placement.complex)
+            if len(self.ruleset.countries_of(w.power)) > 1:
+                problems, pool = self._check_country_placement(placement, pools, used)
+                if not problems:
+                    for utype, n in placement.units.items():
+                        pool[utype] -= n
+            else:
+                problems = self._check_placement(placement.space, placement.units, remaining, used, placement.yaml_path,
+                                                 named=placement.complex)
             if problems:
                 if self.validating:
                     self.problems.extend(problems)
@@ -923,11 +996,33 @@ class Turn:
         refund = {t: n for t, n in remaining.items() if n > 0}
         if refund and self.rules.production.refund_unplaced:
             ipcs = sum(self.cost_of(self.ruleset.units[t]) * n for t, n in refund.items())
-            w.treasury[w.power] += ipcs
+            for country, pool in (pools.items() if pools else [(w.power, refund)]):
+                w.treasury[country] = w.treasury.get(country, 0) + sum(self.cost_of(self.ruleset.units[t]) * n for t, n in pool.items() if n > 0)
             self.log.refunds = refund
             self.log.refund_ipcs = ipcs
         elif refund:
             self.log.notes.append("Bought but not placed, and lost without refund: " + _units_text(refund))
+
+    def _check_country_placement(self, placement: Any, pools: dict[str, dict[str, int]],
+                                 used: dict[str, int]) -> tuple[list[Problem], dict[str, int]]:
+        """Units bought by one country go to that country's own complexes (Pacific, Great Britain:
+        India and Australia "buy and place units separately"): the first country, in order, whose
+        purchase holds them and which has a complex for them."""
+        first: list[Problem] | None = None
+        for country in self.ruleset.countries_of(self.w.power):
+            pool = pools.get(country, {})
+            if any(pool.get(t, 0) < n for t, n in placement.units.items()):
+                continue
+            problems = self._check_placement(placement.space, placement.units, dict(pool), used, placement.yaml_path,
+                                             named=placement.complex, country=country)
+            if not problems:
+                return [], pool
+            first = first or problems
+        if first is None:
+            bought = "; ".join(f"{c}: {_units_text(p)}" for c, p in pools.items() if any(p.values())) or "nothing"
+            first = [Problem("illegal", f"no country of {self.w.power} bought {_units_text(placement.units)} still to be placed (left: {bought})",
+                             rule=R_MOBILIZE, hint="each country places what it bought, at its own complexes", path=placement.yaml_path, code="place.not-bought")]
+        return first, {}
 
     def _limit(self, site: str) -> int:
         """Units a complex mobilizes this turn: its territory's value less damage (Phase 5); in the
@@ -937,12 +1032,16 @@ class Turn:
             limit = self.rules.hooks.placement_limit(self.options, self.w.power, sp)
             if limit is not None:
                 return limit - self.w.damage.get(site, 0)
-        if self.rules.production.production_limit == "unlimited_at_home" and sp.original_owner == self.w.power:
+        countries = self.ruleset.countries_of(self.w.power)
+        if self.rules.production.production_limit == "unlimited_at_home" and sp.original_owner in countries:
+            return 10**6
+        if (self.rules.production.production_limit == "unlimited_at_starting_complexes" and sp.original_owner in countries
+                and any(self.ruleset.units[u].has("factory") for stack in self.ruleset.setup.units.get(site, {}).values() for u in stack)):
             return 10**6
         return sp.ipc - self.w.damage.get(site, 0)
 
     def _check_placement(self, space: str, units: Mapping[str, int], remaining: dict[str, int], used: dict[str, int], path: tuple,
-                         named: str | None = None) -> list[Problem]:
+                         named: str | None = None, country: str | None = None) -> list[Problem]:
         w = self.w
         out: list[Problem] = []
         for utype, n in units.items():
@@ -956,7 +1055,7 @@ class Turn:
             return self._check_advance_placement(space, profiles, path)
         if any(p.has("factory") for p in profiles.values()):
             sp = w.space(space)
-            if sea or not w.is_friendly_territory(space, at_start=True) or w.control_at_start.get(space) != w.power or space in w.captured_this_turn:
+            if sea or not w.is_friendly_territory(space, at_start=True) or w.controller(space, at_start=True) != w.power or space in w.captured_this_turn:
                 return [Problem("illegal", f"a new industrial complex goes in a territory {w.power} has controlled since the start of the turn; {space} is not one", rule=R_MOBILIZE + ": new industrial complexes", path=path, code="place.complex-territory")]
             if sp.ipc < self.rules.production.new_complex_min_ipc:
                 return [Problem("illegal", f"{space} has an IPC value of {sp.ipc}; a complex needs at least {self.rules.production.new_complex_min_ipc}", rule=R_MOBILIZE + ": new industrial complexes", path=path, code="place.complex-value")]
@@ -967,7 +1066,7 @@ class Turn:
                 return []
         count = sum(n for t, n in units.items() if not profiles[t].has("factory"))
         factory_site = self._factory_for(space, {t: p for t, p in profiles.items() if not p.has("factory")}, path,
-                                         count=count, used=used, named=named)
+                                         count=count, used=used, named=named, country=country)
         if isinstance(factory_site, Problem):
             return [factory_site]
         if sea:
@@ -1011,12 +1110,14 @@ class Turn:
         return []
 
     def _factory_for(self, space: str, profiles: Mapping[str, Any], path: tuple, *, count: int = 0,
-                     used: Mapping[str, int] | None = None, named: str | None = None) -> str | Problem:
+                     used: Mapping[str, int] | None = None, named: str | None = None, country: str | None = None) -> str | Problem:
         w = self.w
         sea = w.is_sea(space)
 
         def may_use(owner: str) -> bool:
-            if owner == w.power:
+            if country is not None:
+                return owner == country  # a power of several countries places each one's units at its own complexes
+            if self.ruleset.power_name(owner) == w.power:
                 return True
             # Revised: an ally's complex, while that ally's capital is in enemy hands.
             return (self.rules.production.place_at_ally_complex == "if_ally_capital_lost" and not w.is_enemy(owner)
@@ -1026,7 +1127,7 @@ class Turn:
             holder = w.control.get(territory)
             return (
                 holder is not None and may_use(holder)
-                and any(w.utype(u).has("factory") and u.owner == holder for u in w.units_at(territory))
+                and any(w.utype(u).has("factory") and u.owner == self.ruleset.power_name(holder) for u in w.units_at(territory))
                 and w.control_at_start.get(territory) == holder
                 and territory not in w.captured_this_turn
             )
@@ -1062,18 +1163,20 @@ class Turn:
 
     def _factories_hint(self) -> str:
         w = self.w
-        sites = sorted({u.space for u in w.units.values() if w.utype(u).has("factory") and u.owner == w.power and w.control_at_start.get(u.space) == w.power})
+        sites = sorted({u.space for u in w.units.values() if w.utype(u).has("factory") and u.owner == w.power
+                        and w.controller(u.space, at_start=True) == w.power})
         return "your complexes: " + ", ".join(sites) if sites else "you have no industrial complex"
 
     def end_of_turn(self) -> None:
         """Liberations are decided now, when it is known whether the ally's capital is free (A42)."""
         w = self.w
-        capitals_before = {p.name for p in self.ruleset.powers if not w.is_enemy(self.state.control.get(p.capital), p.name)}
+        countries = [self.ruleset.country(c) for c in self.ruleset.countries]
+        capitals_before = {c.name for c in countries if not w.is_enemy(self.state.control.get(c.capital), c.name)}
         for space, original in w.pending.pop("liberations", []) or []:  # type: ignore[union-attr]
             self._liberate(space, original)
         # A liberated capital brings back its power's other territories held by friendly powers
         # (Capturing and Liberating Capitals).
-        for p in self.ruleset.powers:
+        for p in countries:
             if p.name in capitals_before or not w.capital_held(p.name):
                 continue
             for name, sp in sorted(w.board.spaces.items()):
@@ -1082,11 +1185,11 @@ class Turn:
                     w.control[name] = p.name
                     for u in w.units_at(name):
                         if w.utype(u).has("factory"):
-                            u.owner = p.name
+                            u.owner = self.ruleset.power_name(p.name)
                     self.log.notes.append(f"{name} reverts to {p.name} with its liberated capital")
 
     def production(self, power: str) -> int:
-        return national_income(self.ruleset.board, self.rules.economy, self.w.control, power)
+        return national_income(self.ruleset, self.rules.economy, self.w.control, power)
 
     def pay_tribute(self) -> int:
         """Europe, The Middle East: the enemies pay the mover the value of the tribute spaces it holds,
@@ -1112,11 +1215,56 @@ class Turn:
 
     def collect_income(self) -> None:
         w = self.w
-        if self.rules.capitals.no_income_without_capital and not w.capital_held(w.power):
-            self.log.notes.append(f"{w.power} collects no income: its capital is in enemy hands")
-            self.log.income[w.power] = 0
+        for country in self.ruleset.countries_of(w.power):
+            self.collect_country_income(country)
+        self.score_victory_points()
+
+    def score_victory_points(self) -> None:
+        """Pacific, Phase 9: "Japan scores one victory point for every ten IPCs collected this turn.
+        This includes any IPCs that may have been surrendered to Japan for having captured an Allied
+        capital" (Rules.victory.points)."""
+        vp = self.rules.victory.points
+        if vp is None or vp.power != self.w.power:
             return
-        income = self.production(w.power)
+        collected = sum(self.log.income.get(c, 0) for c in self.ruleset.countries_of(vp.power))
+        plunder = sum(int(c.get("plunder", 0)) for c in self.log.captures if self.ruleset.power_name(c["by"]) == vp.power)
+        scored = (collected + plunder) // vp.per_ipcs
+        self.add_victory_points(vp.power, scored, f"{collected + plunder} IPCs collected this turn")
+        if scored == 0 and vp.enemies_win_on_none:
+            self.points_victory = {"victory_points": "none scored", "power": vp.power}
+        self.log.victory_points = {"scored": scored, "total": self.victory_point_total(vp.power)}
+
+    def victory_point_total(self, power: str) -> int:
+        return int(dict(self.w.pending.get("victory_points") or {}).get(power, 0))  # type: ignore[call-overload]
+
+    def add_victory_points(self, power: str, change: int, why: str) -> None:
+        vp = self.rules.victory.points
+        if vp is None or power != vp.power or not change:
+            return
+        totals = dict(self.w.pending.get("victory_points") or {})  # type: ignore[call-overload]
+        before = int(totals.get(power, 0))
+        totals[power] = max(vp.floor, before + change)
+        self.w.pending["victory_points"] = totals
+        self.log.notes.append(f"{power} {'scores' if change > 0 else 'loses'} {abs(change)} victory point{'s' if abs(change) != 1 else ''} "
+                              f"({why}): {totals[power]} in all")
+
+    def lose_victory_points(self, power: str, ipcs_handed_over: int, why: str) -> None:
+        """"For every full ten IPCs surrendered to the bank by Japan, due to an Allied Strategic Bombing
+        Raid, Japan loses 1 VP"; "If Japan is captured, the Japanese player loses 1 VP for every full 10
+        IPCs handed over" (Pacific, Strategic Bombing Raids; Capturing an Enemy Capital)."""
+        vp = self.rules.victory.points
+        if vp is not None and self.ruleset.power_name(power) == vp.power:
+            self.add_victory_points(vp.power, -(ipcs_handed_over // vp.per_ipcs), why)
+
+    def collect_country_income(self, country: str) -> None:
+        w = self.w
+        if self.rules.capitals.no_income_without_capital and not w.capital_held(country):
+            self.log.notes.append(f"{country} collects no income: its capital is in enemy hands")
+            self.log.income[country] = 0
+            return
+        if country in self.rules.economy.countries_without_income:
+            return
+        income = self.production(country)
         if self.rules.hooks.income_adjustment is not None:
             subs: dict[str, int] = {}
             for u in w.units.values():
@@ -1128,8 +1276,8 @@ class Turn:
                 self.log.notes.append(f"{w.power} loses {lost} IPCs of income to enemy submarines")
         if self.rules.economy.tribute_paid_by_enemies:
             income += self.pay_tribute()
-        w.treasury[w.power] = w.treasury.get(w.power, 0) + income
-        self.log.income[w.power] = income
+        w.treasury[country] = w.treasury.get(country, 0) + income
+        self.log.income[country] = income
 
     def advance(self) -> GameState:
         w = self.w
@@ -1141,6 +1289,8 @@ class Turn:
             winner = winner or self.check_victory()
         if index >= n:
             index, rnd = 0, rnd + 1
+        if self.rules.victory.points is not None and not winner:
+            winner = self.check_victory_points()
         if self.rules.victory.kind == "capital_held" and not winner:
             winner = self.check_capital_held(self.ruleset.powers[index].name)
         self.log.winner = winner
@@ -1161,16 +1311,39 @@ class Turn:
         wins (Europe, Object of the Game: "occupy ... and hold it until your next turn. You must also
         control your home country")."""
         w = self.w
-        own = self.ruleset.power(power).capital
-        if w.control.get(own) != power:
-            return None
+        # a power of several countries must hold each one's capital (Pacific: "The Great Britain player
+        # must retain control of both India and the Australian capital, New South Wales")
+        for country in self.ruleset.countries_of(power):
+            if w.control.get(self.ruleset.country(country).capital) != country:
+                return None
         for enemy in self.ruleset.enemies(power):
-            capital = self.ruleset.power(enemy).capital
-            if w.control.get(capital) == power:
-                side = self.ruleset.side_of(power)
-                self.victory = {"capital": capital, "held_by": power, **self.individual_winner(side)}
-                self.log.notes.append(f"{power} holds {capital}, the capital of {enemy}, and its own at the start of its turn: the {side} win the game")
-                return side
+            for country in self.ruleset.countries_of(enemy):
+                if country in self.rules.victory.capitals_not_won:
+                    continue
+                capital = self.ruleset.country(country).capital
+                holder = w.control.get(capital)
+                if holder is not None and self.ruleset.power_name(holder) == power:
+                    side = self.ruleset.side_of(power)
+                    self.victory = {"capital": capital, "held_by": power, **self.individual_winner(side)}
+                    self.log.notes.append(f"{power} holds {capital}, the capital of {country}, and its own at the start of its turn: the {side} win the game")
+                    return side
+        return None
+
+    def check_victory_points(self) -> str | None:
+        """Pacific, Object of the Game: Japan wins with 22 VPs; the Allies win when Japan scores none
+        on its turn ("Japan's IPC income would need to be reduced to 9 or less")."""
+        vp = self.rules.victory.points
+        assert vp is not None
+        total = self.victory_point_total(vp.power)
+        if total >= vp.to_win:
+            self.victory = {"victory_points": total, "power": vp.power}
+            self.log.notes.append(f"{vp.power} has {total} victory points: the {self.ruleset.side_of(vp.power)} win the game")
+            return self.ruleset.side_of(vp.power)
+        if getattr(self, "points_victory", None):
+            side = next(s for s in self.ruleset.sides if s != self.ruleset.side_of(vp.power))
+            self.victory = dict(self.points_victory)
+            self.log.notes.append(f"{vp.power} scored no victory points this turn: the {side} win the game")
+            return side
         return None
 
     def individual_winner(self, side: str) -> dict[str, str]:

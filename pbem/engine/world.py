@@ -129,7 +129,7 @@ class World:
             self.state,
             control=dict(sorted(self.control.items())),
             units=units,
-            treasury={p.name: self.treasury.get(p.name, 0) for p in self.ruleset.powers},
+            treasury={c: self.treasury.get(c, 0) for c in self.ruleset.countries},
             damage={k: v for k, v in sorted(self.damage.items()) if v},
             pending=dict(sorted(self.pending.items())),
             developments={p: tuple(sorted(d)) for p, d in sorted(self.developments.items()) if d},
@@ -254,6 +254,25 @@ class World:
         for rider in self.cargo_of(unit):
             rider.space = unit.space
 
-    def capital_held(self, power: str) -> bool:
-        capital = self.ruleset.power(power).capital
-        return not self.is_enemy(self.control.get(capital), power)
+    def capital_held(self, name: str) -> bool:
+        """A country's capital is in friendly hands; for a power of several countries, every one's."""
+        countries = (name,) if name not in self.ruleset.turn_order else self.ruleset.countries_of(name)
+        return all(not self.is_enemy(self.control.get(self.ruleset.country(c).capital), c) for c in countries)
+
+    def controller(self, space: str, *, at_start: bool = False) -> str | None:
+        """The power whose country controls `space` (control is kept by country)."""
+        holder = (self.control_at_start if at_start else self.control).get(space)
+        return None if holder is None else self.ruleset.power_name(holder)
+
+    def country_for(self, space: str, power: str) -> str:
+        """The country whose control marker `power` places on `space` when it takes it: the space's
+        original country if it is one of the power's, else by the ruleset's hook, else its first."""
+        countries = self.ruleset.countries_of(power)
+        original = self.space(space).original_owner
+        if original in countries:
+            return original
+        if len(countries) > 1 and self.rules.hooks.capture_country is not None:
+            chosen = self.rules.hooks.capture_country(self.options, power, self.space(space), self)
+            if chosen:
+                return chosen
+        return countries[0]

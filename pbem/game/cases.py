@@ -198,16 +198,19 @@ def _run(case: Case, failures: list[str]) -> None:
         rolled = [r.label for r in dice.log]
         if rolled != list(expect["dice"]):
             failures.append(f"dice rolled {rolled}, expected {list(expect['dice'])}")
-    if "battles" in expect or "report" in expect:
+    if "battles" in expect or "report" in expect or "report_not" in expect:
         report = _report(ruleset, rules, combat_rules, options, before, turn, dice)
         _check_battles(case, ruleset, report, expect.get("battles") or [], failures)
-        if "report" in expect:
+        if "report" in expect or "report_not" in expect:
             from pbem.report.render import render_report
 
             text = " ".join(render_report(report, "text").split())  # as read, whatever the line breaks
-            for wanted in expect["report"]:
+            for wanted in expect.get("report") or []:
                 if " ".join(wanted.split()) not in text:
                     failures.append(f"the report does not say {wanted!r}")
+            for unwanted in expect.get("report_not") or []:
+                if " ".join(unwanted.split()) in text:
+                    failures.append(f"the report says {unwanted!r}")
 
 
 def _state(case: Case, ruleset: Any, rules: Any, options: Mapping[str, Any]) -> Any:
@@ -232,21 +235,25 @@ def _state(case: Case, ruleset: Any, rules: Any, options: Mapping[str, Any]) -> 
         units[space] = {p: u for p, u in units[space].items() if u}
     control = dict(state.control)
     for text, power in (spec.get("control") or {}).items():
-        control[_space(case, ruleset, text, ("state", "control", text))] = _power(case, ruleset, power, ("state", "control", text))
+        control[_space(case, ruleset, text, ("state", "control", text))] = _country(case, ruleset, power, ("state", "control", text))
     treasury = dict(state.treasury)
     for power, amount in (spec.get("treasury") or {}).items():
-        treasury[_power(case, ruleset, power, ("state", "treasury", power))] = int(amount)
+        treasury[_country(case, ruleset, power, ("state", "treasury", power))] = int(amount)
     damage = dict(state.damage)
     for text, points in (spec.get("damage") or {}).items():
         damage[_space(case, ruleset, text, ("state", "damage", text))] = int(points)
     developments = dict(state.developments)
     for power, names in (spec.get("developments") or {}).items():
         developments[_power(case, ruleset, power, ("state", "developments", power))] = tuple(sorted(str(n) for n in names))
+    pending = dict(state.pending)
+    if spec.get("victory_points"):
+        pending["victory_points"] = {_power(case, ruleset, p, ("state", "victory_points", p)): int(n)
+                                     for p, n in spec["victory_points"].items()}
     turn_index = state.turn_index
     if "power" in spec:
         turn_index = [p.name for p in ruleset.powers].index(_power(case, ruleset, spec["power"], ("state", "power")))
     return replace(state, turn_index=turn_index, round=int(spec.get("round", state.round)), units=units, control=control,
-                   treasury=treasury, damage=damage, developments=developments)
+                   treasury=treasury, damage=damage, developments=developments, pending=pending)
 
 
 def _orders(case: Case, ruleset: Any, mover: str, round_: int) -> Any:
@@ -301,11 +308,11 @@ def _check_after(case: Case, ruleset: Any, after: Any, expect: Mapping[str, Any]
                 failures.append(f"{power} has {_show(found)} in {space}, expected {_show(wanted)}")
     for text, power_text in (expect.get("control") or {}).items():
         space = _space(case, ruleset, text, ("expect", "control", text))
-        power = _power(case, ruleset, power_text, ("expect", "control", text))
+        power = _country(case, ruleset, power_text, ("expect", "control", text))
         if after.control.get(space) != power:
             failures.append(f"{space} is held by {after.control.get(space) or 'nobody'}, expected {power}")
     for power_text, amount in (expect.get("treasury") or {}).items():
-        power = _power(case, ruleset, power_text, ("expect", "treasury", power_text))
+        power = _country(case, ruleset, power_text, ("expect", "treasury", power_text))
         if after.treasury.get(power, 0) != int(amount):
             failures.append(f"{power} has {after.treasury.get(power, 0)} IPCs, expected {amount}")
     for text, points in (expect.get("damage") or {}).items():
@@ -365,6 +372,14 @@ def _space(case: Case, ruleset: Any, text: Any, where: tuple[Any, ...]) -> str:
         hint = names_for(ruleset).spaces.hint(str(text))
         raise CaseError(f"{case.at(*where)}: unknown territory or sea zone {str(text)!r}" + (f" ({hint})" if hint else ""))
     return found.name
+
+
+def _country(case: Case, ruleset: Any, text: Any, where: tuple[Any, ...]) -> str:
+    """A country (control and treasury are kept by country; a power of one economy is its own)."""
+    try:
+        return str(ruleset.country(str(text)).name)
+    except KeyError:
+        raise CaseError(f"{case.at(*where)}: unknown country {str(text)!r}; countries: {', '.join(ruleset.countries)}") from None
 
 
 def _power(case: Case, ruleset: Any, text: Any, where: tuple[Any, ...]) -> str:

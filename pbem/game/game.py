@@ -338,7 +338,7 @@ def board_svg(ruleset: Ruleset, state: GameState, report: Mapping[str, Any], tit
     moves = [MapMove(m["power"], m["from"], m["to"], ", ".join(f"{n} {u}" for u, n in m["units"].items())) for m in report.get("moves", [])]
     view = view_from_setup(
         title or f"Round {report['round']}: after {possessive(report['power'])} turn",
-        control=state.control, units=state.units, colours={p.name: p.colour for p in ruleset.powers},
+        control=state.control, units=state.units, colours=ruleset.colours(),
         impassable=[s.name for s in ruleset.board.spaces.values() if s.impassable], moves=moves,
         battles=[b["space"] for b in report.get("battles", [])],
     )

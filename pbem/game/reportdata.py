@@ -185,7 +185,7 @@ def build_report(game: Game, before: GameState, result: TurnResult, dice_info: M
             entry["odds"] = battle_odds(entry["battle"], entry["attacker_orders"], entry["defender_orders"], low_luck)
 
     def production(state: GameState, p: str) -> int:
-        return income(ruleset.board, game.rules.economy, state.control, p)
+        return sum(income(ruleset, game.rules.economy, state.control, c) for c in ruleset.countries_of(p))
 
     mode = dice_info["mode"]
     dice = {
@@ -209,8 +209,8 @@ def build_report(game: Game, before: GameState, result: TurnResult, dice_info: M
             "repairs": [{"space": s, "damage_removed": n, "cost": n * game.rules.production.repair_cost_per_point} for s, n in sorted(log.repairs.items())],
             "research": dict(log.research) if log.research else None,
             "total": log.purchase_cost + log.research_cost,
-            "treasury_before": before.treasury.get(power, 0),
-            "treasury_after": before.treasury.get(power, 0) - log.purchase_cost - log.research_cost,
+            "treasury_before": ruleset.treasury_of(before.treasury, power),
+            "treasury_after": ruleset.treasury_of(before.treasury, power) - log.purchase_cost - log.research_cost,
         }
     bombing = []
     for raid in log.bombing:
@@ -275,7 +275,8 @@ def build_report(game: Game, before: GameState, result: TurnResult, dice_info: M
     economy = []
     for p in ruleset.powers:
         economy.append({"power": p.name, "side": p.side, "income_before": production(before, p.name), "income_after": production(after, p.name),
-                        "collected": log.income.get(p.name) if p.name == power else None, "treasury": after.treasury.get(p.name, 0)})
+                        "collected": sum(log.income.get(c, 0) for c in ruleset.countries_of(p.name)) if p.name == power else None,
+                        "treasury": ruleset.treasury_of(after.treasury, p.name)})
     held: dict[str, list[str]] = {}
     for name, sp in sorted(ruleset.board.spaces.items()):
         if sp.victory_city and name in after.control:

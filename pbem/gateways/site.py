@@ -47,7 +47,7 @@ def _tuv(game: Game, units: Mapping[str, Mapping[str, Mapping[str, int]]]) -> di
 def _income(game: Game, control: Mapping[str, str]) -> dict[str, int]:
     from pbem.engine.economy import income
 
-    return {p.name: income(game.ruleset.board, game.rules.economy, control, p.name) for p in game.ruleset.powers}
+    return {p.name: sum(income(game.ruleset, game.rules.economy, control, c.name) for c in p.economies) for p in game.ruleset.powers}
 
 
 def _battle_summary(game: Game, battle: Mapping[str, Any]) -> dict[str, Any]:
@@ -123,7 +123,7 @@ def site_data(game_dir: str | Path) -> dict[str, Any]:
             "page": turn_page(round_, index, power),
             "board": turn_page(round_, index, power).removesuffix(".html") + ".svg",
             "income": _income(game, state.control),
-            "treasury": {p: state.treasury.get(p, 0) for p in powers},
+            "treasury": {p: game.ruleset.treasury_of(state.treasury, p) for p in powers},
             "tuv": _tuv(game, state.units),
             "battles": [_battle_summary(game, b) for b in report.get("battles", [])],
             "luck": {p: {"expected_hits": round(luck[p][0], 4), "actual_hits": luck[p][2],
@@ -132,7 +132,7 @@ def site_data(game_dir: str | Path) -> dict[str, Any]:
         })
     state = game.state()
     audit = audit_game(game_dir)
-    capitals = {p.name: state.control.get(p.capital) == p.name for p in ruleset.powers}
+    capitals = {p.name: all(state.control.get(c.capital) == c.name for c in p.economies) for p in ruleset.powers}
     held: dict[str, list[str]] = {}
     for name, space in sorted(ruleset.board.spaces.items()):
         if space.victory_city and name in state.control:
@@ -152,7 +152,7 @@ def site_data(game_dir: str | Path) -> dict[str, Any]:
                  "deadline": deadline, "winner": state.winner},
         "powers": [{"name": p.name, "side": p.side, "player": game.config.players.get(p.name),
                     "capital": p.capital, "capital_held": capitals[p.name], "income": _income(game, state.control)[p.name],
-                    "treasury": state.treasury.get(p.name, 0), "colour": p.colour} for p in ruleset.powers],
+                    "treasury": ruleset.treasury_of(state.treasury, p.name), "colour": p.colour} for p in ruleset.powers],
         "victory_cities": {side: sorted(held.get(side, [])) for side in sorted({p.side for p in ruleset.powers})},
         "turns": turns,
         "audit": {"ok": audit.ok, "turns": len(audit.turns),

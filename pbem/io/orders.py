@@ -6,6 +6,8 @@ name is resolved forgivingly.  All problems are collected, never only the first.
 
 from __future__ import annotations
 
+import dataclasses
+
 import re
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
@@ -15,6 +17,7 @@ from pbem.engine.orders import (
     ConditionalMove,
     Conversion,
     DefencePolicy,
+    KamikazeOrder,
     Move,
     Orders,
     Placement,
@@ -245,15 +248,66 @@ class PartialOrders:
     dropped_into: frozenset[tuple[str, int, str]]  # (combat_move/noncombat_move, index, destination or "*")
 
 
+def _purchase(reader: "_Reader", ruleset: Ruleset, power: str | None, value: Any) -> tuple[dict[str, int], dict[str, dict[str, int]]]:
+    """What is bought: units, or for a power of several countries (Pacific's India and Australia)
+    country -> units, each paid from that country's treasury."""
+    countries = ruleset.countries_of(power) if power is not None else ()
+    if len(countries) < 2:
+        return reader.units(value, ("purchase",)), {}
+    if value is None:
+        return {}, {}
+    if not isinstance(value, Mapping) or not all(isinstance(v, (Mapping, str)) or v is None for v in value.values()):
+        reader.error(f"{power} buys for each of its countries ({', '.join(countries)})", ("purchase",),
+                     hint=f"write purchase: {{{countries[0]}: {{infantry: 2}}, {countries[1]}: '1 fighter'}}", code="purchase.by-country")
+        return {}, {}
+    total: dict[str, int] = {}
+    by_country: dict[str, dict[str, int]] = {}
+    for text, units in value.items():
+        try:
+            country = ruleset.country(str(text)).name
+        except KeyError:
+            country = None
+        if country not in countries:
+            reader.error(f"{shown(str(text))} is not a country of {power}", ("purchase", text),
+                         hint="one of: " + ", ".join(countries), code="purchase.unknown-country")
+            continue
+        bought = reader.units(units, ("purchase", text))
+        if bought:
+            by_country[country] = bought
+            for unit, n in bought.items():
+                total[unit] = total.get(unit, 0) + n
+    return dict(sorted(total.items())), by_country
+
+
+def _check_orders(data: Any, ruleset: Ruleset) -> list[Problem]:
+    """The orders schema; a power of several countries (Pacific's India and Australia) writes
+    `purchase:` as country -> units, each checked as a purchase of its own."""
+    try:
+        countries = ruleset.countries_of(str(data.get("power"))) if isinstance(data, Mapping) else ()
+    except KeyError:
+        countries = ()
+    purchase = data.get("purchase") if isinstance(data, Mapping) else None
+    if len(countries) < 2 or not isinstance(purchase, Mapping):
+        return check("orders", data)
+    problems = check("orders", {**data, "purchase": None})
+    for country, units in purchase.items():
+        for p in check("orders", {**data, "purchase": units}):
+            if p.path[:1] == ("purchase",):
+                p = dataclasses.replace(p, path=("purchase", country, *p.path[1:]))
+            if p not in problems:
+                problems.append(p)
+    return problems
+
+
 def parse_orders(doc: YamlDocument, ruleset: Ruleset) -> Orders:
     """Schema and names; raises ProblemsError (unlocated) when anything is wrong."""
     data = doc.data
-    problems = check("orders", data)
+    problems = _check_orders(data, ruleset)
     if problems:
         raise ProblemsError(problems)
     reader = _Reader(ruleset)
     power = reader.power(data["power"], ("power",))
-    purchase = reader.units(data.get("purchase"), ("purchase",))
+    purchase, purchase_by_country = _purchase(reader, ruleset, power, data.get("purchase"))
     develop = None
     if data.get("develop") is not None:
         from pbem.engine.research import NAMES
@@ -322,7 +376,7 @@ def parse_orders(doc: YamlDocument, ruleset: Ruleset) -> Orders:
             # what could be read, so the validator can check the rest of the file in the same run
             err.partial = PartialOrders(Orders(
                 game=str(data.get("game", "")), power=power, round=int(data["round"]), purchase=purchase,
-                develop=develop, repair=repair, combat_moves=tuple(moves["combat"]), battles=battles,
+                purchase_by_country=purchase_by_country, develop=develop, repair=repair, combat_moves=tuple(moves["combat"]), battles=battles,
                 noncombat_moves=tuple(moves["noncombat"]),
                 placements=() if purchase_named_wrong else tuple(placements),
                 rockets=tuple(rockets), declare=declare, convert=tuple(convert)), frozenset(dropped_into))
@@ -332,6 +386,7 @@ def parse_orders(doc: YamlDocument, ruleset: Ruleset) -> Orders:
         power=power,
         round=int(data["round"]),
         purchase=purchase,
+        purchase_by_country=purchase_by_country,
         develop=develop,
         repair=repair,
         combat_moves=tuple(moves["combat"]),
@@ -395,10 +450,24 @@ def parse_standing(doc: YamlDocument, ruleset: Ruleset) -> StandingOrders:
                          hint="list powers of your own side", code="standing.tribute-payer", kind="illegal")
         elif payer:
             payers.append(payer)
+    kamikaze = []
+    for i, raw in enumerate(body.get("kamikaze") or []):
+        path = ("standing_orders", "kamikaze", i)
+        zones = []
+        for j, text in enumerate(raw.get("zones") or []):
+            zone = reader.space(text, (*path, "zones", j))
+            if zone and not ruleset.board.spaces[zone].kamikaze:
+                reader.error(f"{zone} is no kamikaze zone", (*path, "zones", j), rule="Kamikaze: only in sea zones that contain the Kamikaze symbol",
+                             hint="kamikaze zones: " + ", ".join(n for n, s in ruleset.board.spaces.items() if s.kamikaze) or "none",
+                             code="standing.kamikaze-zone", kind="illegal")
+            elif zone:
+                zones.append(zone)
+        targets = reader.name_list(raw.get("targets"), (*path, "targets"))
+        kamikaze.append(KamikazeOrder(targets, tuple(zones), int(raw.get("count", 1)), int(raw.get("at_least", 1)), path))
     if reader.problems or power is None:
         raise ProblemsError(reader.all_problems())
     return StandingOrders(power, default, per_space, explicit=True, conditional_moves=tuple(enigma), choices=choices,
-                          tribute_payers=tuple(payers))
+                          tribute_payers=tuple(payers), kamikaze=tuple(kamikaze))
 
 
 def locate(problems: list[Problem], doc: YamlDocument | None, filename: str) -> list[Problem]:

@@ -25,7 +25,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 import pbem.rulesets as registry
-from pbem.engine.model import Board, Canal, Power, Setup, Space, UnitType
+from pbem.engine.model import Board, Canal, Country, Power, Setup, Space, UnitType
 from pbem.engine.problems import PathItem, Problem, ProblemsError
 from pbem.engine.ruleset import Phase, RuleOption, Ruleset, VictoryRules
 
@@ -328,6 +328,7 @@ def _build(f: _Files) -> Ruleset:
             transport_capacity=u.get("transport_capacity", 0),
             transport_size=u.get("transport_size", 0),
             carrier_capacity=u.get("carrier_capacity", 0),
+            bought_by=tuple(u["bought_by"]) if "bought_by" in u else None,
             aliases=tuple(u.get("aliases", ())),
         )
         for name, u in units_doc["units"].items()
@@ -344,7 +345,8 @@ def _build(f: _Files) -> Ruleset:
 
     # Board.
     spaces_doc: dict[str, Any] = map_doc["spaces"]
-    power_names = [p["name"] for p in rs["powers"]]
+    # Control, treasury and the map's owners are kept by country; a power of one economy is its own.
+    power_names = [c["name"] for p in rs["powers"] for c in (p.get("countries") or [p])]
     spaces: dict[str, Space] = {}
     adjacency: dict[str, frozenset[str]] = {}
     for name, s in spaces_doc.items():
@@ -380,6 +382,10 @@ def _build(f: _Files) -> Ruleset:
             impassable=s.get("impassable", False),
             convoy=s.get("convoy", False),
             tribute=s.get("tribute", False),
+            convoy_route=s.get("convoy_route"),
+            kamikaze=s.get("kamikaze", False),
+            naval_base=s.get("naval_base", False),
+            air_base=s.get("air_base", False),
             aliases=tuple(s.get("aliases", ())),
         )
         adjacency[name] = frozenset(s["adjacent"])
@@ -411,13 +417,14 @@ def _build(f: _Files) -> Ruleset:
                 ("powers", i, "side"),
                 f"{p['name']}: side {p['side']!r} is not one of {rs['sides']}",
             )
-        if spaces.get(p["capital"]) is None or spaces[p["capital"]].capital_of != p["name"]:
-            f.add(
-                "ruleset",
-                ("powers", i, "capital"),
-                f"{p['name']}: the map has no capital of {p['name']} called {p['capital']!r}",
-            )
-        for n in (p["name"], *p.get("aliases", ())):
+        countries = p.get("countries") or []
+        for j, c in enumerate(countries or [p]):
+            where = ("powers", i, "countries", j, "capital") if countries else ("powers", i, "capital")
+            if spaces.get(c["capital"]) is None or spaces[c["capital"]].capital_of != c["name"]:
+                f.add("ruleset", where, f"{c['name']}: the map has no capital of {c['name']} called {c['capital']!r}")
+        if countries and (p["capital"], p["starting_treasury"]) != (countries[0]["capital"], countries[0]["starting_treasury"]):
+            f.add("ruleset", ("powers", i), f"{p['name']}: capital and starting_treasury must repeat its first country's")
+        for n in (p["name"], *p.get("aliases", ()), *(m for c in countries for m in (c["name"], *c.get("aliases", ())))):
             if taken.setdefault(n.casefold(), p["name"]) != p["name"]:
                 f.add(
                     "ruleset",
@@ -442,20 +449,25 @@ def _build(f: _Files) -> Ruleset:
                 p["starting_treasury"],
                 p.get("colour", "#888888"),
                 tuple(p.get("aliases", ())),
+                tuple(
+                    Country(c["name"], c["capital"], c["starting_treasury"], c.get("colour", p.get("colour", "#888888")),
+                            tuple(c.get("aliases", ())))
+                    for c in countries
+                ),
             )
         )
 
     # Setup.
     for t, owner in setup_doc["control"].items():
-        if t not in spaces or not (spaces[t].is_land or spaces[t].convoy):
-            f.add("setup", ("control", t), f"{t!r} is not a territory or convoy centre of the map")
+        if t not in spaces or not (spaces[t].is_land or spaces[t].convoy or spaces[t].convoy_route):
+            f.add("setup", ("control", t), f"{t!r} is not a territory or convoy centre or route of the map")
         if owner not in power_names:
             f.add("setup", ("control", t), f"{t}: {owner!r} is not a power of {rs['id']}")
     for where, by_owner in setup_doc["units"].items():
         if where not in spaces:
             f.add("setup", ("units", where), f"{where!r} is not a space of the map")
         for owner, stack in by_owner.items():
-            if owner not in power_names:
+            if owner not in [p.name for p in powers]:  # units belong to powers, not to their countries
                 f.add(
                     "setup",
                     ("units", where, owner),
@@ -465,12 +477,12 @@ def _build(f: _Files) -> Ruleset:
                 if unit not in units:
                     f.add("setup", ("units", where, owner, unit), f"{where}: unknown unit {unit!r}")
     treasury = dict(setup_doc["treasury"])
-    for i, p in enumerate(powers):
-        if treasury.get(p.name) != p.starting_treasury:
+    for c in (c for p in powers for c in p.economies):
+        if treasury.get(c.name) != c.starting_treasury:
             f.add(
                 "setup",
                 ("treasury",),
-                f"{p.name} starts with {treasury.get(p.name)} IPCs in setup.yaml but {p.starting_treasury} in ruleset.yaml",
+                f"{c.name} starts with {treasury.get(c.name)} IPCs in setup.yaml but {c.starting_treasury} in ruleset.yaml",
                 hint="the rulebook's starting income belongs in both; fix the importer's corrections list",
             )
     setup = Setup(

@@ -40,7 +40,7 @@ def initial_state(ruleset: Ruleset, options: Mapping[str, Any] | None = None, ru
         for space, owner, unit in added:
             by = units.setdefault(space, {}).setdefault(owner, {})
             by[unit] = by.get(unit, 0) + 1
-    treasury = {p.name: setup.treasury.get(p.name, p.starting_treasury) for p in ruleset.powers}
+    treasury = {c.name: setup.treasury.get(c.name, c.starting_treasury) for p in ruleset.powers for c in p.economies}
     if options is not None and rules is not None and rules.hooks.starting_treasury is not None:
         treasury = {p: rules.hooks.starting_treasury(options, p, n) for p, n in treasury.items()}
     advance = (rules.hooks.cash_advance(options) if cash_advance and options is not None and rules is not None
@@ -48,7 +48,7 @@ def initial_state(ruleset: Ruleset, options: Mapping[str, Any] | None = None, ru
     if advance:
         # A cash advance before the first turn (Rules.hooks.cash_advance): round 0 spends it; each
         # power collects its starting treasury at the end of its round-0 turn.
-        treasury = {p.name: int(advance.get(p.name, 0)) for p in ruleset.powers}
+        treasury = {c: int(advance.get(c, 0)) for c in ruleset.countries}
     return GameState(
         ruleset=ruleset.id,
         round=0 if advance else 1,
@@ -67,7 +67,7 @@ def state_to_data(state: GameState, ruleset: Ruleset) -> dict[str, Any]:
         "turn": ruleset.powers[state.turn_index].name,
         "winner": state.winner,
         **({"victory": dict(state.victory)} if state.victory else {}),
-        "treasury": {p.name: state.treasury.get(p.name, 0) for p in ruleset.powers},
+        "treasury": {c: state.treasury.get(c, 0) for c in ruleset.countries},  # by country (a power of one economy is its own)
         "damage": dict(sorted(state.damage.items())),
         "pending": dict(sorted(state.pending.items())),
         **({"developments": {p: list(d) for p, d in sorted(state.developments.items()) if d}} if any(state.developments.values()) else {}),

@@ -131,11 +131,22 @@ class ImportProfile:
     # TripleA names unnumbered sea zones "Azores Sea Sea Zone"; True: drop the suffix ("Azores Sea"),
     # keeping TripleA's name as an alias.
     strip_sea_zone_suffix: bool = False
+    # Powers whose units belong to another power (Pacific: the Australians' to Great Britain, whose
+    # countries India and Australia keep control and treasury apart): TripleA player -> unit owner.
+    unit_owner_names: Mapping[str, str] = field(default_factory=dict)
+    # A unit type that is another unit for one player (Pacific: China's infantry): (player, unit) -> ours.
+    owner_unit_names: Mapping[tuple[str, str], str] = field(default_factory=dict)
+    # TripleA units that stand for a printed board feature (Pacific's naval and air bases): unit ->
+    # the map flag set on the space they stand in, instead of a unit.
+    board_features: Mapping[str, str] = field(default_factory=dict)
+    # TripleA players that are no power of the rulebook (Pacific's optional Commonwealth).
+    dropped_players: tuple[str, ...] = ()
 
 
 _A42 = "rulebook"  # the 1942 Second Edition rulebook (shared/rules/aa1942_2e.txt)
 _EUR = "Europe rulebook"  # Axis & Allies Europe, 1999 (shared/rules/europe_1999.txt)
-_REV = "Revised rulebook"  # Axis & Allies Revised with errata and FAQ (shared/rules/revised.txt)
+_REV = "Revised rulebook"
+_PAC = "Pacific rulebook"  # Axis & Allies Pacific, 2001 (shared/rules/pacific_2001.txt)  # Axis & Allies Revised with errata and FAQ (shared/rules/revised.txt)
 PROFILES: Mapping[str, ImportProfile] = {
     "1942-2e": ImportProfile(
         # The rulebook names the victory cities, TripleA only marks territories (map/vc.txt).
@@ -259,6 +270,36 @@ PROFILES: Mapping[str, ImportProfile] = {
             *(
                 SetSpace(name, "victory_city", None, f"{_EUR}, Object of the Game: won by capturing and holding a capital; the game has no victory cities")
                 for name in ("Germany", "Moscow", "United Kingdom", "United States")
+            ),
+        ),
+    ),
+    "pacific-2001": ImportProfile(
+        # Pick a World Power: three powers; Great Britain "controls two countries: India and Australia",
+        # the United States "two countries: USA and China".  Control markers and treasuries are the
+        # countries' (TripleA's players British, Australians, Chinese, Americans); units are the powers'.
+        power_names={"British": "India", "Australians": "Australia", "Americans": "USA"},
+        unit_owner_names={"British": "Great Britain", "Australians": "Great Britain", "Chinese": "United States",
+                          "Americans": "United States"},
+        # China's pieces are its own: "Chinese infantry units may never board transports" (Phase 1, China).
+        owner_unit_names={("Chinese", "infantry"): "Chinese infantry"},
+        # The Combat Units profiles: "Tank", "Antiaircraft Gun", "U.S. Marines".
+        unit_names={"aaGun": "antiaircraft gun", "marine": "marine"},
+        # TripleA stands units for the bases the board prints (pacific.notes.html); ours are map marks.
+        board_features={"harbour": "naval_base", "airfield": "air_base"},
+        # TripleA's optional Commonwealth player is no power of the rulebook.
+        dropped_players=("Commonwealth",),
+        space_names={"Gilbert": "Gilbert Islands", "Mariana": "Mariana Islands", "Wake": "Wake Island"},
+        corrections=(
+            *(
+                SetSpace(name, "impassable", True,
+                         f"{_PAC}, The Gameboard, Soviet Union and Himalayas: \"Players may not move units into nor fly over either of these territories\"")
+                for name in ("Himalayas", "Soviet Union")
+            ),
+            # Object of the Game: won by capitals held and victory points; the game has no victory
+            # cities (TripleA marks the three capitals Japan may take or lose as such).
+            *(
+                SetSpace(name, "victory_city", None, f"{_PAC}, Object of the Game: won by capitals and victory points; the game has no victory cities")
+                for name in ("India", "Japan", "New South Wales")
             ),
         ),
     ),
@@ -402,7 +443,20 @@ def read_triplea(xml_path: Path, *, ruleset_id: str) -> _Game:
             if options.get("originalOwner"):
                 original[where] = power_name(options["originalOwner"] or "")
 
+    for att in root.iter("attachment"):
+        if (att.get("name") or "") != "territoryAttachment":
+            continue
+        options = {o.get("name"): o.get("value") for o in att.findall("option")}
+        where = known(att.get("attachTo"), "a territory attachment")
+        if spaces[where]["kind"] == "sea" and _truthy(options.get("convoyRoute")) and options.get("convoyAttached"):
+            # A convoy route: the income of the territory it names counts only while its controller's
+            # side also holds the route (Pacific, Convoy Routes).
+            spaces[where]["convoy_route"] = known(options["convoyAttached"], f"the convoy route in {where}")
+        if spaces[where]["kind"] == "sea" and _truthy(options.get("kamikazeZone")):
+            spaces[where]["kamikaze"] = True
     for name, space in spaces.items():
+        if space["kind"] == "sea" and space.get("convoy_route") and name in owners:
+            space["original_owner"] = original.get(name, owners[name])
         if space["kind"] == "sea" and space["ipc"] and name in owners:
             # A sea zone with an owner and an income value is a convoy centre (TripleA models the
             # convoy boxes of Europe and Pacific so): its owner collects its value while holding it.
@@ -431,13 +485,18 @@ def read_triplea(xml_path: Path, *, ruleset_id: str) -> _Game:
                 }
             )
 
-    control = {t: p for t, p in owners.items() if spaces[t]["kind"] == "land" or spaces[t].get("convoy")}
+    control = {t: p for t, p in owners.items()
+               if spaces[t]["kind"] == "land" or spaces[t].get("convoy") or spaces[t].get("convoy_route")}
     units: dict[str, dict[str, dict[str, int]]] = {}
     for up in root.iter("unitPlacement"):
         where = known(up.get("territory"), "a <unitPlacement>")
-        owner = power_name(up.get("owner") or "Neutral")
+        player = up.get("owner") or "Neutral"
+        owner = profile.unit_owner_names.get(player, power_name(player))
         kind = up.get("unitType") or ""
-        unit = profile.unit_names.get(kind, UNIT_NAMES.get(kind, kind))
+        if kind in profile.board_features:
+            spaces[where][profile.board_features[kind]] = True
+            continue
+        unit = profile.owner_unit_names.get((player, kind)) or profile.unit_names.get(kind, UNIT_NAMES.get(kind, kind))
         try:
             qty = int(up.get("quantity") or "1")
         except ValueError:
@@ -451,7 +510,7 @@ def read_triplea(xml_path: Path, *, ruleset_id: str) -> _Game:
             stack[unit] = stack.get(unit, 0) + qty
     treasury: dict[str, int] = {}
     for rg in root.iter("resourceGiven"):
-        if rg.get("resource") in _MONEY and rg.get("player"):
+        if rg.get("resource") in _MONEY and rg.get("player") and rg.get("player") not in profile.dropped_players:
             treasury[power_name(rg.get("player") or "")] = int(rg.get("quantity") or 0)
 
     game = _Game(source, spaces, adjacency, canals, control, units, treasury)
@@ -644,7 +703,11 @@ def _map_data(game: _Game, ruleset_id: str) -> dict[str, Any]:
         "island",
         "impassable",
         "convoy",
+        "convoy_route",
         "tribute",
+        "kamikaze",
+        "naval_base",
+        "air_base",
         "aliases",
     )
     spaces: dict[str, Any] = {}

@@ -433,10 +433,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--tolerance", type=float, default=DEFAULT_TOLERANCE)
     parser.add_argument("--sea-zones-as-sz", action="store_true", help='name "15 Sea Zone" as "SZ 15"')
     parser.add_argument("--strip-sea-zone-suffix", action="store_true", help='name "Azores Sea Sea Zone" as "Azores Sea"')
+    parser.add_argument("--ruleset", help="also rename territories as the importer does for this ruleset (e.g. Pacific's \"Gilbert\" as \"Gilbert Islands\")")
     args = parser.parse_args(argv)
     rename = sea_zone_as_sz if args.sea_zones_as_sz else None
     if args.strip_sea_zone_suffix:
         rename = strip_sea_zone_suffix
+    if args.ruleset:
+        from pbem.io.triplea import PROFILES
+
+        names = dict(PROFILES[args.ruleset].space_names)
+        base = rename
+        rename = lambda n: names.get(n) or (base(n) if base else n)  # noqa: E731
     geometry = convert_geometry(args.map_dir, tolerance=args.tolerance, rename=rename)
     write_geometry(geometry, args.output)
     print(f"{len(geometry.spaces)} spaces, {geometry.point_count()} points -> {args.output}")

@@ -126,7 +126,7 @@ def view_of_opening(ruleset: Ruleset, title: str | None = None) -> MapView:
         title or f"{ruleset.name}: opening setup",
         control=ruleset.setup.control,
         units=ruleset.setup.units,
-        colours={power.name: power.colour for power in ruleset.powers},
+        colours=ruleset.colours(),
         impassable=sorted(name for name, space in ruleset.board.spaces.items() if space.impassable),
     )
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from types import MappingProxyType
+from types import MappingProxyType, SimpleNamespace
 
 from pbem.engine.economy import income, tribute_owed
 from pbem.engine.model import Board, Space
@@ -16,19 +16,23 @@ BOARD = Board(
     }),
     MappingProxyType({"Home": frozenset(), "Oil": frozenset(), "Convoy": frozenset()}),
 )
-EUROPE = EconomyRules(convoy_income_to_captor=False, convoy_captured_in_passing=True, tribute_paid_by_enemies=True)
-PLAIN = EconomyRules(convoy_income_to_captor=True, convoy_captured_in_passing=False, tribute_paid_by_enemies=False)
+# income() asks the ruleset for the board and the sides (convoy routes); two powers, A and B, at war
+RULESET = SimpleNamespace(board=BOARD, side_of=lambda p: {"A": "Allies", "B": "Axis"}[p])
+EUROPE = EconomyRules(convoy_income_to_captor=False, convoy_captured_in_passing=True, tribute_paid_by_enemies=True,
+                      convoy_open_in_noncombat=False, countries_without_income=frozenset())
+PLAIN = EconomyRules(convoy_income_to_captor=True, convoy_captured_in_passing=False, tribute_paid_by_enemies=False,
+                     convoy_open_in_noncombat=True, countries_without_income=frozenset())
 
 
 def test_tribute_spaces_and_captured_convoys_are_no_income_where_the_rules_say_so():
     """Europe 1999: the Middle East never counts (Collect Income), a convoy centre only for its owner
     (The Battle of the Atlantic: "Germany, however, does not receive that income")."""
     control = {"Home": "A", "Oil": "A", "Convoy": "A"}
-    assert income(BOARD, EUROPE, control, "A") == 8
-    assert income(BOARD, PLAIN, control, "A") == 10
+    assert income(RULESET, EUROPE, control, "A") == 8
+    assert income(RULESET, PLAIN, control, "A") == 10
     taken = {"Home": "A", "Oil": "B", "Convoy": "B"}
-    assert income(BOARD, EUROPE, taken, "B") == 0 and income(BOARD, EUROPE, taken, "A") == 5
-    assert income(BOARD, PLAIN, taken, "B") == 5
+    assert income(RULESET, EUROPE, taken, "B") == 0 and income(RULESET, EUROPE, taken, "A") == 5
+    assert income(RULESET, PLAIN, taken, "B") == 5
 
 
 def test_tribute_is_owed_by_the_original_owners_side_only():

@@ -372,14 +372,15 @@ class Engine:
             # Units that fire in opening fire and are lost for it (Battle.sacrifices): enemy sea
             # units only; they are off the strip, so no hit can be assigned to them.
             for side in ("attacker", "defender"):
-                sgroups: dict[tuple[str, int], int] = {}
+                sgroups: dict[tuple[str, int, str], int] = {}
                 for s in self.sacrifices:
                     if s.side == side:
-                        sgroups[(s.unit, s.value)] = sgroups.get((s.unit, s.value), 0) + s.count
+                        cls = f"target:{s.target}" if s.target else "not_air"
+                        sgroups[(s.unit, s.value, cls)] = sgroups.get((s.unit, s.value, cls), 0) + s.count
                 if sgroups:
-                    ordered = sorted(sgroups.items(), key=_gkey)
+                    ordered = sorted(sgroups.items(), key=lambda g: (g[0][1], g[0][0], g[0][2]))
                     out.append(
-                        Volley(side, f"sacrifice-{side}", tuple(DiceGroup(u, v, n, "not_air") for (u, v), n in ordered))
+                        Volley(side, f"sacrifice-{side}", tuple(DiceGroup(u, v, n, cls) for (u, v, cls), n in ordered))  # type: ignore[arg-type]
                     )
         return tuple(out)
 
@@ -561,8 +562,12 @@ class Engine:
         state = self._submerge(state, log)
         volleys = self._surprise_volleys(state)
         keep = self.rules.surprise_casualties_fire_back
+        later = []  # sacrifices whose victims still fire this round (Sacrifice.fire_back)
         for volley, h in zip(volleys, hits):
             target: Side = "defender" if volley.side == "attacker" else "attacker"
+            if volley.step.startswith("sacrifice-") and not keep and self._sacrifice_victims_fire_back(volley.side):
+                later.append((target, volley, h))
+                continue
             state = self._take(target, state, h, volley.step, True, log)
         if not keep and self.rules.surprise_victims_fire_back_with_own_destroyer:
             # Revised step 3: "If a destroyer is present ... the destroyer's player skips this step"
@@ -571,10 +576,15 @@ class Engine:
                     state = self._remove_pending_of(side, state)
         elif not keep:
             state = self._remove_pending(state)
+        for target, volley, h in later:
+            state = self._take(target, state, h, volley.step, True, log)
         if self.kind == "sea":
             state = self._defenceless(state, log)
             state = self._conclude(state, log)
         return state
+
+    def _sacrifice_victims_fire_back(self, side: Side) -> bool:
+        return any(s.fire_back for s in self.sacrifices if s.side == side)
 
     def _apply_fire(self, state: State, hits: Sequence[Mapping[FireClass, int]], log: list[Event] | None) -> State:
         volleys = [v for v in (self._fire_volley("attacker", state), self._fire_volley("defender", state)) if v.groups]

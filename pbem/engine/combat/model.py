@@ -68,6 +68,12 @@ class Sacrifice:
     unit: str
     count: int
     value: int
+    # The enemy unit type each one must hit (Pacific's kamikaze: "If a hit is scored, it must be
+    # applied to the chosen unit"); None: any enemy sea unit.
+    target: str | None = None
+    # Do the units they sink still fire in round 1?  (Pacific's kamikaze: "Any ships sunk as a result
+    # still get to return fire"); False: as the rules' surprise casualties.
+    fire_back: bool = False
 
 
 @dataclass(frozen=True)

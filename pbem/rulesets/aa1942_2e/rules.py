@@ -56,6 +56,7 @@ RULES = Rules(
         # Liberation becomes capture if the original controller's capital "is in enemy hands at the end
         # of the turn" (Liberating a Territory, pg. 19; DIGEST §5 A42.5).
         liberation_deferred_to_end_of_turn=True,
+        liberation_needs_capital=True,
         # A power without its capital "cannot collect income ... and cannot buy new units".
         no_income_without_capital=True,
         no_purchase_without_capital=True,
@@ -78,12 +79,17 @@ RULES = Rules(
         repair_cost_per_point=1,
     ),
     # No convoy centres and no tribute spaces on this board.
-    economy=EconomyRules(convoy_income_to_captor=False, convoy_captured_in_passing=False, tribute_paid_by_enemies=False),
+    economy=EconomyRules(convoy_income_to_captor=False, convoy_captured_in_passing=False, tribute_paid_by_enemies=False,
+                         convoy_open_in_noncombat=True,
+                         countries_without_income=frozenset()),
     victory=VictoryCheck(
         kind="victory_cities",
         # Victory is checked "at the end of the round, after the U.S. turn" (Check for Victory).
         checked_after="United States",
+        capitals_not_won=frozenset(),
+        points=None,
     ),
+    kamikaze=None,
     # Page numbers the rulebook itself gives in its cross-references ("see Tanks and Blitzing,
     # pg. 13") and where its page ends fall in the text.
     citations={

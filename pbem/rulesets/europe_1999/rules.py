@@ -74,6 +74,7 @@ RULES = Rules(
         # Liberating a Former Allied Territory: "If the original owner's capital is in German hands at the
         # time that the other territory is captured", the liberator holds it - decided at that moment.
         liberation_deferred_to_end_of_turn=False,
+        liberation_needs_capital=True,
         # Capturing an Enemy Capital: "On your turn, you may not purchase units nor receive IPC income."
         no_income_without_capital=True,
         no_purchase_without_capital=True,
@@ -105,16 +106,23 @@ RULES = Rules(
         # Attacking unoccupied convoy centers: ships "with an attack value may enter or pass through
         # Convoy centers to take control of them"; an occupied one needs a battle won with a warship left.
         convoy_captured_in_passing=True,
+        # Non-combat Movement: naval units "*may not* be moved into enemy-occupied sea zones or
+        # enemy-controlled Convoy centers".
+        convoy_open_in_noncombat=False,
         # Collect Income, The Middle East: "Germany receives the Middle East IPCs directly from the
         # Allies, not from the bank"; "The loss of Middle Eastern countries does not lower the Allied
         # players' income".
         tribute_paid_by_enemies=True,
+        countries_without_income=frozenset(),
     ),
     victory=VictoryCheck(
         # Object of the Game; Capturing an Enemy Capital: held "at the beginning of his next turn".
         kind="capital_held",
         checked_after=None,
+        capitals_not_won=frozenset(),
+        points=None,
     ),
+    kamikaze=None,
     hooks=RuleHooks(
         # The Soviet Patriotic War (Non-combat Movement), see special.py.
         may_convert=may_convert,

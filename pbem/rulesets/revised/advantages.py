@@ -47,6 +47,8 @@ def battle_advantages(
     russian_winter: bool = False,
     super_submarines: frozenset[str] = frozenset(),
     attacking_subs_moved_in: int = 0,
+    round: int = 0,
+    seaborne: bool = False,
 ) -> BattleAdvantages:
     """The advantages in force in one battle.
 

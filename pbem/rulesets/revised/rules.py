@@ -96,6 +96,7 @@ RULES = Rules(
         # capital is in enemy hands when you liberate the territory, you collect income ..." - decided
         # at the moment of liberation, not at the end of the turn as in 1942.
         liberation_deferred_to_end_of_turn=False,
+        liberation_needs_capital=True,
         # Capturing and Liberating Capitals: the former owner "cannot collect income ... and cannot buy
         # new units until the capital is liberated"; Collect Income: "If your capital is under an enemy
         # power's control, you cannot collect income."
@@ -126,12 +127,17 @@ RULES = Rules(
         repair_cost_per_point=0,
     ),
     # No convoy centres and no tribute spaces on this board.
-    economy=EconomyRules(convoy_income_to_captor=False, convoy_captured_in_passing=False, tribute_paid_by_enemies=False),
+    economy=EconomyRules(convoy_income_to_captor=False, convoy_captured_in_passing=False, tribute_paid_by_enemies=False,
+                         convoy_open_in_noncombat=True,
+                         countries_without_income=frozenset()),
     victory=VictoryCheck(
         kind="victory_cities",
         # Check for Victory: "at the end of a complete round of play (after the U.S. turn)".
         checked_after="United States",
+        capitals_not_won=frozenset(),
+        points=None,
     ),
+    kamikaze=None,
     hooks=RuleHooks(
         # National Advantages (Appendix 3), each a game option; see advantages.py.
         # (the combat-only ones - Atlantic Wall, Marines, Kaiten Torpedoes, Kamikaze Attacks - are in

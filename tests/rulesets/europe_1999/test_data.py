@@ -58,7 +58,7 @@ def test_starting_income_is_land_and_convoy_centres(rs: Ruleset) -> None:
     expected = {"Germany": 40, "Soviet Union": 24, "Great Britain": 25, "United States": 40}
     assert {p.name: p.starting_treasury for p in rs.powers} == expected
     rules, _ = rules_for(rs)
-    assert {p: income(rs.board, rules.economy, rs.setup.control, p) for p in expected} == expected
+    assert {p: income(rs, rules.economy, rs.setup.control, p) for p in expected} == expected
 
 
 def test_seven_convoy_centres(rs: Ruleset) -> None:
