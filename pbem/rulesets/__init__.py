@@ -8,6 +8,7 @@ RULESETS: dict[str, str] = {
     "1942-2e": "aa1942_2e",
     "revised": "revised",
     "europe-1999": "europe_1999",
+    "pacific-2001": "pacific_2001",
 }
 
 # alternative name -> canonical id (compared case-insensitively, spaces and underscores as hyphens)
@@ -29,4 +30,10 @@ ALIASES: dict[str, str] = {
     "axis-and-allies-europe": "europe-1999",
     "europe1999": "europe-1999",
     "eur": "europe-1999",
+    "pacific": "pacific-2001",
+    "pacific-2001": "pacific-2001",
+    "pacific2001": "pacific-2001",
+    "aap": "pacific-2001",
+    "axis-and-allies-pacific": "pacific-2001",
+    "pac": "pacific-2001",
 }

@@ -1,0 +1,1 @@
+"""Axis & Allies Pacific (2001)."""

@@ -1,0 +1,126 @@
+"""Axis & Allies Pacific (2001): every choice the engine leaves open, with its rulebook phase.
+
+Combat choices (submarines, AA guns, bombardment, bombing raids) are in `combat_rules.py` beside
+this file; unit profiles in `units.yaml`; map and setup in `map.yaml` and `setup.yaml`; the rules
+that are code (China's infantry, Japanese destroyers, air bases, the first turn, Marines, whose
+marker a capture takes) in `special.py`.  Phases and sections are those of
+shared/rules/pacific_2001.txt, which has no page markers.
+"""
+
+from pbem.engine.rules import (
+    CapitalRules,
+    EconomyRules,
+    Kamikaze,
+    MovementRules,
+    ProductionRules,
+    Rules,
+    RuleHooks,
+    VictoryCheck,
+    VictoryPoints,
+)
+from pbem.rulesets.pacific_2001.special import (
+    air_base_steps,
+    capture_country,
+    china_infantry,
+    first_turn_and_marines,
+    japanese_destroyer_cargo,
+)
+
+RULES = Rules(
+    movement=MovementRules(
+        # Phase 6: naval units "may move into any sea zone that does not contain enemy naval units"
+        # (submerged submarines excepted); transports count.
+        hostile_sea_zone_tags=frozenset({"surface_warship", "submarine", "transport"}),
+        subs_ignore_hostile_zones=False,
+        noncombat_sea_may_end_beside=frozenset(),
+        subs_end_noncombat_in_hostile_zones=False,
+        destroyers_reveal_submerged_subs=False,
+        # Tanks: "An enemy-controlled territory with nothing but AA guns is still considered occupied,
+        # and may not be blitzed through."
+        blitz_blocked_by_domains=frozenset({"land", "structure", "air"}),
+        # Phase 6: air units land in friendly territories, "not ones captured this turn".
+        air_may_land_in_captured=False,
+        # Antiaircraft Gun: "may not be moved into an enemy-occupied territory as an attacking land unit".
+        aa_moves_in_combat=False,
+        # Phase 3: "Any air units that fly over enemy antiaircraft guns during Combat Movement are
+        # subject to antiaircraft fire"; no AA fire in non-combat movement.
+        aa_fires_at_overflight="combat_move",
+        # Aircraft Carriers: "If a fighter lands on your carrier during your turn, the carrier may
+        # not move again that turn": landings happen as moves are made.
+        fighters_land_after_noncombat=False,
+        stranded_air_avoids_contested=False,
+        # Aircraft Carriers: fighters "must take off before it moves; otherwise they are cargo".
+        carrier_takes_own_fighters_in_combat=False,
+        carrier_moves_after_landing=False,
+        # Transports: "A transport may load before, during or after moving".
+        transport_combat_move_in_legs=True,
+        # Transports: after combat it "may load OR unload" and may not move.
+        transport_after_combat="load_or_offload",
+        closed_straits={},
+    ),
+    capitals=CapitalRules(
+        # Capturing an Enemy Capital: "the capturing player *immediately* takes all of the IPCs that
+        # the losing player has on hand".
+        capital_plunder=True,
+        liberation_deferred_to_end_of_turn=False,
+        # Liberating a Former Allied Territory: "Your ally becomes the owner again" - no exception for
+        # an ally whose capital is lost (DIGEST §5 PAC.13).
+        liberation_needs_capital=False,
+        # "If you do not regain your capital, you may not collect income"; "On your turn, you may not
+        # purchase units" - by country: the example's Great Britain still buys for India.
+        no_income_without_capital=True,
+        no_purchase_without_capital=True,
+    ),
+    production=ProductionRules(
+        # Phase 7: "There is no limit to the number of units that can be placed into an Industrial
+        # Complex that was controlled at the start of the game"; one "captured or built during the
+        # game" places up to "the IPC income of that territory".
+        production_limit="unlimited_at_starting_complexes",
+        place_at_ally_complex="never",
+        # Phase 1: "Only the U.S. may purchase Marines and Industrial Complexes" (units.yaml bought_by);
+        # Phase 7: "in any territory the US controlled at the start of its turn", one per territory.
+        new_complexes=True,
+        new_complex_min_ipc=0,
+        max_complexes_per_territory=1,
+        refund_unplaced=False,
+        repair_cost_per_point=0,
+        # Phase 7: "New fighters may not be placed on carriers."
+        new_fighters_on_carriers="never",
+    ),
+    economy=EconomyRules(
+        # Convoy Centers: "Japan cannot gain IPC income by taking control of enemy convoy centers, but
+        # can deny its enemies this income"; Convoy Routes: "The capturing player does not increase
+        # his National Production level" (economy.income).
+        convoy_income_to_captor=False,
+        # Phase 5: "If, during combat movement, you move a naval unit (except a transport) through or
+        # into an empty sea zone containing a convoy route or convoy center, you take control of it."
+        convoy_captured_in_passing=True,
+        # Phase 5: "Moving through in noncombat does not remove enemy markers" - nor is it barred.
+        convoy_open_in_noncombat=True,
+        tribute_paid_by_enemies=False,
+        # Capturing an Enemy Capital: "China has no IPCs. (Their infantry units are built automatically.)"
+        countries_without_income=frozenset({"China"}),
+    ),
+    victory=VictoryCheck(
+        # Object of the Game: an enemy capital held "until the start of your next turn" while you hold
+        # your own - for Japan "India, New South Wales or USA", not China's Szechwan.
+        kind="capital_held",
+        checked_after=None,
+        capitals_not_won=frozenset({"China"}),
+        # Object of the Game: "Accumulate 22 victory points (VPs). Japan scores one point for each 10
+        # IPCs collected at the end of its turn"; the Allies win if Japan collects none (DIGEST §5
+        # PAC.10: at Japan's Phase 9).  Below 0 is not stated: the track starts at 0 (PAC.12).
+        points=VictoryPoints(power="Japan", per_ipcs=10, to_win=22, enemies_win_on_none=True),
+    ),
+    # Kamikaze (Japan only): "six Kamikaze attacks during the game", only in the zones with the
+    # symbol (map `kamikaze`), "an attack roll of 2", against "specific enemy surface ships", "not ...
+    # against submarines" (transports are surface ships: DIGEST §5 PAC.7).
+    kamikaze=Kamikaze(power="Japan", tokens=6, hit=2, unit="kamikaze", target_tags=frozenset({"surface_warship", "transport"})),
+    hooks=RuleHooks(
+        free_units=china_infantry,
+        extra_cargo=japanese_destroyer_cargo,
+        free_air_steps=air_base_steps,
+        capture_country=capture_country,
+        battle_modifiers=first_turn_and_marines,
+    ),
+)
