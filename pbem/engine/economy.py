@@ -42,6 +42,14 @@ def income(ruleset: Ruleset, economy: EconomyRules, control: Mapping[str, str], 
     return total
 
 
+def convoy_centre_income(ruleset: Ruleset, economy: EconomyRules, control: Mapping[str, str], country: str) -> int:
+    """The part of `country`'s income that its convoy centres bring (map `convoy: true`)."""
+    if country in economy.countries_without_income:
+        return 0
+    return sum(ruleset.board.spaces[n].ipc for n, holder in control.items() if holder == country and ruleset.board.spaces[n].convoy
+               and (economy.convoy_income_to_captor or ruleset.board.spaces[n].original_owner == country))
+
+
 def convoy_routes(board: Board) -> dict[str, tuple[str, ...]]:
     """Territory -> the sea zones holding its convoy routes."""
     routes: dict[str, tuple[str, ...]] = {}

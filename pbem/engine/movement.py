@@ -301,6 +301,28 @@ class Mover:
             return True  # a rule lets it move on after its battle (Rules.hooks.move_after_battle)
         return u.phase is None and not u.fought and u.loaded_phase != "combat"
 
+    def _cap_problem(self, move: Move, units: list[Unit]) -> Problem | None:
+        """Pacific, Phase 6, Establish Combat Air Patrol: "moving fighter planes that have not moved
+        this turn from any territory to an adjacent sea zone. However, a CAP fighter may not be moved
+        to a sea zone in which the presence of enemy pieces would cause combat"."""
+        w = self.w
+        rule = "Establish Combat Air Patrol"
+        if not w.rules.movement.combat_air_patrol:
+            return _problem(move, "there is no combat air patrol in this game", "Game rules", "remove mission: cap", "move.mission", key="mission")
+        if move.phase != "noncombat":
+            return _problem(move, "a combat air patrol is set up in noncombat move", rule, "move it under noncombat_move:", "cap.phase", key="mission")
+        if any(not w.utype(u).has("fighter") for u in units):
+            return _problem(move, "only fighters fly combat air patrol", rule, "", "cap.not-fighter", key="units")
+        if any(u.phase is not None or u.moved or u.fought for u in units):
+            return _problem(move, "only fighters that have not moved this turn may fly combat air patrol", rule,
+                            "choose fighters that stayed put this turn", "cap.moved", key="units")
+        if not w.space(move.frm).is_land or not w.is_sea(move.to) or not w.board.are_adjacent(move.frm, move.to):
+            return _problem(move, f"a combat air patrol flies from a territory to a sea zone next to it; {move.frm} to {move.to} is not that",
+                            rule, "", "cap.not-adjacent")
+        if any(not e.submerged for e in w.enemy_units_at(move.to)):
+            return _problem(move, f"enemy units in {move.to} would cause combat: no combat air patrol may fly there", rule, "", "cap.enemy-zone")
+        return None
+
     # --- the move -----------------------------------------------------------------------------
     def apply(self, move: Move) -> list[Problem]:
         w = self.w
@@ -316,7 +338,11 @@ class Mover:
 
         if move.mission == "strategic_bombing" and not all(may_bomb(u) for u in units):
             return [_problem(move, "only bombers make strategic bombing raids", "Strategic Bombing Raids", "fighters may escort a raid with mission: escort (optional rule)", "raid.not-bomber", key="units")]
-        if move.mission not in (None, "strategic_bombing", "escort"):
+        if move.mission == "cap":
+            cap = self._cap_problem(move, units)
+            if cap:
+                return [cap]
+        elif move.mission not in (None, "strategic_bombing", "escort"):
             hook = w.rules.hooks.one_way_missions
             if any(hook is None or move.mission not in hook(w.options, w.power, w.utype(u)) for u in units):
                 return [_problem(move, f"these units cannot fly a {move.mission} mission in this game", "Game options",
@@ -393,7 +419,7 @@ class Mover:
         cost = self.path_cost(move.frm, path, flying=domain == "air")
         if cost > budget:
             return [_problem(move, f"{move.frm} to {move.to} takes {cost} moves; these units have {budget} left", "Movement allowance", "give a shorter path with via:, or split the move", "move.too-far")]
-        if domain == "air" and phase == "noncombat":
+        if domain == "air" and phase == "noncombat" and move.mission != "cap":
             landing = self.landing_problem(move, units, path[-1] if path else move.frm)
             if landing:
                 return [landing]
@@ -507,7 +533,7 @@ class Mover:
                     return False
                 if subs and w.rules.movement.subs_ignore_hostile_zones:
                     return not w.enemy_destroyer_at(s)
-                return not w.is_hostile_sea_zone(s)
+                return not w.is_hostile_sea_zone(s, subs=subs)
 
             path = self.find_path("sea", move.frm, move.to, budget, sea_ok)
         else:
@@ -591,7 +617,7 @@ class Mover:
                     if subs and w.rules.movement.subs_ignore_hostile_zones:
                         if w.enemy_destroyer_at(space):
                             return _problem(move, f"submarines stop on entering {space}: an enemy destroyer is there", R_SUBS, "", "move.sub-destroyer")
-                    elif w.is_hostile_sea_zone(space):
+                    elif w.is_hostile_sea_zone(space, subs=subs):
                         return _problem(move, f"sea units stop on entering hostile {space}", R_SEA, "only submarines pass enemy warships, and not where a destroyer is", "move.through-hostile-sea")
                     elif (w.rules.movement.destroyers_reveal_submerged_subs and any(w.utype(u).has("destroyer") for u in units)
                           and any(e.submerged and w.utype(e).has("submarine") for e in w.enemy_units_at(space))):

@@ -86,6 +86,15 @@ class Orders:
     rockets: tuple[tuple[str, str, YamlPath], ...] = ()  # (launching territory, target, yaml path)
     declare: tuple[tuple[str, YamlPath], ...] = ()  # once-per-game declarations (Rules.hooks.declarations)
     convert: tuple[Conversion, ...] = ()  # friendly units taken over in the purchase phase (Rules.hooks.may_convert)
+    # A power of several countries: how its convoy centres' income is divided, country -> IPCs, in
+    # order, the rest to its first country not named (Pacific, Phase 9: "given to India or Australia,
+    # or divided between the two countries in any manner the British player wishes").  Empty: each
+    # centre's income goes to the country whose marker is on it.
+    convoy_income: Mapping[str, int] = field(default_factory=dict)
+    # Rules.movement.combat_air_patrol: where the mover's fighters on patrol land at the start of its
+    # turn, sea zone -> a friendly territory next to it, or the zone itself (its carriers).  Unnamed:
+    # a friendly carrier there, else the first friendly territory next to it.
+    cap_landing: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ from pbem.engine.words import possessive
 from pbem.engine.words import units_text as _units_text
 from pbem.engine.ruleset import Ruleset
 from pbem.engine.economy import income as national_income
-from pbem.engine.economy import tribute_owed
+from pbem.engine.economy import convoy_centre_income, tribute_owed
 from pbem.engine.rules import Rules
 from pbem.engine.world import Unit, World
 
@@ -261,6 +261,7 @@ class Turn:
         no_combat = self._no_combat_declared()
         self.develop_weapons()
         self.purchase()
+        self.land_combat_air_patrol()
         late_conversion = (self.rules.hooks.conversion_phase is not None
                            and self.rules.hooks.conversion_phase(self.options, w.power) == "noncombat")
         if not late_conversion:
@@ -827,6 +828,37 @@ class Turn:
                                              hint="fly the fighter to the sea zone where the carrier will be at the end of noncombat move",
                                              path=(*u.order, "to") if u.order else ("noncombat_move",), code="air.landing"))
 
+    def land_combat_air_patrol(self) -> None:
+        """Pacific, Phase 2: "Fighters on CAP may land on any friendly land territory that is adjacent
+        to the sea zone or any friendly carrier, island or island group that is within the sea zone.
+        If a CAP fighter cannot land because there is no friendly landing place, then the fighter is
+        lost"; "Having landed, the fighter may then move as normal"."""
+        w = self.w
+        for u in sorted((u for u in w.units.values() if u.owner == w.power and u.mission == "cap" and u.carrier is None),
+                        key=lambda u: u.id):
+            zone = u.space
+            hosts = [h for h in w.units_at(zone) if w.utype(h).has("carrier") and not w.is_enemy(h.owner) and w.has_room(h, u.type)]
+            lands = sorted(t for t in w.board.neighbours(zone) if w.space(t).is_land and not w.space(t).impassable
+                           and w.is_friendly_territory(t))
+            wanted = self.orders.cap_landing.get(zone)
+            if wanted is not None and not ((wanted == zone and hosts) or wanted in lands):
+                self.problems.append(Problem("illegal", f"the fighters on patrol in {zone} cannot land in {wanted}",
+                                             rule="Phase 2: CAP fighters land on a friendly territory next to the zone or a friendly carrier or island in it",
+                                             hint="possible: " + (", ".join(([zone] if hosts else []) + lands) or "nowhere: they are lost"),
+                                             path=("cap_landing", zone), code="cap.landing"))
+                wanted = None
+            target = wanted or (zone if hosts else lands[0] if lands else None)
+            u.mission = None
+            if target is None:
+                self.log.lost_air.append({"unit": u.type, "owner": u.owner, "space": zone, "reason": "no friendly landing for its combat air patrol"})
+                w.remove(u)
+                continue
+            if target == zone:
+                u.carrier = hosts[0].id
+            else:
+                u.space = u.start = target
+            self.log.notes.append(f"a {u.type} of {u.owner} on combat air patrol in {zone} lands in {target}")
+
     def land_air_units(self) -> None:
         """Air units that end the turn where they cannot stay land at the nearest place, or are lost."""
         w = self.w
@@ -835,6 +867,8 @@ class Turn:
         for u in sorted(w.units.values(), key=lambda u: u.id):
             if not w.commands(u) or w.utype(u).domain != "air" or u.carrier is not None:
                 continue
+            if u.mission == "cap" and u.phase == "noncombat":
+                continue  # on combat air patrol: in the air until the owner's next turn
             here = u.space
             if w.space(here).is_land and w.is_friendly_territory(here, at_start=True) and (here not in w.captured_this_turn or self.rules.movement.air_may_land_in_captured):
                 continue
@@ -1215,9 +1249,50 @@ class Turn:
 
     def collect_income(self) -> None:
         w = self.w
-        for country in self.ruleset.countries_of(w.power):
-            self.collect_country_income(country)
+        countries = self.ruleset.countries_of(w.power)
+        pooled = self._convoys_to_divide(countries)
+        for country in countries:
+            self.collect_country_income(country, minus=pooled.get(country, 0))
+        if any(pooled.values()):
+            self.divide_convoy_income(countries, pooled)
         self.score_victory_points()
+
+    def _convoys_to_divide(self, countries: tuple[str, ...]) -> dict[str, int]:
+        """Country -> the income of the convoy centres under its marker, for a power of several
+        countries: the power's together, divided at collect income (divide_convoy_income)."""
+        earning = [c for c in countries if c not in self.rules.economy.countries_without_income]
+        if len(earning) < 2:
+            return {}
+        return {c: convoy_centre_income(self.ruleset, self.rules.economy, self.w.control, c) for c in earning}
+
+    def _collects(self, country: str) -> bool:
+        return not (self.rules.capitals.no_income_without_capital and not self.w.capital_held(country))
+
+    def divide_convoy_income(self, countries: tuple[str, ...], parts: Mapping[str, int]) -> None:
+        """Pacific, Phase 9: the British convoy income "must immediately be given to India or
+        Australia, or divided between the two countries in any manner the British player wishes"
+        (Orders.convoy_income; without it each centre's income goes to the country whose marker is on
+        it) - never to a country that collects nothing (its capital lost): then to the other."""
+        w = self.w
+        receivers = [c for c in countries if self._collects(c) and c not in self.rules.economy.countries_without_income]
+        pool = sum(parts.values())
+        left = pool
+        given: dict[str, int] = {}
+        wishes = self.orders.convoy_income or {c: n for c, n in parts.items() if c in receivers}
+        for country, wanted in wishes.items():
+            if country in receivers and left:
+                n = min(wanted, left)
+                given[country] = given.get(country, 0) + n
+                left -= n
+        if left and receivers:
+            rest = next((c for c in receivers if c not in wishes), receivers[0])
+            given[rest] = given.get(rest, 0) + left
+        for country, n in given.items():
+            w.treasury[country] = w.treasury.get(country, 0) + n
+            self.log.income[country] = self.log.income.get(country, 0) + n
+        self.log.notes.append(f"{possessive(w.power)} convoy income of {pool} IPCs goes " +
+                              ", ".join(f"{n} to {c}" for c, n in given.items() if n) if any(given.values()) else
+                              f"{possessive(w.power)} convoy income of {pool} IPCs is lost")
 
     def score_victory_points(self) -> None:
         """Pacific, Phase 9: "Japan scores one victory point for every ten IPCs collected this turn.
@@ -1256,7 +1331,7 @@ class Turn:
         if vp is not None and self.ruleset.power_name(power) == vp.power:
             self.add_victory_points(vp.power, -(ipcs_handed_over // vp.per_ipcs), why)
 
-    def collect_country_income(self, country: str) -> None:
+    def collect_country_income(self, country: str, minus: int = 0) -> None:
         w = self.w
         if self.rules.capitals.no_income_without_capital and not w.capital_held(country):
             self.log.notes.append(f"{country} collects no income: its capital is in enemy hands")
@@ -1264,7 +1339,7 @@ class Turn:
             return
         if country in self.rules.economy.countries_without_income:
             return
-        income = self.production(country)
+        income = self.production(country) - minus
         if self.rules.hooks.income_adjustment is not None:
             subs: dict[str, int] = {}
             for u in w.units.values():

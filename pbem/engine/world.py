@@ -74,6 +74,12 @@ class World:
                 for utype in sorted(state.units[space][owner]):
                     for _ in range(state.units[space][owner][utype]):
                         self.add(utype, owner, space)
+        # fighters on combat air patrol stay in the air (Rules.movement.combat_air_patrol)
+        for zone, by_owner in sorted(dict(state.pending.get("cap") or {}).items()):  # type: ignore[call-overload]
+            for owner, count in sorted(by_owner.items()):
+                fighters = [u for u in self.units_at(zone) if u.owner == owner and self.ruleset.units[u.type].has("fighter")]
+                for u in fighters[:count]:
+                    u.mission = "cap"
         for space in sorted({u.space for u in self.units.values() if self.is_sea(u.space)}):
             self._embark_at(space)
 
@@ -104,7 +110,7 @@ class World:
         here = self.units_at(space)
         for cargo_tag, host_tag, domain in (("transport", "transport", "land"), ("carrier", "carrier", "air")):
             hosts = [u for u in here if (self.carries_land(u) if host_tag == "transport" else self.utype(u).has(host_tag))]
-            riders = [u for u in here if self.utype(u).domain == domain and u.carrier is None]
+            riders = [u for u in here if self.utype(u).domain == domain and u.carrier is None and u.mission != "cap"]
             # Biggest cargo first, each onto the fullest transport (own before an ally's) it fits:
             # one tank and one infantry per transport, as they were loaded.
             riders.sort(key=lambda u: (-self.utype(u).transport_size, u.id))
@@ -125,6 +131,15 @@ class World:
             s: {o: dict(sorted(t.items())) for o, t in sorted(by_owner.items())}
             for s, by_owner in sorted(counts.items())
         }
+        cap: dict[str, dict[str, int]] = {}
+        for u in self.units.values():
+            if u.mission == "cap" and u.carrier is None and self.is_sea(u.space):
+                cap.setdefault(u.space, {}).setdefault(u.owner, 0)
+                cap[u.space][u.owner] += 1
+        if cap:
+            self.pending["cap"] = {z: dict(sorted(o.items())) for z, o in sorted(cap.items())}
+        else:
+            self.pending.pop("cap", None)
         base = replace(
             self.state,
             control=dict(sorted(self.control.items())),
@@ -216,9 +231,12 @@ class World:
     def enemy_units_at(self, space: str, of: str | None = None) -> list[Unit]:
         return [u for u in self.units_at(space) if self.is_enemy(u.owner, of)]
 
-    def is_hostile_sea_zone(self, space: str, of: str | None = None) -> bool:
-        """Enemy units of the ruleset's kinds make a zone hostile; submerged submarines never do."""
-        return any(self.utype(u).tags & self.rules.movement.hostile_sea_zone_tags and not u.submerged
+    def is_hostile_sea_zone(self, space: str, of: str | None = None, *, subs: bool = False) -> bool:
+        """Enemy units of the ruleset's kinds make a zone hostile; submerged submarines never do.
+        Enemy fighters on combat air patrol do too, except to submarines (`subs`): "the CAP will stop
+        all enemy naval units (except subs) from moving through the sea zone" (Pacific, Phase 6)."""
+        return any((self.utype(u).tags & self.rules.movement.hostile_sea_zone_tags and not u.submerged)
+                   or (u.mission == "cap" and not subs)
                    for u in self.enemy_units_at(space, of))
 
     def enemy_destroyer_at(self, space: str, of: str | None = None) -> bool:

@@ -246,6 +246,10 @@ def _state(case: Case, ruleset: Any, rules: Any, options: Mapping[str, Any]) -> 
     for power, names in (spec.get("developments") or {}).items():
         developments[_power(case, ruleset, power, ("state", "developments", power))] = tuple(sorted(str(n) for n in names))
     pending = dict(state.pending)
+    if spec.get("combat_air_patrol"):
+        pending["cap"] = {_space(case, ruleset, z, ("state", "combat_air_patrol", z)):
+                          {_power(case, ruleset, p, ("state", "combat_air_patrol", z, p)): int(n) for p, n in by.items()}
+                          for z, by in spec["combat_air_patrol"].items()}
     if spec.get("victory_points"):
         pending["victory_points"] = {_power(case, ruleset, p, ("state", "victory_points", p)): int(n)
                                      for p, n in spec["victory_points"].items()}

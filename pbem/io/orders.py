@@ -359,6 +359,25 @@ def parse_orders(doc: YamlDocument, ruleset: Ruleset) -> Orders:
         owner = reader.power(raw["owner"], ("convert", i, "owner")) if raw.get("owner") is not None else None
         if space and units:
             convert.append(Conversion(space, units, owner, ("convert", i)))
+    convoy_income: dict[str, int] = {}
+    for text, amount in (data.get("convoy_income") or {}).items():
+        countries = ruleset.countries_of(power) if power else ()
+        try:
+            country = ruleset.country(str(text)).name
+        except KeyError:
+            country = None
+        if len(countries) < 2 or country not in countries:
+            reader.error(f"{shown(str(text))} is not a country of {power}" if len(countries) > 1 else f"{power} has one economy: nothing to divide",
+                         ("convoy_income", text), hint="countries: " + ", ".join(countries) if len(countries) > 1 else "remove convoy_income:",
+                         code="orders.convoy-income", kind="illegal")
+        else:
+            convoy_income[country] = int(amount)
+    cap_landing: dict[str, str] = {}
+    for text, where in (data.get("cap_landing") or {}).items():
+        zone = reader.space(text, ("cap_landing", text))
+        target = reader.space(where, ("cap_landing", text))
+        if zone and target:
+            cap_landing[zone] = target
     placements = []
     for text, raw in (data.get("place") or {}).items():
         space = reader.space(text, ("place", text))
@@ -379,7 +398,8 @@ def parse_orders(doc: YamlDocument, ruleset: Ruleset) -> Orders:
                 purchase_by_country=purchase_by_country, develop=develop, repair=repair, combat_moves=tuple(moves["combat"]), battles=battles,
                 noncombat_moves=tuple(moves["noncombat"]),
                 placements=() if purchase_named_wrong else tuple(placements),
-                rockets=tuple(rockets), declare=declare, convert=tuple(convert)), frozenset(dropped_into))
+                rockets=tuple(rockets), declare=declare, convert=tuple(convert), convoy_income=convoy_income,
+                cap_landing=cap_landing), frozenset(dropped_into))
         raise err
     return Orders(
         game=str(data.get("game", "")),
@@ -396,6 +416,8 @@ def parse_orders(doc: YamlDocument, ruleset: Ruleset) -> Orders:
         rockets=tuple(rockets),
         declare=declare,
         convert=tuple(convert),
+        convoy_income=convoy_income,
+        cap_landing=cap_landing,
     )
 
 

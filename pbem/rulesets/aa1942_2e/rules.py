@@ -49,6 +49,7 @@ RULES = Rules(
         transport_after_combat="nothing",
         # Optional rule, Turkish Straits: "no sea units may move into or out of sea zone 16" (air may).
         closed_straits={"turkish_straits_closed": ("SZ 16",)},
+        combat_air_patrol=False,
     ),
     capitals=CapitalRules(
         # Capturing a capital takes "all unspent IPCs" of its original controller (Capitals).

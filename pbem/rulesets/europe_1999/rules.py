@@ -66,6 +66,7 @@ RULES = Rules(
         # The Gameboard: "No naval units may pass through the neutral Turkish sea zone" - the Bosphorus
         # (map.yaml's canal, opened only by Turkey, which nobody controls) stays shut; no option.
         closed_straits={},
+        combat_air_patrol=False,
     ),
     capitals=CapitalRules(
         # Capturing an Enemy Capital: "the capturing player immediately takes all of the IPCs that the

@@ -57,6 +57,8 @@ RULES = Rules(
         # Transports: after combat it "may load OR unload" and may not move.
         transport_after_combat="load_or_offload",
         closed_straits={},
+        # Phase 6, Establish Combat Air Patrol; Phase 2, CAP fighters must land.
+        combat_air_patrol=True,
     ),
     capitals=CapitalRules(
         # Capturing an Enemy Capital: "the capturing player *immediately* takes all of the IPCs that

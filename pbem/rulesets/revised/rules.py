@@ -88,6 +88,7 @@ RULES = Rules(
         # No straits can be closed: FAQ, Map: "the western entrance to the Mediterranean can't be
         # closed under any circumstance"; Revised has no Turkish straits option.
         closed_straits={},
+        combat_air_patrol=False,
     ),
     capitals=CapitalRules(
         # Capturing and Liberating Capitals: "you collect all unspent IPCs from the former owner".
