@@ -23,7 +23,7 @@ def examples_dir() -> Path:
 @click.option("--format", "fmt", type=click.Choice(["md", "bbcode", "html", "text", "json"]), default="text", show_default=True)
 @user_errors
 def demo(directory: str | None, ruleset_id: str, rounds: int, fmt: str) -> None:
-    """Create a game, submit the example orders of every power, adjudicate every turn, print the last report.
+    """Create a game, submit the example standing orders and the orders of every power, adjudicate every turn, print the last report.
 
     With DIRECTORY the game repository is left there to look at (`pbem log --game DIRECTORY`).
     """
@@ -45,6 +45,10 @@ def demo(directory: str | None, ruleset_id: str, rounds: int, fmt: str) -> None:
             click.echo(f"Demo game in {target}", err=True)
         else:
             click.echo("Demo game in a temporary directory, removed at the end (give a DIRECTORY to keep it)", err=True)
+        # standing orders the example players wrote in advance (examples/<ruleset>/standing/*.yaml)
+        for file in sorted((folder / "standing").glob("*.yaml")):
+            game.submit(file.read_bytes(), str(file.relative_to(folder.parent.parent)))
+            game = Game(target)
         report = None
         while True:
             state = game.state()
