@@ -73,18 +73,49 @@ def parse_retreat(text: str | None):  # -> RetreatCondition
     )
 
 
-def _ruleset(ruleset_id: str):  # -> (units, CombatRules)
+def _ruleset(ruleset_id: str):  # -> (Ruleset, CombatRules)
     from pbem.engine.problems import ProblemsError
     from pbem.io.rulesets import load_ruleset, resolve_ruleset_id
     import pbem.rulesets as registry
 
     try:
         canonical = resolve_ruleset_id(ruleset_id)
-        units = load_ruleset(canonical).units
+        ruleset = load_ruleset(canonical)
     except ProblemsError as exc:
         raise click.BadParameter(str(exc), param_hint="--ruleset") from None
     module = importlib.import_module(f"pbem.rulesets.{registry.RULESETS[canonical]}.combat_rules")
-    return units, module.COMBAT_RULES
+    return ruleset, module.COMBAT_RULES
+
+
+def _power(ruleset, text: str | None, hint: str) -> str | None:  # type: ignore[no-untyped-def]
+    if text is None:
+        return None
+    try:
+        return ruleset.country(text).name if hint == "--controller" else ruleset.power(text).name
+    except KeyError as exc:
+        raise click.BadParameter(str(exc.args[0]), param_hint=hint) from None
+
+
+def _modifiers(ruleset, kind: str, attacker: str | None, defender: str | None, controller: str | None, round_: int,  # type: ignore[no-untyped-def]
+               attacking: Mapping[str, int], seaborne: bool, options: Mapping[str, object]):
+    """The ruleset's battle modifiers (Rules.hooks.battle_modifiers) for a battle between these
+    powers in this round and territory, as `Battle` fields for the calculator's two sides."""
+    from pbem.game.game import rules_for
+
+    rules, _ = rules_for(ruleset)
+    hook = rules.hooks.battle_modifiers
+    if hook is None or (attacker is None and defender is None):
+        return {}, None, frozenset()
+    mods = hook({**ruleset.option_defaults(), **options}, ruleset.units, kind="sea" if kind == "sea" else "land",
+                attacker=attacker or "", defenders=frozenset({defender} if defender else ()), attacking_units=dict(attacking),
+                original_owner=controller, controller=controller, island=False, super_submarines=frozenset(),
+                attacking_subs_moved_in=sum(n for u, n in attacking.items() if ruleset.units[u].has("submarine")),
+                round=round_, seaborne=seaborne)
+    profiles = {}
+    for side, power in (("attacker", attacker), ("defender", defender)):
+        if power and mods.profiles.get(power):
+            profiles[side] = dict(mods.profiles[power])
+    return profiles, mods.aa_hit, mods.aa_immune
 
 
 @click.command("odds")
@@ -105,6 +136,15 @@ def _ruleset(ruleset_id: str):  # -> (units, CombatRules)
 @click.option("--attacker-submerge", is_flag=True, help="Attacking subs submerge whenever they may.")
 @click.option("--defender-submerge", is_flag=True, help="Defending subs submerge whenever they may.")
 @click.option("--low-luck", is_flag=True, help="Low Luck dice (a game option).")
+@click.option("--attacker-power", default=None, help="Who attacks, for the ruleset's battle modifiers (national advantages, "
+              "Pacific's first turn and Marines), e.g. Japan.")
+@click.option("--defender-power", default=None, help="Who defends, for the same modifiers, e.g. \"Great Britain\".")
+@click.option("--round", "round_", type=click.IntRange(1, 999), default=2, show_default=True,
+              help="The game round (Pacific: on Japan's first turn, round 1, the Allies defend at 1).")
+@click.option("--controller", default=None, help="The country holding the attacked territory (Pacific: China's territories "
+              "defend at full strength on Japan's first turn).")
+@click.option("--option", "game_options", multiple=True, help="A game option as NAME=VALUE (true/false or a number), e.g. "
+              "first_turn_surprise=false.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def odds(
     ruleset_id: str,
@@ -121,13 +161,23 @@ def odds(
     attacker_submerge: bool,
     defender_submerge: bool,
     low_luck: bool,
+    attacker_power: str | None,
+    defender_power: str | None,
+    round_: int,
+    controller: str | None,
+    game_options: tuple[str, ...],
     as_json: bool,
 ) -> None:
-    """Exact odds of a battle (attacker win, defender win, draw, capture, expected losses)."""
+    """Exact odds of a battle (attacker win, defender win, draw, capture, expected losses).
+
+    With --attacker-power and --defender-power the ruleset's own battle modifiers apply, e.g.
+    Pacific's first turn: --ruleset pacific --attacker-power Japan --defender-power "Great Britain"
+    --round 1 (the Allies defend at 1; add --controller China for Chinese territory)."""
     from pbem.engine.combat.model import Battle, Force, Orders
     from pbem.odds import battle_odds
 
-    units, rules = _ruleset(ruleset_id)
+    ruleset, rules = _ruleset(ruleset_id)
+    units = ruleset.units
     a = parse_units(attack, units)
     d = parse_units(defend, units)
     ships = parse_units(bombard, units) if bombard else {}
@@ -155,6 +205,17 @@ def odds(
         if units[ship].bombard <= 0:
             raise click.BadParameter(f"{ship} cannot bombard", param_hint="--bombard")
         bombard_list.extend([ship] * n)
+    options: dict[str, object] = {}
+    for text in game_options:
+        name, eq, value = text.partition("=")
+        if not eq or name.strip() not in ruleset.options:
+            raise click.BadParameter(f"{text!r}: write NAME=VALUE with a game option of {ruleset.id}: "
+                                     + ", ".join(ruleset.options), param_hint="--option")
+        v = value.strip().lower()
+        options[name.strip()] = True if v == "true" else False if v == "false" else int(v) if v.isdigit() else value.strip()
+    profiles, aa_hit, aa_immune = _modifiers(
+        ruleset, kind, _power(ruleset, attacker_power, "--attacker-power"), _power(ruleset, defender_power, "--defender-power"),
+        _power(ruleset, controller, "--controller"), round_, {**a, **boat}, bool(boat), options)
     ool_a = tuple(parse_units(attacker_ool, units)) if attacker_ool else ()
     ool_d = tuple(parse_units(defender_ool, units)) if defender_ool else ()
     attackers = tuple(Force(u, "attacker", n) for u, n in a.items()) + tuple(
@@ -170,6 +231,9 @@ def odds(
         rules=rules,
         bombard=tuple(bombard_list),
         retreat_to=("retreat",),
+        profiles=profiles,
+        aa_hit=aa_hit,
+        aa_immune=aa_immune,
     )
     attacker_orders = Orders(
         order_of_loss=ool_a, hold_territory=(not ool_a) if attacker_hold is None else attacker_hold,

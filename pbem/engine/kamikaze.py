@@ -13,6 +13,7 @@ from typing import Any, Mapping, Protocol
 
 from pbem.engine.combat.model import Sacrifice
 from pbem.engine.orders import StandingOrders
+from pbem.engine.words import units_text
 from pbem.engine.world import Unit, World
 
 
@@ -67,8 +68,8 @@ def plan_strikes(turn: Turn) -> dict[str, list[Unit]]:
             picks.extend(pool[: n - len(picks)])
         plan[zone] = picks
         left -= n
-        turn.log.notes.append(f"{k.power} launches {n} kamikaze in {zone} at " + ", ".join(
-            f"{sum(1 for p in picks if p.type == t)} {t}" for t in dict.fromkeys(p.type for p in picks)))
+        turn.log.notes.append(f"{k.power} launches {n} kamikaze in {zone} at " + units_text(
+            {t: sum(1 for p in picks if p.type == t) for t in dict.fromkeys(p.type for p in picks)}))
     if plan:
         w.pending["kamikaze"] = {k.power: left}
     return plan

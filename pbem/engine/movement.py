@@ -497,7 +497,8 @@ class Mover:
         within: frozenset[str] | None = None
         for u in units:
             more, spaces = hook(w.options, w.power, w.utype(u), phase=move.phase, frm=move.frm, to=move.to,
-                                start=u.start, moved=u.moved, arrived_this_phase=u.phase == move.phase)
+                                start=u.start, moved=u.moved, arrived_this_phase=u.phase == move.phase,
+                                board=w.board, control=w.control)
             extra = more if extra is None else min(extra, more)
             if spaces is not None:
                 within = frozenset(spaces) if within is None else within & frozenset(spaces)

@@ -216,7 +216,7 @@ class RuleHooks:
     movement_profiles: Callable[..., dict[str, Any]] | None = None
     income_adjustment: Callable[..., int] | None = None
     free_units: Callable[..., list["FreeUnits"]] | None = None
-    # movement_bonus(options, power, profile, phase=, frm=, to=, start=, moved=, arrived_this_phase=)
+    # movement_bonus(options, power, profile, phase=, frm=, to=, start=, moved=, arrived_this_phase=, board=, control=)
     #   -> (extra spaces, spaces the whole path must stay within or None): extra movement for one
     #   move of one unit; `start` is where it began the turn, `moved` what it has used,
     #   `arrived_this_phase` whether it already moved in this phase (and so ended a move at `frm`).

@@ -270,13 +270,25 @@ def build_report(game: Game, before: GameState, result: TurnResult, dice_info: M
     for c in log.captures:
         sp = ruleset.board.spaces[c["space"]]
         final = after.control.get(c["space"], c["by"])
+        route = sp.convoy_route  # a convoy route carries its territory's value (Pacific)
         captures.append({"space": c["space"], "kind": "liberation" if final != c["by"] else "capture", "by": c["by"], "from": c["from"],
-                         "to": final, "ipc": c["ipc"], "capital": bool(sp.capital_of), "plunder": int(c.get("plunder", 0))})
+                         "to": final, "ipc": ruleset.board.spaces[route].ipc if route else c["ipc"], "capital": bool(sp.capital_of),
+                         "plunder": int(c.get("plunder", 0)), **({"convoy_route": route} if route else {})})
     economy = []
     for p in ruleset.powers:
         economy.append({"power": p.name, "side": p.side, "income_before": production(before, p.name), "income_after": production(after, p.name),
                         "collected": sum(log.income.get(c, 0) for c in ruleset.countries_of(p.name)) if p.name == power else None,
                         "treasury": ruleset.treasury_of(after.treasury, p.name)})
+        for c in p.countries:  # a power of several countries: a row for each (Power.countries)
+            economy.append({"power": p.name, "country": c.name, "side": p.side,
+                            "income_before": income(ruleset, game.rules.economy, before.control, c.name),
+                            "income_after": income(ruleset, game.rules.economy, after.control, c.name),
+                            "collected": log.income.get(c.name) if p.name == power else None, "treasury": after.treasury.get(c.name, 0)})
+    victory_points = None
+    if game.rules.victory.points is not None:
+        vp = game.rules.victory.points
+        victory_points = {"power": vp.power, "total": int(dict(after.pending.get("victory_points") or {}).get(vp.power, 0)),  # type: ignore[call-overload]
+                          "to_win": vp.to_win, "scored": (log.victory_points or {}).get("scored") if power == vp.power else None}
     held: dict[str, list[str]] = {}
     for name, sp in sorted(ruleset.board.spaces.items()):
         if sp.victory_city and name in after.control:
@@ -333,6 +345,7 @@ def build_report(game: Game, before: GameState, result: TurnResult, dice_info: M
         "refunds": [{"power": power, "units": dict(sorted(log.refunds.items())), "ipc": log.refund_ipcs, "reason": "bought but not placed"}] if log.refunds else [],
         "economy": economy,
         "victory_cities": victory_cities,
+        **({"victory_points": victory_points} if victory_points else {}),
         "defaults_used": defaults_used,
         "awaiting": awaiting,
         "luck": [{"power": p, "expected_hits": round(r["expected_hits"], 3), "actual_hits": int(r["actual_hits"])} for p, r in luck_rows.items()],

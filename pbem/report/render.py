@@ -257,8 +257,10 @@ STEP_LABELS: dict[str, str] = {
     "bombard": "Bombardment",
     "surprise-attacker": "Submarines fire first (attacker)",
     "surprise-defender": "Submarines fire first (defender)",
-    "sacrifice-attacker": "Kamikaze attack",
-    "sacrifice-defender": "Kaiten torpedoes",
+    # units that fire once and are lost for it: Revised's kamikaze (attacker) and kaiten (defender),
+    # Pacific's kamikaze (defender); the dice groups name which
+    "sacrifice-attacker": "Suicide strike (attacker)",
+    "sacrifice-defender": "Suicide strike (defender)",
     "attacker": "Attacker fires",
     "defender": "Defender fires",
     "parting-shot": "Hit submarines' parting shot (defender)",

@@ -24,6 +24,7 @@ from pbem.rulesets.pacific_2001.special import (
     china_infantry,
     first_turn_and_marines,
     japanese_destroyer_cargo,
+    naval_base_move,
 )
 
 RULES = Rules(
@@ -122,6 +123,7 @@ RULES = Rules(
         free_units=china_infantry,
         extra_cargo=japanese_destroyer_cargo,
         free_air_steps=air_base_steps,
+        movement_bonus=naval_base_move,
         capture_country=capture_country,
         battle_modifiers=first_turn_and_marines,
     ),

@@ -75,6 +75,27 @@ _POWER_OF = {"Japan": "Japan", "India": "Great Britain", "Australia": "Great Bri
 _SIDES = {"Japan": "Axis", "Great Britain": "Allies", "United States": "Allies"}
 
 
+def _base_zone(board: Any, control: Mapping[str, str], zone: str, power: str) -> bool:
+    """A sea zone "containing a friendly naval base": one beside a territory with a printed base
+    that the power's side holds now ("Either, or both, of these naval bases may have been captured
+    on this turn")."""
+    side = _SIDES.get(power)
+    return board.spaces[zone].is_sea and any(
+        board.spaces[t].naval_base and control.get(t) is not None and _SIDES.get(_POWER_OF.get(control[t], control[t])) == side
+        for t in board.neighbours(zone))
+
+
+def naval_base_move(options: Mapping[str, object], power: str, unit: UnitType, *, phase: str, frm: str, to: str,
+                    moved: int, board: Any, control: Mapping[str, str], **_: Any) -> tuple[int, frozenset[str] | None]:
+    """Phase 6, Naval Bases: "naval units moving from a sea zone containing a friendly naval base to
+    another sea zone containing a friendly naval base may move three spaces instead of two" - in
+    non-combat movement, a move that starts the unit's movement in one such zone and ends in another."""
+    if (phase == "noncombat" and unit.domain == "sea" and not moved
+            and _base_zone(board, control, frm, power) and _base_zone(board, control, to, power)):
+        return 1, None
+    return 0, None
+
+
 def capture_country(options: Mapping[str, object], power: str, space: Space, world: Any) -> str | None:
     """Phase 5: Manchuria, Shantung and Korea taken by the Allies become China's; Siam and French
     Indo-China taken by Britain take an India marker (Great Britain's first country already), and

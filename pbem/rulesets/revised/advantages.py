@@ -179,7 +179,7 @@ MIDEAST_OIL = frozenset({"Anglo-Egypt", "Trans-Jordan", "Persia"})
 
 
 def movement_bonus(options: Mapping[str, object], power: str, unit: UnitType, *, phase: str, frm: str, to: str,
-                   start: str, moved: int, arrived_this_phase: bool) -> tuple[int, frozenset[str] | None]:
+                   start: str, moved: int, arrived_this_phase: bool, **_: object) -> tuple[int, frozenset[str] | None]:
     """Extra movement for one move (`pbem.engine.rules.Rules.hooks.movement_bonus`)."""
     # Trans-Siberian Railway: "Your infantry, antiaircraft guns, and artillery may move 2 territories
     # per turn only among these territories: Russia, Novosibirsk, Yakut S.S.R., and Buryatia S.S.R."
