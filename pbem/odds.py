@@ -546,17 +546,21 @@ def _summarise(
         for unit in start[side]:
             surv[side].setdefault(unit, 0.0)
     top = sorted(grouped.items(), key=lambda kv: -kv[1])[:TOP]
+
+    def prob(x: float) -> float:  # sums of many floats may pass 1 by a rounding error
+        return min(1.0, max(0.0, x))
+
     return Odds(
-        attacker_win=win["attacker"],
-        defender_win=win["defender"],
-        draw=win["draw"],
-        retreat=win["retreat"],
-        stalemate=win["none"],
-        capture=cap if engine.kind == "land" else None,
+        attacker_win=prob(win["attacker"]),
+        defender_win=prob(win["defender"]),
+        draw=prob(win["draw"]),
+        retreat=prob(win["retreat"]),
+        stalemate=prob(win["none"]),
+        capture=prob(cap) if engine.kind == "land" else None,
         expected_survivors=surv,
         expected_ipc_loss=loss,
         expected_rounds=rounds,
-        most_likely=tuple(FinalState(p, w, dict(a), dict(d)) for (w, a, d), p in top),
+        most_likely=tuple(FinalState(prob(p), w, dict(a), dict(d)) for (w, a, d), p in top),
         exact=exact,
         confidence=confidence,
         states=states,

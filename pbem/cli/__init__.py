@@ -47,7 +47,7 @@ SHORT_HELP: dict[str, str] = {
     'adjudicate': 'Resolve the submitted turn with the committed dice; commit the new state and report.',
     'audit': 'Replay the whole history and check every turn; exit code 0 only when everything matches.',
     'case': 'Rule cases: one turn from a stated position, fixed dice, and what must come of it.',
-    'demo': 'Create a game, submit the example orders of every power, adjudicate every turn, print the last report.',
+    'demo': 'Create a game, submit the example standing orders and the orders of every power, adjudicate every turn, print the last report.',
     'init-ci': 'Write a CI file: validate orders on pull requests, adjudicate and apply deadlines on main.',
     'log': "The game's history as turns.",
     'luck': 'Per power and per battle: hits expected vs scored; and a chi-square test of the dice faces.',

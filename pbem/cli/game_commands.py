@@ -129,6 +129,10 @@ def status(game_dir: str, as_json: bool) -> None:
     awaiting = None if state.winner else {"power": power, "what": "adjudication" if submitted else "orders"}
     data = {"game": game.config.game, "ruleset": game.ruleset.id, "round": state.round, "turn": power, "winner": state.winner,
             "awaiting": awaiting, "powers": rows}
+    points = game.rules.victory.points
+    if points is not None:  # a game won by victory points too (Pacific's Japan)
+        data["victory_points"] = {"power": points.power, "to_win": points.to_win,
+                                  "total": int(dict(state.pending.get("victory_points") or {}).get(points.power, 0))}
     if as_json:
         click.echo(json.dumps(data, indent=2))
         return
@@ -140,6 +144,11 @@ def status(game_dir: str, as_json: bool) -> None:
     click.echo(f"{'power':<16}{'side':<8}{'treasury':>9}{'income':>8}  player")
     for r in rows:
         click.echo(f"{r['power']:<16}{r['side']:<8}{r['treasury']:>9}{r['income']:>8}  {r['player']}")
+        for country, c in r.get("countries", {}).items():  # a power of several countries
+            click.echo(f"{'  ' + country:<16}{'':<8}{c['treasury']:>9}{c['income']:>8}")
+    if "victory_points" in data:
+        vp = data["victory_points"]
+        click.echo(f"{vp['power']}: {vp['total']} of the {vp['to_win']} victory points that win")
 
 
 #: `pbem validate` exit codes, as schemas/validate.schema.json documents them

@@ -65,7 +65,10 @@ def describe_ruleset(ruleset_id: str) -> dict[str, object]:
         "id": ruleset.id,
         "name": ruleset.name,
         "powers": [{"name": p.name, "side": p.side, "capital": p.capital, "starting_treasury": p.starting_treasury,
-                    "aliases": list(p.aliases)} for p in ruleset.powers],
+                    "aliases": list(p.aliases),
+                    **({"countries": [{"name": c.name, "capital": c.capital, "starting_treasury": c.starting_treasury,
+                                       "aliases": list(c.aliases)} for c in p.countries]} if p.countries else {})}
+                   for p in ruleset.powers],
         "spaces": [{"name": s.name, "kind": s.kind, "ipc": s.ipc, "owner": owners.get(s.name),
                     "original_owner": s.original_owner, "capital_of": s.capital_of, "victory_city": s.victory_city,
                     "island": s.island, "impassable": s.impassable, "aliases": list(s.aliases),
@@ -85,8 +88,15 @@ def _text(data: dict[str, object], sections: tuple[str, ...]) -> str:
     out = [f"{data['name']} ({data['id']})"]
     if "powers" in sections:
         out += ["", "Powers, in turn order:"]
-        out += [f"  {p['name']:<16} {p['side']:<7} capital {p['capital']}, starts with {p['starting_treasury']} IPCs"
-                + (f"; also {', '.join(p['aliases'])}" if p["aliases"] else "") for p in data["powers"]]  # type: ignore[attr-defined]
+        for p in data["powers"]:  # type: ignore[attr-defined]
+            if p.get("countries"):  # a power of several countries: each its own capital and treasury
+                out.append(f"  {p['name']:<16} {p['side']:<7} countries " + ", ".join(c["name"] for c in p["countries"])
+                           + (f"; also {', '.join(p['aliases'])}" if p["aliases"] else ""))
+                out += [f"    {c['name']:<14} {'':<7} capital {c['capital']}, starts with {c['starting_treasury']} IPCs"
+                        + (f"; also {', '.join(c['aliases'])}" if c["aliases"] else "") for c in p["countries"]]
+            else:
+                out.append(f"  {p['name']:<16} {p['side']:<7} capital {p['capital']}, starts with {p['starting_treasury']} IPCs"
+                           + (f"; also {', '.join(p['aliases'])}" if p["aliases"] else ""))
     if "spaces" in sections:
         out += ["", "Territories and sea zones (name, value, owner at the start, neighbours):"]
         for s in data["spaces"]:  # type: ignore[attr-defined]

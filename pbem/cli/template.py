@@ -47,6 +47,22 @@ def _system_orders(game, state, power: str) -> list[str]:  # type: ignore[no-unt
         if names:
             out += [f"# Declarations open to {power} in this game (once per game): {', '.join(names)}.",
                     f"#   declare: [{names[0]}]"]
+    if rules.movement.combat_air_patrol:
+        patrols = sorted(z for z, by in dict(state.pending.get("cap") or {}).items() if power in by)  # type: ignore[call-overload]
+        example = next(((t, z) for z in sorted(game.ruleset.board.spaces) if game.ruleset.board.spaces[z].is_sea
+                        for t in sorted(game.ruleset.board.neighbours(z)) if game.ruleset.board.spaces[t].is_land
+                        and state.units.get(t, {}).get(power, {}).get("fighter")), None)
+        if example:
+            out += ["# Combat air patrol: in noncombat_move, fighters that have not moved fly to a sea zone next to their territory,",
+                    f"#   - {{units: \"1 fighter\", from: {example[0]}, to: {example[1]}, mission: cap}}"]
+        if patrols:
+            out += [f"# Your fighters on patrol over {', '.join(patrols)} land first: a friendly territory next to the zone, or the zone",
+                    "# itself for a carrier there (unnamed: a carrier, else the first friendly territory by name).",
+                    "#   cap_landing: {" + ", ".join(f"{z}: TERRITORY" for z in patrols) + "}"]
+    countries = game.ruleset.countries_of(power)
+    if len(countries) > 1 and any(game.ruleset.board.spaces[n].convoy and c in countries for n, c in state.control.items()):
+        out += ["# Your convoy centres' income is divided among your countries as you say (default: as their markers lie):",
+                f"#   convoy_income: {{{countries[-1]}: 6}}"]
     if "rockets" in set(state.developments.get(power, ())):
         out += ["# Rocket strikes: an antiaircraft gun hits an enemy industrial complex within 3 spaces.",
                 "#   rockets: [{from: TERRITORY WITH AA GUN, target: ENEMY COMPLEX}]"]
@@ -95,9 +111,18 @@ def orders_template(game) -> str:  # type: ignore[no-untyped-def]
               for space, by_owner in sorted(state.units.items()) if by_owner.get(power)),
         ]) + "\n"
     sea_example = next((n for n, sp in ruleset.board.spaces.items() if sp.is_sea), "SZ 5")
+    countries = ruleset.countries_of(power)
+    if len(countries) > 1:
+        # a power of several countries buys for each from its own treasury (Power.countries)
+        treasury = ", ".join(f"{c} {state.treasury.get(c, 0)}" for c in countries) + " IPCs"
+        purchase = ["# Each country buys from its own IPCs, and places at its own complexes:",
+                    "purchase: {" + ", ".join(f"{c}: {{}}" for c in countries) + "}"]
+    else:
+        treasury = f"{game.ruleset.treasury_of(state.treasury, power)} IPCs"
+        purchase = ["purchase: {}"]
     lines = [
         f"# Orders of {power} for round {state.round} of {game.config.game} ({ruleset.name}).",
-        f"# Treasury: {game.ruleset.treasury_of(state.treasury, power)} IPCs.  Check with `pbem validate FILE`, send with `pbem submit FILE`.",
+        f"# Treasury: {treasury}.  Check with `pbem validate FILE`, send with `pbem submit FILE`.",
         f"# Units are written '3 infantry, 1 {units.split(', ')[-1]}'; spaces by name (e.g. '{sea_example}'); `pbem ruleset show "
         f"{ruleset.id}` lists them all.",
         f"game: {game.config.game}",
@@ -106,7 +131,7 @@ def orders_template(game) -> str:  # type: ignore[no-untyped-def]
         "",
         *_system_orders(game, state, power),
         "# Unit costs: " + ", ".join(f"{name} {cost}" for name, cost in costs),
-        "purchase: {}",
+        *purchase,
         "",
         "# Combat moves, in order.  Load a transport by moving land units into its sea zone, move the",
         "# transport, then move them from the sea zone to the coast.  For example:",

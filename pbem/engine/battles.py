@@ -351,6 +351,8 @@ def _battle(turn: Turn, space: str, kind: str, bombard_from: list[str] | None = 
     def_orders, def_default = defender_orders(w, space, defenders, turn.standing)
     seaborne = sum(1 for u in attackers if u.seaborne_from)
     ships = _bombarding_ships(w, bombard_from or [], seaborne) if seaborne else []
+    if not turn.combat_rules.unloading_ships_bombard:
+        ships = [s for s in ships if not s.offloaded_to]
     rules = turn.combat_rules
     if directive is not None and directive.bombard is not None:
         ships = _chosen_bombardment(turn, directive, ships, seaborne, space, bombard_from or [])
@@ -517,6 +519,13 @@ def _apply(turn: Turn, space: str, attackers: list[Unit], defenders: list[Unit],
     for u in attackers:
         if u.id in w.units and w.commands(u):
             u.fought = True
+    # Aircraft that retreated stay where they are and fly away in noncombat move; they are marked
+    # for the antiaircraft fire on the way (Rules.movement.aa_fires_at_overflight).
+    flew_off = {(o, t): n for o, by in outcome.retreated.items() for t, n in by.items()}
+    for u in attackers:
+        if u.id in w.units and w.utype(u).domain == "air" and w.commands(u) and flew_off.get((u.owner, u.type), 0) > 0:
+            flew_off[(u.owner, u.type)] -= 1
+            u.retreated = True
     if outcome.retreated_to:
         moved = {(o, t): n for o, by in outcome.retreated.items() for t, n in by.items()}
         for u in attackers:

@@ -338,6 +338,11 @@ class Mover:
 
         if move.mission == "strategic_bombing" and not all(may_bomb(u) for u in units):
             return [_problem(move, "only bombers make strategic bombing raids", "Strategic Bombing Raids", "fighters may escort a raid with mission: escort (optional rule)", "raid.not-bomber", key="units")]
+        if move.mission in ("strategic_bombing", "escort") and w.control.get(move.to) in w.rules.economy.countries_without_income:
+            # Pacific, Strategic Bombing Raids: "Japan may not launch a Strategic Bombing Raid against
+            # China, as China does not hold any IPCs to give up"
+            return [_problem(move, f"{w.control[move.to]} holds no IPCs to give up: {move.to} cannot be raided", "Strategic Bombing Raids",
+                             "raid a complex of a country that collects income", "raid.no-ipcs")]
         if move.mission == "cap":
             cap = self._cap_problem(move, units)
             if cap:
@@ -450,6 +455,15 @@ class Mover:
                         taken.append(space)
         return []
 
+    def _holds_convoy_in_place(self, move: Move, units: list[Unit]) -> bool:
+        """Pacific, Phase 5: "Submarines that begin a turn in an empty sea zone containing an enemy
+        convoy route or convoy center may spend one of their two moves to remain in the sea zone and
+        take control of it" (EconomyRules.subs_take_convoy_in_place)."""
+        w = self.w
+        return (w.rules.economy.subs_take_convoy_in_place and move.phase == "combat" and bool(units)
+                and all(w.utype(u).has("submarine") and u.start == move.frm and not u.moved for u in units)
+                and self._enemy_convoy(move.frm, routes=True) and not any(not e.submerged for e in w.enemy_units_at(move.frm)))
+
     def _enemy_convoy(self, space: str, *, routes: bool = False) -> bool:
         """A convoy centre (or, with `routes`, a convoy route) an enemy controls (Rules.economy; map
         `convoy: true`, `convoy_route`).  Only centres bar noncombat moves (Europe)."""
@@ -526,6 +540,8 @@ class Mover:
             return self._no_path(move, domain, budget)
         if move.via is not None:
             return self._check_given_path(move, domain, units, [*move.via, move.to])
+        if domain == "sea" and move.frm == move.to and self._holds_convoy_in_place(move, units):
+            return self._check_given_path(move, domain, units, [move.to])
         if domain == "sea":
             subs = all(w.utype(u).has("submarine") for u in units)
 
@@ -583,6 +599,8 @@ class Mover:
         blitzed: str | None = None
         for i, space in enumerate(path):
             last = i == len(path) - 1
+            if prev == space and i == 0 and self._holds_convoy_in_place(move, units):
+                continue  # a submarine spends a move to take the convoy zone it starts in (EconomyRules)
             if not w.board.are_adjacent(prev, space):
                 return _problem(move, f"{prev} and {space} are not adjacent", "Movement: spaces must be adjacent", "give the spaces in order with via:", "move.not-adjacent", key="via" if move.via else "to")
             if not self._passable(space):

@@ -58,7 +58,10 @@ class MovementRules:
     # AA guns fire at aircraft flying over hostile territories, not only at attackers: never (1942), in
     # combat move and on the way back (Revised), or in combat move only (Europe: "enemy aircraft
     # moving over a territory protected by an AA gun may not be fired upon" in noncombat move)
-    aa_fires_at_overflight: Literal["never", "combat_move", "combat_move_and_return"]
+    # combat_move_and_retreat: in combat move, and on the way back of aircraft that retreated from a
+    # battle (Pacific: "Retreating planes, however, are still subject to enemy antiaircraft gunfire
+    # if they pass over territories with AA guns").
+    aa_fires_at_overflight: Literal["never", "combat_move", "combat_move_and_return", "combat_move_and_retreat"]
     # Fighters land at the very end of noncombat move (Revised FAQ): a fighter ordered to a sea zone
     # needs a carrier with room there once every noncombat move is made, and a carrier moving in
     # noncombat move never carries a fighter that moved this turn.  False: moves apply in order and a
@@ -139,6 +142,9 @@ class EconomyRules:
     # Movement: "may not be moved into enemy-controlled ... Convoy centers"); True (Pacific, Phase 5:
     # "Moving through in noncombat does not remove enemy markers").
     convoy_open_in_noncombat: bool
+    # May a submarine that starts in an empty enemy convoy zone spend a move staying to take it
+    # (Pacific, Phase 5), before moving on?  Orders write it as a step into its own zone (via:).
+    subs_take_convoy_in_place: bool
     # Tribute spaces (Europe's Middle East): worth nothing to the side that holds them at the start;
     # when an enemy holds them, the original owner's side pays it their value out of its treasuries
     # at the captor's collect income, in the order the original owner's standing `tribute_payers` give.

@@ -671,6 +671,8 @@ class Turn:
         for u in sorted(w.units.values(), key=lambda u: u.id):
             if not w.commands(u) or w.utype(u).domain != "air":
                 continue
+            if leg != "combat" and when == "combat_move_and_retreat" and not u.retreated:
+                continue
             path = tuple(u.path[: u.combat_path]) if leg == "combat" else tuple(u.path[u.combat_path:])
             if path:
                 groups.setdefault((u.order, path), []).append(u)
@@ -1304,7 +1306,7 @@ class Turn:
         collected = sum(self.log.income.get(c, 0) for c in self.ruleset.countries_of(vp.power))
         plunder = sum(int(c.get("plunder", 0)) for c in self.log.captures if self.ruleset.power_name(c["by"]) == vp.power)
         scored = (collected + plunder) // vp.per_ipcs
-        self.add_victory_points(vp.power, scored, f"{collected + plunder} IPCs collected this turn")
+        self.add_victory_points(vp.power, scored, f"{collected} IPCs collected this turn" + (f" and {plunder} taken with a capital" if plunder else ""))
         if scored == 0 and vp.enemies_win_on_none:
             self.points_victory = {"victory_points": "none scored", "power": vp.power}
         self.log.victory_points = {"scored": scored, "total": self.victory_point_total(vp.power)}
@@ -1319,6 +1321,9 @@ class Turn:
         totals = dict(self.w.pending.get("victory_points") or {})  # type: ignore[call-overload]
         before = int(totals.get(power, 0))
         totals[power] = max(vp.floor, before + change)
+        change = totals[power] - before  # the track stops at its floor
+        if not change:
+            return
         self.w.pending["victory_points"] = totals
         self.log.notes.append(f"{power} {'scores' if change > 0 else 'loses'} {abs(change)} victory point{'s' if abs(change) != 1 else ''} "
                               f"({why}): {totals[power]} in all")

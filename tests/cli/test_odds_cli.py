@@ -78,3 +78,37 @@ def test_holding_a_land_unit_is_a_flag_and_costs_the_defender():
     literal = json.loads(run(*air, "--attacker-ool", "infantry, fighter").output)
     held = json.loads(run(*air, "--attacker-ool", "infantry, fighter", "--attacker-hold").output)
     assert held["capture"] > literal["capture"]
+
+
+def _win(*args: str) -> float:
+    res = run(*args, "--json")
+    assert res.exit_code == 0, res.output
+    return float(json.loads(res.output)["attacker_win"])
+
+
+def test_pacific_first_turn_surprise_is_an_option_of_the_calculator():
+    """Pacific, Phase 4, Japan's first turn: "Allied units may defend only with a roll of 1.
+    Exception: Any attacks made in Chinese territory are defended by rolling at full strength";
+    1 infantry v 1 infantry: the attacker wins 1/4 normally, (1/6 * 5/6)/(1 - 5/6 * 5/6) = 5/11 when
+    the defender hits only on 1."""
+    battle = ("--ruleset", "pacific", "--attack", "1 infantry", "--defend", "1 infantry")
+    assert abs(_win(*battle) - 0.25) < 1e-12
+    first = (*battle, "--attacker-power", "Japan", "--defender-power", "Great Britain", "--round", "1")
+    assert abs(_win(*first) - 5 / 11) < 1e-12
+    assert abs(_win(*first, "--controller", "China") - 0.25) < 1e-12
+    assert abs(_win(*first, "--option", "first_turn_surprise=false") - 0.25) < 1e-12
+    assert abs(_win(*battle, "--attacker-power", "Japan", "--defender-power", "Great Britain", "--round", "2") - 0.25) < 1e-12
+
+
+def test_pacific_marines_attack_at_two_in_an_amphibious_assault():
+    """Pacific, U.S. Marines: "A Marine unit attacking in an Amphibious Assault scores a hit on a
+    roll of 2 or less"; 1 Marine landed v 1 infantry: (2/6 * 4/6)/(1 - 4/6 * 4/6) = 2/5, and 1/4 at 1."""
+    battle = ("--ruleset", "pacific", "--attack", "", "--seaborne", "1 marine", "--defend", "1 infantry", "--kind", "amphibious")
+    assert abs(_win(*battle, "--attacker-power", "United States", "--defender-power", "Japan") - 0.4) < 1e-12
+    assert abs(_win(*battle) - 0.25) < 1e-12
+
+
+def test_unknown_powers_and_options_are_user_errors():
+    for args in (("--attacker-power", "Narnia"), ("--option", "first_turn_surprise"), ("--option", "nosuch=1")):
+        res = run("--ruleset", "pacific", "--attack", "1 inf", "--defend", "1 inf", *args)
+        assert res.exit_code == 2 and "Traceback" not in res.output, res.output

@@ -67,6 +67,10 @@ class CombatRules:
     # --- amphibious assaults -----------------------------------------------------------------
     bombard_cap_per_seaborne_unit: bool  # at most one bombarding ship per offloaded land unit
     bombard_first_round_only: bool
+    # May a ship that offloaded land units into the assault also bombard it?  (Revised FAQ, Tokyo
+    # Express: yes; Pacific, Amphibious Assaults: "Japanese destroyers unloading infantry may not
+    # provide a support shot")
+    unloading_ships_bombard: bool
     bombard_casualties_fire_back: bool
     seaborne_can_retreat: bool
     overland_can_retreat_from_amphibious: bool
@@ -86,6 +90,10 @@ class CombatRules:
     # first at every raider, escorts included, then one round of interceptors against escorts, the
     # attacker's losses from both taken together after it.
     sbr_aa_before_air_battle: bool
+    # With sbr_aa_before_air_battle: are the aircraft the AA gun hits removed before the dogfight
+    # (Pacific: "that number of units are immediately removed"), or with the dogfight's casualties
+    # (Europe: "the attacking player removes his casualties" after both)?
+    sbr_aa_casualties_at_once: bool
 
     def __post_init__(self) -> None:
         for name in (

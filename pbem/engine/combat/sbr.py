@@ -79,27 +79,36 @@ def bombing_raid(
         # Europe, Strategic Bombing Raids step 4: the AA gun rolls at every attacking aircraft, the
         # defending fighters at the raiders, the escorts at the fighters (removed at once); then the
         # attacker removes his casualties from both rolls, escorts before bombers unless told not to.
+        # Pacific (CombatRules.sbr_aa_casualties_at_once) removes the AA's hits before the dogfight.
         hits = 0
+
+        def lose(n: int) -> None:
+            nonlocal escorts_lost, bombers_lost
+            for _ in range(n):
+                if escorts_lost < escorts and not (lose_bombers_first and bombers_lost < bombers):
+                    escorts_lost += 1
+                elif bombers_lost < bombers:
+                    bombers_lost += 1
+                elif escorts_lost < escorts:
+                    escorts_lost += 1
+
         if not aa_immune and aa_guns > 0 and bombers + escorts:
             value = rules.sbr_aa_hit if aa_hit is None else aa_hit
             h, ev = _roll(dice, f"raid/{space}/aa-all", "aa", "defender", "antiaircraft gun", value, bombers + escorts)
             events.append(ev)
-            hits += h
-        if interceptors:
+            if rules.sbr_aa_casualties_at_once:  # Pacific: removed before the dogfight
+                lose(h)
+            else:
+                hits += h
+        if interceptors and bombers + escorts - bombers_lost - escorts_lost:
             h, ev = _roll(dice, f"raid/{space}/interceptor", "interceptor", "defender", "fighter", rules.interceptor_defense, interceptors)
             events.append(ev)
             hits += h
-            if escorts:
-                h, ev = _roll(dice, f"raid/{space}/escort", "escort", "attacker", "fighter", rules.escort_attack, escorts)
+            if escorts - escorts_lost:
+                h, ev = _roll(dice, f"raid/{space}/escort", "escort", "attacker", "fighter", rules.escort_attack, escorts - escorts_lost)
                 events.append(ev)
                 interceptors_lost = min(h, interceptors)
-        for _ in range(hits):
-            if escorts_lost < escorts and not (lose_bombers_first and bombers_lost < bombers):
-                escorts_lost += 1
-            elif bombers_lost < bombers:
-                bombers_lost += 1
-            elif escorts_lost < escorts:
-                escorts_lost += 1
+        lose(hits)
         aa_immune = True  # the gun has fired
     if interceptors and rules.air_battle_rounds and not rules.sbr_aa_before_air_battle:
         for _ in range(rules.air_battle_rounds):

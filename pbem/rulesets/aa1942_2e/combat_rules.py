@@ -59,6 +59,7 @@ COMBAT_RULES = CombatRules(
     # Amphibious Assaults step 2 (p. 15): "limited to one ship per land unit being offloaded".
     bombard_cap_per_seaborne_unit=True,
     bombard_first_round_only=True,  # "a one-time bombardment"
+    unloading_ships_bombard=True,  # no warship carries land units in this game
     # Step 2: bombardment casualties "will be able to defend during the land combat step".
     bombard_casualties_fire_back=True,
     seaborne_can_retreat=False,  # step 3: "Attacking seaborne units cannot retreat"
@@ -79,4 +80,5 @@ COMBAT_RULES = CombatRules(
     # Strategic Bombing Raids, optional rule "Escorts and Interceptors": a game option.
     escorts="option",
     sbr_aa_before_air_battle=False,
+    sbr_aa_casualties_at_once=False,  # no dogfight after the AA fire in this game
 )

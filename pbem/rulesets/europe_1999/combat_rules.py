@@ -65,6 +65,7 @@ COMBAT_RULES = CombatRules(
     # Amphibious Assaults step 1: each battleship and destroyer in the zone fires once; no cap per landed unit.
     bombard_cap_per_seaborne_unit=False,
     bombard_first_round_only=True,
+    unloading_ships_bombard=True,  # no warship carries land units in this game
     # "The defender chooses his/her casualties ... (These units may fire during the defender's normal
     # counterattack.)"
     bombard_casualties_fire_back=True,
@@ -91,4 +92,6 @@ COMBAT_RULES = CombatRules(
     escorts="always",
     # Step 4: AA fire first (A), then the fighters (B, C), the attacker's casualties removed together (D).
     sbr_aa_before_air_battle=True,
+    # Step 4 D: "The attacking player removes his casualties" of the AA fire and the dogfight together.
+    sbr_aa_casualties_at_once=False,
 )

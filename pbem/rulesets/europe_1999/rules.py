@@ -110,6 +110,8 @@ RULES = Rules(
         # Non-combat Movement: naval units "*may not* be moved into enemy-occupied sea zones or
         # enemy-controlled Convoy centers".
         convoy_open_in_noncombat=False,
+        # The Battle of the Atlantic: ships "enter or pass through" convoy centres to take them.
+        subs_take_convoy_in_place=False,
         # Collect Income, The Middle East: "Germany receives the Middle East IPCs directly from the
         # Allies, not from the bank"; "The loss of Middle Eastern countries does not lower the Allied
         # players' income".

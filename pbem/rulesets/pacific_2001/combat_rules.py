@@ -68,6 +68,8 @@ COMBAT_RULES = CombatRules(
     # fought in the zone; no cap per landed unit.
     bombard_cap_per_seaborne_unit=False,
     bombard_first_round_only=True,
+    # Amphibious Assaults step 2: "Japanese destroyers unloading infantry may not provide a support shot."
+    unloading_ships_bombard=False,
     # Step 2: the defender puts bombardment casualties in the casualty area and they fire back.
     bombard_casualties_fire_back=True,
     # Amphibious Assaults: land units from adjacent territories may join, "but all land units lose the
@@ -93,4 +95,7 @@ COMBAT_RULES = CombatRules(
     escorts="always",
     # Step 4 then step 5: AA fire first, then the dogfight.
     sbr_aa_before_air_battle=True,
+    # Step 4: "Each roll of 1 scores a hit and that number of units are immediately removed"; the
+    # dogfight (step 5) is fought by the survivors.
+    sbr_aa_casualties_at_once=True,
 )

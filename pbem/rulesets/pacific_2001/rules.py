@@ -44,8 +44,10 @@ RULES = Rules(
         # Antiaircraft Gun: "may not be moved into an enemy-occupied territory as an attacking land unit".
         aa_moves_in_combat=False,
         # Phase 3: "Any air units that fly over enemy antiaircraft guns during Combat Movement are
-        # subject to antiaircraft fire"; no AA fire in non-combat movement.
-        aa_fires_at_overflight="combat_move",
+        # subject to antiaircraft fire"; Phase 4, step 6 A: "Retreating planes, however, are still
+        # subject to enemy antiaircraft gunfire if they pass over territories with AA guns"; no AA
+        # fire at other flights of non-combat movement.
+        aa_fires_at_overflight="combat_move_and_retreat",
         # Aircraft Carriers: "If a fighter lands on your carrier during your turn, the carrier may
         # not move again that turn": landings happen as moves are made.
         fighters_land_after_noncombat=False,
@@ -100,6 +102,10 @@ RULES = Rules(
         convoy_captured_in_passing=True,
         # Phase 5: "Moving through in noncombat does not remove enemy markers" - nor is it barred.
         convoy_open_in_noncombat=True,
+        # Phase 5, Note: "Submarines that begin a turn in an empty sea zone containing an enemy convoy
+        # route or convoy center may spend one of their two moves to remain in the sea zone and take
+        # control of it before using their second move to go to an adjacent sea zone."
+        subs_take_convoy_in_place=True,
         tribute_paid_by_enemies=False,
         # Capturing an Enemy Capital: "China has no IPCs. (Their infantry units are built automatically.)"
         countries_without_income=frozenset({"China"}),

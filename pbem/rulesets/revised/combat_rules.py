@@ -77,6 +77,7 @@ COMBAT_RULES = CombatRules(
     bombard_cap_per_seaborne_unit=False,
     # FAQ: "Battleships are removed from the battle board after their first Opening Fire attack."
     bombard_first_round_only=True,
+    unloading_ships_bombard=True,  # Tokyo Express FAQ: the destroyers act "as both transports and destroyers"
     # Battleship profile "Shore Bombardment": "(the enemy units do not fire back)".
     bombard_casualties_fire_back=False,
     # Amphibious Assaults, Land Combat: "attacking land units cannot retreat (not even if they came
@@ -102,4 +103,5 @@ COMBAT_RULES = CombatRules(
     # Strategic Bombing Raids: "it involves only attacking bombers and defending antiaircraft guns".
     escorts="never",
     sbr_aa_before_air_battle=False,
+    sbr_aa_casualties_at_once=False,  # no dogfight after the AA fire in this game
 )

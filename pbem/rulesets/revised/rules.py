@@ -129,7 +129,7 @@ RULES = Rules(
     ),
     # No convoy centres and no tribute spaces on this board.
     economy=EconomyRules(convoy_income_to_captor=False, convoy_captured_in_passing=False, tribute_paid_by_enemies=False,
-                         convoy_open_in_noncombat=True,
+                         convoy_open_in_noncombat=True, subs_take_convoy_in_place=False,
                          countries_without_income=frozenset()),
     victory=VictoryCheck(
         kind="victory_cities",
