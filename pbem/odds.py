@@ -14,15 +14,21 @@ the mass bound for later rows carried with Horner's scheme (see `_FastLand._grid
 operations for n units a side instead of O(n^4).  In the general walk each fire volley's outcomes
 are applied once and combined, and dice-free phases are remembered across rounds.
 
-Intractable battles (more than `STATE_BUDGET` states) fall back to simulation with `fight` under
-deterministic hash dice, flagged with a 95 % confidence half-width.
+Every computation has a bound, so that no battle can stall a turn: a budget of *work* (round
+outcomes enumerated), the same on every machine so that audit reproduces each figure byte for
+byte.  Past it the battle is sampled instead - the same step functions, the dice drawn from the
+exact per-volley distributions by a generator seeded from the battle itself - and the result is
+flagged as simulated, with its 95 % confidence half-width.
 """
 
 from __future__ import annotations
 
+import bisect
+import hashlib
 import heapq
 import itertools
 import math
+import random
 from dataclasses import dataclass, replace
 from typing import Mapping
 
@@ -32,7 +38,13 @@ from pbem.engine.combat.model import Battle, Orders
 from pbem.engine.combat.rolling import class_distribution, convolve, volley_distribution
 
 STATE_BUDGET = 200_000
-SIMULATIONS = 20_000
+# Work units (round outcomes enumerated) an exact computation may spend.  REPORT_BUDGET bounds the
+# odds that `validate`, `adjudicate`, reports and `audit` print (about a tenth of a second on a
+# laptop core); `pbem odds` allows COMMAND_BUDGET (about a second) unless told `--exact`.  A unit
+# is deterministic, unlike a clock, so every machine makes the same choice between exact and sampled.
+REPORT_BUDGET = 15_000
+COMMAND_BUDGET = 100_000
+SIMULATIONS = 2_000
 TOP = 5
 
 
@@ -70,13 +82,15 @@ def battle_odds(
     defender_orders: Orders = Orders(),
     *,
     low_luck: bool = False,
+    budget: int | None = REPORT_BUDGET,
 ) -> Odds:
-    """The exact distribution of the battle's outcomes (see the module docstring)."""
+    """The exact distribution of the battle's outcomes (see the module docstring), or, past
+    `budget` work units (None: no bound), a sample of it flagged `exact=False`."""
     engine = Engine(battle, attacker_orders, defender_orders)
     try:
-        finals, rounds, states, neglected = _solve(engine, low_luck)
+        finals, rounds, states, neglected = _solve(engine, low_luck, budget=budget)
     except _TooBig:
-        return _simulate(battle, attacker_orders, defender_orders, low_luck)
+        return _sample(engine, battle, attacker_orders, defender_orders, low_luck)
     odds = _summarise(engine, finals, rounds, states, exact=True, confidence=None)
     return replace(odds, neglected=neglected)
 
@@ -98,8 +112,22 @@ def _hp(engine: Engine, state: State) -> int:
     return total
 
 
+class _Work:
+    """The work units spent so far against a budget (None: unbounded)."""
+
+    def __init__(self, budget: int | None):
+        self.budget = budget
+        self.spent = 0
+
+    def add(self, units: int) -> None:
+        self.spent += units
+        if self.budget is not None and self.spent > self.budget:
+            raise _TooBig
+
+
 def _round(
-    engine: Engine, state: State, low_luck: bool, memo: dict[tuple[str, State], State] | None = None
+    engine: Engine, state: State, low_luck: bool, memo: dict[tuple[str, State], State] | None = None,
+    work: _Work | None = None,
 ) -> dict[State, float]:
     """The distribution of the state after one full round from `state` (a round start).
 
@@ -122,9 +150,11 @@ def _round(
                 nxt[after] = nxt.get(after, 0.0) + p
                 continue
             if phase == "fire":
-                _fire(engine, st, p, volleys, low_luck, nxt)
+                _fire(engine, st, p, volleys, low_luck, nxt, work)
                 continue
             options = [volley_distribution(v, low_luck) for v in volleys]
+            if work is not None:
+                work.add(math.prod(len(o) for o in options))
             for combo in itertools.product(*options):
                 q = p
                 hits = []
@@ -142,7 +172,8 @@ def _round(
     return out
 
 
-def _fire(engine: Engine, st: State, p: float, volleys, low_luck: bool, nxt: dict[State, float]) -> None:
+def _fire(engine: Engine, st: State, p: float, volleys, low_luck: bool, nxt: dict[State, float],
+          work: _Work | None = None) -> None:
     """The fire phase from `st`: each volley's outcomes are applied once (`Engine.fire_casualties`:
     a volley changes only the side it hits) and then combined, instead of once per combination."""
     sides: dict[str, list[tuple[tuple[tuple[int, ...], tuple[int, ...]], float]]] = {}
@@ -155,6 +186,8 @@ def _fire(engine: Engine, st: State, p: float, volleys, low_luck: bool, nxt: dic
         sides[v.side] = list(got.items())
     hit_d = sides.get("attacker", [((st.d, st.d_pending), 1.0)])
     hit_a = sides.get("defender", [((st.a, st.a_pending), 1.0)])
+    if work is not None:
+        work.add(len(hit_d) * len(hit_a) + sum(len(s) for s in sides.values()))
     rest = (st.a_submerged, st.d_submerged, st.a_retreated, st.over, st.no_combat)
     for (a, a_pending), pa in hit_a:
         q = p * pa
@@ -164,7 +197,7 @@ def _fire(engine: Engine, st: State, p: float, volleys, low_luck: bool, nxt: dic
 
 
 def _solve(
-    engine: Engine, low_luck: bool, *, fast_path: bool = True
+    engine: Engine, low_luck: bool, *, fast_path: bool = True, budget: int | None = None
 ) -> tuple[dict[State, float], float, int, float]:
     """Finals, expected rounds, states expanded, mass neglected; `fast_path=False` walks every
     state with `_round` (the reference the tests hold the land fast path to)."""
@@ -180,6 +213,7 @@ def _solve(
     fast = _FastLand.maybe(engine, low_luck) if fast_path else None
     memo: dict[tuple[str, State], State] = {}
     steady = engine.steady_round
+    work = _Work(budget)
     while heap:
         _, _, _, state = heapq.heappop(heap)
         m = mass.pop(state)
@@ -187,9 +221,9 @@ def _solve(
             fast.add(state, m)
             continue
         expanded += 1
-        if expanded > STATE_BUDGET:
+        if budget is not None and expanded > STATE_BUDGET:
             raise _TooBig
-        succ = _round(engine, state, low_luck, memo)
+        succ = _round(engine, state, low_luck, memo, work)
         stay = succ.pop(state, 0.0)
         if stay >= 1.0 - 1e-15:
             raise RuntimeError("a battle state cannot progress")  # the engine ends such battles
@@ -207,6 +241,7 @@ def _solve(
                 heapq.heappush(heap, (-_hp(engine, st), st.round, next(counter), st))
     neglected = 0.0
     if fast is not None:
+        work.add(fast.cost())
         f_finals, f_rounds, f_states = fast.solve()
         for st, p in f_finals.items():
             finals[st] = finals.get(st, 0.0) + p
@@ -247,6 +282,10 @@ class _FastLand:
     def add(self, state: State, m: float) -> None:
         key = (state.a, state.d)
         self.entries[key] = self.entries.get(key, 0.0) + m
+
+    def cost(self) -> int:
+        """Work units of `solve`: the grid cells of the largest pair of chains it will walk."""
+        return max(((sum(a) + 1) * (sum(d) + 1) for a, d in self.entries), default=0)
 
     # chains -----------------------------------------------------------------
     def _chain(self, side: str, start: tuple[int, ...]) -> list[tuple[int, ...]]:
@@ -571,34 +610,62 @@ def _summarise(
 # the fallback
 
 
-def _simulate(battle: Battle, attacker_orders: Orders, defender_orders: Orders, low_luck: bool) -> Odds:
-    """Monte Carlo with `fight` for battles too large to enumerate (deterministic seeds)."""
-    from pbem.dice import local_dice
-    from pbem.engine.combat.fight import fight
+def _sample(engine: Engine, battle: Battle, attacker_orders: Orders, defender_orders: Orders, low_luck: bool) -> Odds:
+    """The battle sampled `SIMULATIONS` times through the engine's own step functions: each volley's
+    hits drawn per fire class from its exact distribution, by a generator seeded from the battle
+    and the orders themselves, so every machine draws the same sample.  Repeated steps (the same
+    state, phase and hits) are remembered: large battles revisit them often."""
+    rng = random.Random(_seed(battle, attacker_orders, defender_orders, low_luck))
+    samplers: dict[object, tuple[tuple[str, list[float]], ...]] = {}
 
-    engine = Engine(battle, attacker_orders, defender_orders)
+    def draw(volley) -> dict[str, int]:  # type: ignore[no-untyped-def]
+        spec = samplers.get(volley)
+        if spec is None:  # per fire class: the cumulative distribution of its hits
+            per_class: dict[str, list[tuple[int, int]]] = {}
+            for g in volley.groups:
+                per_class.setdefault(g.fire_class, []).append((g.count, g.value))
+            spec = samplers[volley] = tuple(
+                (cls, list(itertools.accumulate(class_distribution(tuple(sorted(per_class[cls])), low_luck))))
+                for cls in sorted(per_class))
+        return {cls: min(bisect.bisect_right(cum, rng.random() * cum[-1]), len(cum) - 1) for cls, cum in spec}
+
+    steps: dict[tuple[State, str, tuple[tuple[tuple[str, int], ...], ...]], State] = {}
+    volleys: dict[tuple[State, str], tuple] = {}  # type: ignore[type-arg]
+    start = engine.initial()
     finals: dict[State, float] = {}
     rounds = 0.0
-    for n in range(SIMULATIONS):
-        out = fight(battle, local_dice(f"odds/{n}"), attacker_orders, defender_orders, low_luck=low_luck)
-        a = _place(engine, "attacker", out.attacker_survivors)
-        d = _place(engine, "defender", out.defender_survivors)
-        zero_a = (0,) * len(a)
-        zero_d = (0,) * len(d)
-        st = State(0, a, d, zero_a, zero_d, zero_a, zero_d, zero_a, out.winner)
-        finals[st] = finals.get(st, 0.0) + 1.0 / SIMULATIONS
-        rounds += out.rounds / SIMULATIONS
+    for _ in range(SIMULATIONS):
+        state = start
+        while not state.over:
+            if state.round > 10_000:
+                raise RuntimeError("a sampled battle did not end")
+            for phase in engine.phases:
+                asked = volleys.get((state, phase))
+                if asked is None:
+                    asked = volleys[(state, phase)] = tuple(engine.volleys(state, phase))
+                hits = [draw(v) for v in asked]
+                key = (state, phase, tuple(tuple(sorted(h.items())) for h in hits))
+                after = steps.get(key)
+                if after is None:
+                    after = steps[key] = engine.apply(state, phase, hits)  # type: ignore[arg-type]
+                state = after
+                if state.over:
+                    break
+        rounds += (0 if state.no_combat else state.round) / SIMULATIONS
+        end = state._replace(round=0)
+        finals[end] = finals.get(end, 0.0) + 1.0 / SIMULATIONS
     half = 1.96 * math.sqrt(0.25 / SIMULATIONS)
-    odds = _summarise(engine, finals, rounds, SIMULATIONS, exact=False, confidence=half)
-    return odds
+    return _summarise(engine, finals, rounds, SIMULATIONS, exact=False, confidence=half)
 
 
-def _place(engine: Engine, side: str, counts: Mapping[str, Mapping[str, int]]) -> tuple[int, ...]:
-    """Survivor counts as a category vector (first category of each owner and unit)."""
-    out = []
-    seen: set[tuple[str, str]] = set()
-    for c in engine.cats(side):  # type: ignore[arg-type]
-        key = (c.owner, c.unit)
-        out.append(0 if key in seen else counts.get(c.owner, {}).get(c.unit, 0))
-        seen.add(key)
-    return tuple(out)
+def _seed(battle: Battle, attacker_orders: Orders, defender_orders: Orders, low_luck: bool) -> int:
+    """A seed from what the battle is (forces, rules, orders), the same on every machine."""
+    def profile(u):  # type: ignore[no-untyped-def]  # sets print in a per-process order: sort them
+        return (u.name, u.cost, u.attack, u.defense, u.move, u.hits, u.bombard, sorted(u.tags))
+
+    text = repr((battle.space, battle.kind, battle.attacker, battle.attackers, battle.defenders, battle.bombard,
+                 battle.can_retreat, battle.retreat_to, battle.aa_hit, sorted(battle.aa_immune),
+                 sorted((o, sorted((n, profile(u)) for n, u in p.items())) for o, p in battle.profiles.items()),
+                 sorted((o, sorted((n, profile(u)) for n, u in p.items())) for o, p in battle.first_cycle_profiles.items()),
+                 battle.sacrifices, battle.rules, attacker_orders, defender_orders, low_luck))
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")

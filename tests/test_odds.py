@@ -231,17 +231,43 @@ def test_land_fast_path_agrees_with_the_state_by_state_walk(case):
             assert close(fast.expected_survivors[side][unit], x), (side, unit)
 
 
-def test_intractable_battles_fall_back_to_simulation_and_say_so(monkeypatch):
-    """Where an exact answer would take too many states the calculator simulates, flags the result
-    as not exact and gives the 95 % confidence half-width; the simulation agrees with the exact
-    answer within it."""
-    import pbem.odds as odds_module
-
+def test_past_the_bound_battles_are_sampled_and_say_so():
+    """No battle may stall a turn (issue 19): past its budget of work the calculator samples the
+    battle through the same step functions, flags the result as not exact and gives the 95 %
+    confidence half-width; the sample agrees with the exact answer within it."""
     battle = sea({"submarine": 2, "destroyer": 1}, {"destroyer": 1, "transport": 1})
-    exact = battle_odds(battle)
-    monkeypatch.setattr(odds_module, "STATE_BUDGET", 1)
-    monkeypatch.setattr(odds_module, "SIMULATIONS", 2_000)
-    sampled = battle_odds(battle)
+    exact = battle_odds(battle, budget=None)
+    sampled = battle_odds(battle, budget=1)
     assert exact.exact and not sampled.exact
     assert sampled.confidence is not None and 0 < sampled.confidence < 0.05
-    assert abs(sampled.attacker_win - exact.attacker_win) < 2 * sampled.confidence
+    for field in ("attacker_win", "defender_win", "draw"):
+        assert abs(getattr(sampled, field) - getattr(exact, field)) < 2 * sampled.confidence, field
+    total = sampled.attacker_win + sampled.defender_win + sampled.draw + sampled.retreat + sampled.stalemate
+    assert abs(total - 1) < 1e-9
+
+
+def test_the_sample_is_the_same_on_every_run_and_differs_between_battles():
+    """Audit reproduces every report byte for byte: the sample's generator is seeded from the
+    battle and the orders, not from the clock or the process (sets print in a per-process order,
+    so the seed sorts them)."""
+    import subprocess
+
+    battle = sea({"submarine": 3, "destroyer": 2, "fighter": 2}, {"destroyer": 2, "aircraft carrier": 1, "fighter": 2})
+    first = battle_odds(battle, budget=1)
+    assert battle_odds(battle, budget=1) == first
+    other = battle_odds(sea({"submarine": 3, "destroyer": 2, "fighter": 2}, {"destroyer": 2, "aircraft carrier": 1, "fighter": 1}), budget=1)
+    assert other.attacker_win != first.attacker_win
+    code = ("import sys; sys.path.insert(0, 'tests/engine/combat'); from combat_helpers import sea; from pbem.odds import battle_odds; "
+            "print(repr(battle_odds(sea({'submarine': 3, 'destroyer': 2, 'fighter': 2}, "
+            "{'destroyer': 2, 'aircraft carrier': 1, 'fighter': 2}), budget=1).attacker_win))")
+    root = Path(__file__).resolve().parents[1]
+    runs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=root,
+                           env={"PYTHONHASHSEED": seed, "PATH": "/usr/bin:/bin"}).stdout for seed in ("1", "2")}
+    assert runs == {repr(first.attacker_win) + "\n"}
+
+
+def test_a_battle_within_the_bound_is_exact():
+    """The bound changes nothing for the battles players fight every turn."""
+    battle = land({"infantry": 5, "artillery": 2, "tank": 3}, {"infantry": 6, "tank": 2})
+    assert battle_odds(battle) == battle_odds(battle, budget=None)
+    assert battle_odds(battle).exact

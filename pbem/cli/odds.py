@@ -145,6 +145,8 @@ def _modifiers(ruleset, kind: str, attacker: str | None, defender: str | None, c
               "defend at full strength on Japan's first turn).")
 @click.option("--option", "game_options", multiple=True, help="A game option as NAME=VALUE (true/false or a number), e.g. "
               "first_turn_surprise=false.")
+@click.option("--exact", "no_bound", is_flag=True, help="Compute exactly however long it takes (by default a battle too "
+              "large for the bound is sampled instead, and says so).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def odds(
     ruleset_id: str,
@@ -166,6 +168,7 @@ def odds(
     round_: int,
     controller: str | None,
     game_options: tuple[str, ...],
+    no_bound: bool,
     as_json: bool,
 ) -> None:
     """Exact odds of a battle (attacker win, defender win, draw, capture, expected losses).
@@ -174,7 +177,7 @@ def odds(
     Pacific's first turn: --ruleset pacific --attacker-power Japan --defender-power "Great Britain"
     --round 1 (the Allies defend at 1; add --controller China for Chinese territory)."""
     from pbem.engine.combat.model import Battle, Force, Orders
-    from pbem.odds import battle_odds
+    from pbem.odds import COMMAND_BUDGET, battle_odds
 
     ruleset, rules = _ruleset(ruleset_id)
     units = ruleset.units
@@ -240,7 +243,7 @@ def odds(
         retreat=parse_retreat(retreat), submerge="always" if attacker_submerge else "never"
     )
     defender_orders = Orders(order_of_loss=ool_d, hold_territory=defender_hold, submerge="always" if defender_submerge else "never")
-    result = battle_odds(battle, attacker_orders, defender_orders, low_luck=low_luck)
+    result = battle_odds(battle, attacker_orders, defender_orders, low_luck=low_luck, budget=None if no_bound else COMMAND_BUDGET)
     data = {
         "kind": kind,
         "attacker_win": result.attacker_win,

@@ -78,7 +78,7 @@ def battle_odds(battle: cm.Battle, att: cm.Orders, dfn: cm.Orders, low_luck: boo
     odds = exact(battle, att, dfn, low_luck=low_luck)
     # Unrounded: rounding happens once, where a figure is shown (pbem.report.render.odds_phrase),
     # so reports, `pbem validate` and `pbem odds` agree to the last digit they print.
-    return {
+    out = {
         "attacker_win": float(odds.attacker_win),
         "defender_win": float(odds.defender_win),
         "draw": float(odds.draw),
@@ -86,6 +86,9 @@ def battle_odds(battle: cm.Battle, att: cm.Orders, dfn: cm.Orders, low_luck: boo
         "stalemate": float(odds.stalemate),
         "capture": float(getattr(odds, "capture", 0.0) or 0.0),
     }
+    if not odds.exact:  # past the odds' bound (pbem.odds.REPORT_BUDGET): sampled, and said so
+        out.update(exact=False, confidence=float(odds.confidence or 0.0))
+    return out
 
 
 def _battle(entry: Mapping[str, Any], mover: str, low_luck: bool) -> dict[str, Any]:

@@ -142,6 +142,8 @@ def odds_phrase(odds: Mapping[str, Any], kind: str = "land") -> str:
         parts.append(f"stalemate {percent(odds['stalemate'])}")
     if kind != "sea" and odds.get("capture") is not None:
         parts.append(f"capture {percent(odds['capture'])}")
+    if odds.get("exact") is False:  # too large to compute exactly within the odds' bound
+        parts.append(f"simulated, within ±{100 * float(odds.get('confidence') or 0):.1f} points")
     return ", ".join(parts)
 
 
