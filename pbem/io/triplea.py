@@ -146,7 +146,8 @@ class ImportProfile:
 _A42 = "rulebook"  # the 1942 Second Edition rulebook (shared/rules/aa1942_2e.txt)
 _EUR = "Europe rulebook"  # Axis & Allies Europe, 1999 (shared/rules/europe_1999.txt)
 _REV = "Revised rulebook"
-_PAC = "Pacific rulebook"  # Axis & Allies Pacific, 2001 (shared/rules/pacific_2001.txt)  # Axis & Allies Revised with errata and FAQ (shared/rules/revised.txt)
+_PAC = "Pacific rulebook"  # Axis & Allies Pacific, 2001 (shared/rules/pacific_2001.txt)
+_AMS = "AMS guide"  # the AMS house rules on 1940 Global (shared/rules/global_1940_ams_house_rules.txt)  # Axis & Allies Revised with errata and FAQ (shared/rules/revised.txt)
 PROFILES: Mapping[str, ImportProfile] = {
     "1942-2e": ImportProfile(
         # The rulebook names the victory cities, TripleA only marks territories (map/vc.txt).
@@ -272,6 +273,16 @@ PROFILES: Mapping[str, ImportProfile] = {
                 for name in ("Germany", "Moscow", "United Kingdom", "United States")
             ),
         ),
+    ),
+    "global-1940": ImportProfile(
+        # DIGEST §1.2: the United Kingdom is "one power with two economies, "UK Europe" and "UK
+        # Pacific"" (AMS: "UK Europe", "UK Pacific"); TripleA's British and UK_Pacific players are
+        # those two countries, their units the United Kingdom's.
+        power_names={"British": "UK Europe", "UK_Pacific": "UK Pacific"},
+        unit_owner_names={"British": "United Kingdom", "UK_Pacific": "United Kingdom"},
+        # The AMS unit table: "AAA", "Tactical bomber", "Strategic bomber"; facilities stay units
+        # (they are bought, damaged and repaired in this game).
+        unit_names={"aaGun": "antiaircraft artillery"},
     ),
     "pacific-2001": ImportProfile(
         # Pick a World Power: three powers; Great Britain "controls two countries: India and Australia",
