@@ -1392,8 +1392,11 @@ class Turn:
         control your home country")."""
         w = self.w
         # a power of several countries must hold each one's capital (Pacific: "The Great Britain player
-        # must retain control of both India and the Australian capital, New South Wales")
+        # must retain control of both India and the Australian capital, New South Wales"), but those
+        # whose capital wins nothing (Pacific's China: the United States' "home country" is the USA)
         for country in self.ruleset.countries_of(power):
+            if country in self.rules.victory.capitals_not_won:
+                continue
             if w.control.get(self.ruleset.country(country).capital) != country:
                 return None
         for enemy in self.ruleset.enemies(power):

@@ -33,12 +33,14 @@ def china_infantry(options: Mapping[str, object], event: str, **facts: Any) -> l
     """Phase 1, China: "China receives one infantry unit for each territory (with an IPC value)
     controlled by China at the start of its turn", plus one "if the Burma Road is open"; they "must
     always be placed in Szechwan", and none while Japan holds it.  Placed in Phase 7 with the United
-    States' new units (the U.S. player's turn is China's)."""
+    States' new units (the U.S. player's turn is China's).  Counted at the start of the turn, placed
+    if Szechwan is Chinese when they are placed ("China may not place any new infantry units until
+    Szechwan has been retaken")."""
     if event != "mobilize" or facts["power"] != "United States":
         return []
     start: Mapping[str, str] = facts["control_at_start"]
     board = facts["board"]
-    if start.get("Szechwan") != "China" or facts["control"].get("Szechwan") != "China":
+    if facts["control"].get("Szechwan") != "China":
         return []
     count = sum(1 for t, c in start.items() if c == "China" and board.spaces[t].ipc > 0)
     if all(start.get(t) != "Japan" for t in BURMA_ROAD):
