@@ -437,6 +437,13 @@ class Mover:
                 for rider in w.cargo_of(u):
                     if w.utype(rider).domain == "air" and rider.owner == u.owner:
                         rider.carrier = None  # left in the air in the starting zone (Rules.movement.carrier_takes_own_fighters_in_combat)
+            if phase == "noncombat" and domain == "sea" and path and not w.rules.movement.carrier_takes_own_fighters_in_combat:
+                for rider in w.cargo_of(u):
+                    # Europe and Pacific, Aircraft Carriers: a fighter that did not take off before its
+                    # carrier moved "is treated as cargo for the remainder of your turn and may not fly"
+                    if w.utype(rider).domain == "air" and rider.owner == u.owner:
+                        rider.moved = max(rider.moved, w.utype(rider).move)
+                        rider.phase = phase
             w.move_unit(u, path, cost)
             u.phase = phase
             u.order = move.yaml_path

@@ -73,6 +73,8 @@ class MovementRules:
     # Does a carrier moving in combat move take its owner's fighters aboard along (they attack with
     # it)?  False (Revised FAQ): they stay "in the air" in its starting zone for a move of their own
     # (an ally's fighters aboard are cargo either way).
+    # False also means (Europe, Pacific): a fighter still aboard when its carrier moves in noncombat
+    # move is cargo for the rest of the turn and flies no more.
     carrier_takes_own_fighters_in_combat: bool
     # May a carrier move after a fighter landed on it this turn?  False (Europe, Aircraft Carriers):
     # "If a fighter lands upon your aircraft carrier during your turn, you may not move the carrier
