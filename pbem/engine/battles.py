@@ -319,7 +319,7 @@ def _allied_ships_in_reach(turn: Turn, space: str, kind: str, attackers: list[Un
     if not all(w.utype(u).has("submarine") for u in defenders):
         return []
     mine = {u.id for u in attackers}
-    return [u for u in w.units_at(space) if u.id not in mine and u.owner != w.power and not w.is_enemy(u.owner)
+    return [u for u in w.units_at(space) if u.id not in mine and u.owner != w.power and w.is_friendly(u.owner)
             and w.utype(u).domain == "sea" and not w.utype(u).has("submarine") and not u.submerged]
 
 
@@ -583,7 +583,7 @@ def _land_stranded(turn: Turn, zone: str) -> None:
 
 
 def _carrier_with_room(w: World, space: str, u: Unit) -> Unit | None:
-    hosts = [h for h in w.units_at(space) if w.utype(h).has("carrier") and not w.is_enemy(h.owner, u.owner) and w.has_room(h, u.type)]
+    hosts = [h for h in w.units_at(space) if w.utype(h).has("carrier") and w.is_friendly(h.owner, u.owner) and w.has_room(h, u.type)]
     return hosts[0] if hosts else None
 
 

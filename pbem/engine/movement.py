@@ -67,7 +67,7 @@ class Mover:
         if w.rules.movement.fighters_land_after_noncombat and move.phase == "noncombat":
             return None  # the carrier is looked for once every noncombat move is made (Turn.land_at_sea)
         room = sum(max(0, w.utype(h).carrier_capacity - len(w.cargo_of(h))) for h in w.units_at(dest)
-                   if w.utype(h).has("carrier") and not w.is_enemy(h.owner))
+                   if w.utype(h).has("carrier") and w.is_friendly(h.owner))
         if room >= len(units) or dest in self.new_carrier_zones:
             return None
         return _problem(move, f"no carrier with room for {len(units)} fighter(s) in {dest}", R_AIR + ": fighters land on a carrier with room",
@@ -75,7 +75,16 @@ class Mover:
 
     # --- graph --------------------------------------------------------------------------------
     def _passable(self, space: str) -> bool:
-        return not self.w.space(space).impassable
+        """Neither an impassable neutral nor a territory of a power at peace with the mover (Rules.politics)."""
+        return not self.w.space(space).impassable and not self.w.is_closed(space)
+
+    def _impassable(self, move: Move, space: str, key: str = "to") -> Problem:
+        if self.w.space(space).impassable:
+            return _problem(move, f"{space} is an impassable neutral", R_NEUTRAL, "go around it", "move.neutral", key=key)
+        holder = self.w.control.get(space)
+        return _problem(move, f"{space} is held by {holder}, with which {self.w.power} is not at war: no unit may enter or fly over it",
+                        "Political rules: powers not at war", f"declare war on {self.w.ruleset.power_name(holder or '')} first "
+                        "(declare_war:), or go around it", "move.at-peace", key=key)
 
     def _neighbours(self, domain: str, here: str) -> list[str]:
         w = self.w
@@ -329,7 +338,7 @@ class Mover:
         problems: list[Problem] = []
         phase = move.phase
         if not self._passable(move.to):
-            return [_problem(move, f"{move.to} is an impassable neutral", R_NEUTRAL, "go around it", "move.neutral")]
+            return [self._impassable(move, move.to)]
         units = self._select(move, phase, problems)
         if units is None:
             return problems
@@ -400,7 +409,7 @@ class Mover:
         if domain == "sea" and not w.is_sea(move.to):
             return [_problem(move, f"sea units cannot move onto land ({move.to})", "Sea units", "", "move.sea-to-land")]
         if (domain == "sea" and not w.rules.movement.carrier_moves_after_landing and any(w.utype(u).has("carrier") for u in units)
-                and any(w.utype(f).domain == "air" and f.phase == "noncombat" and not w.is_enemy(f.owner) for f in w.units_at(move.frm))):
+                and any(w.utype(f).domain == "air" and f.phase == "noncombat" and w.is_friendly(f.owner) for f in w.units_at(move.frm))):
             # a fighter whose noncombat move ended in the carrier's zone has landed on it
             return [_problem(move, "a fighter landed on this aircraft carrier this turn: the carrier may not move for the rest of the turn",
                              "Aircraft Carriers: a carrier a fighter landed on stays for the rest of the turn",
@@ -611,7 +620,7 @@ class Mover:
             if not w.board.are_adjacent(prev, space):
                 return _problem(move, f"{prev} and {space} are not adjacent", "Movement: spaces must be adjacent", "give the spaces in order with via:", "move.not-adjacent", key="via" if move.via else "to")
             if not self._passable(space):
-                return _problem(move, f"{space} is an impassable neutral", R_NEUTRAL, "go around it", "move.neutral", key="via" if move.via else "to")
+                return self._impassable(move, space, key="via" if move.via else "to")
             if domain == "sea" and w.strait_closed(prev, space):
                 return _problem(move, f"the straits are closed: no sea unit may move between {prev} and {space}", "Optional rule: Turkish straits closed", "air units may still fly over", "move.straits")
             if domain == "sea" and not w.canal_open(prev, space):
@@ -717,7 +726,7 @@ class Mover:
                 return False  # it moved, fought or retreated in combat: no loading now
             return not host.offloaded_to or self._may_assault_again(host, move.phase)
 
-        hosts = [u for u in w.units_at(move.to) if w.carries_land(u) and not w.is_enemy(u.owner) and usable(u)]
+        hosts = [u for u in w.units_at(move.to) if w.carries_land(u) and w.is_friendly(u.owner) and usable(u)]
         # Cargo this power loaded this turn onto transports that have not moved yet is repacked with
         # the new units, biggest first onto the fullest transport it fits (best fit): "2 infantry"
         # then "2 tanks" onto three transports gives two transports of a tank and an infantry each.

@@ -95,6 +95,8 @@ class Orders:
     # turn, sea zone -> a friendly territory next to it, or the zone itself (its carriers).  Unnamed:
     # a friendly carrier there, else the first friendly territory next to it.
     cap_landing: Mapping[str, str] = field(default_factory=dict)
+    # Rules.politics: powers the mover declares war on at the start of its combat move (power, yaml path)
+    declare_war: tuple[tuple[str, YamlPath], ...] = ()
 
 
 @dataclass(frozen=True)

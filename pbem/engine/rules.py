@@ -171,6 +171,21 @@ class VictoryPoints:
 
 
 @dataclass(frozen=True)
+class Politics:
+    """Powers of opposing sides are not always at war (1940 Global): only powers at war fight; a
+    territory of a power at peace with the mover is closed to it (no entry, no overflight, as a
+    neutral's: "A territory is neutral if no power controls it, or controlled by a power on the
+    other side with which you are not yet at war"), and its units in a sea zone are ignored.  War
+    begins by a declaration in a power's orders (`declare_war:`), at the start of its combat move.
+    The engine keeps the powers at war in GameState.pending["war"] (sorted pairs)."""
+
+    at_war: frozenset[frozenset[str]]  # pairs of powers at war when the game begins
+    # may_declare_war(options, power, target, round=, at_war=) -> None, or why the declaration is
+    # refused (a power's own political restrictions; None: always allowed)
+    may_declare_war: Callable[..., str | None] | None = None
+
+
+@dataclass(frozen=True)
 class Kamikaze:
     """Suicide attacks on enemy ships, a fixed number per game (Pacific, Kamikaze: "Japan is allowed
     to make six Kamikaze attacks during the game ... only ... in sea zones that contain the Kamikaze
@@ -326,6 +341,7 @@ class Rules:
     economy: EconomyRules
     victory: VictoryCheck
     kamikaze: Kamikaze | None  # None: no such attacks
+    politics: Politics | None  # None: opposing sides are always at war
     hooks: RuleHooks = field(default_factory=lambda: RuleHooks())
     # Where this rulebook puts the sections the engine names in its messages: section -> citation
     # with page ("Tanks and Blitzing" -> "Tanks and Blitzing, pg. 13").  The engine speaks of

@@ -194,7 +194,7 @@ class Turn:
         if w.space(entry.to).is_land and not w.is_friendly_territory(entry.to, of=power):
             return f"{entry.to} is not friendly to {power}"
         if entry.frm == target:
-            staying = [u for u in w.units_at(target) if not w.is_enemy(u.owner, power) and u.carrier is None
+            staying = [u for u in w.units_at(target) if w.is_friendly(u.owner, power) and u.carrier is None
                        and w.utype(u).domain != "structure"]
             if len(staying) <= sum(entry.units.values()):
                 return f"at least one unit must stay behind in {target}"
@@ -217,7 +217,7 @@ class Turn:
         for order in self.orders.convert:
             hook = self.rules.hooks.may_convert
             sp = w.space(order.space)
-            owners = [p.name for p in self.ruleset.powers if p.name != w.power and not w.is_enemy(p.name)
+            owners = [p.name for p in self.ruleset.powers if p.name != w.power and w.is_friendly(p.name)
                       and (order.owner is None or p.name == order.owner)]
             chosen: list[Any] = []
             for utype, n in order.units.items():
@@ -262,6 +262,7 @@ class Turn:
         self.develop_weapons()
         self.purchase()
         self.land_combat_air_patrol()
+        self.declare_wars()
         late_conversion = (self.rules.hooks.conversion_phase is not None
                            and self.rules.hooks.conversion_phase(self.options, w.power) == "noncombat")
         if not late_conversion:
@@ -639,7 +640,7 @@ class Turn:
         w = self.w
         room: dict[str, int] = {}
         for u in w.units.values():
-            if w.utype(u).has("carrier") and not w.is_enemy(u.owner):
+            if w.utype(u).has("carrier") and w.is_friendly(u.owner):
                 aboard = len(w.cargo_of(u))
                 room[u.space] = room.get(u.space, 0) + max(0, w.utype(u).carrier_capacity - aboard)
         return room
@@ -782,7 +783,7 @@ class Turn:
             entry["plunder"] = loot
             self.lose_victory_points(sp.capital_of, loot, f"{loot} IPCs handed over with {space}")
         original = sp.original_owner
-        if original and self.ruleset.power_name(original) != by and not w.is_enemy(original, by):
+        if original and self.ruleset.power_name(original) != by and w.is_friendly(original, by):
             entry["liberation_of"] = original
             if self.rules.capitals.liberation_deferred_to_end_of_turn:
                 liberations = w.pending.setdefault("liberations", [])  # type: ignore[union-attr]
@@ -802,7 +803,7 @@ class Turn:
             w.control[space] = original
             for u in w.units_at(space):
                 if w.utype(u).has("factory") or w.utype(u).has("aa"):
-                    if not w.is_enemy(u.owner, original):
+                    if w.is_friendly(u.owner, original):
                         u.owner = self.ruleset.power_name(original)
             self.log.notes.append(f"{space} is liberated and returns to {original}")
         else:
@@ -820,7 +821,7 @@ class Turn:
             if (not w.commands(u) or w.utype(u).domain != "air" or u.carrier is not None or u.phase != "noncombat"
                     or w.space(u.space).is_land or u.space in self.mover.new_carrier_zones):
                 continue
-            hosts = sorted((h for h in w.units_at(u.space) if w.utype(h).has("carrier") and not w.is_enemy(h.owner, u.owner)
+            hosts = sorted((h for h in w.units_at(u.space) if w.utype(h).has("carrier") and w.is_friendly(h.owner, u.owner)
                             and w.has_room(h, u.type)), key=lambda h: (h.owner != u.owner, h.id))
             if hosts:
                 u.carrier = hosts[0].id
@@ -829,6 +830,32 @@ class Turn:
                                              rule=R_AIR + ": fighters land at the very end of noncombat movement (FAQ)",
                                              hint="fly the fighter to the sea zone where the carrier will be at the end of noncombat move",
                                              path=(*u.order, "to") if u.order else ("noncombat_move",), code="air.landing"))
+
+    def declare_wars(self) -> None:
+        """Rules.politics: "A DOW is made at the beginning of the combat move phase of any turn" if
+        no political restriction applies (the ruleset's may_declare_war says which)."""
+        w = self.w
+        politics = self.rules.politics
+        for target, path in self.orders.declare_war:
+            rule = "Political rules: declarations of war"
+            if politics is None:
+                self.problems.append(Problem("illegal", "in this game the sides are always at war: there is nothing to declare",
+                                             rule=rule, hint="remove declare_war:", path=path, code="politics.always-at-war"))
+                continue
+            relation = w.relation(target)
+            if relation != "peace":
+                why = f"{target} is on {possessive(w.power)} side" if relation == "allied" else f"{w.power} is already at war with {target}"
+                self.problems.append(Problem("illegal", f"{w.power} cannot declare war on {target}: {why}", rule=rule,
+                                             hint="remove it from declare_war:", path=path, code="politics.not-at-peace"))
+                continue
+            refused = politics.may_declare_war(self.options, w.power, target, round=self.state.round,
+                                               at_war=frozenset(w.wars or ())) if politics.may_declare_war else None
+            if refused:
+                self.problems.append(Problem("illegal", f"{w.power} may not declare war on {target} now: {refused}", rule=rule,
+                                             path=path, code="politics.refused"))
+                continue
+            w.declare_war(w.power, target)
+            self.log.notes.append(f"{w.power} declares war on {target}")
 
     def land_combat_air_patrol(self) -> None:
         """Pacific, Phase 2: "Fighters on CAP may land on any friendly land territory that is adjacent
@@ -839,7 +866,7 @@ class Turn:
         for u in sorted((u for u in w.units.values() if u.owner == w.power and u.mission == "cap" and u.carrier is None),
                         key=lambda u: u.id):
             zone = u.space
-            hosts = [h for h in w.units_at(zone) if w.utype(h).has("carrier") and not w.is_enemy(h.owner) and w.has_room(h, u.type)]
+            hosts = [h for h in w.units_at(zone) if w.utype(h).has("carrier") and w.is_friendly(h.owner) and w.has_room(h, u.type)]
             lands = sorted(t for t in w.board.neighbours(zone) if w.space(t).is_land and not w.space(t).impassable
                            and w.is_friendly_territory(t))
             wanted = self.orders.cap_landing.get(zone)
@@ -875,7 +902,7 @@ class Turn:
             if w.space(here).is_land and w.is_friendly_territory(here, at_start=True) and (here not in w.captured_this_turn or self.rules.movement.air_may_land_in_captured):
                 continue
             if not w.space(here).is_land and w.utype(u).has("fighter"):
-                hosts = [h for h in w.units_at(here) if w.utype(h).has("carrier") and not w.is_enemy(h.owner) and w.has_room(h, u.type)]
+                hosts = [h for h in w.units_at(here) if w.utype(h).has("carrier") and w.is_friendly(h.owner) and w.has_room(h, u.type)]
                 if hosts:
                     u.carrier = hosts[0].id
                     continue
@@ -1139,7 +1166,7 @@ class Turn:
             where = "a sea zone" if profiles[wrong[0]].domain == "sea" else "a territory"
             return [Problem("illegal", f"{wrong[0]} is placed in {where}, not in {space}", rule=rule, path=path, code="place.advance-domain")]
         allies = self.rules.hooks.advance_placement_with_allies is not None and self.rules.hooks.advance_placement_with_allies(self.options)
-        if not any((u.owner == w.power or (allies and not w.is_enemy(u.owner))) and u.phase != "placed" for u in w.units_at(space)):
+        if not any((u.owner == w.power or (allies and w.is_friendly(u.owner))) and u.phase != "placed" for u in w.units_at(space)):
             whose = "no unit of its side" if allies else "no unit"
             return [Problem("illegal", f"{w.power} has {whose} in {space} to place new units beside", rule=rule,
                             hint="place them where you already have a unit", path=path, code="place.advance-no-unit")]
@@ -1156,7 +1183,7 @@ class Turn:
             if self.ruleset.power_name(owner) == w.power:
                 return True
             # Revised: an ally's complex, while that ally's capital is in enemy hands.
-            return (self.rules.production.place_at_ally_complex == "if_ally_capital_lost" and not w.is_enemy(owner)
+            return (self.rules.production.place_at_ally_complex == "if_ally_capital_lost" and w.is_friendly(owner)
                     and not w.capital_held(owner))
 
         def usable(territory: str) -> bool:
@@ -1187,7 +1214,7 @@ class Turn:
             return Problem("illegal", f"sea units are placed in a sea zone next to the complex, not in {space}", rule=R_MOBILIZE, hint="name the adjacent sea zone", path=path, code="place.sea-on-land")
         if not usable(space):
             owner = next((u.owner for u in w.units_at(space) if w.utype(u).has("factory")), None)
-            if owner and owner != w.power and not w.is_enemy(owner):
+            if owner and owner != w.power and w.is_friendly(owner):
                 if self.rules.production.place_at_ally_complex == "if_ally_capital_lost":
                     why = (f"the complex in {space} belongs to {owner}: you may mobilize at a friendly power's complex only "
                            f"while that power's capital is in enemy hands, and {possessive(owner)} is not")
@@ -1217,7 +1244,7 @@ class Turn:
                 continue
             for name, sp in sorted(w.board.spaces.items()):
                 holder = w.control.get(name)
-                if sp.original_owner == p.name and holder not in (None, p.name) and not w.is_enemy(holder, p.name):
+                if sp.original_owner == p.name and holder not in (None, p.name) and w.is_friendly(holder, p.name):
                     w.control[name] = p.name
                     for u in w.units_at(name):
                         if w.utype(u).has("factory"):

@@ -67,6 +67,12 @@ class World:
         # Revised's Joint Strike): those of their units that moved in combat attack as the mover's.
         self.commanded: frozenset[str] = frozenset()
         self.developments: dict[str, frozenset[str]] = {p: frozenset(d) for p, d in state.developments.items()}
+        # Rules.politics: the pairs of powers at war (None: opposing sides always are)
+        self.wars: set[frozenset[str]] | None = None
+        if rules.politics is not None:
+            kept = state.pending.get("war")
+            self.wars = ({frozenset(p) for p in kept} if kept is not None  # type: ignore[union-attr]
+                         else set(rules.politics.at_war))
         self._profiles: dict[str, dict[str, UnitType]] = {}
         self._next_id = 1
         for space in sorted(state.units):
@@ -131,6 +137,8 @@ class World:
             s: {o: dict(sorted(t.items())) for o, t in sorted(by_owner.items())}
             for s, by_owner in sorted(counts.items())
         }
+        if self.wars is not None:
+            self.pending["war"] = sorted(sorted(pair) for pair in self.wars)
         cap: dict[str, dict[str, int]] = {}
         for u in self.units.values():
             if u.mission == "cap" and u.carrier is None and self.is_sea(u.space):
@@ -214,15 +222,38 @@ class World:
             return len(aboard) < host_type.carrier_capacity
         return False
 
+    def relation(self, power: str, of: str | None = None) -> str:
+        """"allied" (the same side), "war", or "peace" (opposing sides not at war, Rules.politics)."""
+        a, b = self.ruleset.power_name(power), self.ruleset.power_name(of or self.power)
+        if self.ruleset.side_of(a) == self.ruleset.side_of(b):
+            return "allied"
+        if self.wars is None or frozenset({a, b}) in self.wars:
+            return "war"
+        return "peace"
+
     def is_enemy(self, power: str | None, of: str | None = None) -> bool:
+        """At war: only enemies fight, and only their territories are hostile."""
         if power is None:
             return False
-        return self.ruleset.side_of(power) != self.ruleset.side_of(of or self.power)
+        return self.relation(power, of) == "war"
+
+    def is_friendly(self, power: str | None, of: str | None = None) -> bool:
+        """The same side: allies share territories, carriers and transports."""
+        return power is not None and self.relation(power, of) == "allied"
+
+    def is_closed(self, name: str, of: str | None = None) -> bool:
+        """A territory of a power at peace with `of` (Rules.politics): no entry, no overflight."""
+        owner = self.control.get(name)
+        return owner is not None and self.space(name).is_land and self.relation(owner, of) == "peace"
+
+    def declare_war(self, power: str, target: str) -> None:
+        assert self.wars is not None
+        self.wars.add(frozenset({self.ruleset.power_name(power), self.ruleset.power_name(target)}))
 
     def is_friendly_territory(self, name: str, *, at_start: bool = False, of: str | None = None) -> bool:
         control = self.control_at_start if at_start else self.control
         owner = control.get(name)
-        return owner is not None and not self.is_enemy(owner, of)
+        return owner is not None and self.is_friendly(owner, of)
 
     def is_hostile_territory(self, name: str, *, of: str | None = None) -> bool:
         owner = self.control.get(name)

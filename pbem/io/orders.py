@@ -372,6 +372,11 @@ def parse_orders(doc: YamlDocument, ruleset: Ruleset) -> Orders:
                          code="orders.convoy-income", kind="illegal")
         else:
             convoy_income[country] = int(amount)
+    declare_war = []
+    for i, text in enumerate(data.get("declare_war") or []):
+        target = reader.power(text, ("declare_war", i))
+        if target:
+            declare_war.append((target, ("declare_war", i)))
     cap_landing: dict[str, str] = {}
     for text, where in (data.get("cap_landing") or {}).items():
         zone = reader.space(text, ("cap_landing", text))
@@ -399,7 +404,7 @@ def parse_orders(doc: YamlDocument, ruleset: Ruleset) -> Orders:
                 noncombat_moves=tuple(moves["noncombat"]),
                 placements=() if purchase_named_wrong else tuple(placements),
                 rockets=tuple(rockets), declare=declare, convert=tuple(convert), convoy_income=convoy_income,
-                cap_landing=cap_landing), frozenset(dropped_into))
+                cap_landing=cap_landing, declare_war=tuple(declare_war)), frozenset(dropped_into))
         raise err
     return Orders(
         game=str(data.get("game", "")),
@@ -418,6 +423,7 @@ def parse_orders(doc: YamlDocument, ruleset: Ruleset) -> Orders:
         convert=tuple(convert),
         convoy_income=convoy_income,
         cap_landing=cap_landing,
+        declare_war=tuple(declare_war),
     )
 
 

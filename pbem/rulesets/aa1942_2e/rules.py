@@ -91,6 +91,7 @@ RULES = Rules(
         points=None,
     ),
     kamikaze=None,
+    politics=None,
     # Page numbers the rulebook itself gives in its cross-references ("see Tanks and Blitzing,
     # pg. 13") and where its page ends fall in the text.
     citations={

@@ -126,6 +126,7 @@ RULES = Rules(
         points=None,
     ),
     kamikaze=None,
+    politics=None,
     hooks=RuleHooks(
         # The Soviet Patriotic War (Non-combat Movement), see special.py.
         may_convert=may_convert,

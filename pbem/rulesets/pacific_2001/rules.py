@@ -125,6 +125,8 @@ RULES = Rules(
     # symbol (map `kamikaze`), "an attack roll of 2", against "specific enemy surface ships", "not ...
     # against submarines" (transports are surface ships: DIGEST §5 PAC.7).
     kamikaze=Kamikaze(power="Japan", tokens=6, hit=2, unit="kamikaze", target_tags=frozenset({"surface_warship", "transport"})),
+    # Japan and the Allies are at war from the first turn.
+    politics=None,
     hooks=RuleHooks(
         free_units=china_infantry,
         extra_cargo=japanese_destroyer_cargo,

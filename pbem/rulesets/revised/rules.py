@@ -139,6 +139,7 @@ RULES = Rules(
         points=None,
     ),
     kamikaze=None,
+    politics=None,
     hooks=RuleHooks(
         # National Advantages (Appendix 3), each a game option; see advantages.py.
         # (the combat-only ones - Atlantic Wall, Marines, Kaiten Torpedoes, Kamikaze Attacks - are in
