@@ -142,6 +142,8 @@ class Power:
     # Its economies, when more than one; empty: the power is its own single country.  Control and
     # treasury are kept by country, units by power.
     countries: tuple[Country, ...] = ()
+    # A bystander (Ruleset.bystanders) takes no turn: this says what kind (e.g. "strict" neutral).
+    bystander: str | None = None
 
     @property
     def economies(self) -> tuple[Country, ...]:

@@ -68,6 +68,8 @@ class Ruleset:
     options: Mapping[str, RuleOption]
     data_hash: str  # sha256 of the canonical parsed data: two machines agree on the same rules
     sides: tuple[str, ...] = ()
+    # Owners that take no turn (neutrals, minor powers): each a side of its own (Power.bystander)
+    bystanders: tuple[Power, ...] = ()
     _powers_by_key: Mapping[str, Power] = field(init=False, repr=False, compare=False)
     _units_by_key: Mapping[str, UnitType] = field(init=False, repr=False, compare=False)
     _countries_by_key: Mapping[str, Country] = field(init=False, repr=False, compare=False)
@@ -75,9 +77,11 @@ class Ruleset:
     def __post_init__(self) -> None:
         powers: dict[str, Power] = {}
         countries: dict[str, Country] = {}
-        for p in self.powers:
+        for p in (*self.powers, *self.bystanders):
             for n in (p.name, *p.aliases):
                 powers.setdefault(_key(n), p)
+            if p.bystander:
+                continue
             for c in p.economies:
                 for n in (c.name, *c.aliases):
                     powers.setdefault(_key(n), p)

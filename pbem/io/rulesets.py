@@ -347,6 +347,7 @@ def _build(f: _Files) -> Ruleset:
     spaces_doc: dict[str, Any] = map_doc["spaces"]
     # Control, treasury and the map's owners are kept by country; a power of one economy is its own.
     power_names = [c["name"] for p in rs["powers"] for c in (p.get("countries") or [p])]
+    power_names += [b["name"] for b in rs.get("bystanders", [])]  # they own territories too
     spaces: dict[str, Space] = {}
     adjacency: dict[str, frozenset[str]] = {}
     for name, s in spaces_doc.items():
@@ -457,6 +458,8 @@ def _build(f: _Files) -> Ruleset:
             )
         )
 
+    bystanders = tuple(Power(b["name"], b["name"], "", 0, b.get("colour", "#BBBBBB"), tuple(b.get("aliases", ())), (), b["kind"])
+                       for b in rs.get("bystanders", []))
     # Setup.
     for t, owner in setup_doc["control"].items():
         if t not in spaces or not (spaces[t].is_land or spaces[t].convoy or spaces[t].convoy_route):
@@ -467,7 +470,7 @@ def _build(f: _Files) -> Ruleset:
         if where not in spaces:
             f.add("setup", ("units", where), f"{where!r} is not a space of the map")
         for owner, stack in by_owner.items():
-            if owner not in [p.name for p in powers]:  # units belong to powers, not to their countries
+            if owner not in [p.name for p in (*powers, *bystanders)]:  # units belong to powers, not to their countries
                 f.add(
                     "setup",
                     ("units", where, owner),
@@ -562,4 +565,5 @@ def _build(f: _Files) -> Ruleset:
         options=MappingProxyType(options),
         data_hash=canonical_hash({n: f.data[n] for n in FILES}),
         sides=tuple(rs["sides"]),
+        bystanders=bystanders,
     )

@@ -20,10 +20,11 @@ from pbem.engine.rules import Politics
 from pbem.engine.turn import run_turn
 from pbem.game.game import rules_for
 from pbem.io.orders import read_orders_text
-from pbem.io.rulesets import load_ruleset
+from pbem.io.rulesets import load_ruleset, ruleset_dir
 from pbem.io.state import initial_state
 
 RULESET = load_ruleset("1942-2e")
+RULESET_DIR = ruleset_dir("1942-2e")
 BASE, COMBAT = rules_for(RULESET)
 AXIS = [p.name for p in RULESET.powers if p.side == "Axis"]
 ALLIES = [p.name for p in RULESET.powers if p.side == "Allies"]
@@ -122,3 +123,35 @@ def test_every_pair_at_war_by_default_keeps_the_old_rules() -> None:
     result = turn("combat_move:\n  - {units: 2 infantry, from: Alaska, to: Western Canada}\n", rules_politics=every,
                   units={**NEAR_US, "Western Canada": {}}, control={"Alaska": "Japan", "Western Canada": "United States"})
     assert not result.problems and result.state.control["Western Canada"] == "Japan"
+
+
+def test_bystanders_own_territories_and_armies_and_take_no_turn(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """1940 Global's neutrals (DIGEST §1.2, E10/E11/P14) own territories and standing armies but play
+    no turn: a ruleset lists them as bystanders; each is a side of its own, at peace with every
+    power under Rules.politics, so its territories are closed until the rules make war."""
+    import shutil
+
+    import yaml
+
+    from pbem.engine.world import World
+    from pbem.io.rulesets import load_ruleset_dir
+
+    for name in ("ruleset", "units", "map", "setup"):
+        shutil.copy(RULESET_DIR / f"{name}.yaml", tmp_path / f"{name}.yaml")
+    rs = yaml.safe_load((tmp_path / "ruleset.yaml").read_text())
+    rs["bystanders"] = [{"name": "Strict Neutral", "kind": "strict", "aliases": ["neutral"]}]
+    (tmp_path / "ruleset.yaml").write_text(yaml.safe_dump(rs, sort_keys=False))
+    board = yaml.safe_load((tmp_path / "map.yaml").read_text())
+    del board["spaces"]["Afghanistan"]["impassable"]
+    (tmp_path / "map.yaml").write_text(yaml.safe_dump(board, sort_keys=False))
+    setup = yaml.safe_load((tmp_path / "setup.yaml").read_text())
+    setup["control"]["Afghanistan"] = "Strict Neutral"
+    setup["units"]["Afghanistan"] = {"Strict Neutral": {"infantry": 2}}
+    (tmp_path / "setup.yaml").write_text(yaml.safe_dump(setup, sort_keys=False))
+    ruleset = load_ruleset_dir(tmp_path)
+    assert ruleset.turn_order == RULESET.turn_order and ruleset.power("neutral").bystander == "strict"
+    state = initial_state(ruleset)
+    assert state.units["Afghanistan"] == {"Strict Neutral": {"infantry": 2}} and "Strict Neutral" not in state.treasury
+    world = World(ruleset, replace(BASE, politics=politics()), state)
+    assert world.relation("Strict Neutral") == "peace" and world.is_closed("Afghanistan")
+    assert not world.is_enemy("Strict Neutral") and not world.is_friendly("Strict Neutral")
