@@ -407,6 +407,20 @@ def strip_sea_zone_suffix(name: str) -> str:
 
 
 def load_geometry(path: Path) -> Geometry:
+    """The geometry in `path`; read once per process while the file is unchanged (an audit draws
+    the board after every turn)."""
+    stat = Path(path).stat()
+    key = (str(Path(path).resolve()), stat.st_mtime_ns, stat.st_size)
+    cached = _LOADED.get(key)
+    if cached is None:
+        cached = _LOADED[key] = _read_geometry(Path(path))
+    return cached
+
+
+_LOADED: dict[tuple[str, int, int], Geometry] = {}
+
+
+def _read_geometry(path: Path) -> Geometry:
     data = json.loads(Path(path).read_text(encoding="utf-8"))
     if data.get("format") != FORMAT:
         raise ValueError(f"{path}: not a {FORMAT} file")

@@ -251,7 +251,7 @@ def render_map_svg(geometry: MapGeometry, view: MapView) -> str:
     origins = _name_layout(geometry)
     out += _battles(geometry, view)  # under the names, so a marked space's name still reads
     out += _names(geometry, origins)
-    occupied: list[Box] = [_name_box(name, shape, origins[name]) for name, shape in sorted(geometry.spaces.items())]
+    occupied = Boxes(_name_box(name, shape, origins[name]) for name, shape in sorted(geometry.spaces.items()))
     out += _stacks(geometry, view, powers, origins, occupied)
     out += _moves(geometry, view, occupied)
     out.append("</g>")
@@ -438,7 +438,7 @@ def _name_layout(geometry: MapGeometry) -> dict[str, tuple[float, float]]:
     wrapping map TripleA lets them run on across the edge; a picture cannot.
     """
     origins: dict[str, tuple[float, float]] = {}
-    boxes: list[Box] = []
+    boxes = Boxes()
     for name in sorted(geometry.spaces, key=lambda n: (geometry.spaces[n].sea, n)):
         shape = geometry.spaces[name]
         w = _text_width(name, _name_size(shape))
@@ -448,7 +448,8 @@ def _name_layout(geometry: MapGeometry) -> dict[str, tuple[float, float]]:
         options = [(max(4.0, min(x, geometry.width - 4.0 - w)), y) for x, y in options]
         chosen = options[0]
         for option in options:
-            if not any(_overlap(_name_box(name, shape, option), box) for box in boxes):
+            placed = _name_box(name, shape, option)
+            if not any(_overlap(placed, box) for box in boxes.near(placed)):
                 chosen = option
                 break
         origins[name] = chosen
@@ -507,7 +508,7 @@ def _stacks(
     view: MapView,
     powers: Sequence[str],
     origins: Mapping[str, tuple[float, float]],
-    occupied: list[Box] | None = None,
+    occupied: "Boxes | None" = None,
 ) -> list[str]:
     """One badge per power and space, in the power's colour, stacked downwards.
 
@@ -516,7 +517,7 @@ def _stacks(
     """
     rank = {p: i for i, p in enumerate(powers)}
     if occupied is None:
-        occupied = [_name_box(name, shape, origins[name]) for name, shape in sorted(geometry.spaces.items())]
+        occupied = Boxes(_name_box(name, shape, origins[name]) for name, shape in sorted(geometry.spaces.items()))
     names_index = {name: i for i, name in enumerate(sorted(geometry.spaces))}
     out = [f'<g id="units" font-size="{STACK_FONT}" font-weight="bold">']
     for name in sorted(view.units):
@@ -563,8 +564,51 @@ def _overlap(a: Box, b: Box) -> float:
     return w * h if w > 0 and h > 0 else 0.0
 
 
+class Boxes:
+    """Boxes already placed (names, stacks, labels), with a grid of cells so that a new box is
+    compared with its neighbours only, not with every box of the board.  `near` gives them in the
+    order they were added, so sums of overlaps come out to the same last bit as over all boxes
+    (the others would only have added exact zeros)."""
+
+    CELL = 128.0
+
+    def __init__(self, boxes: Iterable[Box] = ()):
+        self.boxes: list[Box] = []
+        self.cells: dict[tuple[int, int], list[int]] = {}
+        for box in boxes:
+            self.append(box)
+
+    def _cells(self, box: Box) -> Iterable[tuple[int, int]]:
+        c = self.CELL
+        for i in range(math.floor(box[0] / c), math.floor(box[2] / c) + 1):
+            for j in range(math.floor(box[1] / c), math.floor(box[3] / c) + 1):
+                yield (i, j)
+
+    def append(self, box: Box) -> None:
+        index = len(self.boxes)
+        self.boxes.append(box)
+        for cell in self._cells(box):
+            self.cells.setdefault(cell, []).append(index)
+
+    def __getitem__(self, index: int) -> Box:
+        return self.boxes[index]
+
+    def __len__(self) -> int:
+        return len(self.boxes)
+
+    def near(self, box: Box) -> list[Box]:
+        found: set[int] = set()
+        for cell in self._cells(box):
+            found.update(self.cells.get(cell, ()))
+        return [self.boxes[i] for i in sorted(found)]
+
+    def cover(self, box: Box) -> float:
+        """How much of `box` the boxes placed cover (summed in the order they were placed)."""
+        return sum(_overlap(box, other) for other in self.near(box))
+
+
 def _stack_anchor(
-    shape: SpaceShape, name_box: Box, w: float, h: float, occupied: Sequence[Box], width: int
+    shape: SpaceShape, name_box: Box, w: float, h: float, occupied: "Boxes", width: int
 ) -> tuple[float, float]:
     """Top centre of a w-by-h stack, at the candidate point that covers the least of the names and
     stacks already placed: TripleA's placement points first, then the centre, then under the name."""
@@ -577,7 +621,7 @@ def _stack_anchor(
     best, best_cost = candidates[0], math.inf
     for cx, top in candidates:
         box = (cx - w / 2 - 2, top - 2, cx + w / 2 + 2, top + h + 2)
-        cost = sum(_overlap(box, other) for other in occupied)
+        cost = occupied.cover(box)
         if cost < best_cost:
             best, best_cost = (cx, top), cost
         if cost == 0:
@@ -588,12 +632,12 @@ def _stack_anchor(
 # Moves ---------------------------------------------------------------------------------------------
 
 
-def _moves(geometry: MapGeometry, view: MapView, occupied: list[Box] | None = None) -> list[str]:
+def _moves(geometry: MapGeometry, view: MapView, occupied: "Boxes | None" = None) -> list[str]:
     """Curved arrows, bent to their left so a move and its return do not overlap.  On a map that
     wraps east-west, a move across the seam is drawn the short way, as two pieces each clipped at
     the map's edge, the arrowhead on the piece that arrives.  Each label goes at the point along
     its arrow that covers least of the names, unit stacks and labels already placed (`occupied`)."""
-    occupied = list(occupied or [])
+    occupied = Boxes(occupied.boxes if occupied is not None else ())  # labels added here stay this function's
     out = ['<g id="moves" fill="none" stroke-linecap="round">']
     labels: list[str] = []
     for move in view.moves:
@@ -628,7 +672,7 @@ def _moves(geometry: MapGeometry, view: MapView, occupied: list[Box] | None = No
                 lx = max(half, min(px, geometry.width - half))
                 for ly in (py - 8, py + 22, py - 30):
                     box = (lx - half, ly - 17, lx + half, ly + 5)
-                    cost = sum(_overlap(box, other) for other in occupied)
+                    cost = occupied.cover(box)
                     if cost < best_cost:
                         best, best_cost = (lx, ly, box), cost
                     if cost == 0:
