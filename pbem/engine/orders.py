@@ -97,6 +97,10 @@ class Orders:
     cap_landing: Mapping[str, str] = field(default_factory=dict)
     # Rules.politics: powers the mover declares war on at the start of its combat move (power, yaml path)
     declare_war: tuple[tuple[str, YamlPath], ...] = ()
+    # A power of several countries: which country's control marker a territory it takes receives,
+    # where the rules leave the choice to it (Rules.hooks.capture_country; Pacific's Siam and French
+    # Indo-China taken by American and Chinese units): territory -> country.
+    markers: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

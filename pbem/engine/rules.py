@@ -323,9 +323,10 @@ class RuleHooks:
     # advance_placement_with_allies(options) -> bool: in that round 0, may units also be placed where
     #   only a friendly power has a unit? (None: no.)
     advance_placement_with_allies: Callable[..., bool] | None = None
-    # capture_country(options, power, space, world) -> country or None: which of a power's countries
-    #   (Power.countries) places its control marker on a territory it takes that was no country of
-    #   its own (None: the power's first country; e.g. Pacific's Siam and French Indo-China: India).
+    # capture_country(options, power, space, world, chosen=) -> country or None: which of a power's
+    #   countries (Power.countries) places its control marker on a territory it takes that was no
+    #   country of its own (None: the power's first country; e.g. Pacific's Siam and French Indo-China:
+    #   India).  `chosen`: the country the mover's orders name for it (orders `markers:`), or None.
     #   A friendly original owner's territory is liberated to it before this is asked.
     capture_country: Callable[..., str | None] | None = None
 

@@ -86,6 +86,7 @@ class Turn:
             for space in sorted({u.space for u in self.w.units.values() if self.w.is_sea(u.space)}):
                 self.w._embark_at(space)
         self.w.commanded = frozenset(rules.hooks.commands(self.options, self.w.power)) if rules.hooks.commands else frozenset()
+        self.w.marker_choices = dict(orders.markers)
         self.mover = Mover(self.w)
         self.log = TurnLog()
         self.problems: list[Problem] = []

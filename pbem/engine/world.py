@@ -67,6 +67,8 @@ class World:
         # Revised's Joint Strike): those of their units that moved in combat attack as the mover's.
         self.commanded: frozenset[str] = frozenset()
         self.developments: dict[str, frozenset[str]] = {p: frozenset(d) for p, d in state.developments.items()}
+        # orders' `markers:`: the country a power of several names for a territory it takes (Rules.hooks.capture_country)
+        self.marker_choices: dict[str, str] = {}
         # Rules.politics: the pairs of powers at war (None: opposing sides always are)
         self.wars: set[frozenset[str]] | None = None
         if rules.politics is not None:
@@ -321,7 +323,8 @@ class World:
         if original in countries:
             return original
         if len(countries) > 1 and self.rules.hooks.capture_country is not None:
-            chosen = self.rules.hooks.capture_country(self.options, power, self.space(space), self)
+            chosen = self.rules.hooks.capture_country(self.options, power, self.space(space), self,
+                                                      chosen=self.marker_choices.get(space))
             if chosen:
                 return chosen
         return countries[0]

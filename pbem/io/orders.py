@@ -372,6 +372,18 @@ def parse_orders(doc: YamlDocument, ruleset: Ruleset) -> Orders:
                          code="orders.convoy-income", kind="illegal")
         else:
             convoy_income[country] = int(amount)
+    markers: dict[str, str] = {}
+    for text, country_text in (data.get("markers") or {}).items():
+        space = reader.space(text, ("markers", text))
+        try:
+            country = ruleset.country(str(country_text)).name
+        except KeyError:
+            country = None
+        if power and (country is None or country not in ruleset.countries_of(power)):
+            reader.error(f"{shown(str(country_text))} is not a country of {power}", ("markers", text),
+                         hint="one of: " + ", ".join(ruleset.countries_of(power)), code="orders.marker-country", kind="illegal")
+        elif space and country:
+            markers[space] = country
     declare_war = []
     for i, text in enumerate(data.get("declare_war") or []):
         target = reader.power(text, ("declare_war", i))
@@ -404,7 +416,7 @@ def parse_orders(doc: YamlDocument, ruleset: Ruleset) -> Orders:
                 noncombat_moves=tuple(moves["noncombat"]),
                 placements=() if purchase_named_wrong else tuple(placements),
                 rockets=tuple(rockets), declare=declare, convert=tuple(convert), convoy_income=convoy_income,
-                cap_landing=cap_landing, declare_war=tuple(declare_war)), frozenset(dropped_into))
+                cap_landing=cap_landing, declare_war=tuple(declare_war), markers=markers), frozenset(dropped_into))
         raise err
     return Orders(
         game=str(data.get("game", "")),
@@ -424,6 +436,7 @@ def parse_orders(doc: YamlDocument, ruleset: Ruleset) -> Orders:
         convoy_income=convoy_income,
         cap_landing=cap_landing,
         declare_war=tuple(declare_war),
+        markers=markers,
     )
 
 

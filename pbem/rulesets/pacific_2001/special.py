@@ -98,17 +98,23 @@ def naval_base_move(options: Mapping[str, object], power: str, unit: UnitType, *
     return 0, None
 
 
-def capture_country(options: Mapping[str, object], power: str, space: Space, world: Any) -> str | None:
+def capture_country(options: Mapping[str, object], power: str, space: Space, world: Any, *,
+                    chosen: str | None = None) -> str | None:
     """Phase 5: Manchuria, Shantung and Korea taken by the Allies become China's; Siam and French
-    Indo-China taken by Britain take an India marker (Great Britain's first country already), and
-    by the Americans the USA's unless only Chinese infantry took it (the rulebook lets a mixed force
-    "choose either country": the USA, unless no U.S. unit but Chinese infantry stands there)."""
+    Indo-China taken by Britain take an India marker (Great Britain's first country already); "If a
+    mixed force of American and Chinese ground units captures the territory, choose either country
+    to place a NCM there" - the orders' `markers:` choice, else the USA's.  A territory taken by
+    Chinese infantry alone becomes China's, one taken by U.S. units alone the USA's."""
     if power == "United States" and space.name in TO_CHINA:
         return "China"
     if power == "United States":
         land = [u for u in world.units_at(space.name) if u.owner == "United States" and world.utype(u).domain == "land"]
-        if land and all(u.type == "Chinese infantry" for u in land):
+        chinese = [u for u in land if u.type == "Chinese infantry"]
+        if land and len(chinese) == len(land):
             return "China"
+        if chosen and space.name in TO_INDIA and chinese:  # a mixed force chooses
+            return chosen
+        return "USA"
     return None
 
 
