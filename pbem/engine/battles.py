@@ -681,7 +681,7 @@ def _raid(turn: Turn, space: str, raiders: list[Unit]) -> None:
                            escorts=len(escorts), interceptors=len(interceptors), aa_guns=aa_guns,
                            treasury=w.treasury.get(victim, 0) if victim else 0,
                            damage_dice=raid_damage_dice(w.developments.get(w.power, frozenset())), dive_bombers=len(dive),
-                           aa_immune=aa_immune, aa_hit=aa_hit)
+                           aa_immune=aa_immune, aa_hit=aa_hit, max_damage=w.facility_max_damage(space))
     for group, lost in ((bombers, outcome.bombers_lost), (escorts, outcome.escorts_lost), (interceptors, outcome.interceptors_lost),
                         (dive, outcome.dive_bombers_lost)):
         for u in sorted(group, key=lambda u: u.id)[:lost]:

@@ -77,13 +77,14 @@ def plan_strikes(turn: Turn) -> dict[str, list[Unit]]:
 
 def sacrifices(turn: Turn, picks: list[Unit]) -> tuple[Sacrifice, ...]:
     """The strikes in a zone with a naval battle: "used during the first round of combat. Any ships
-    sunk as a result still get to return fire. Kamikaze cannot be taken as casualties"."""
+    sunk as a result still get to return fire. Kamikaze cannot be taken as casualties" (Pacific; in
+    1940 they do not: Kamikaze.victims_fire_back)."""
     k = turn.w.rules.kamikaze
     assert k is not None
     by_type: dict[str, int] = {}
     for u in picks:
         by_type[u.type] = by_type.get(u.type, 0) + 1
-    return tuple(Sacrifice("defender", k.power, k.unit, n, k.hit, target=t, fire_back=True) for t, n in sorted(by_type.items()))
+    return tuple(Sacrifice("defender", k.power, k.unit, n, k.hit, target=t, fire_back=k.victims_fire_back) for t, n in sorted(by_type.items()))
 
 
 def strike_without_battle(turn: Turn, zone: str, picks: list[Unit]) -> None:

@@ -33,6 +33,11 @@ TAGS = frozenset(
         "capture_blocking",  # (structures) stop a blitz: AAA, industrial complex
         "moves_noncombat_only",  # AAA in 1942
         "cannot_attack",
+        "armour",  # a tank: the partner of a mechanized unit's blitz and of a tactical bomber (1940)
+        "mechanized",  # mechanized infantry (1940)
+        "carrier_borne",  # lands on carriers though no fighter (1940's tactical bomber)
+        "air_base",  # (structures) an air base facility (1940)
+        "naval_base",  # (structures) a naval base facility (1940)
     }
 )
 
@@ -53,11 +58,23 @@ class UnitType:
     transport_capacity: int = 0  # cargo slots of a transport
     transport_size: int = 0  # slots a land unit takes aboard (0: cannot be transported)
     carrier_capacity: int = 0  # air units a carrier holds
+    production: int | None = None  # units a facility mobilizes a turn, less damage (None: the ruleset's limit)
+    max_damage: int | None = None  # the most damage a facility takes (None: the ruleset's bombing cap)
+    captured_as: str | None = None  # the unit a captured facility becomes (1940: a major complex a minor one)
+    # attack when paired one to one with a unit having one of these tags (1940: a tactical bomber
+    # with a fighter or a tank attacks at 4); 0 and (): no pairing
+    paired_attack: int = 0
+    paired_with: tuple[str, ...] = ()
     bought_by: tuple[str, ...] | None = None  # the only countries that may buy it (None: any; (): none)
     aliases: tuple[str, ...] = ()
 
     def has(self, tag: str) -> bool:
         return tag in self.tags
+
+    @property
+    def lands_on_carriers(self) -> bool:
+        """Fighters, and 1940's tactical bombers (`carrier_borne`)."""
+        return "fighter" in self.tags or "carrier_borne" in self.tags
 
 
 @dataclass(frozen=True)

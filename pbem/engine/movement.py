@@ -62,7 +62,7 @@ class Mover:
             why = "it was captured this turn" if captured else "it was not friendly at the start of the turn"
             return _problem(move, f"air units cannot land in {dest}: {why}", R_AIR + ": land in a territory friendly at the start of the turn",
                             "land in a territory your side held when the turn began, or on a carrier", "air.landing")
-        if any(not w.utype(u).has("fighter") for u in units):
+        if any(not w.utype(u).lands_on_carriers for u in units):
             return _problem(move, f"only fighters land at sea; {dest} is a sea zone", R_AIR, "land bombers in a friendly territory", "air.landing")
         if w.rules.movement.fighters_land_after_noncombat and move.phase == "noncombat":
             return None  # the carrier is looked for once every noncombat move is made (Turn.land_at_sea)
@@ -528,7 +528,7 @@ class Mover:
         for u in units:
             more, spaces = hook(w.options, w.power, w.utype(u), phase=move.phase, frm=move.frm, to=move.to,
                                 start=u.start, moved=u.moved, arrived_this_phase=u.phase == move.phase,
-                                board=w.board, control=w.control)
+                                board=w.board, control=w.control, world=w)
             extra = more if extra is None else min(extra, more)
             if spaces is not None:
                 within = frozenset(spaces) if within is None else within & frozenset(spaces)

@@ -10,7 +10,10 @@ live in `pbem.engine.combat.rules.CombatRules`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Literal
+from typing import TYPE_CHECKING, Any, Callable, Literal
+
+if TYPE_CHECKING:
+    from pbem.engine.objectives import NationalObjective
 
 
 @dataclass(frozen=True)
@@ -116,7 +119,9 @@ class ProductionRules:
     # value in captured ones (Europe, Place New Units)
     # unlimited_at_starting_complexes: without limit at a complex of the opening setup in the power's
     # own original territory, up to the territory's value at any other (Pacific, Phase 7).
-    production_limit: Literal["territory_ipc", "unlimited_at_home", "unlimited_at_starting_complexes"]
+    # facility: up to the complex's own `production` (units.yaml), less damage (1940 Global: a major
+    # complex 10, a minor one 3).
+    production_limit: Literal["territory_ipc", "unlimited_at_home", "unlimited_at_starting_complexes", "facility"]
     place_at_ally_complex: Literal["never", "if_ally_capital_lost"]
     new_complexes: bool  # may industrial complexes be bought at all? (Europe: "may not be built")
     new_complex_min_ipc: int
@@ -180,9 +185,15 @@ class Politics:
     The engine keeps the powers at war in GameState.pending["war"] (sorted pairs)."""
 
     at_war: frozenset[frozenset[str]]  # pairs of powers at war when the game begins
-    # may_declare_war(options, power, target, round=, at_war=) -> None, or why the declaration is
-    # refused (a power's own political restrictions; None: always allowed)
+    # may_declare_war(options, power, target, round=, at_war=, control=, facts=) -> None, or why the
+    # declaration is refused (a power's own political restrictions; None: always allowed); `control`:
+    # territory -> controller now, `facts`: GameState.pending["facts"]
     may_declare_war: Callable[..., str | None] | None = None
+    # on_declare(options, power, target, at_war=) -> (other pairs of powers the declaration puts at
+    # war, facts it establishes): a declaration that brings others with it (1940: "A DOW on UK or
+    # ANZAC is a DOW on both") and what later rules ask about it (an unprovoked declaration).  The
+    # engine keeps facts in GameState.pending["facts"].
+    on_declare: Callable[..., tuple[tuple[tuple[str, str], ...], tuple[str, ...]]] | None = None
 
 
 @dataclass(frozen=True)
@@ -200,6 +211,10 @@ class Kamikaze:
     hit: int
     unit: str  # the profile (units.yaml) the battle's dice are rolled for
     target_tags: frozenset[str]  # units with any of these tags may be chosen (never submarines)
+    # do ships a kamikaze sinks in a naval battle's first round still fire in it?  (Pacific: "Any
+    # ships sunk as a result still get to return fire"; 1940: "Ships sunk are removed immediately and
+    # do not take part in general combat")
+    victims_fire_back: bool
 
 
 @dataclass(frozen=True)
@@ -239,7 +254,7 @@ class RuleHooks:
     movement_profiles: Callable[..., dict[str, Any]] | None = None
     income_adjustment: Callable[..., int] | None = None
     free_units: Callable[..., list["FreeUnits"]] | None = None
-    # movement_bonus(options, power, profile, phase=, frm=, to=, start=, moved=, arrived_this_phase=, board=, control=)
+    # movement_bonus(options, power, profile, phase=, frm=, to=, start=, moved=, arrived_this_phase=, board=, control=, world=)
     #   -> (extra spaces, spaces the whole path must stay within or None): extra movement for one
     #   move of one unit; `start` is where it began the turn, `moved` what it has used,
     #   `arrived_this_phase` whether it already moved in this phase (and so ended a move at `frm`).
@@ -344,6 +359,8 @@ class Rules:
     kamikaze: Kamikaze | None  # None: no such attacks
     politics: Politics | None  # None: opposing sides are always at war
     hooks: RuleHooks = field(default_factory=lambda: RuleHooks())
+    # bonus IPCs collected with income while their conditions hold (1940 Global); () : none
+    objectives: tuple["NationalObjective", ...] = ()
     # Where this rulebook puts the sections the engine names in its messages: section -> citation
     # with page ("Tanks and Blitzing" -> "Tanks and Blitzing, pg. 13").  The engine speaks of
     # sections; each ruleset adds its own page numbers.  Not a rule choice, so it may be left out.

@@ -31,6 +31,23 @@ class Phase:
 
 
 @dataclass(frozen=True)
+class CityGroup:
+    """Victory cities of which a side must hold `at_least` (1940 Global: 8 of the Europe board's 11)."""
+
+    name: str
+    cities: tuple[str, ...]  # territories
+    at_least: int
+
+
+@dataclass(frozen=True)
+class SideVictory:
+    """How one side wins by city groups: any one group held, while it holds one of `holding_one_of`."""
+
+    any_of: tuple[CityGroup, ...]
+    holding_one_of: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class VictoryRules:
     """How the game is won: a number of victory cities, chosen by a game option (kind "cities"), or
     an enemy capital held to the start of the captor's next turn (kind "capitals": no cities, no
@@ -41,7 +58,8 @@ class VictoryRules:
     option: str  # the game option choosing the condition
     checked_after: str  # power after whose turn (the end of the round) victory is checked
     rule: str = ""
-    kind: str = "cities"
+    kind: str = "cities"  # "cities", "capitals", or "city_groups" (each side's own groups: `sides`)
+    sides: Mapping[str, SideVictory] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

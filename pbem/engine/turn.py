@@ -603,7 +603,7 @@ class Turn:
             if u.mission is not None and self.rules.hooks.one_way_missions is not None and u.mission in self.rules.hooks.one_way_missions(self.options, w.power, w.utype(u)):
                 continue  # it is lost in its battle and needs no landing (Rules.hooks.one_way_missions)
             left = w.utype(u).move - u.moved
-            is_fighter = w.utype(u).has("fighter")
+            is_fighter = w.utype(u).lands_on_carriers
 
             def landing(s: str) -> bool:
                 if w.space(s).is_land:
@@ -771,10 +771,11 @@ class Turn:
         # destroyed where the rules say so (1942: General Combat, step 7; Revised: AA guns are captured).
         for u in list(w.units_at(space)):
             if w.is_enemy(u.owner, by):
-                if w.utype(u).has("factory") or (w.utype(u).has("aa") and not self.combat_rules.aa_destroyed_when_alone):
+                if w.utype(u).domain == "structure" or (w.utype(u).has("aa") and not self.combat_rules.aa_destroyed_when_alone):
                     u.owner = by
                     u.fought = True  # a captured gun cannot move this turn (Revised FAQ)
                     u.captured = True
+                    self._downgrade_captured(u)
                 elif w.utype(u).domain == "land":
                     w.remove(u)
         if sp.capital_of and w.is_enemy(sp.capital_of, by) and self.rules.capitals.capital_plunder:
@@ -796,6 +797,21 @@ class Turn:
         for grant in self.free_units("captured", space=space, by=w.control[space], previous=previous, original_owner=original):
             self.give(grant, space)
 
+    def _downgrade_captured(self, u: Any) -> None:
+        """A facility whose profile names `captured_as` becomes that one when captured, its damage
+        cut to the new cap (1940 Global: "If you capture a major industrial complex, it is immediately
+        downgraded to a minor industrial complex and any damage markers above 6 are removed")."""
+        w = self.w
+        lower = w.utype(u).captured_as
+        if lower is None:
+            return
+        was = u.type
+        u.type = lower
+        cap = w.facility_max_damage(u.space)
+        if cap is not None and w.damage.get(u.space, 0) > cap:
+            w.damage[u.space] = cap
+        self.log.notes.append(f"The {was} in {u.space} is captured and becomes a {lower}")
+
     def _liberate(self, space: str, original: str) -> None:
         """Return a liberated territory (with its complex and captured AA) to its original owner,
         unless that owner's capital is in enemy hands: then the liberator holds it."""
@@ -803,7 +819,7 @@ class Turn:
         if w.capital_held(original) or not self.rules.capitals.liberation_needs_capital:
             w.control[space] = original
             for u in w.units_at(space):
-                if w.utype(u).has("factory") or w.utype(u).has("aa"):
+                if w.utype(u).domain == "structure" or w.utype(u).has("aa"):
                     if w.is_friendly(u.owner, original):
                         u.owner = self.ruleset.power_name(original)
             self.log.notes.append(f"{space} is liberated and returns to {original}")
@@ -849,14 +865,25 @@ class Turn:
                 self.problems.append(Problem("illegal", f"{w.power} cannot declare war on {target}: {why}", rule=rule,
                                              hint="remove it from declare_war:", path=path, code="politics.not-at-peace"))
                 continue
+            facts = frozenset(w.pending.get("facts", []) or [])  # type: ignore[call-overload]
             refused = politics.may_declare_war(self.options, w.power, target, round=self.state.round,
-                                               at_war=frozenset(w.wars or ())) if politics.may_declare_war else None
+                                               at_war=frozenset(w.wars or ()), control=dict(w.control),
+                                               facts=facts) if politics.may_declare_war else None
             if refused:
                 self.problems.append(Problem("illegal", f"{w.power} may not declare war on {target} now: {refused}", rule=rule,
                                              path=path, code="politics.refused"))
                 continue
+            others: tuple[tuple[str, str], ...] = ()
+            if politics.on_declare is not None:
+                others, new_facts = politics.on_declare(self.options, w.power, target, at_war=frozenset(w.wars or ()))
+                if new_facts:
+                    w.pending["facts"] = sorted({*facts, *new_facts})
             w.declare_war(w.power, target)
             self.log.notes.append(f"{w.power} declares war on {target}")
+            for a, b in others:
+                if w.relation(a, b) == "peace":
+                    w.declare_war(a, b)
+                    self.log.notes.append(f"{a} and {b} are at war too: the declaration on {target} brings it")
 
     def land_combat_air_patrol(self) -> None:
         """Pacific, Phase 2: "Fighters on CAP may land on any friendly land territory that is adjacent
@@ -902,7 +929,7 @@ class Turn:
             here = u.space
             if w.space(here).is_land and w.is_friendly_territory(here, at_start=True) and (here not in w.captured_this_turn or self.rules.movement.air_may_land_in_captured):
                 continue
-            if not w.space(here).is_land and w.utype(u).has("fighter"):
+            if not w.space(here).is_land and w.utype(u).lands_on_carriers:
                 hosts = [h for h in w.units_at(here) if w.utype(h).has("carrier") and w.is_friendly(h.owner) and w.has_room(h, u.type)]
                 if hosts:
                     u.carrier = hosts[0].id
@@ -914,7 +941,7 @@ class Turn:
             def landing(s: str) -> bool:
                 if w.space(s).is_land:
                     return w.is_friendly_territory(s, at_start=True) and s not in w.captured_this_turn
-                return w.utype(u).has("fighter") and capacity.get(s, 0) > 0
+                return w.utype(u).lands_on_carriers and capacity.get(s, 0) > 0
 
             target = self._nearest(here, landing, left)
             if target is None:
@@ -1096,6 +1123,8 @@ class Turn:
             limit = self.rules.hooks.placement_limit(self.options, self.w.power, sp)
             if limit is not None:
                 return limit - self.w.damage.get(site, 0)
+        if self.rules.production.production_limit == "facility":
+            return (self.w.facility_production(site) or 0) - self.w.damage.get(site, 0)
         countries = self.ruleset.countries_of(self.w.power)
         if self.rules.production.production_limit == "unlimited_at_home" and sp.original_owner in countries:
             return 10**6
@@ -1135,7 +1164,7 @@ class Turn:
             return [factory_site]
         if sea:
             air = [t for t, p in profiles.items() if p.domain == "air"]
-            if any(not profiles[t].has("fighter") for t in air):
+            if any(not profiles[t].lands_on_carriers for t in air):
                 return [Problem("illegal", "only fighters are placed at sea, aboard your own carriers", rule=R_MOBILIZE, hint="place bombers in the complex's territory", path=path, code="place.air-at-sea")]
             fighters = sum(units[t] for t in air)
             if fighters and self.rules.production.new_fighters_on_carriers == "never":
@@ -1152,7 +1181,7 @@ class Turn:
                                     rule=R_MOBILIZE + ": new fighters go aboard your own carriers, never an ally's", path=path, code="place.no-carrier-room")]
         limit = self._limit(factory_site)
         if used.get(factory_site, 0) + count > limit:
-            return [Problem("illegal", f"the complex in {factory_site} can mobilize {max(0, limit - used.get(factory_site, 0))} more units this turn, not {count}", rule=R_MOBILIZE + ": production limit is the territory's IPC value, less damage, sea zones included", hint="place the rest at another complex", path=path, code="place.over-limit")]
+            return [Problem("illegal", f"the complex in {factory_site} can mobilize {max(0, limit - used.get(factory_site, 0))} more units this turn, not {count}", rule=R_MOBILIZE + (": production limit is the complex's own (major 10, minor 3), less damage, sea zones included" if self.rules.production.production_limit == "facility" else ": production limit is the territory's IPC value, less damage, sea zones included"), hint="place the rest at another complex", path=path, code="place.over-limit")]
         used[factory_site] = used.get(factory_site, 0) + count
         return []
 
@@ -1384,8 +1413,32 @@ class Turn:
                 self.log.notes.append(f"{w.power} loses {lost} IPCs of income to enemy submarines")
         if self.rules.economy.tribute_paid_by_enemies:
             income += self.pay_tribute()
+        income += self.national_objectives(country)
         w.treasury[country] = w.treasury.get(country, 0) + income
         self.log.income[country] = income
+
+    def national_objectives(self, country: str) -> int:
+        """Rules.objectives: the bonuses `country` collects now (1940 Global, E12 6.b: "add national
+        objective bonuses"), each named in the report."""
+        objectives = [o for o in self.rules.objectives if o.country == country]
+        if not objectives:
+            return 0
+        from pbem.engine.objectives import earned
+
+        w = self.w
+        facts = frozenset(w.pending.get("facts", []) or [])  # type: ignore[call-overload]
+        used = set(w.pending.get("once", []) or [])  # type: ignore[call-overload]
+        total = 0
+        for o in objectives:
+            got = earned(w, o, facts, frozenset(used))
+            if got:
+                total += got
+                self.log.notes.append(f"{country} collects {got} IPCs for its national objective: {o.name}")
+                if o.once:
+                    used.add(o.key)
+        if used:
+            w.pending["once"] = sorted(used)
+        return total
 
     def advance(self) -> GameState:
         w = self.w
@@ -1440,6 +1493,25 @@ class Turn:
                     return side
         return None
 
+    def check_city_groups(self) -> str | None:
+        """A side holding enough cities of any one of its groups, while it holds one of its listed
+        territories, wins (1940 Global: 8 of the Europe board's 11 or 6 of the Pacific board's 8 for the
+        Axis, holding an Axis capital; Berlin, Rome and Tokyo for the Allies, holding one of theirs)."""
+        control = self.w.control
+        for side, how in sorted(self.ruleset.victory.sides.items()):
+            def ours(t: str) -> bool:
+                return t in control and self.ruleset.side_of(control[t]) == side
+            if not any(ours(t) for t in how.holding_one_of):
+                continue
+            for group in how.any_of:
+                held = [t for t in group.cities if ours(t)]
+                if len(held) >= group.at_least:
+                    self.victory = {"group": group.name, "cities": len(held), "needed": group.at_least}
+                    self.log.notes.append(f"The {side} hold {len(held)} of the {len(group.cities)} victory cities of {group.name} "
+                                          f"(at least {group.at_least} win) and win the game")
+                    return side
+        return None
+
     def check_victory_points(self) -> str | None:
         """Pacific, Object of the Game: Japan wins with 22 VPs; the Allies win when Japan scores none
         on its turn ("Japan's IPC income would need to be reduced to 9 or less")."""
@@ -1470,6 +1542,8 @@ class Turn:
 
     def check_victory(self) -> str | None:
         victory = self.ruleset.victory
+        if victory.kind == "city_groups":
+            return self.check_city_groups()
         needed = victory.conditions[str(self.options.get(victory.option, self.ruleset.options[victory.option].default))]
         for side, cities in sorted(self.victory_cities().items()):
             if len(cities) >= needed:

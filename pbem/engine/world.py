@@ -194,6 +194,18 @@ class World:
     def units_at(self, space: str) -> list[Unit]:
         return sorted((u for u in self.units.values() if u.space == space), key=lambda u: u.id)
 
+    def facility_max_damage(self, space: str) -> int | None:
+        """The damage cap of the industrial complex in `space` where its profile states one (1940
+        Global: major 20, minor 6); None: the rules' cap by the territory's IPC value."""
+        caps = [self.utype(u).max_damage for u in self.units_at(space) if self.utype(u).has("factory")]
+        return max((c for c in caps if c is not None), default=None)
+
+    def facility_production(self, space: str) -> int | None:
+        """Units the complex in `space` mobilizes a turn before damage where its profile states it
+        (1940 Global: major 10, minor 3); None: the ruleset's production rule."""
+        made = [self.utype(u).production for u in self.units_at(space) if self.utype(u).has("factory")]
+        return max((m for m in made if m is not None), default=None)
+
     def cargo_of(self, host: Unit) -> list[Unit]:
         return sorted((u for u in self.units.values() if u.carrier == host.id), key=lambda u: u.id)
 
@@ -220,7 +232,7 @@ class World:
                 return False
             used = sum(self.ruleset.units[u.type].transport_size for u in aboard) + host.unloaded
             return used + rider.transport_size <= host_type.transport_capacity
-        if host_type.has("carrier") and rider.has("fighter"):
+        if host_type.has("carrier") and rider.lands_on_carriers:
             return len(aboard) < host_type.carrier_capacity
         return False
 

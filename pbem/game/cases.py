@@ -253,6 +253,18 @@ def _state(case: Case, ruleset: Any, rules: Any, options: Mapping[str, Any]) -> 
     if spec.get("victory_points"):
         pending["victory_points"] = {_power(case, ruleset, p, ("state", "victory_points", p)): int(n)
                                      for p, n in spec["victory_points"].items()}
+    if spec.get("at_war"):
+        # pairs of powers at war besides the opening wars (Rules.politics)
+        if rules is None or rules.politics is None:
+            raise CaseError(f"{case.at('state', 'at_war')}: in {ruleset.id} the sides are always at war")
+        wars = {frozenset(p) for p in (pending.get("war") or rules.politics.at_war)}  # type: ignore[union-attr]
+        for i, pair in enumerate(spec["at_war"]):
+            wars.add(frozenset(_power(case, ruleset, p, ("state", "at_war", i)) for p in pair))
+        pending["war"] = sorted(sorted(p) for p in wars)
+    if spec.get("facts"):
+        pending["facts"] = sorted({*(pending.get("facts") or []), *(str(f) for f in spec["facts"])})  # type: ignore[misc]
+    if spec.get("once"):
+        pending["once"] = sorted({*(pending.get("once") or []), *(str(f) for f in spec["once"])})  # type: ignore[misc]
     turn_index = state.turn_index
     if "power" in spec:
         turn_index = [p.name for p in ruleset.powers].index(_power(case, ruleset, spec["power"], ("state", "power")))

@@ -302,6 +302,13 @@ def build_report(game: Game, before: GameState, result: TurnResult, dice_info: M
         needed = victory.conditions[str(game.config.options.get(victory.option, ruleset.options[victory.option].default))]
         sides = sorted({p.side for p in ruleset.powers})
         victory_cities = [{"side": s, "cities": sorted(held.get(s, [])), "count": len(held.get(s, [])), "needed": needed} for s in sides]
+    elif victory.kind == "city_groups":
+        # each side's groups, as "Axis: the Europe board" rows (1940 Global)
+        for side, how in sorted(victory.sides.items()):
+            for group in how.any_of:
+                cities = sorted(ruleset.board.spaces[t].victory_city or t for t in group.cities
+                                if t in after.control and ruleset.side_of(after.control[t]) == side)
+                victory_cities.append({"side": f"{side}: {group.name}", "cities": cities, "count": len(cities), "needed": group.at_least})
     next_power = ruleset.powers[after.turn_index].name
     awaiting = None if after.winner else {"power": next_power, "player": game.config.players.get(next_power) or None, "phase": "orders", "deadline": None}
     defaults_used = []
@@ -329,9 +336,12 @@ def build_report(game: Game, before: GameState, result: TurnResult, dice_info: M
         if how and "capital" in how:
             notes.append(f"The game is over: the {after.winner} win, {how['held_by']} holding {how['capital']} to the start of its next turn"
                          + (f"; the individual winner is {how['individual']}." if how.get("individual") else "."))
+        elif how and "group" in how:
+            notes.append(f"The game is over: the {after.winner} win with {how['cities']} victory cities of {how['group']} ({how['needed']} were needed)"
+                         + (f"; the individual winner is {how['individual']}." if how.get("individual") else "."))
         else:
             notes.append(f"The game is over: the {after.winner} win" + (
-                f", a {how['level']} victory with {how['cities']} victory cities ({how['needed']} were needed)" if how else "")
+                f", a {how['level']} victory with {how['cities']} victory cities ({how['needed']} were needed)" if how and "level" in how else "")
                 + (f"; the individual winner is {how['individual']}." if how.get("individual") else "."))
     return {
         "version": 1,

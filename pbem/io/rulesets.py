@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 import pbem.rulesets as registry
 from pbem.engine.model import Board, Canal, Country, Power, Setup, Space, UnitType
 from pbem.engine.problems import PathItem, Problem, ProblemsError
-from pbem.engine.ruleset import Phase, RuleOption, Ruleset, VictoryRules
+from pbem.engine.ruleset import CityGroup, Phase, RuleOption, Ruleset, SideVictory, VictoryRules
 
 if TYPE_CHECKING:  # YAML and JSON Schema are imported only when data has to be validated
     from pbem.io.yamlfile import YamlDocument
@@ -328,11 +328,19 @@ def _build(f: _Files) -> Ruleset:
             transport_capacity=u.get("transport_capacity", 0),
             transport_size=u.get("transport_size", 0),
             carrier_capacity=u.get("carrier_capacity", 0),
+            production=u.get("production"),
+            max_damage=u.get("max_damage"),
+            captured_as=u.get("captured_as"),
+            paired_attack=u.get("paired_attack", 0),
+            paired_with=tuple(u.get("paired_with", ())),
             bought_by=tuple(u["bought_by"]) if "bought_by" in u else None,
             aliases=tuple(u.get("aliases", ())),
         )
         for name, u in units_doc["units"].items()
     }
+    for u in units.values():
+        if u.captured_as is not None and u.captured_as not in units:
+            f.add("units", ("units", u.name, "captured_as"), f"{u.name}: captured_as {u.captured_as!r} is not a unit of this ruleset")
     seen: dict[str, str] = {}
     for u in units.values():
         for n in (u.name, *u.aliases):
@@ -529,6 +537,27 @@ def _build(f: _Files) -> Ruleset:
         if n_cities:
             f.add("map", ("spaces",), f"the map has {n_cities} victory cities, but ruleset.yaml wins the game by capitals")
         victory = VictoryRules(0, MappingProxyType({}), "", "", v.get("rule", ""), kind="capitals")
+    elif v.get("kind") == "city_groups":
+        if v["checked_after"] not in power_names:
+            f.add("ruleset", ("victory", "checked_after"), f"{v['checked_after']!r} is not a power")
+        sides_won: dict[str, SideVictory] = {}
+        for side, how in v["sides"].items():
+            if side not in rs["sides"]:
+                f.add("ruleset", ("victory", "sides", side), f"{side!r} is not a side of {rs['id']}")
+            groups = []
+            for i, g in enumerate(how["any_of"]):
+                for c in g["cities"]:
+                    if spaces.get(c) is None or not spaces[c].victory_city:
+                        f.add("ruleset", ("victory", "sides", side, "any_of", i, "cities"), f"{c!r} is no victory city of the map")
+                if not 1 <= g["at_least"] <= len(g["cities"]):
+                    f.add("ruleset", ("victory", "sides", side, "any_of", i, "at_least"), f"at_least must be 1..{len(g['cities'])}")
+                groups.append(CityGroup(g["name"], tuple(g["cities"]), g["at_least"]))
+            for c in how["holding_one_of"]:
+                if spaces.get(c) is None or not spaces[c].is_land:
+                    f.add("ruleset", ("victory", "sides", side, "holding_one_of"), f"{c!r} is not a territory of the map")
+            sides_won[side] = SideVictory(tuple(groups), tuple(how["holding_one_of"]))
+        victory = VictoryRules(n_cities, MappingProxyType({}), "", v["checked_after"], v.get("rule", ""), kind="city_groups",
+                               sides=MappingProxyType(sides_won))
     else:
         if v["checked_after"] not in power_names:
             f.add("ruleset", ("victory", "checked_after"), f"{v['checked_after']!r} is not a power")

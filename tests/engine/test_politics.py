@@ -100,7 +100,7 @@ def test_war_is_declared_only_on_a_power_of_the_other_side_at_peace(target: str,
 
 
 def test_a_powers_own_restrictions_may_refuse_a_declaration() -> None:
-    def not_before_round_3(options, power, target, *, round, at_war):  # type: ignore[no-untyped-def]
+    def not_before_round_3(options, power, target, *, round, at_war, **_):  # type: ignore[no-untyped-def]
         return None if round >= 3 else "not before round 3"
 
     result = turn("declare_war: [United States]\n", rules_politics=politics(may_declare_war=not_before_round_3))

@@ -408,6 +408,13 @@ class Engine:
             )
             artillery = sum(n for n, c in zip(own, cats) if c.profile.has("artillery"))
             supported = min(infantry, artillery * self.rules.artillery_supports)
+        # units that attack better paired one to one with a partner (1940: a tactical bomber with a
+        # fighter or a tank): a pool of partners per set of partner tags, each partner pairing once
+        partners: dict[frozenset[str], int] = {}
+        if side == "attacker":
+            for wanted in {frozenset(c.profile.paired_with) for c in cats if c.profile.paired_attack}:
+                partners[wanted] = sum(n for n, c in zip(own, cats)
+                                       if not c.profile.paired_attack and any(c.profile.has(t) for t in wanted))
         groups: dict[tuple[str, int, str, str], int] = {}
         holding = self._holds_fire_to_submerge(side, state)
         for n, c in zip(own, cats):
@@ -431,6 +438,16 @@ class Engine:
                 n -= boosted
                 if not n:
                     continue
+            if side == "attacker" and c.profile.paired_attack:
+                pool = frozenset(c.profile.paired_with)
+                paired = min(n, partners.get(pool, 0))
+                if paired:
+                    partners[pool] -= paired
+                    key = (c.unit, value + c.profile.paired_attack - c.profile.attack, cls, "paired")
+                    groups[key] = groups.get(key, 0) + paired
+                    n -= paired
+                    if not n:
+                        continue
             if side == "attacker" and self.battle.attack_dice:
                 n *= self.battle.attack_dice.get(c.owner, {}).get(c.unit, 1)
                 if not n:

@@ -55,6 +55,7 @@ def bombing_raid(
     aa_immune: bool = False,
     aa_hit: int | None = None,
     dive_bombers: int = 0,
+    max_damage: int | None = None,
 ) -> RaidOutcome:
     """Resolve one raid on the industrial complex in `space` (territory IPC value `ipc`).
 
@@ -70,6 +71,8 @@ def bombing_raid(
     fighter ..., but divide each die roll by 2, rounded up. The maximum IPC loss per fighter still
     cannot exceed the territory's income value") - fired at by AA after the bombers, their damage
     rolled on a stream of their own; in an air battle they are lost after escorts, before bombers.
+    `max_damage`: the complex's own damage cap, instead of the rules' cap by IPC value (1940 Global:
+    a major complex takes 20, a minor one 6).
     """
     if min(ipc, existing_damage, bombers, escorts, interceptors, dive_bombers) < 0:
         raise ValueError("raid counts must not be negative")
@@ -172,7 +175,9 @@ def bombing_raid(
         events.append(DiceRolled(1, "damage", "attacker", f"raid/{space}/dive-damage", (group,), dive_rolled))
     rolled += dive_rolled
     capped += dive_capped
-    if rules.sbr_cap_per_bomber:
+    if max_damage is not None:
+        applied = min(rolled, max(0, max_damage - existing_damage))
+    elif rules.sbr_cap_per_bomber:
         applied = capped
     elif rules.sbr_damage_cap_per_ipc is None:  # Europe: no cap but the owner's treasury
         applied = rolled

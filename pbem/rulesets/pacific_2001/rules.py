@@ -124,7 +124,9 @@ RULES = Rules(
     # Kamikaze (Japan only): "six Kamikaze attacks during the game", only in the zones with the
     # symbol (map `kamikaze`), "an attack roll of 2", against "specific enemy surface ships", "not ...
     # against submarines" (transports are surface ships: DIGEST §5 PAC.7).
-    kamikaze=Kamikaze(power="Japan", tokens=6, hit=2, unit="kamikaze", target_tags=frozenset({"surface_warship", "transport"})),
+    kamikaze=Kamikaze(power="Japan", tokens=6, hit=2, unit="kamikaze", target_tags=frozenset({"surface_warship", "transport"}),
+                      # "used during the first round of combat. Any ships sunk as a result still get to return fire"
+                      victims_fire_back=True),
     # Japan and the Allies are at war from the first turn.
     politics=None,
     hooks=RuleHooks(
