@@ -283,6 +283,13 @@ PROFILES: Mapping[str, ImportProfile] = {
         # The AMS unit table: "AAA", "Tactical bomber", "Strategic bomber"; facilities stay units
         # (they are bought, damaged and repaired in this game).
         unit_names={"aaGun": "antiaircraft artillery"},
+        corrections=tuple(
+            # Kamikaze (P16): strikes only "in sea zones with a kamikaze symbol".  The XML marks them by a
+            # trigger at game start (triggerAttachment ... territoryProperty kamikazeZone), which the
+            # territory attachments this importer reads do not show.
+            SetSpace(f"SZ {n}", "kamikaze", True, "P16 kamikaze zones; TripleA sets them by a game-start trigger: 6, 17, 19, 20, 22, 35 Sea Zone")
+            for n in (6, 17, 19, 20, 22, 35)
+        ),
     ),
     "pacific-2001": ImportProfile(
         # Pick a World Power: three powers; Great Britain "controls two countries: India and Australia",

@@ -9,6 +9,7 @@ RULESETS: dict[str, str] = {
     "revised": "revised",
     "europe-1999": "europe_1999",
     "pacific-2001": "pacific_2001",
+    "global-1940": "global_1940",
 }
 
 # alternative name -> canonical id (compared case-insensitively, spaces and underscores as hyphens)
@@ -36,4 +37,11 @@ ALIASES: dict[str, str] = {
     "aap": "pacific-2001",
     "axis-and-allies-pacific": "pacific-2001",
     "pac": "pacific-2001",
+    "global": "global-1940",
+    "global-1940": "global-1940",
+    "global1940": "global-1940",
+    "1940": "global-1940",
+    "1940-global": "global-1940",
+    "g40": "global-1940",
+    "axis-and-allies-1940-global": "global-1940",
 }

@@ -1,0 +1,83 @@
+"""1940 Global's political rules: who is at war at the start, and who may declare war when.
+
+Source: the AMS guide's per-power political rules, which restate the box with E/P citations
+(DIGEST §1.2 "Political rules and declarations of war"; the two uncited movement restrictions are
+AMS house rules and are not here).  A declaration is made "at the beginning of the combat move
+phase of any turn" (orders `declare_war:`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from pbem.engine.rules import Politics
+
+EUROPEAN_AXIS = frozenset({"Germany", "Italy"})
+AXIS = frozenset({"Germany", "Italy", "Japan"})
+# Political rules, US: "an Axis power captures any territory in North America" (TripleA
+# conditionAttachment_Axis_Land_In_North_America lists Canada's territories; the United States'
+# own are listed with them).
+NORTH_AMERICA = ("British Columbia", "Alberta Saskatchewan Manitoba", "Ontario", "Quebec", "Newfoundland Labrador",
+                 "New Brunswick Nova Scotia", "Western United States", "Central United States", "Eastern United States",
+                 "Alaska", "Mexico", "Southeast Mexico", "Central America")
+# The fact a Japanese declaration on the UK or ANZAC sets when neither had declared on Japan.
+UNPROVOKED = "japan_unprovoked_war_on_uk_anzac"
+
+# At war from the start: "Germany: at war with France, UK and ANZAC from the start"; "Italy: at war
+# with France, UK and ANZAC from the start"; "Japan: at war with China from the start".
+AT_WAR = frozenset(
+    {frozenset({axis, ally}) for axis in EUROPEAN_AXIS for ally in ("France", "United Kingdom", "ANZAC")}
+    | {frozenset({"Japan", "China"})}
+)
+
+
+def _axis_holds(control: Mapping[str, str], names: tuple[str, ...], axis_countries: frozenset[str]) -> bool:
+    return any(control.get(t) in axis_countries for t in names)
+
+
+def may_declare_war(options: Mapping[str, Any], power: str, target: str, *, round: int, at_war: frozenset[frozenset[str]],
+                    control: Mapping[str, str], facts: frozenset[str]) -> str | None:
+    """None, or why `power` may not declare war on `target` now."""
+    london_taken = control.get("United Kingdom") in AXIS
+    if target not in AXIS and power not in AXIS:
+        return "only powers of opposing sides declare war; attacks on neutral countries are not played yet"
+    if power == "United States":
+        # US: "May not declare war until the Collect Income phase of its turn 3, unless an Axis power
+        # declares war on it, an Axis power captures London, an Axis power captures any territory in
+        # North America, or Japan makes an unprovoked DOW on UK/ANZAC" - the first combat move after
+        # that phase is round 4's.
+        if round >= 4 or london_taken or _axis_holds(control, NORTH_AMERICA, AXIS) or UNPROVOKED in facts:
+            return None
+        return "the United States may declare war from its fourth turn (after the Collect Income phase of its turn 3), " \
+               "or sooner once an Axis power captures London or a territory in North America, or Japan makes an unprovoked declaration of war on the UK or ANZAC"
+    if power == "Soviet Union" and target in EUROPEAN_AXIS:
+        # USSR: "May not DOW on any European Axis power until turn 4, unless a European Axis power DOW
+        # on it first or London is captured. May declare war on Japan on any turn."
+        if round >= 4 or london_taken:
+            return None
+        return "the Soviet Union may not declare war on a European Axis power before its turn 4, unless London is captured"
+    if power == "China" and target in EUROPEAN_AXIS:
+        # China: "Cannot declare war on a European Axis power unless that power declares first".
+        return "China cannot declare war on a European Axis power; it must declare first"
+    return None
+
+
+def on_declare(options: Mapping[str, Any], power: str, target: str, *,
+               at_war: frozenset[frozenset[str]]) -> tuple[tuple[tuple[str, str], ...], tuple[str, ...]]:
+    """The wars a declaration brings with it, and the facts it sets."""
+    commonwealth = {"United Kingdom", "ANZAC"}
+    if power == "Japan" and target in commonwealth:
+        # Japan: "A DOW on UK or ANZAC is a DOW on both"; "An unprovoked DOW on UK/ANZAC lets the US
+        # declare war on any Axis power" (neither had declared on Japan: else they would be at war).
+        other = next(iter(commonwealth - {target}))
+        return ((("Japan", other),), (UNPROVOKED,))
+    if target == "Japan" and power in commonwealth:
+        # ANZAC: "May declare war on Japan on any turn, which means war between Japan and both UK and
+        # ANZAC, and removes Japan's trigger for bringing the US in" (so too the UK's, by the rule above).
+        other = next(iter(commonwealth - {power}))
+        return (((other, "Japan"),), ())
+    return ((), ())
+
+
+POLITICS = Politics(at_war=AT_WAR, may_declare_war=may_declare_war, on_declare=on_declare)

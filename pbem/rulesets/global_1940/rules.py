@@ -1,0 +1,95 @@
+"""Axis & Allies 1940 Global (2nd edition, out of the box): every choice the engine leaves open.
+
+Combat choices are in `combat_rules.py`, unit profiles in `units.yaml`, map and setup in `map.yaml`
+and `setup.yaml`, the political rules in `politics.py` and the national objectives in
+`objectives.py`, all beside this file.  Sources: the AMS guide's restatements of the box (E/P
+pages, DIGEST §1.2) and TripleA's ww2global40_2nd_edition.xml where no seed states a rule
+(README.md lists each such reading).
+"""
+
+from pbem.engine.rules import (
+    CapitalRules,
+    EconomyRules,
+    Kamikaze,
+    MovementRules,
+    ProductionRules,
+    RuleHooks,
+    Rules,
+    VictoryCheck,
+)
+from pbem.rulesets.global_1940.objectives import OBJECTIVES
+from pbem.rulesets.global_1940.politics import POLITICS
+from pbem.rulesets.global_1940.special import base_move
+
+RULES = Rules(
+    movement=MovementRules(
+        # "A sea zone is hostile if it contains surface warships of a power you are at war with".
+        hostile_sea_zone_tags=frozenset({"surface_warship"}),
+        # "Only air units, and subs with no destroyer present, may pass through hostile spaces".
+        subs_ignore_hostile_zones=True,
+        # Subs and transports "do not block" (unit table); TripleA "Subs Can End NonCombat Move With Enemies".
+        noncombat_sea_may_end_beside=frozenset({"transport", "submarine"}),
+        subs_end_noncombat_in_hostile_zones=True,
+        destroyers_reveal_submerged_subs=False,
+        # "Blitzing is blocked by an enemy unit, an AAA unit, a production facility, an air base, a
+        # naval base" (the facilities are capture_blocking structures).
+        blitz_blocked_by_domains=frozenset({"land", "structure", "air"}),
+        # "Air units may not land in territory captured this turn" (E22).
+        air_may_land_in_captured=False,
+        # AAA "Moves only in noncombat"; "AAA does not fire on aircraft that only fly over".
+        aa_moves_in_combat=False,
+        aa_fires_at_overflight="never",
+        # Fighters land as moves are made; a carrier's own fighters move with it (as in 1942).
+        fighters_land_after_noncombat=False,
+        stranded_air_avoids_contested=False,
+        carrier_takes_own_fighters_in_combat=True,
+        carrier_moves_after_landing=True,
+        transport_combat_move_in_legs=False,
+        # "An amphibious assault is a combat move, so the transport cannot move in noncombat afterwards".
+        transport_after_combat="nothing",
+        closed_straits={},
+        combat_air_patrol=False,
+    ),
+    capitals=CapitalRules(
+        # "Capitals: the captor takes all unspent IPCs of the original owner".
+        capital_plunder=True,
+        liberation_deferred_to_end_of_turn=False,
+        # "Liberation: the original owner regains the territory and its facilities, unless the original
+        # owner's capital is held by the enemy, in which case the liberator captures it."
+        liberation_needs_capital=True,
+        # "A power without its capital stays in the game but collects no income and buys nothing".
+        no_income_without_capital=True,
+        no_purchase_without_capital=True,
+    ),
+    production=ProductionRules(
+        # Each facility mobilizes its own number (major 10, minor 3; units.yaml), less damage.
+        production_limit="facility",
+        # "at complexes held since the start of the turn, never another power's".
+        place_at_ally_complex="never",
+        new_complexes=True,
+        # TripleA: a minor complex on a territory worth 2 or more (the box's rule; AMS keeps "2+").
+        new_complex_min_ipc=2,
+        max_complexes_per_territory=1,
+        # "the per-facility limits apply, and over-purchases are refunded" (E23).
+        refund_unplaced=True,
+        repair_cost_per_point=1,
+        # "fighters and tac bombers may be placed on newly mobilised carriers" (E23; TripleA "Produce
+        # new fighters on old carriers": also on carriers already there).
+        new_fighters_on_carriers="own_carriers",
+    ),
+    # No convoy centres of Europe's kind, no tribute; convoy disruption is not yet played (README.md).
+    economy=EconomyRules(convoy_income_to_captor=False, convoy_captured_in_passing=False, convoy_open_in_noncombat=True,
+                         subs_take_convoy_in_place=False, tribute_paid_by_enemies=False,
+                         countries_without_income=frozenset()),
+    # ruleset.yaml victory: city groups, counted after France's turn.
+    victory=VictoryCheck(kind="victory_cities", checked_after="France", capitals_not_won=frozenset(), points=None),
+    # Kamikaze (P16): Japan has 6 strikes "usable only in sea zones with a kamikaze symbol" (map:
+    # TripleA's trigger sets them on SZ 6, 17, 19, 20, 22 and 35), "against Allied surface warships
+    # (not subs, not transports)", hitting "on ≤2".
+    # "Ships sunk are removed immediately and do not take part in general combat".
+    kamikaze=Kamikaze(power="Japan", tokens=6, hit=2, unit="kamikaze", target_tags=frozenset({"surface_warship"}),
+                      victims_fire_back=False),
+    politics=POLITICS,
+    objectives=OBJECTIVES,
+    hooks=RuleHooks(movement_bonus=base_move),
+)
