@@ -68,6 +68,8 @@ class BattlePlan:
         plan = cls()
         spaces: set[str] = set()
         for u in w.units.values():
+            if u.mission == "scrambled":
+                spaces.add(u.space)  # defenders rose into this zone (Rules.scramble): it is fought
             # Sea units that started beside enemy surface warships and stayed must fight there
             # (Combat Move: sea units starting in hostile sea zones).
             if (u.owner == w.power and u.phase is None and u.carrier is None and w.utype(u).domain == "sea"
@@ -117,7 +119,47 @@ def _attackers(w: World, space: str) -> list[Unit]:
 
 def _defenders(w: World, space: str) -> list[Unit]:
     return [u for u in w.enemy_units_at(space) if not (u.carrier is not None and w.utype(u).domain == "land")
-            and w.utype(u).domain != "structure" and u.mission != "intercepted" and not u.submerged]
+            and w.utype(u).domain != "structure" and u.mission != "intercepted" and not u.submerged
+            and not _grounded(w, u)]
+
+
+def _grounded(w: World, u: Unit) -> bool:
+    """Aircraft aboard a damaged carrier are its cargo (Rules.movement.damaged_carriers_hold_no_air)."""
+    return u.id in w.grounded_air(u.space)
+
+
+def _damaged(units: list[Unit]) -> dict[str, dict[str, int]]:
+    """Two-hit units that enter the battle already damaged (CombatRules.two_hit_repair)."""
+    out: dict[str, dict[str, int]] = {}
+    for u in units:
+        if u.damaged:
+            out.setdefault(u.owner, {})[u.type] = out.get(u.owner, {}).get(u.type, 0) + 1
+    return out
+
+
+def _mark_damaged(w: World, units: list[Unit], outcome: cm.BattleOutcome) -> None:
+    """The survivors that end the battle damaged keep the hit, unless the rules repair it now."""
+    left = {} if outcome.repaired else {(o, t): n for o, by in outcome.damaged.items() for t, n in by.items()}
+    for u in sorted((u for u in units if u.id in w.units), key=lambda u: (not u.damaged, u.id)):
+        key = (u.owner, u.type)
+        u.damaged = left.get(key, 0) > 0
+        if u.damaged:
+            left[key] -= 1
+
+
+def _sink_grounded(w: World, zone: str, grounded: frozenset[int]) -> None:
+    """Aircraft that sat on a damaged carrier as its cargo go down with it: those the zone's surviving
+    carriers of their side can no longer hold (Rules.movement.damaged_carriers_hold_no_air)."""
+    for side in sorted({w.ruleset.side_of(w.units[i].owner) for i in grounded if i in w.units}):
+        here = w.units_at(zone)
+        room = sum(w.utype(c).carrier_capacity for c in here if w.utype(c).has("carrier") and w.ruleset.side_of(c.owner) == side)
+        air = [u for u in here if w.utype(u).lands_on_carriers and w.ruleset.side_of(u.owner) == side]
+        excess = len(air) - room
+        for u in sorted((u for u in air if u.id in grounded), key=lambda u: -u.id):
+            if excess <= 0:
+                break
+            w.remove(u)
+            excess -= 1
 
 
 def _forces(w: World, units: list[Unit]) -> tuple[cm.Force, ...]:
@@ -252,6 +294,12 @@ def resolve_battles(turn: Turn, plan: BattlePlan) -> None:
         _battle(turn, territory, "land")
     for space in sorted(plan.raids):
         _rehome_interceptors(turn, space)
+    if w.rules.scramble is not None:
+        from pbem.engine.scramble import fly_home
+
+        fly_home(turn, lambda u, base: _land_one_space_away(
+            turn, u, base, set(), "its air base was captured and no landing is one space away",
+            f"scrambled {u.type} of {u.owner} could not return to captured {base} and landed in {{}}"))
 
 
 def _rehome_interceptors(turn: Turn, space: str) -> None:
@@ -409,6 +457,7 @@ def _battle(turn: Turn, space: str, kind: str, bombard_from: list[str] | None = 
         space=space, kind=kind, attacker=w.power,  # type: ignore[arg-type]
         attackers=_forces(w, attackers), defenders=_forces(w, defenders),
         units=w.ruleset.units, rules=rules,
+        damaged=_damaged(defenders), attacker_damaged=_damaged(attackers),
         bombard=tuple(s.type for s in ships),
         # air units retreat where they are and land in the noncombat move, so an attack with air
         # units can always retreat, even by air units alone (Step 6, Condition B)
@@ -514,8 +563,11 @@ def _take(units: list[Unit], lost: cm.Counts, w: World, prefer_empty: bool) -> N
 
 def _apply(turn: Turn, space: str, attackers: list[Unit], defenders: list[Unit], outcome: cm.BattleOutcome) -> None:
     w = turn.w
+    grounded = w.grounded_air(space)
     _take(attackers, outcome.attacker_lost, w, prefer_empty=False)
     _take(defenders, outcome.defender_lost, w, prefer_empty=True)
+    _sink_grounded(w, space, grounded)
+    _mark_damaged(w, attackers + defenders, outcome)
     for u in attackers:
         if u.id in w.units and w.commands(u):
             u.fought = True

@@ -103,10 +103,11 @@ def strike_without_battle(turn: Turn, zone: str, picks: list[Unit]) -> None:
     sunk: list[str] = []
     for uid, n in sorted(hits.items()):
         u = w.units[uid]
-        if n >= w.utype(u).hits:
+        if n + u.damaged >= w.utype(u).hits:
             sunk.append(u.type)
             w.remove(u)
         else:
+            u.damaged = turn.combat_rules.two_hit_repair != "end_of_combat"
             turn.log.notes.append(f"a kamikaze hits a {u.type} of {u.owner} in {zone}: damaged, it stays afloat")
     for u in w.units_at(zone):
         if w.commands(u) and w.utype(u).domain == "sea":

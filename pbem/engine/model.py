@@ -65,6 +65,7 @@ class UnitType:
     # with a fighter or a tank attacks at 4); 0 and (): no pairing
     paired_attack: int = 0
     paired_with: tuple[str, ...] = ()
+    convoy_dice: int = 0  # dice it rolls for convoy disruption in a convoy zone (1940)
     bought_by: tuple[str, ...] | None = None  # the only countries that may buy it (None: any; (): none)
     aliases: tuple[str, ...] = ()
 
@@ -95,6 +96,9 @@ class Space:
     # side also controls this zone (Pacific, Convoy Routes).
     convoy_route: str | None = None
     kamikaze: bool = False  # a sea zone where kamikaze may strike (Pacific)
+    # a sea zone with a convoy image: enemy warships there disrupt the income of the territories
+    # beside it (1940, Convoy Disruption)
+    convoy_zone: bool = False
     naval_base: bool = False  # printed naval base (Pacific)
     air_base: bool = False  # printed air base (Pacific)
     aliases: tuple[str, ...] = ()

@@ -66,8 +66,7 @@ class Mover:
             return _problem(move, f"only fighters land at sea; {dest} is a sea zone", R_AIR, "land bombers in a friendly territory", "air.landing")
         if w.rules.movement.fighters_land_after_noncombat and move.phase == "noncombat":
             return None  # the carrier is looked for once every noncombat move is made (Turn.land_at_sea)
-        room = sum(max(0, w.utype(h).carrier_capacity - len(w.cargo_of(h))) for h in w.units_at(dest)
-                   if w.utype(h).has("carrier") and w.is_friendly(h.owner))
+        room = sum(w.carrier_room(h) for h in w.units_at(dest) if w.utype(h).has("carrier") and w.is_friendly(h.owner))
         if room >= len(units) or dest in self.new_carrier_zones:
             return None
         return _problem(move, f"no carrier with room for {len(units)} fighter(s) in {dest}", R_AIR + ": fighters land on a carrier with room",
@@ -408,6 +407,9 @@ class Mover:
             return [_problem(move, f"land units cannot move into {move.to}", R_TRANSPORT, "load them aboard a transport from an adjacent territory", "move.land-to-sea")]
         if domain == "sea" and not w.is_sea(move.to):
             return [_problem(move, f"sea units cannot move onto land ({move.to})", "Sea units", "", "move.sea-to-land")]
+        if domain == "air" and any(u.id in w.grounded_air(u.space) for u in units):
+            return [_problem(move, "these aircraft are aboard a damaged carrier, which cannot launch them", "Aircraft carriers",
+                             "repair the carrier at a naval base first", "move.damaged-carrier", key="units")]
         if (domain == "sea" and not w.rules.movement.carrier_moves_after_landing and any(w.utype(u).has("carrier") for u in units)
                 and any(w.utype(f).domain == "air" and f.phase == "noncombat" and w.is_friendly(f.owner) for f in w.units_at(move.frm))):
             # a fighter whose noncombat move ended in the carrier's zone has landed on it
@@ -433,6 +435,12 @@ class Mover:
         cost = self.path_cost(move.frm, path, flying=domain == "air")
         if cost > budget:
             return [_problem(move, f"{move.frm} to {move.to} takes {cost} moves; these units have {budget} left", "Movement allowance", "give a shorter path with via:, or split the move", "move.too-far")]
+        confined = self._confined(units)
+        if confined is not None:
+            outside = [s for s in path if s not in confined]
+            if outside:
+                return [_problem(move, f"{outside[0]} is outside the area these units may move in", "Movement restrictions",
+                                 "stay within " + ", ".join(sorted(confined)), "move.confined")]
         if domain == "air" and phase == "noncombat" and move.mission != "cap":
             landing = self.landing_problem(move, units, path[-1] if path else move.frm)
             if landing:
@@ -515,6 +523,14 @@ class Mover:
         if phase == "noncombat" and u.after_battle_move > 0 and u.phase == "combat":
             return u.after_battle_move
         return self.w.utype(u).move - u.moved
+
+    def _confined(self, units: list[Unit]) -> frozenset[str] | None:
+        """The spaces these units' owner never leaves (Rules.hooks.confined_to), or None."""
+        hook = self.w.rules.hooks.confined_to
+        if hook is None:
+            return None
+        areas = [a for a in (hook(self.w.options, o) for o in sorted({u.owner for u in units})) if a is not None]
+        return frozenset.intersection(*areas) if areas else None
 
     def _bonus(self, move: Move, units: list[Unit]) -> tuple[int, frozenset[str] | None]:
         """Extra movement every unit of the group gets from `Rules.hooks.movement_bonus`, and the spaces

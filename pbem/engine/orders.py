@@ -140,6 +140,17 @@ class KamikazeOrder:
 
 
 @dataclass(frozen=True)
+class ScrambleOrder:
+    """1940, Scramble: when the mover attacks (or assaults from) one of `zones` (empty: any sea zone
+    next to `base`), up to `count` fighters and tactical bombers of the base rise into it."""
+
+    base: str
+    zones: tuple[str, ...] = ()
+    count: int = 3
+    yaml_path: YamlPath = ()
+
+
+@dataclass(frozen=True)
 class StandingOrders:
     power: str
     default: DefencePolicy = DefencePolicy()
@@ -151,6 +162,7 @@ class StandingOrders:
     # Who of this power's side pays an enemy for the tribute spaces this power owned (EconomyRules), in order.
     tribute_payers: tuple[str, ...] = ()
     kamikaze: tuple[KamikazeOrder, ...] = ()  # Rules.kamikaze: when and at what this power strikes
+    scramble: tuple[ScrambleOrder, ...] = ()  # Rules.scramble: which bases send air units where
 
     def policy_for(self, space: str) -> DefencePolicy:
         return self.per_space.get(space, self.default)

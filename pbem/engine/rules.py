@@ -10,7 +10,7 @@ live in `pbem.engine.combat.rules.CombatRules`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Literal
+from typing import TYPE_CHECKING, Any, Callable, Literal, Mapping
 
 if TYPE_CHECKING:
     from pbem.engine.objectives import NationalObjective
@@ -95,6 +95,9 @@ class MovementRules:
     # until the owner's next turn, stopping enemy naval units but submarines; at the start of that
     # turn they land next to or in the zone (orders `cap_landing:`) or are lost.
     combat_air_patrol: bool
+    # A damaged carrier (two hits, CombatRules.two_hit_repair keeping the damage) "cannot launch or land
+    # aircraft, and aircraft on it are cargo when it is attacked" (1940).
+    damaged_carriers_hold_no_air: bool
 
 
 @dataclass(frozen=True)
@@ -159,6 +162,19 @@ class EconomyRules:
     # Countries (Power.countries) that never collect income (Pacific's China: "China has no IPCs. Their
     # infantry units are built automatically"); what they control counts for nobody.
     countries_without_income: frozenset[str]
+    # 1940, Convoy Disruption: enemy warships in a convoy zone (map `convoy_zone`) beside a collecting
+    # country's territories roll their units' `convoy_dice`; None: no such loss
+    convoy_disruption: "ConvoyDisruption | None"
+
+
+@dataclass(frozen=True)
+class ConvoyDisruption:
+    """What the convoy dice cost: every die its face ("face"; TripleA "Convoy Blockades Roll Dice For
+    Cost"), or only dice of 3 or less, their face (the AMS guide's reading).  A zone's loss is at most
+    the value of the collecting country's territories beside it, and no territory loses more than its
+    own value over all zones (E24)."""
+
+    counted: Literal["face", "three_or_less"]
 
 
 @dataclass(frozen=True)
@@ -215,6 +231,18 @@ class Kamikaze:
     # ships sunk as a result still get to return fire"; 1940: "Ships sunk are removed immediately and
     # do not take part in general combat")
     victims_fire_back: bool
+
+
+@dataclass(frozen=True)
+class Scramble:
+    """Defending air units that rise from an air base into an adjacent sea zone the mover attacks or
+    assaults from (1940, E16: "the defender may scramble up to 3 fighters and/or tac bombers from each
+    operative air base ... into an adjacent sea zone").  The base's owner's standing orders
+    (`scramble:`) say from where, into which zones and how many; scrambled units defend there, never
+    retreat, and return to their base afterwards (one space to land if it fell, or lost)."""
+
+    per_base: int  # air units a base sends out in one turn
+    base_tag: str  # the structure that lets them rise (units.yaml tag)
 
 
 @dataclass(frozen=True)
@@ -344,6 +372,18 @@ class RuleHooks:
     #   India).  `chosen`: the country the mover's orders name for it (orders `markers:`), or None.
     #   A friendly original owner's territory is liberated to it before this is asked.
     capture_country: Callable[..., str | None] | None = None
+    # confined_to(options, power) -> territories or None: the only spaces the power's units may move
+    #   through or to (1940: "Chinese units stay in Chinese-emblem territories, plus Kwangtung and
+    #   Burma, and cannot be transported" - no sea zone is in it).
+    confined_to: Callable[..., frozenset[str] | None] | None = None
+    # purchase_limits(options, country, control=) -> {unit: most} or None: the only units a country may
+    #   buy this turn and how many (1940: China "builds only infantry, plus 1 artillery per turn while
+    #   the Burma Road is open"); None: no limit but the treasury.
+    purchase_limits: Callable[..., Mapping[str, int] | None] | None = None
+    # placement_without_complex(options, country, control=, control_at_start=) -> territories where the
+    #   country places land and air units with no complex and no limit (1940: China, in the Chinese
+    #   territories it holds).
+    placement_without_complex: Callable[..., frozenset[str]] | None = None
 
 
 @dataclass(frozen=True)
@@ -361,6 +401,8 @@ class Rules:
     hooks: RuleHooks = field(default_factory=lambda: RuleHooks())
     # bonus IPCs collected with income while their conditions hold (1940 Global); () : none
     objectives: tuple["NationalObjective", ...] = ()
+    scramble: Scramble | None = None  # None: no air unit rises to defend a sea zone
+
     # Where this rulebook puts the sections the engine names in its messages: section -> citation
     # with page ("Tanks and Blitzing" -> "Tanks and Blitzing, pg. 13").  The engine speaks of
     # sections; each ruleset adds its own page numbers.  Not a rule choice, so it may be left out.

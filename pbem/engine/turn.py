@@ -260,6 +260,7 @@ class Turn:
             self.check_declarations()
             self.declare("purchase")
         no_combat = self._no_combat_declared()
+        self.repair_at_naval_bases()
         self.develop_weapons()
         self.purchase()
         self.land_combat_air_patrol()
@@ -410,7 +411,7 @@ class Turn:
         for utype, n in o.purchase.items():
             profile = self.ruleset.units[utype]
             cost += self.cost_of(profile) * n
-            if self._not_for_sale(profile, w.power, ("purchase", utype)):
+            if self._not_for_sale(profile, w.power, ("purchase", utype), n):
                 return
             if profile.has("factory") and not self.rules.production.new_complexes:
                 self.problems.append(Problem("illegal", f"{utype}s cannot be bought in this game", rule=R_PURCHASE + ": industrial complexes may not be built",
@@ -642,8 +643,7 @@ class Turn:
         room: dict[str, int] = {}
         for u in w.units.values():
             if w.utype(u).has("carrier") and w.is_friendly(u.owner):
-                aboard = len(w.cargo_of(u))
-                room[u.space] = room.get(u.space, 0) + max(0, w.utype(u).carrier_capacity - aboard)
+                room[u.space] = room.get(u.space, 0) + w.carrier_room(u)
         return room
 
     def _new_carrier_zones(self) -> set[str]:
@@ -746,6 +746,10 @@ class Turn:
 
     def combat(self) -> None:
         self.rocket_strikes()
+        if self.rules.scramble is not None:
+            from pbem.engine.scramble import scramble
+
+            scramble(self)
         plan = BattlePlan.from_world(self.w, self.orders, self.standing)
         for space, directive in self.orders.battles.items():
             if space not in plan.land and space not in plan.sea:
@@ -995,9 +999,16 @@ class Turn:
             unit.phase = "placed"
         self.log.notes.append(f"{grant.reason}: {grant.count} {grant.unit} of {grant.owner} placed free in {space}")
 
-    def _not_for_sale(self, profile: Any, country: str, path: tuple) -> bool:
+    def _not_for_sale(self, profile: Any, country: str, path: tuple, count: int = 0) -> bool:
         """Units only some countries buy (units.yaml `bought_by`; Pacific: "Only the U.S. may purchase
-        Marines and Industrial Complexes")."""
+        Marines and Industrial Complexes"), and a country's own limits (Rules.hooks.purchase_limits)."""
+        hook = self.rules.hooks.purchase_limits
+        limits = hook(self.options, country, control=dict(self.w.control)) if hook is not None else None
+        if limits is not None and count > limits.get(profile.name, 0):
+            allowed = ", ".join(f"{n} {u}" if n < 10**6 else u for u, n in sorted(limits.items()) if n) or "nothing"
+            self.problems.append(Problem("illegal", f"{country} cannot buy {count} {profile.name} this turn: it may buy {allowed}",
+                                         rule=R_PURCHASE, hint="buy only what it may", path=path, code="purchase.not-for-sale"))
+            return True
         if profile.bought_by is None or country in profile.bought_by:
             return False
         who = " and ".join(profile.bought_by) if profile.bought_by else "nobody: they are given, never bought"
@@ -1026,7 +1037,7 @@ class Turn:
             for utype, n in units.items():
                 profile = self.ruleset.units[utype]
                 cost += self.cost_of(profile) * n
-                if self._not_for_sale(profile, country, ("purchase", country, utype)):
+                if self._not_for_sale(profile, country, ("purchase", country, utype), n):
                     return
                 if profile.has("factory") and not self.rules.production.new_complexes:
                     self.problems.append(Problem("illegal", f"{utype}s cannot be bought in this game", rule=R_PURCHASE + ": industrial complexes may not be built",
@@ -1115,10 +1126,20 @@ class Turn:
                              rule=R_MOBILIZE, hint="each country places what it bought, at its own complexes", path=placement.yaml_path, code="place.not-bought")]
         return first, {}
 
+    def _open_sites(self, country: str) -> frozenset[str]:
+        """Territories where `country` places with no complex and no limit (Rules.hooks.placement_without_complex)."""
+        hook = self.rules.hooks.placement_without_complex
+        if hook is None:
+            return frozenset()
+        return hook(self.options, country, control=dict(self.w.control), control_at_start=dict(self.w.control_at_start))
+
     def _limit(self, site: str) -> int:
         """Units a complex mobilizes this turn: its territory's value less damage (Phase 5); in the
         power's own original territories no limit where the rules say so (Europe, Place New Units)."""
         sp = self.w.space(site)
+        holder = self.w.control.get(site)
+        if holder is not None and site in self._open_sites(holder):
+            return 10**6
         if self.rules.hooks.placement_limit is not None:
             limit = self.rules.hooks.placement_limit(self.options, self.w.power, sp)
             if limit is not None:
@@ -1172,7 +1193,7 @@ class Turn:
                                 rule=R_MOBILIZE + ": newly purchased fighter planes may not be placed directly on aircraft carriers",
                                 hint="place them in a territory with your industrial complex", path=path, code="place.fighter-on-carrier")]
             if fighters:
-                room = sum(max(0, w.utype(h).carrier_capacity - len(w.cargo_of(h))) for h in w.units_at(space)
+                room = sum(w.carrier_room(h) for h in w.units_at(space)
                            if w.utype(h).has("carrier") and h.owner == w.power
                            and (self.rules.production.new_fighters_on_carriers == "own_carriers" or h.phase == "placed"))
                 room += sum(self.ruleset.units[t].carrier_capacity * n for t, n in units.items() if self.ruleset.units[t].has("carrier"))
@@ -1218,6 +1239,8 @@ class Turn:
 
         def usable(territory: str) -> bool:
             holder = w.control.get(territory)
+            if holder is not None and may_use(holder) and territory in self._open_sites(holder):
+                return True  # placed with no complex (Rules.hooks.placement_without_complex)
             return (
                 holder is not None and may_use(holder)
                 and any(w.utype(u).has("factory") and u.owner == self.ruleset.power_name(holder) for u in w.units_at(territory))
@@ -1260,9 +1283,29 @@ class Turn:
                         and w.controller(u.space, at_start=True) == w.power})
         return "your complexes: " + ", ".join(sites) if sites else "you have no industrial complex"
 
+    def repair_at_naval_bases(self) -> None:
+        """CombatRules.two_hit_repair "at_naval_base" (1940): the mover's damaged ships in a sea zone next
+        to a territory its side held at the start of the turn with a friendly naval base are repaired
+        as its turn begins (TripleA "Units Repair Hits Start Turn", "Two HitPoint Units Require Repair
+        Facilities")."""
+        w = self.w
+        if self.combat_rules.two_hit_repair != "at_naval_base":
+            return
+        for u in sorted(w.units.values(), key=lambda u: u.id):
+            if not u.damaged or u.owner != w.power or not w.is_sea(u.space):
+                continue
+            if any(w.space(t).is_land and w.is_friendly(w.control_at_start.get(t))
+                   and any(w.utype(b).has("naval_base") and w.is_friendly(b.owner) for b in w.units_at(t))
+                   for t in sorted(w.board.neighbours(u.space))):
+                u.damaged = False
+                self.log.notes.append(f"The damaged {u.type} in {u.space} is repaired at the naval base beside it")
+
     def end_of_turn(self) -> None:
         """Liberations are decided now, when it is known whether the ally's capital is free (A42)."""
         w = self.w
+        if self.combat_rules.two_hit_repair in ("end_of_turn", "end_of_combat"):
+            for u in w.units.values():
+                u.damaged = False  # Europe, Pacific: damaged battleships are uprighted
         countries = [self.ruleset.country(c) for c in self.ruleset.countries]
         capitals_before = {c.name for c in countries if not w.is_enemy(self.state.control.get(c.capital), c.name)}
         for space, original in w.pending.pop("liberations", []) or []:  # type: ignore[union-attr]
@@ -1414,8 +1457,45 @@ class Turn:
         if self.rules.economy.tribute_paid_by_enemies:
             income += self.pay_tribute()
         income += self.national_objectives(country)
+        income -= min(income, self.convoy_disruption(country))
         w.treasury[country] = w.treasury.get(country, 0) + income
         self.log.income[country] = income
+
+    def convoy_disruption(self, country: str) -> int:
+        """EconomyRules.convoy_disruption (1940, E24): each convoy zone beside territories `country`
+        controls, holding an enemy warship of a power at war with it, costs the dice its enemy units
+        roll (units.yaml convoy_dice), at most the value of those territories; no territory loses more
+        than its own value over every zone.  Rolled at adjudication only."""
+        rule = self.rules.economy.convoy_disruption
+        w = self.w
+        if rule is None or self.validating:
+            return 0
+        power = self.ruleset.power_name(country)
+        left: dict[str, int] = {}  # territory -> what it can still lose
+        total = 0
+        for zone, sp in sorted(w.board.spaces.items()):
+            if not sp.convoy_zone:
+                continue
+            beside = sorted(t for t in w.board.neighbours(zone) if w.space(t).is_land and w.control.get(t) == country and w.space(t).ipc)
+            enemies = [u for u in w.units_at(zone) if w.is_enemy(u.owner, power) and not u.submerged]
+            if not beside or not any(w.utype(u).domain == "sea" and not w.utype(u).has("transport") for u in enemies):
+                continue
+            dice = sum(w.utype(u).convoy_dice for u in enemies)
+            if not dice:
+                continue
+            faces = self.dice.roll(f"convoy/{country}/{zone}", dice)
+            rolled = sum(f for f in faces if rule.counted == "face" or f <= 3)
+            for t in beside:
+                left.setdefault(t, w.space(t).ipc)
+            lost = 0
+            for t in beside:  # spread over the territories beside the zone, none beyond its own value
+                take = min(rolled - lost, left[t])
+                left[t] -= take
+                lost += take
+            total += lost
+            self.log.notes.append(f"{country} loses {lost} IPCs to convoy disruption in {zone} "
+                                  f"({dice} {'die' if dice == 1 else 'dice'}: {' '.join(str(f) for f in faces)})")
+        return total
 
     def national_objectives(self, country: str) -> int:
         """Rules.objectives: the bonuses `country` collects now (1940 Global, E12 6.b: "add national

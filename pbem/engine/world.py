@@ -34,6 +34,8 @@ class Unit:
     fought: bool = False
     captured: bool = False  # changed hands with its territory this turn (a complex, an AA gun)
     retreated: bool = False
+    scrambled_from: str | None = None  # air units scrambled into a sea zone: their base (Rules.scramble)
+    damaged: bool = False  # a two-hit unit with one hit that stays until repaired (CombatRules.two_hit_repair)
     mission: str | None = None
     seaborne_from: str | None = None  # land units: the sea zone they assaulted from
     came_by: int | None = None  # land units: the transport they offloaded from this turn
@@ -82,6 +84,12 @@ class World:
                 for utype in sorted(state.units[space][owner]):
                     for _ in range(state.units[space][owner][utype]):
                         self.add(utype, owner, space)
+        # two-hit units still damaged from an earlier turn (GameState.pending["damaged"])
+        for space, by_owner in sorted(dict(state.pending.get("damaged") or {}).items()):  # type: ignore[call-overload]
+            for owner, by_type in sorted(by_owner.items()):
+                for utype, count in sorted(by_type.items()):
+                    for u in [u for u in self.units_at(space) if u.owner == owner and u.type == utype][:count]:
+                        u.damaged = True
         # fighters on combat air patrol stay in the air (Rules.movement.combat_air_patrol)
         for zone, by_owner in sorted(dict(state.pending.get("cap") or {}).items()):  # type: ignore[call-overload]
             for owner, count in sorted(by_owner.items()):
@@ -150,6 +158,15 @@ class World:
             self.pending["cap"] = {z: dict(sorted(o.items())) for z, o in sorted(cap.items())}
         else:
             self.pending.pop("cap", None)
+        hurt: dict[str, dict[str, dict[str, int]]] = {}
+        for u in self.units.values():
+            if u.damaged:
+                by_type = hurt.setdefault(u.space, {}).setdefault(u.owner, {})
+                by_type[u.type] = by_type.get(u.type, 0) + 1
+        if hurt:
+            self.pending["damaged"] = {s: {o: dict(sorted(t.items())) for o, t in sorted(by.items())} for s, by in sorted(hurt.items())}
+        else:
+            self.pending.pop("damaged", None)
         base = replace(
             self.state,
             control=dict(sorted(self.control.items())),
@@ -194,6 +211,31 @@ class World:
     def units_at(self, space: str) -> list[Unit]:
         return sorted((u for u in self.units.values() if u.space == space), key=lambda u: u.id)
 
+    def carrier_room(self, host: Unit) -> int:
+        """Air units `host` can still take aboard: none on a damaged carrier where the rules ground them
+        (Rules.movement.damaged_carriers_hold_no_air)."""
+        if host.damaged and self.rules.movement.damaged_carriers_hold_no_air:
+            return 0
+        return max(0, self.utype(host).carrier_capacity - len(self.cargo_of(host)))
+
+    def grounded_air(self, zone: str) -> frozenset[int]:
+        """Air units in `zone` that sit on a damaged carrier (Rules.movement.damaged_carriers_hold_no_air):
+        those beyond what the zone's undamaged friendly carriers hold, lowest ids on the sound decks."""
+        if not self.rules.movement.damaged_carriers_hold_no_air or not self.is_sea(zone):
+            return frozenset()
+        here = self.units_at(zone)
+        carriers = [c for c in here if self.utype(c).has("carrier")]
+        if not any(c.damaged for c in carriers):
+            return frozenset()
+        out: set[int] = set()
+        for side_of in sorted({self.ruleset.side_of(c.owner) for c in carriers if c.damaged}):
+            mine = [c for c in carriers if self.ruleset.side_of(c.owner) == side_of]
+            sound = sum(self.utype(c).carrier_capacity for c in mine if not c.damaged)
+            air = sorted((u for u in here if self.utype(u).lands_on_carriers and self.ruleset.side_of(u.owner) == side_of),
+                         key=lambda u: u.id)
+            out |= {u.id for u in air[sound:]}
+        return frozenset(out)
+
     def facility_max_damage(self, space: str) -> int | None:
         """The damage cap of the industrial complex in `space` where its profile states one (1940
         Global: major 20, minor 6); None: the rules' cap by the territory's IPC value."""
@@ -233,6 +275,8 @@ class World:
             used = sum(self.ruleset.units[u.type].transport_size for u in aboard) + host.unloaded
             return used + rider.transport_size <= host_type.transport_capacity
         if host_type.has("carrier") and rider.lands_on_carriers:
+            if host.damaged and self.rules.movement.damaged_carriers_hold_no_air:
+                return False  # 1940: "A damaged carrier cannot launch or land aircraft"
             return len(aboard) < host_type.carrier_capacity
         return False
 

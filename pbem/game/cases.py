@@ -261,6 +261,13 @@ def _state(case: Case, ruleset: Any, rules: Any, options: Mapping[str, Any]) -> 
         for i, pair in enumerate(spec["at_war"]):
             wars.add(frozenset(_power(case, ruleset, p, ("state", "at_war", i)) for p in pair))
         pending["war"] = sorted(sorted(p) for p in wars)
+    if spec.get("damaged_units"):
+        # two-hit units that begin the turn damaged (CombatRules.two_hit_repair keeps the hit)
+        pending["damaged"] = {
+            _space(case, ruleset, text, ("state", "damaged_units", text)): {
+                _power(case, ruleset, p, ("state", "damaged_units", text, p)): _units(case, ruleset, u, ("state", "damaged_units", text, p))
+                for p, u in by.items()}
+            for text, by in spec["damaged_units"].items()}
     if spec.get("facts"):
         pending["facts"] = sorted({*(pending.get("facts") or []), *(str(f) for f in spec["facts"])})  # type: ignore[misc]
     if spec.get("once"):
@@ -335,6 +342,17 @@ def _check_after(case: Case, ruleset: Any, after: Any, expect: Mapping[str, Any]
         space = _space(case, ruleset, text, ("expect", "damage", text))
         if after.damage.get(space, 0) != int(points):
             failures.append(f"the complex in {space} has {after.damage.get(space, 0)} damage, expected {points}")
+    if "damaged" in expect:
+        # two-hit units left damaged (GameState.pending["damaged"]); {} : none
+        wanted_hurt = {}
+        for text, by_power in (expect.get("damaged") or {}).items():
+            space = _space(case, ruleset, text, ("expect", "damaged", text))
+            for power_text, units in by_power.items():
+                power = _power(case, ruleset, power_text, ("expect", "damaged", text, power_text))
+                wanted_hurt.setdefault(space, {})[power] = _units(case, ruleset, units, ("expect", "damaged", text, power_text))
+        found_hurt = dict(after.pending.get("damaged") or {})
+        if found_hurt != wanted_hurt:
+            failures.append(f"damaged units {found_hurt}, expected {wanted_hurt}")
     for key, value in (expect.get("victory") or {}).items():
         if after.victory.get(key) != value:
             failures.append(f"victory {key} {after.victory.get(key)!r}, expected {value!r}")

@@ -22,6 +22,7 @@ from pbem.engine.orders import (
     Orders,
     Placement,
     RetreatCondition,
+    ScrambleOrder,
     StandingOrders,
 )
 from pbem.engine.problems import PathItem, Problem, ProblemsError
@@ -505,10 +506,30 @@ def parse_standing(doc: YamlDocument, ruleset: Ruleset) -> StandingOrders:
                 zones.append(zone)
         targets = reader.name_list(raw.get("targets"), (*path, "targets"))
         kamikaze.append(KamikazeOrder(targets, tuple(zones), int(raw.get("count", 1)), int(raw.get("at_least", 1)), path))
+    scramble = []
+    for i, raw in enumerate(body.get("scramble") or []):
+        path = ("standing_orders", "scramble", i)
+        base = reader.space(raw.get("from"), (*path, "from"))
+        if base and not ruleset.board.spaces[base].is_land:
+            reader.error(f"{base} is a sea zone; air units scramble from a territory with an air base", (*path, "from"),
+                         rule="Scramble: from an air base on a coastal territory or island", code="standing.scramble-from", kind="illegal")
+            base = None
+        zones = []
+        for j, text in enumerate(raw.get("zones") or []):
+            zone = reader.space(text, (*path, "zones", j))
+            if zone and base and not (ruleset.board.spaces[zone].is_sea and ruleset.board.are_adjacent(base, zone)):
+                reader.error(f"{zone} is not a sea zone next to {base}", (*path, "zones", j),
+                             rule="Scramble: into an adjacent sea zone", hint="sea zones next to it: " + ", ".join(
+                                 sorted(n for n in ruleset.board.neighbours(base) if ruleset.board.spaces[n].is_sea)) or "none",
+                             code="standing.scramble-zone", kind="illegal")
+            elif zone:
+                zones.append(zone)
+        if base:
+            scramble.append(ScrambleOrder(base, tuple(zones), int(raw.get("count", 3)), path))
     if reader.problems or power is None:
         raise ProblemsError(reader.all_problems())
     return StandingOrders(power, default, per_space, explicit=True, conditional_moves=tuple(enigma), choices=choices,
-                          tribute_payers=tuple(payers), kamikaze=tuple(kamikaze))
+                          tribute_payers=tuple(payers), kamikaze=tuple(kamikaze), scramble=tuple(scramble))
 
 
 def locate(problems: list[Problem], doc: YamlDocument | None, filename: str) -> list[Problem]:

@@ -333,6 +333,7 @@ def _build(f: _Files) -> Ruleset:
             captured_as=u.get("captured_as"),
             paired_attack=u.get("paired_attack", 0),
             paired_with=tuple(u.get("paired_with", ())),
+            convoy_dice=u.get("convoy_dice", 0),
             bought_by=tuple(u["bought_by"]) if "bought_by" in u else None,
             aliases=tuple(u.get("aliases", ())),
         )
@@ -393,6 +394,7 @@ def _build(f: _Files) -> Ruleset:
             tribute=s.get("tribute", False),
             convoy_route=s.get("convoy_route"),
             kamikaze=s.get("kamikaze", False),
+            convoy_zone=s.get("convoy_zone", False),
             naval_base=s.get("naval_base", False),
             air_base=s.get("air_base", False),
             aliases=tuple(s.get("aliases", ())),

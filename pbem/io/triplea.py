@@ -472,6 +472,10 @@ def read_triplea(xml_path: Path, *, ruleset_id: str) -> _Game:
             spaces[where]["convoy_route"] = known(options["convoyAttached"], f"the convoy route in {where}")
         if spaces[where]["kind"] == "sea" and _truthy(options.get("kamikazeZone")):
             spaces[where]["kamikaze"] = True
+        if spaces[where]["kind"] == "sea" and _truthy(options.get("blockadeZone")):
+            # a zone with a convoy image: enemy warships there cut the income of the territories
+            # beside it (1940, Convoy Disruption, E24)
+            spaces[where]["convoy_zone"] = True
     for name, space in spaces.items():
         if space["kind"] == "sea" and space.get("convoy_route") and name in owners:
             space["original_owner"] = original.get(name, owners[name])
@@ -724,6 +728,7 @@ def _map_data(game: _Game, ruleset_id: str) -> dict[str, Any]:
         "convoy_route",
         "tribute",
         "kamikaze",
+        "convoy_zone",
         "naval_base",
         "air_base",
         "aliases",

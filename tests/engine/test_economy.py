@@ -19,9 +19,11 @@ BOARD = Board(
 # income() asks the ruleset for the board and the sides (convoy routes); two powers, A and B, at war
 RULESET = SimpleNamespace(board=BOARD, side_of=lambda p: {"A": "Allies", "B": "Axis"}[p])
 EUROPE = EconomyRules(convoy_income_to_captor=False, convoy_captured_in_passing=True, tribute_paid_by_enemies=True,
-                      convoy_open_in_noncombat=False, countries_without_income=frozenset(), subs_take_convoy_in_place=False)
+                      convoy_open_in_noncombat=False, countries_without_income=frozenset(), subs_take_convoy_in_place=False,
+                      convoy_disruption=None)
 PLAIN = EconomyRules(convoy_income_to_captor=True, convoy_captured_in_passing=False, tribute_paid_by_enemies=False,
-                     convoy_open_in_noncombat=True, countries_without_income=frozenset(), subs_take_convoy_in_place=False)
+                     convoy_open_in_noncombat=True, countries_without_income=frozenset(), subs_take_convoy_in_place=False,
+                     convoy_disruption=None)
 
 
 def test_tribute_spaces_and_captured_convoys_are_no_income_where_the_rules_say_so():

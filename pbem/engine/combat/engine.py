@@ -91,7 +91,7 @@ class Engine:
         parting = (self.kind == "sea" and defender_orders.submerge == "always"
                    and self.rules.submerge_timing == "attacker_at_strike_defender_instead_of_return_fire")
         self.phases = PHASES if parting else tuple(p for p in PHASES if p != "parting")
-        self.a_cats, a_start = self._categories(battle.attackers, {})
+        self.a_cats, a_start = self._categories(battle.attackers, battle.attacker_damaged)
         self.d_cats, d_start = self._categories(battle.defenders, battle.damaged)
         self.a_start = a_start
         self.d_start = d_start

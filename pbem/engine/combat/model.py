@@ -98,6 +98,7 @@ class Battle:
     can_retreat: bool = True
     retreat_to: tuple[str, ...] = ()
     damaged: Counts = field(default_factory=dict)
+    attacker_damaged: Counts = field(default_factory=dict)  # the attacker's two-hit units already damaged
     profiles: Mapping[str, Mapping[str, UnitType]] = field(default_factory=dict)
     attack_dice: Counts = field(default_factory=dict)
     aa_immune: frozenset[str] = frozenset()

@@ -17,7 +17,11 @@ AirHitsSubs = Literal["always", "with_friendly_destroyer"]
 SubmergeTiming = Literal["instead_of_surprise_strike", "at_press_or_retreat", "attacker_at_strike_defender_instead_of_return_fire",
                          "never"]
 AaChooser = Literal["aircraft_owner", "targeted"]  # targeted: each die is rolled at one aircraft type
-Repair = Literal["end_of_combat", "end_of_turn", "never"]
+# When a two-hit unit's damage goes: at the end of its battle (1942), at the end of the turn (Europe,
+# Pacific: "Damaged Battleships Uprighted"), never, or (1940) at the start of its owner's turn in a sea
+# zone next to a friendly naval base; until then it keeps its hit from battle to battle
+# (GameState.pending["damaged"]).
+Repair = Literal["end_of_combat", "end_of_turn", "never", "at_naval_base"]
 SbrModel = Literal["complex_rolls_per_bomber", "aa_gun_rolls_per_bomber"]
 SbrLoss = Literal["damage", "treasury"]
 # Do fighters escort raids and intercept them: never (Revised), under the game option
@@ -94,6 +98,9 @@ class CombatRules:
     # (Pacific: "that number of units are immediately removed"), or with the dogfight's casualties
     # (Europe: "the attacking player removes his casualties" after both)?
     sbr_aa_casualties_at_once: bool
+    # Do the bombers fire in the air battle with their escorts?  (1942, p. 14: "bombers and escorts
+    # fire with an attack value of 1"; 1940: "strategic and tactical bombers attack at 0")
+    bombers_fire_in_air_battle: bool
 
     def __post_init__(self) -> None:
         for name in (

@@ -116,10 +116,11 @@ def bombing_raid(
     if interceptors and rules.air_battle_rounds and not rules.sbr_aa_before_air_battle:
         for _ in range(rules.air_battle_rounds):
             live = interceptors - interceptors_lost
-            attackers = bombers - bombers_lost + escorts - escorts_lost + dive_bombers - dive_lost
-            if not live or attackers == 0:
+            firing = (bombers - bombers_lost if rules.bombers_fire_in_air_battle else 0) + escorts - escorts_lost + dive_bombers - dive_lost
+            if not live or bombers - bombers_lost + escorts - escorts_lost + dive_bombers - dive_lost == 0:
                 break
-            hits, ev = _roll(dice, f"raid/{space}/escort", "escort", "attacker", "bomber+escort", rules.escort_attack, attackers)
+            hits, ev = _roll(dice, f"raid/{space}/escort", "escort", "attacker", "bomber+escort" if rules.bombers_fire_in_air_battle else "escort",
+                             rules.escort_attack, firing)
             events.append(ev)
             interceptors_lost += min(hits, live)
             live = interceptors - interceptors_lost

@@ -81,4 +81,5 @@ COMBAT_RULES = CombatRules(
     escorts="option",
     sbr_aa_before_air_battle=False,
     sbr_aa_casualties_at_once=False,  # no dogfight after the AA fire in this game
+    bombers_fire_in_air_battle=True,  # p. 14: "bombers and escorts fire with an attack value of 1"
 )

@@ -50,6 +50,7 @@ RULES = Rules(
         # Optional rule, Turkish Straits: "no sea units may move into or out of sea zone 16" (air may).
         closed_straits={"turkish_straits_closed": ("SZ 16",)},
         combat_air_patrol=False,
+        damaged_carriers_hold_no_air=False,  # no damage outlasts a battle's end here, or carriers take one hit
     ),
     capitals=CapitalRules(
         # Capturing a capital takes "all unspent IPCs" of its original controller (Capitals).
@@ -82,7 +83,7 @@ RULES = Rules(
     # No convoy centres and no tribute spaces on this board.
     economy=EconomyRules(convoy_income_to_captor=False, convoy_captured_in_passing=False, tribute_paid_by_enemies=False,
                          convoy_open_in_noncombat=True, subs_take_convoy_in_place=False,
-                         countries_without_income=frozenset()),
+                         countries_without_income=frozenset(), convoy_disruption=None),
     victory=VictoryCheck(
         kind="victory_cities",
         # Victory is checked "at the end of the round, after the U.S. turn" (Check for Victory).

@@ -94,4 +94,5 @@ COMBAT_RULES = CombatRules(
     sbr_aa_before_air_battle=True,
     # Step 4 D: "The attacking player removes his casualties" of the AA fire and the dogfight together.
     sbr_aa_casualties_at_once=False,
+    bombers_fire_in_air_battle=False,  # the escorts fight the interceptors (sbr_aa_before_air_battle)
 )

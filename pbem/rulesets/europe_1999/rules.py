@@ -67,6 +67,7 @@ RULES = Rules(
         # (map.yaml's canal, opened only by Turkey, which nobody controls) stays shut; no option.
         closed_straits={},
         combat_air_patrol=False,
+        damaged_carriers_hold_no_air=False,  # no damage outlasts a battle's end here, or carriers take one hit
     ),
     capitals=CapitalRules(
         # Capturing an Enemy Capital: "the capturing player immediately takes all of the IPCs that the
@@ -117,6 +118,7 @@ RULES = Rules(
         # players' income".
         tribute_paid_by_enemies=True,
         countries_without_income=frozenset(),
+        convoy_disruption=None,  # no convoy zones on this board
     ),
     victory=VictoryCheck(
         # Object of the Game; Capturing an Enemy Capital: held "at the beginning of his next turn".

@@ -43,10 +43,10 @@ COMBAT_RULES = CombatRules(
     # TripleA "Unescorted Transport Dies", "Transport Casualties Restricted"; AMS: "Chosen last".
     defenceless_transports=True,
     transports_chosen_last=True,
-    # GAP (README.md): in the box capital ships stay damaged until a naval base repairs them (TripleA
-    # "Two HitPoint Units Require Repair Facilities"); the engine keeps no damage between battles yet,
-    # so a damaged ship is whole again when its battle ends, as in 1942.
-    two_hit_repair="end_of_combat",
+    # Capital ships (battleships, carriers) stay damaged until a naval base repairs them at the start of
+    # their owner's turn: TripleA "Two HitPoint Units Require Repair Facilities", "Units Repair Hits
+    # Start Turn" (AMS: "Capital ship (2 hits; repaired at a naval base)").
+    two_hit_repair="at_naval_base",
     # Combined arms (E17/P17): "infantry + artillery: the infantry attacks at 2"; "mech + artillery:
     # the mech attacks at 2" (the mech is tagged infantry); one artillery supports one.
     artillery_supports=1,
@@ -80,4 +80,6 @@ COMBAT_RULES = CombatRules(
     escorts="always",
     sbr_aa_before_air_battle=False,
     sbr_aa_casualties_at_once=False,
+    # "strategic and tactical bombers attack at 0 (unmodified)" in the air battle (E16/E17).
+    bombers_fire_in_air_battle=False,
 )

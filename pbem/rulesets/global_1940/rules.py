@@ -9,17 +9,19 @@ pages, DIGEST §1.2) and TripleA's ww2global40_2nd_edition.xml where no seed sta
 
 from pbem.engine.rules import (
     CapitalRules,
+    ConvoyDisruption,
     EconomyRules,
     Kamikaze,
     MovementRules,
     ProductionRules,
     RuleHooks,
     Rules,
+    Scramble,
     VictoryCheck,
 )
 from pbem.rulesets.global_1940.objectives import OBJECTIVES
 from pbem.rulesets.global_1940.politics import POLITICS
-from pbem.rulesets.global_1940.special import base_move
+from pbem.rulesets.global_1940.special import base_move, china_area, china_placement, china_purchases
 
 RULES = Rules(
     movement=MovementRules(
@@ -49,6 +51,9 @@ RULES = Rules(
         transport_after_combat="nothing",
         closed_straits={},
         combat_air_patrol=False,
+        # Aircraft carrier (unit table): "A damaged carrier cannot launch or land aircraft, and aircraft on
+        # it are cargo when it is attacked".
+        damaged_carriers_hold_no_air=True,
     ),
     capitals=CapitalRules(
         # "Capitals: the captor takes all unspent IPCs of the original owner".
@@ -77,10 +82,14 @@ RULES = Rules(
         # new fighters on old carriers": also on carriers already there).
         new_fighters_on_carriers="own_carriers",
     ),
-    # No convoy centres of Europe's kind, no tribute; convoy disruption is not yet played (README.md).
+    # No convoy centres of Europe's kind, no tribute.
     economy=EconomyRules(convoy_income_to_captor=False, convoy_captured_in_passing=False, convoy_open_in_noncombat=True,
                          subs_take_convoy_in_place=False, tribute_paid_by_enemies=False,
-                         countries_without_income=frozenset()),
+                         countries_without_income=frozenset(),
+                         # Convoy Disruption (E24): a convoy zone beside a territory you control with an
+                         # enemy warship in it; the dice are summed (TripleA "Convoy Blockades Roll Dice
+                         # For Cost"); AMS counts only dice of 3 or less (README.md).
+                         convoy_disruption=ConvoyDisruption(counted="face")),
     # ruleset.yaml victory: city groups, counted after France's turn.
     victory=VictoryCheck(kind="victory_cities", checked_after="France", capitals_not_won=frozenset(), points=None),
     # Kamikaze (P16): Japan has 6 strikes "usable only in sea zones with a kamikaze symbol" (map:
@@ -91,5 +100,10 @@ RULES = Rules(
                       victims_fire_back=False),
     politics=POLITICS,
     objectives=OBJECTIVES,
-    hooks=RuleHooks(movement_bonus=base_move),
+    # Scramble (E16): "the defender may scramble up to 3 fighters and/or tac bombers from each operative
+    # air base on a coastal territory or island, into an adjacent sea zone"; "Scrambled units defend
+    # against attacks on the zone or on amphibious assaults, even with no ships present".
+    scramble=Scramble(per_base=3, base_tag="air_base"),
+    hooks=RuleHooks(movement_bonus=base_move, confined_to=china_area, purchase_limits=china_purchases,
+                    placement_without_complex=china_placement),
 )

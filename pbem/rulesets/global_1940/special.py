@@ -1,4 +1,4 @@
-"""1940 Global's rules that are code: what air and naval bases add to movement.
+"""1940 Global's rules that are code: what air and naval bases add to movement, and China's rules.
 
 Facilities are units here (they are bought, captured and bombed), so a base is found by looking
 for a unit with the `air_base` or `naval_base` tag on the board, not by a mark of the map as in
@@ -33,3 +33,43 @@ def base_move(options: Mapping[str, object], power: str, unit: UnitType, *, star
     if unit.domain == "air" and world.space(start).is_land and _friendly_base(world, start, "air_base"):
         return 1, None
     return 0, None
+
+
+# China (P10, restated by the AMS guide; DIGEST §1.2 "OOB China rules"): the territories its units
+# stay in - TripleA's movementRestrictionTerritories for the Chinese, "Chinese-emblem territories,
+# plus Kwangtung and Burma".
+CHINA_AREA = frozenset({
+    "Anhwe", "Burma", "Chahar", "Hopei", "Hunan", "Jehol", "Kansu", "Kiangsi", "Kiangsu", "Kwangsi", "Kwangtung",
+    "Kweichow", "Manchuria", "Shantung", "Shensi", "Sikang", "Suiyuyan", "Szechwan", "Tsinghai", "Yunnan",
+})
+# "The Burma Road is Szechwan, Yunnan, Burma and India" (P38).
+BURMA_ROAD = ("India", "Burma", "Yunnan", "Szechwan")
+AXIS = frozenset({"Germany", "Italy", "Japan"})
+
+
+def china_area(options: Mapping[str, object], power: str) -> frozenset[str] | None:
+    """China: "Chinese units stay in Chinese-emblem territories, plus Kwangtung and Burma, and cannot
+    be transported" (P10) - no sea zone is in the area, so none boards a transport."""
+    return CHINA_AREA if power == "China" else None
+
+
+def burma_road_open(control: Mapping[str, str]) -> bool:
+    """No part of the Burma Road in Axis hands (TripleA conditionAttachmentJapaneseDoNotControlBurmaRoad)."""
+    return not any(control.get(t) in AXIS for t in BURMA_ROAD)
+
+
+def china_purchases(options: Mapping[str, object], country: str, *, control: Mapping[str, str]) -> Mapping[str, int] | None:
+    """China "builds only infantry, plus 1 artillery per turn while the Burma Road is open" (P10)."""
+    if country != "China":
+        return None
+    return {"infantry": 10**6, "artillery": 1 if burma_road_open(control) else 0}
+
+
+def china_placement(options: Mapping[str, object], country: str, *, control: Mapping[str, str],
+                    control_at_start: Mapping[str, str]) -> frozenset[str]:
+    """China "may build and land its fighter in any unoccupied Chinese territory, even one taken this
+    turn" (P10): it places in any territory of its area it holds, with no complex and no limit
+    (TripleA placementAnyTerritory, placementCapturedTerritory, placementPerTerritory 9999999)."""
+    if country != "China":
+        return frozenset()
+    return frozenset(t for t in CHINA_AREA if control.get(t) == "China")

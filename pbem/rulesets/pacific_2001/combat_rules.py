@@ -98,4 +98,5 @@ COMBAT_RULES = CombatRules(
     # Step 4: "Each roll of 1 scores a hit and that number of units are immediately removed"; the
     # dogfight (step 5) is fought by the survivors.
     sbr_aa_casualties_at_once=True,
+    bombers_fire_in_air_battle=False,  # the escorts fight the interceptors (sbr_aa_before_air_battle)
 )

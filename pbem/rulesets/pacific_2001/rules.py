@@ -62,6 +62,7 @@ RULES = Rules(
         closed_straits={},
         # Phase 6, Establish Combat Air Patrol; Phase 2, CAP fighters must land.
         combat_air_patrol=True,
+        damaged_carriers_hold_no_air=False,  # no damage outlasts a battle's end here, or carriers take one hit
     ),
     capitals=CapitalRules(
         # Capturing an Enemy Capital: "the capturing player *immediately* takes all of the IPCs that
@@ -109,6 +110,7 @@ RULES = Rules(
         tribute_paid_by_enemies=False,
         # Capturing an Enemy Capital: "China has no IPCs. (Their infantry units are built automatically.)"
         countries_without_income=frozenset({"China"}),
+        convoy_disruption=None,  # no convoy zones on this board
     ),
     victory=VictoryCheck(
         # Object of the Game: an enemy capital held "until the start of your next turn" while you hold

@@ -104,4 +104,5 @@ COMBAT_RULES = CombatRules(
     escorts="never",
     sbr_aa_before_air_battle=False,
     sbr_aa_casualties_at_once=False,  # no dogfight after the AA fire in this game
+    bombers_fire_in_air_battle=False,  # no air battle (escorts="never")
 )

@@ -89,6 +89,7 @@ RULES = Rules(
         # closed under any circumstance"; Revised has no Turkish straits option.
         closed_straits={},
         combat_air_patrol=False,
+        damaged_carriers_hold_no_air=False,  # no damage outlasts a battle's end here, or carriers take one hit
     ),
     capitals=CapitalRules(
         # Capturing and Liberating Capitals: "you collect all unspent IPCs from the former owner".
@@ -130,7 +131,7 @@ RULES = Rules(
     # No convoy centres and no tribute spaces on this board.
     economy=EconomyRules(convoy_income_to_captor=False, convoy_captured_in_passing=False, tribute_paid_by_enemies=False,
                          convoy_open_in_noncombat=True, subs_take_convoy_in_place=False,
-                         countries_without_income=frozenset()),
+                         countries_without_income=frozenset(), convoy_disruption=None),
     victory=VictoryCheck(
         kind="victory_cities",
         # Check for Victory: "at the end of a complete round of play (after the U.S. turn)".

@@ -82,3 +82,56 @@ def test_japans_declaration_on_the_commonwealth_is_unprovoked_and_remembered() -
     assert UNPROVOKED in after.pending["facts"]
     wars = {frozenset(p) for p in after.pending["war"]}
     assert {frozenset({"Japan", "ANZAC"}), frozenset({"Japan", "United Kingdom"})} <= wars
+
+
+def test_order_of_play_and_powers() -> None:
+    """DIGEST §1.2, Order of play: "1 Germany, 2 USSR, 3 Japan, 4 United States, 5 China, 6 UK, 7 Italy,
+    8 ANZAC, 9 France"; Axis Germany, Japan, Italy; the UK "one power with two economies"."""
+    from pbem.io.rulesets import load_ruleset
+
+    ruleset = load_ruleset("global-1940")
+    assert list(ruleset.turn_order) == ["Germany", "Soviet Union", "Japan", "United States", "China", "United Kingdom", "Italy",
+                                  "ANZAC", "France"]
+    assert sorted(p.name for p in ruleset.powers if p.side == "Axis") == ["Germany", "Italy", "Japan"]
+    assert list(ruleset.countries_of("United Kingdom")) == ["UK Europe", "UK Pacific"]
+
+
+def test_unit_profiles() -> None:
+    """The AMS guide's unit table, restating the box (DIGEST §1.2): attack, defence, move, cost; and
+    the facilities of TripleA's XML (no seed states the box's)."""
+    from pbem.io.rulesets import load_ruleset
+
+    units = load_ruleset("global-1940").units
+    table = {
+        "infantry": (1, 2, 1, 3), "mechanized infantry": (1, 2, 2, 4), "artillery": (2, 2, 1, 4), "tank": (3, 3, 2, 6),
+        "antiaircraft artillery": (0, 0, 1, 5), "fighter": (3, 4, 4, 10), "tactical bomber": (3, 3, 4, 11),
+        "bomber": (4, 1, 6, 12), "battleship": (4, 4, 2, 20), "aircraft carrier": (0, 2, 2, 16), "cruiser": (3, 3, 2, 12),
+        "destroyer": (2, 2, 2, 8), "submarine": (2, 1, 2, 6), "transport": (0, 0, 2, 7),
+    }
+    for name, (attack, defense, move, cost) in table.items():
+        u = units[name]
+        assert (u.attack, u.defense, u.move, u.cost) == (attack, defense, move, cost), name
+    assert units["battleship"].hits == units["aircraft carrier"].hits == 2
+    assert (units["major industrial complex"].production, units["major industrial complex"].max_damage) == (10, 20)
+    assert (units["minor industrial complex"].production, units["minor industrial complex"].max_damage) == (3, 6)
+    assert units["air base"].max_damage == units["naval base"].max_damage == 6
+
+
+def test_convoy_zones_are_the_xmls_blockade_zones() -> None:
+    """Convoy Disruption (E24): "a sea zone has a convoy image"; TripleA marks 34 zones blockadeZone."""
+    from pbem.io.rulesets import load_ruleset
+
+    spaces = load_ruleset("global-1940").board.spaces
+    zones = sorted(int(n.split()[1]) for n, s in spaces.items() if s.convoy_zone)
+    assert zones == [1, 6, 10, 19, 20, 26, 35, 36, 37, 39, 41, 42, 43, 44, 54, 62, 63, 70, 71, 72, 80, 82, 85, 89, 93, 97, 98, 99,
+                     101, 105, 106, 109, 119, 125]
+
+
+def test_chinas_capital_can_never_be_taken() -> None:
+    """China (P10): "China has no capital, so it keeps its treasury even if fully conquered": its
+    capital marker stands in the impassable Himalayas, which no unit may enter (README.md)."""
+    from pbem.io.rulesets import load_ruleset
+
+    ruleset = load_ruleset("global-1940")
+    capital = ruleset.power("China").capital
+    assert capital == "Himalayas" and ruleset.board.spaces[capital].impassable
