@@ -60,12 +60,15 @@ class UnitType:
     carrier_capacity: int = 0  # air units a carrier holds
     production: int | None = None  # units a facility mobilizes a turn, less damage (None: the ruleset's limit)
     max_damage: int | None = None  # the most damage a facility takes (None: the ruleset's bombing cap)
+    min_territory_ipc: int | None = None  # a new facility only on a territory worth this much (None: the ruleset's)
     captured_as: str | None = None  # the unit a captured facility becomes (1940: a major complex a minor one)
     # attack when paired one to one with a unit having one of these tags (1940: a tactical bomber
     # with a fighter or a tank attacks at 4); 0 and (): no pairing
     paired_attack: int = 0
     paired_with: tuple[str, ...] = ()
     convoy_dice: int = 0  # dice it rolls for convoy disruption in a convoy zone (1940)
+    # tags of the blitzing units that let it blitz, one partner each (1940: a mechanized infantry with a tank)
+    blitz_with: tuple[str, ...] = ()
     bought_by: tuple[str, ...] | None = None  # the only countries that may buy it (None: any; (): none)
     aliases: tuple[str, ...] = ()
 

@@ -554,7 +554,7 @@ class Mover:
         w = self.w
         phase = move.phase
         if domain == "land":
-            blitz = all(w.utype(u).has("blitz") for u in units)
+            blitz = self._can_blitz(units)
 
             def friendly(s: str) -> bool:
                 return w.is_friendly_territory(s)
@@ -619,6 +619,18 @@ class Mover:
             return _problem(move, f"the way from {move.frm} to {move.to} passes through hostile territory", R_LAND, "land units stop on entering a hostile territory; only tanks blitz through one empty one", "move.through-hostile")
         return _problem(move, f"the way from {move.frm} to {move.to} passes through a hostile sea zone", R_SEA, "sea units stop on entering a sea zone with enemy surface warships (submarines pass unless a destroyer is there)", "move.through-hostile-sea")
 
+    def _can_blitz(self, units: list[Unit]) -> bool:
+        """Tanks blitz; a unit whose profile names `blitz_with` partners blitzes when the move carries
+        as many such partners as it has such units (1940: "May blitz when paired with a tank (1 mech
+        per tank)")."""
+        w = self.w
+        riders = [u for u in units if not w.utype(u).has("blitz")]
+        if not riders or any(not w.utype(u).blitz_with for u in riders):
+            return not riders
+        tags = {t for u in riders for t in w.utype(u).blitz_with}
+        partners = sum(1 for u in units if w.utype(u).has("blitz") and any(w.utype(u).has(t) for t in tags))
+        return len(riders) <= partners
+
     def _blitzable(self, space: str) -> bool:
         w = self.w
         if not w.is_hostile_territory(space):
@@ -657,9 +669,9 @@ class Mover:
                         if not w.is_friendly_territory(space):
                             return _problem(move, f"noncombat moves may pass only friendly territories; {space} is hostile", R_NONCOMBAT, "", "move.noncombat-hostile")
                     elif not w.is_friendly_territory(space):
-                        if blitzed is None and all(w.utype(u).has("blitz") for u in units) and self._blitzable(space):
+                        if blitzed is None and self._can_blitz(units) and self._blitzable(space):
                             blitzed = space
-                        elif all(w.utype(u).has("blitz") for u in units):
+                        elif self._can_blitz(units):
                             return _problem(move, f"a tank can blitz only through an unoccupied hostile territory; {space} holds enemy units or is not the first", R_BLITZ, "stop in it and fight", "move.blitz-blocked")
                         else:
                             return _problem(move, f"land units stop on entering hostile {space}", R_LAND, "only tanks may blitz through one empty hostile territory", "move.through-hostile")

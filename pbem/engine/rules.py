@@ -129,6 +129,7 @@ class ProductionRules:
     new_complexes: bool  # may industrial complexes be bought at all? (Europe: "may not be built")
     new_complex_min_ipc: int
     max_complexes_per_territory: int
+    new_complexes_on_islands: bool  # may a complex be built on an island?  (1940: not - TripleA unitPlacementRestrictions)
     refund_unplaced: bool
     repair_cost_per_point: int
     # Where new fighters may be placed at sea: aboard the power's own carriers, new or already there

@@ -1171,8 +1171,13 @@ class Turn:
             sp = w.space(space)
             if sea or not w.is_friendly_territory(space, at_start=True) or w.controller(space, at_start=True) != w.power or space in w.captured_this_turn:
                 return [Problem("illegal", f"a new industrial complex goes in a territory {w.power} has controlled since the start of the turn; {space} is not one", rule=R_MOBILIZE + ": new industrial complexes", path=path, code="place.complex-territory")]
-            if sp.ipc < self.rules.production.new_complex_min_ipc:
-                return [Problem("illegal", f"{space} has an IPC value of {sp.ipc}; a complex needs at least {self.rules.production.new_complex_min_ipc}", rule=R_MOBILIZE + ": new industrial complexes", path=path, code="place.complex-value")]
+            factory = next(p for p in profiles.values() if p.has("factory"))
+            least = factory.min_territory_ipc if factory.min_territory_ipc is not None else self.rules.production.new_complex_min_ipc
+            if sp.ipc < least:
+                return [Problem("illegal", f"{space} has an IPC value of {sp.ipc}; a {factory.name} needs at least {least}", rule=R_MOBILIZE + ": new industrial complexes", path=path, code="place.complex-value")]
+            if sp.island and not self.rules.production.new_complexes_on_islands:
+                return [Problem("illegal", f"{space} is an island: no industrial complex is built on one", rule=R_MOBILIZE + ": new industrial complexes",
+                                hint="build it on a mainland territory", path=path, code="place.complex-island")]
             existing = [u for u in w.units_at(space) if w.utype(u).has("factory")]
             if len(existing) + units.get(next(t for t, p in profiles.items() if p.has("factory")), 0) > self.rules.production.max_complexes_per_territory:
                 return [Problem("illegal", f"{space} already has an industrial complex", rule=R_MOBILIZE + ": one complex per territory", path=path, code="place.complex-twice")]

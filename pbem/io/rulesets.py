@@ -331,9 +331,11 @@ def _build(f: _Files) -> Ruleset:
             production=u.get("production"),
             max_damage=u.get("max_damage"),
             captured_as=u.get("captured_as"),
+            min_territory_ipc=u.get("min_territory_ipc"),
             paired_attack=u.get("paired_attack", 0),
             paired_with=tuple(u.get("paired_with", ())),
             convoy_dice=u.get("convoy_dice", 0),
+            blitz_with=tuple(u.get("blitz_with", ())),
             bought_by=tuple(u["bought_by"]) if "bought_by" in u else None,
             aliases=tuple(u.get("aliases", ())),
         )

@@ -71,6 +71,7 @@ RULES = Rules(
         # A new complex needs a territory "with an income value of at least 1" held since turn start.
         new_complex_min_ipc=1,
         max_complexes_per_territory=1,
+        new_complexes_on_islands=True,  # no rule keeps a complex off an island
         new_complexes=True,
         # Mobilize New Units: fighters go "on an aircraft carrier owned by your power ... either a new one currently being
         # mobilized, or an existing one already in place"; never on a friendly power's carrier.

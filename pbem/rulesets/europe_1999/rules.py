@@ -94,6 +94,7 @@ RULES = Rules(
         new_complexes=False,
         new_complex_min_ipc=1,
         max_complexes_per_territory=1,
+        new_complexes_on_islands=True,  # no rule keeps a complex off an island
         # The manual says nothing of units bought but not placed: they are lost, not refunded.
         refund_unplaced=False,
         # No damage markers: bombing takes IPCs from the owner (Strategic Bombing Raids).

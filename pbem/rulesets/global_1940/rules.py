@@ -75,6 +75,10 @@ RULES = Rules(
         # TripleA: a minor complex on a territory worth 2 or more (the box's rule; AMS keeps "2+").
         new_complex_min_ipc=2,
         max_complexes_per_territory=1,
+        # TripleA unitPlacementRestrictions: no complex on the islands it lists.  The list also names New
+        # Guinea and Dutch New Guinea (one island of two territories on this map) and leaves out Japan
+        # and Malta; no build differs (the New Guineas and Malta are worth 0, Japan has its complex).
+        new_complexes_on_islands=False,
         # "the per-facility limits apply, and over-purchases are refunded" (E23).
         refund_unplaced=True,
         repair_cost_per_point=1,

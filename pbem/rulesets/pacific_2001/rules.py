@@ -88,6 +88,7 @@ RULES = Rules(
         new_complexes=True,
         new_complex_min_ipc=0,
         max_complexes_per_territory=1,
+        new_complexes_on_islands=True,  # no rule keeps a complex off an island
         refund_unplaced=False,
         repair_cost_per_point=0,
         # Phase 7: "New fighters may not be placed on carriers."

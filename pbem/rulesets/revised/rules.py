@@ -117,6 +117,7 @@ RULES = Rules(
         # complex per territory."
         new_complex_min_ipc=1,
         max_complexes_per_territory=1,
+        new_complexes_on_islands=True,  # no rule keeps a complex off an island
         new_complexes=True,
         # FAQ, Mobilize Units: "New fighters, however, can't be placed directly on existing carriers";
         # Mobilize New Units: "fighters can enter play on newly built aircraft carriers".
