@@ -74,7 +74,10 @@ class Mover:
 
     # --- graph --------------------------------------------------------------------------------
     def _passable(self, space: str) -> bool:
-        """Neither an impassable neutral nor a territory of a power at peace with the mover (Rules.politics)."""
+        """Neither an impassable neutral nor a territory of a power at peace with the mover (Rules.politics),
+        but the friendly neutral a noncombat move is taking (Politics.neutrals)."""
+        if space == getattr(self, "_taking", None):
+            return True
         return not self.w.space(space).impassable and not self.w.is_closed(space)
 
     def _impassable(self, move: Move, space: str, key: str = "to") -> Problem:
@@ -336,6 +339,18 @@ class Mover:
         w = self.w
         problems: list[Problem] = []
         phase = move.phase
+        self._taking: str | None = None
+        if (phase == "noncombat" and not w.space(move.to).impassable and w.is_closed(move.to)
+                and w.takes_by_moving_in(move.to)):
+            self._taking = move.to  # a friendly neutral: only land units enter, and take it
+        try:
+            return self._apply_move(move, problems)
+        finally:
+            self._taking = None
+
+    def _apply_move(self, move: Move, problems: list[Problem]) -> list[Problem]:
+        w = self.w
+        phase = move.phase
         if not self._passable(move.to):
             return [self._impassable(move, move.to)]
         units = self._select(move, phase, problems)
@@ -407,6 +422,10 @@ class Mover:
             return [_problem(move, f"land units cannot move into {move.to}", R_TRANSPORT, "load them aboard a transport from an adjacent territory", "move.land-to-sea")]
         if domain == "sea" and not w.is_sea(move.to):
             return [_problem(move, f"sea units cannot move onto land ({move.to})", "Sea units", "", "move.sea-to-land")]
+        if self._taking is not None and domain != "land":
+            return [_problem(move, f"{move.to} is a friendly neutral: only land units enter it, in noncombat move, and take it",
+                             "Neutral territories: a friendly neutral is moved into by land units", "move land units in first",
+                             "move.friendly-neutral")]
         if domain == "air" and any(u.id in w.grounded_air(u.space) for u in units):
             return [_problem(move, "these aircraft are aboard a damaged carrier, which cannot launch them", "Aircraft carriers",
                              "repair the carrier at a naval base first", "move.damaged-carrier", key="units")]
@@ -468,6 +487,11 @@ class Mover:
                 u.mission = move.mission
         if blitzed:
             self.capture_by_blitz(blitzed)
+        if self._taking is not None and path and path[-1] == self._taking:
+            taken = w.pending.setdefault("neutrals_taken", [])  # type: ignore[union-attr]
+            assert isinstance(taken, list)
+            if self._taking not in taken:
+                taken.append(self._taking)  # a friendly neutral, taken once every noncombat move is made
         if phase == "combat" and domain == "sea" and w.rules.economy.convoy_captured_in_passing:
             # Battle of the Atlantic: ships with a combat value take the empty enemy convoy centres
             # they enter or pass through; where enemy units are, a battle decides it.
@@ -692,7 +716,7 @@ class Mover:
         # The destination.
         dest = path[-1] if path else move.frm
         if move.phase == "noncombat":
-            if domain == "land" and not w.is_friendly_territory(dest):
+            if domain == "land" and not w.is_friendly_territory(dest) and dest != getattr(self, "_taking", None):
                 return _problem(move, f"noncombat moves must end in friendly territory; {dest} is hostile", R_NONCOMBAT, "attack it in combat_move instead", "move.noncombat-hostile")
             if domain == "sea":
                 subs = (all(w.utype(u).has("submarine") for u in units) and w.rules.movement.subs_ignore_hostile_zones

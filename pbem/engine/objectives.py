@@ -82,9 +82,8 @@ def _holds(w: World, holder: Holder, country: str, who: str | None) -> bool:
         return who == country
     if holder == "power":
         return ruleset.power_name(who) == ruleset.power_name(country)
-    if holder == "enemies":
-        return w.is_enemy(who, ruleset.power_name(country)) or (
-            ruleset.side_of(who) in ruleset.sides and ruleset.side_of(who) != ruleset.side_of(country))
+    if holder == "enemies":  # a power of the other side, at war or not (neutrals are no one's enemies here)
+        return ruleset.side_of(who) in ruleset.sides and ruleset.side_of(who) != ruleset.side_of(country)
     return ruleset.side_of(who) == ruleset.side_of(country) and ruleset.power_name(who) in {p.name for p in ruleset.powers}
 
 

@@ -193,6 +193,30 @@ class VictoryPoints:
 
 
 @dataclass(frozen=True)
+class Neutrals:
+    """Neutral territories (ruleset.yaml `bystanders:`) that powers may take (1940, E10/E11/E15): a
+    friendly neutral by a noncombat move of land units into it, gaining its value and its standing
+    army; an unfriendly or strict neutral by attacking it in combat; and an attack on one may turn
+    the other territories of its kind."""
+
+    # bystander -> powers that take its territories by moving land units in during noncombat move
+    # ("A friendly neutral ... can be moved into by one of the powers the neutral favors during the
+    # non-combat phase")
+    taken_by_moving_in: Mapping[str, frozenset[str]]
+    # bystander -> powers that may attack its territories (relation "war" with them)
+    attackable_by: Mapping[str, frozenset[str]]
+    # bystander -> attacking side -> the bystander its other territories become ("Any attack by
+    # either side on a strict neutral will cause all other strict neutrals to become pro the other side")
+    turn_when_attacked: Mapping[str, Mapping[str, str]]
+    # "While a power is neutral, it cannot move land or air units into or through neutral territories":
+    # only a power at war with some other power enters or attacks them
+    only_powers_at_war: bool
+    # bystander -> the power whose enemies may attack it (1940: the Dutch are the United Kingdom's:
+    # "Attacking the Dutch is a DOW against the UK" - so only a power at war with the UK attacks them)
+    at_war_with_enemies_of: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class Politics:
     """Powers of opposing sides are not always at war (1940 Global): only powers at war fight; a
     territory of a power at peace with the mover is closed to it (no entry, no overflight, as a
@@ -211,6 +235,7 @@ class Politics:
     # ANZAC is a DOW on both") and what later rules ask about it (an unprovoked declaration).  The
     # engine keeps facts in GameState.pending["facts"].
     on_declare: Callable[..., tuple[tuple[tuple[str, str], ...], tuple[str, ...]]] | None = None
+    neutrals: Neutrals | None = None  # None: neutral territories are closed to every power
 
 
 @dataclass(frozen=True)

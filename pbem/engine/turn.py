@@ -279,6 +279,7 @@ class Turn:
         if not self.validating:
             self.interject()
         self.overflight("combat")
+        self.turn_attacked_neutrals()
         if not no_combat:
             self.combat()
         self.moves(self.orders.noncombat_moves)
@@ -522,7 +523,55 @@ class Turn:
             self.capture(space, self.w.power, blitz=True)
         for space in self.w.pending.pop("convoys", []) or []:  # type: ignore[union-attr]
             self.capture(space, self.w.power)  # a convoy centre taken in passing (Rules.economy)
+        for space in self.w.pending.pop("neutrals_taken", []) or []:  # type: ignore[union-attr]
+            self.take_friendly_neutral(space)
         return done
+
+    def turn_attacked_neutrals(self) -> None:
+        """Politics.neutrals.turn_when_attacked: "Any attack by either side on a strict neutral will
+        cause all other strict neutrals to become "pro" the other side" (E11) - decided once every
+        combat move is made."""
+        w = self.w
+        neutrals = self.rules.politics.neutrals if self.rules.politics is not None else None
+        if neutrals is None or not neutrals.turn_when_attacked:
+            return
+        attacked: dict[str, set[str]] = {}
+        for u in w.units.values():
+            owner = w.control.get(u.space)
+            if w.commands(u) and u.phase == "combat" and owner in neutrals.turn_when_attacked and w.space(u.space).is_land:
+                attacked.setdefault(owner, set()).add(u.space)
+        side = self.ruleset.side_of(w.power)
+        for owner, spaces in sorted(attacked.items()):
+            becomes = neutrals.turn_when_attacked[owner].get(side)
+            if becomes is None:
+                continue
+            turned = sorted(t for t, holder in w.control.items() if holder == owner and t not in spaces)
+            for t in turned:
+                w.control[t] = becomes
+                for u in w.units_at(t):
+                    if u.owner == owner:
+                        u.owner = becomes
+            if turned:
+                self.log.notes.append(f"{w.power} attacks {', '.join(sorted(spaces))}: every other {owner} territory becomes "
+                                      f"{becomes} ({', '.join(turned)})")
+
+    def take_friendly_neutral(self, space: str) -> None:
+        """Politics.neutrals: land units moved into a friendly neutral take it, its value and its
+        standing army ("the power that moved in gets to collect the IPC and gets to take control of
+        the standing army in the neutral", E10)."""
+        w = self.w
+        previous = w.control.get(space)
+        country = w.country_for(space, w.power)
+        w.control[space] = country
+        w.captured_this_turn.add(space)
+        army: dict[str, int] = {}
+        for u in w.units_at(space):
+            if u.owner == previous:
+                u.owner = w.power
+                u.fought = True  # the army joins this turn and moves from the next
+                army[u.type] = army.get(u.type, 0) + 1
+        self.log.captures.append({"space": space, "by": country, "from": previous, "ipc": w.space(space).ipc, "blitz": False})
+        self.log.notes.append(f"{w.power} takes the friendly neutral {space}" + (f" and its army, {_units_text(army)}" if army else ""))
 
     def check_combat_moves(self, done: list[tuple[Move, list[Problem]]]) -> None:
         w = self.w

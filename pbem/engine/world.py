@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
-from typing import Iterable, Iterator
+from typing import Any, Iterable, Iterator
 
 from pbem.engine.model import GameState, Space, UnitType
 from pbem.engine.ruleset import Ruleset
@@ -287,7 +287,30 @@ class World:
             return "allied"
         if self.wars is None or frozenset({a, b}) in self.wars:
             return "war"
+        neutrals = self.rules.politics.neutrals if self.rules.politics is not None else None
+        if neutrals is not None:
+            for mover, owner in ((a, b), (b, a)):
+                if mover in neutrals.attackable_by.get(owner, ()) and self.at_war_with_anyone(mover, neutrals):
+                    return "war"
+                patron = neutrals.at_war_with_enemies_of.get(owner)
+                if patron is not None and frozenset({mover, patron}) in self.wars:
+                    return "war"
         return "peace"
+
+    def at_war_with_anyone(self, power: str, neutrals: Any = None) -> bool:
+        """A power at war with some other power (1940: a "neutral power" - at war with none - enters no
+        neutral territory); always, where the rules do not ask."""
+        if neutrals is not None and not neutrals.only_powers_at_war:
+            return True
+        return self.wars is None or any(power in pair for pair in self.wars)
+
+    def takes_by_moving_in(self, territory: str, power: str | None = None) -> bool:
+        """A friendly neutral `power` takes by moving land units into it in noncombat move (Politics.neutrals)."""
+        neutrals = self.rules.politics.neutrals if self.rules.politics is not None else None
+        owner = self.control.get(territory)
+        mover = self.ruleset.power_name(power or self.power)
+        return (neutrals is not None and owner is not None and self.space(territory).is_land
+                and mover in neutrals.taken_by_moving_in.get(owner, ()) and self.at_war_with_anyone(mover, neutrals))
 
     def is_enemy(self, power: str | None, of: str | None = None) -> bool:
         """At war: only enemies fight, and only their territories are hostile."""

@@ -413,6 +413,10 @@ def _country(case: Case, ruleset: Any, text: Any, where: tuple[Any, ...]) -> str
     try:
         return str(ruleset.country(str(text)).name)
     except KeyError:
+        # owners that take no turn hold territories too (ruleset.yaml bystanders)
+        for b in ruleset.bystanders:
+            if str(text).casefold() in (b.name.casefold(), *(a.casefold() for a in b.aliases)):
+                return str(b.name)
         raise CaseError(f"{case.at(*where)}: unknown country {str(text)!r}; countries: {', '.join(ruleset.countries)}") from None
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from pbem.engine.rules import Politics
+from pbem.engine.rules import Neutrals, Politics
 
 EUROPEAN_AXIS = frozenset({"Germany", "Italy"})
 AXIS = frozenset({"Germany", "Italy", "Japan"})
@@ -80,4 +80,23 @@ def on_declare(options: Mapping[str, Any], power: str, target: str, *,
     return ((), ())
 
 
-POLITICS = Politics(at_war=AT_WAR, may_declare_war=may_declare_war, on_declare=on_declare)
+ALLIES = frozenset({"Soviet Union", "United States", "China", "United Kingdom", "ANZAC", "France"})
+
+# Neutral territories (E10, E11, E15; DIGEST §1.2): "A "friendly neutral" is a neutral territory that
+# is either pro-axis or pro-allies. They can be moved into by one of the powers the neutral favors
+# during the non-combat phase"; "Attacking an unfriendly neutral must be done during the combat phase";
+# "Any attack by either side on a strict neutral will cause all other strict neutrals to become "pro"
+# the other side"; "While a power is neutral, it cannot move land or air units into or through
+# neutral territories".  The Dutch (UK, P34-35): the UK and ANZAC "may move land units into Dutch
+# territories as a noncombat move to take them"; "Attacking the Dutch is a DOW against the UK": only a
+# power at war with the UK attacks them (README.md).  Mongolia stays closed (README.md).
+NEUTRALS = Neutrals(
+    taken_by_moving_in={"Pro-Allies Neutral": ALLIES, "Pro-Axis Neutral": AXIS,
+                        "Netherlands": frozenset({"United Kingdom", "ANZAC"})},
+    attackable_by={"Pro-Allies Neutral": AXIS, "Pro-Axis Neutral": ALLIES, "Strict Neutral": AXIS | ALLIES},
+    turn_when_attacked={"Strict Neutral": {"Axis": "Pro-Allies Neutral", "Allies": "Pro-Axis Neutral"}},
+    only_powers_at_war=True,
+    at_war_with_enemies_of={"Netherlands": "United Kingdom"},
+)
+
+POLITICS = Politics(at_war=AT_WAR, may_declare_war=may_declare_war, on_declare=on_declare, neutrals=NEUTRALS)
