@@ -454,6 +454,12 @@ class Mover:
         cost = self.path_cost(move.frm, path, flying=domain == "air")
         if cost > budget:
             return [_problem(move, f"{move.frm} to {move.to} takes {cost} moves; these units have {budget} left", "Movement allowance", "give a shorter path with via:, or split the move", "move.too-far")]
+        hook = w.rules.hooks.move_restriction
+        if hook is not None:
+            why = hook(w.options, w.power, units=[w.utype(u) for u in units], owners=frozenset(u.owner for u in units),
+                       phase=phase, domain=domain, path=tuple(path), frm=move.frm, world=w)
+            if why:
+                return [_problem(move, why, "Political rules: powers not at war", "", "move.restricted")]
         confined = self._confined(units)
         if confined is not None:
             outside = [s for s in path if s not in confined]

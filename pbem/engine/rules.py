@@ -398,6 +398,11 @@ class RuleHooks:
     #   India).  `chosen`: the country the mover's orders name for it (orders `markers:`), or None.
     #   A friendly original owner's territory is liberated to it before this is asked.
     capture_country: Callable[..., str | None] | None = None
+    # move_restriction(options, power, units=, phase=, domain=, path=, frm=, world=) -> why a move is
+    #   refused, or None: a power's own limits on where its units go (1940: what powers not at war
+    #   may not do - the United States "may not move any units into or through China" while at peace
+    #   with Japan, Japan "may not end sea moves within 2 sea zones of the US mainland").
+    move_restriction: Callable[..., str | None] | None = None
     # confined_to(options, power) -> territories or None: the only spaces the power's units may move
     #   through or to (1940: "Chinese units stay in Chinese-emblem territories, plus Kwangtung and
     #   Burma, and cannot be transported" - no sea zone is in it).

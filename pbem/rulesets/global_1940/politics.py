@@ -100,3 +100,58 @@ NEUTRALS = Neutrals(
 )
 
 POLITICS = Politics(at_war=AT_WAR, may_declare_war=may_declare_war, on_declare=on_declare, neutrals=NEUTRALS)
+
+
+# Political rules, what powers not at war may not do (DIGEST §1.2, P14, P37, the UK's and ANZAC's):
+CHINA = ("Anhwe", "Chahar", "Hopei", "Hunan", "Jehol", "Kansu", "Kiangsi", "Kiangsu", "Kwangsi", "Kweichow", "Manchuria",
+         "Shantung", "Shensi", "Sikang", "Suiyuyan", "Szechwan", "Tsinghai", "Yunnan")
+# Japan "may not end sea moves within 2 sea zones of the US mainland" while at peace with the United
+# States: TripleA's list of them (rulesAttachment Japanese, movementRestrictionTerritories).
+NEAR_THE_US = tuple(f"SZ {n}" for n in (1, 2, 3, 8, 9, 10, 11, 12))
+# The United States at peace with Germany and Italy "may end the movement of its sea units on the Europe
+# board only in sea zones that are adjacent to US territories, except that US warships (not transports)
+# may also move into SZ102": TripleA's list of the Europe board's zones this closes (rulesAttachment
+# Americans; its Pacific zones 19, 20, 36 belong to the rule below).
+EUROPE_CLOSED_TO_THE_US = tuple(f"SZ {n}" for n in (65, 66, 85, 86, 88, 90, 103, 106, 107, 116, 117, 120, 122))
+
+
+def _at_war(world: Any, a: str, b: str) -> bool:
+    return world.relation(a, b) == "war"
+
+
+def move_restriction(options: Mapping[str, Any], power: str, *, units: list[Any], owners: frozenset[str], phase: str,
+                     domain: str, path: tuple[str, ...], frm: str, world: Any) -> str | None:
+    """Why `power` may not make this move while at peace with some power, or None."""
+    end = path[-1] if path else frm
+    if power in ("United States", "United Kingdom", "ANZAC") and not _at_war(world, power, "Japan"):
+        # US: "not at war with Japan: may not move into or through China"; UK (and ANZAC): "Not at war
+        # with Japan: may not move into or through China, air units included".
+        entered = [s for s in path if s in CHINA]
+        if entered:
+            return f"{power} is not at war with Japan: its units may not move into or through China ({entered[0]})"
+    if power == "United States" and domain == "sea" and world.is_sea(end):
+        if not _at_war(world, power, "Japan") and any(
+                world.control.get(t) == "Japan" for t in world.board.neighbours(end) if world.space(t).is_land):
+            return "the United States is not at war with Japan: its ships may not end a move beside a Japanese territory"
+        if not (_at_war(world, power, "Germany") or _at_war(world, power, "Italy")) and end in EUROPE_CLOSED_TO_THE_US:
+            return (f"the United States is not at war with Germany or Italy: its ships end moves on the Europe board only "
+                    f"beside a US territory (or, warships, in SZ 102); {end} is not one")
+    if power == "Japan" and domain == "sea" and world.is_sea(end) and not _at_war(world, power, "United States") \
+            and end in NEAR_THE_US:
+        return f"Japan is not at war with the United States: its ships may not end a move within 2 sea zones of the US mainland ({end})"
+    # P14: "When not at war, US may not move units into territories or onto ships belonging to another
+    # power" - a power at war with no one keeps to its own territories (and sea zones).
+    if not any(_at_war(world, power, p.name) for p in world.ruleset.powers if p.name != power):
+        foreign = [s for s in path if world.space(s).is_land and world.control.get(s) is not None
+                   and world.ruleset.power_name(world.control[s]) != power]
+        if foreign:
+            return f"{power} is at war with no one: its units may not move into another power's territory ({foreign[0]})"
+    # "... and other powers may not move its units into US territories" (P14): nor into any territory
+    # of a power at war with no one.
+    for s in path:
+        holder = world.control.get(s)
+        owner = world.ruleset.power_name(holder) if holder is not None and world.space(s).is_land else None
+        if (owner is not None and owner != power and owner in {p.name for p in world.ruleset.powers}
+                and not any(_at_war(world, owner, p.name) for p in world.ruleset.powers if p.name != owner)):
+            return f"{owner} is at war with no one: no other power's unit may move into its territory ({s})"
+    return None

@@ -20,7 +20,7 @@ from pbem.engine.rules import (
     VictoryCheck,
 )
 from pbem.rulesets.global_1940.objectives import OBJECTIVES
-from pbem.rulesets.global_1940.politics import POLITICS
+from pbem.rulesets.global_1940.politics import POLITICS, move_restriction
 from pbem.rulesets.global_1940.special import base_move, china_area, china_placement, china_purchases
 
 RULES = Rules(
@@ -109,5 +109,5 @@ RULES = Rules(
     # against attacks on the zone or on amphibious assaults, even with no ships present".
     scramble=Scramble(per_base=3, base_tag="air_base"),
     hooks=RuleHooks(movement_bonus=base_move, confined_to=china_area, purchase_limits=china_purchases,
-                    placement_without_complex=china_placement),
+                    placement_without_complex=china_placement, move_restriction=move_restriction),
 )
