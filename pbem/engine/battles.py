@@ -693,14 +693,16 @@ def _raid(turn: Turn, space: str, raiders: list[Unit]) -> None:
     interceptors: list[Unit] = []
     if option:
         owner = w.control.get(space)
-        so = turn.standing.get(owner) if owner else None
+        # standing orders are a power's; the territory's marker may be one of its countries
+        so = turn.standing.get(w.ruleset.power_name(owner)) if owner else None
         wanted = so.policy_for(space).intercept if so is not None else False
         if wanted:
             fighters = sorted((u for u in w.enemy_units_at(space) if w.utype(u).has("fighter")), key=lambda u: u.id)
             # all of them (true), or as many as the standing orders say: some may stay to defend
             interceptors = fighters if wanted is True else fighters[:int(wanted)]
     entry: dict[str, Any] = {"space": space, "bombers": len(bombers), "escorts": len(escorts), "interceptors": len(interceptors),
-                             "ipc": w.space(space).ipc, "damage_before": w.damage.get(space, 0)}
+                             "ipc": w.space(space).ipc, "damage_before": w.damage.get(space, 0),
+                             "max_damage": w.facility_max_damage(space)}
     if dive:
         entry["dive_bombers"] = len(dive)
     # the units as the report names them: every unit that flew the raid, and the escorts apart

@@ -223,7 +223,9 @@ def build_report(game: Game, before: GameState, result: TurnResult, dice_info: M
         rules = game.combat_rules
         treasury_loss = rules.sbr_loss == "treasury"
         applied = out.ipcs_lost if treasury_loss else out.damage_applied
-        if rules.sbr_damage_cap_per_ipc is None:  # no cap but what the owner holds (Europe)
+        if raid.get("max_damage") is not None:  # the complex's own cap (1940: major 20, minor 6)
+            cap = raid["max_damage"]
+        elif rules.sbr_damage_cap_per_ipc is None:  # no cap but what the owner holds (Europe)
             cap = before.treasury.get(before.control.get(raid["space"], ""), 0)
         else:
             cap = raid["ipc"] * (raid["bombers"] + raid.get("dive_bombers", 0) if rules.sbr_cap_per_bomber

@@ -119,10 +119,11 @@ def bombing_raid(
             firing = (bombers - bombers_lost if rules.bombers_fire_in_air_battle else 0) + escorts - escorts_lost + dive_bombers - dive_lost
             if not live or bombers - bombers_lost + escorts - escorts_lost + dive_bombers - dive_lost == 0:
                 break
-            hits, ev = _roll(dice, f"raid/{space}/escort", "escort", "attacker", "bomber+escort" if rules.bombers_fire_in_air_battle else "escort",
-                             rules.escort_attack, firing)
-            events.append(ev)
-            interceptors_lost += min(hits, live)
+            if firing:  # 1940: bombers alone do not fire in the air battle
+                hits, ev = _roll(dice, f"raid/{space}/escort", "escort", "attacker", "bomber+escort" if rules.bombers_fire_in_air_battle else "escort",
+                                 rules.escort_attack, firing)
+                events.append(ev)
+                interceptors_lost += min(hits, live)
             live = interceptors - interceptors_lost
             hits, ev = _roll(dice, f"raid/{space}/interceptor", "interceptor", "defender", "fighter", rules.interceptor_defense, live)
             events.append(ev)
