@@ -448,6 +448,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--sea-zones-as-sz", action="store_true", help='name "15 Sea Zone" as "SZ 15"')
     parser.add_argument("--strip-sea-zone-suffix", action="store_true", help='name "Azores Sea Sea Zone" as "Azores Sea"')
     parser.add_argument("--ruleset", help="also rename territories as the importer does for this ruleset (e.g. Pacific's \"Gilbert\" as \"Gilbert Islands\")")
+    parser.add_argument("--only-spaces-of", type=Path, metavar="MAP_YAML",
+                        help="keep only the spaces of this map.yaml (a map folder shared by several games outlines some that are not in this one)")
     args = parser.parse_args(argv)
     rename = sea_zone_as_sz if args.sea_zones_as_sz else None
     if args.strip_sea_zone_suffix:
@@ -459,6 +461,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         base = rename
         rename = lambda n: names.get(n) or (base(n) if base else n)  # noqa: E731
     geometry = convert_geometry(args.map_dir, tolerance=args.tolerance, rename=rename)
+    if args.only_spaces_of:
+        import yaml
+
+        known = set(yaml.safe_load(args.only_spaces_of.read_text(encoding="utf-8"))["spaces"])
+        dropped = sorted(n for n in geometry.spaces if n not in known)
+        geometry = Geometry(width=geometry.width, height=geometry.height, wrap_x=geometry.wrap_x,
+                            spaces={n: s for n, s in geometry.spaces.items() if n in known})
+        if dropped:
+            print("left out, not on the map: " + ", ".join(dropped))
     write_geometry(geometry, args.output)
     print(f"{len(geometry.spaces)} spaces, {geometry.point_count()} points -> {args.output}")
     return 0
