@@ -670,16 +670,51 @@ def _type_counts(w: Any, units: list[Unit]) -> dict[str, int]:
 
 
 def _raid(turn: Turn, space: str, raiders: list[Unit]) -> None:
-    """Strategic bombing raid on the industrial complex in `space` (Conduct Combat, step 1), with the
-    optional escort and interceptor air battle."""
+    """The raids on `space`: one per facility struck (Unit.raid_target; 1940: a complex, an air base,
+    a naval base) and kind of damage die, the escorts and interceptors fighting the one air battle of
+    the territory with the first ("there is only one air battle per territory regardless of the
+    number of facilities being bombed", E17)."""
+    w = turn.w
+    groups: dict[tuple[int, str, int | None], list[Unit]] = {}
+    for u in raiders:
+        if u.mission != "strategic_bombing":
+            continue
+        target = u.raid_target or ""
+        first = 0 if not target or w.ruleset.units[target].has("factory") else 1
+        groups.setdefault((first, target, w.utype(u).bombing_bonus), []).append(u)
+    escorts = [u for u in raiders if u.mission != "strategic_bombing"]
+    keys = sorted(groups, key=lambda k: (k[0], k[1], -1 if k[2] is None else k[2]))
+    if not keys:
+        _raid_one(turn, space, escorts, None, None, space, fights_air_battle=True)
+        return
+    labels: set[str] = set()
+    for i, key in enumerate(keys):
+        _, target, bonus = key
+        label = space if not target or w.ruleset.units[target].has("factory") else f"{space}/{target}"
+        while label in labels:
+            label += "/2"
+        labels.add(label)
+        _raid_one(turn, space, groups[key] + (escorts if i == 0 else []), target or None, bonus, label, fights_air_battle=i == 0)
+
+
+def _raid_one(turn: Turn, space: str, raiders: list[Unit], target: str | None, bonus: int | None, label: str, *,
+              fights_air_battle: bool) -> None:
+    """Strategic bombing raid on one facility in `space` (Conduct Combat, step 1): the complex, or the
+    `target` facility (1940), with the escort and interceptor air battle where this raid fights it."""
     w = turn.w
     if not raiders:
         return
-    bombers = [u for u in raiders if w.utype(u).has("bomber")]
+    key = space if target is None or w.ruleset.units[target].has("factory") else f"{space}/{target}"
+    cap = w.facility_max_damage(space) if key == space else w.ruleset.units[target].max_damage  # type: ignore[index]
+
+    def bomber_like(u: Unit) -> bool:
+        return w.utype(u).has("bomber") or bool(w.utype(u).bombs)
+
+    bombers = [u for u in raiders if bomber_like(u)]
     # Units that are no bombers but were let fly the raid itself (movement: Rules.hooks.may_bomb; Revised
     # Luftwaffe Dive-Bombers) bomb with halved dice; the other fighters escort.
-    dive = [u for u in raiders if not w.utype(u).has("bomber") and u.mission == "strategic_bombing"]
-    escorts = [u for u in raiders if not w.utype(u).has("bomber") and u.mission != "strategic_bombing"]
+    dive = [u for u in raiders if not bomber_like(u) and u.mission == "strategic_bombing"]
+    escorts = [u for u in raiders if not bomber_like(u) and u.mission != "strategic_bombing"]
     for u in raiders:
         u.fought = True
     rule = turn.combat_rules.escorts
@@ -691,7 +726,7 @@ def _raid(turn: Turn, space: str, raiders: list[Unit]) -> None:
                                      path=escorts[0].order or ("combat_move",), code="raid.escort-option"))
         return
     interceptors: list[Unit] = []
-    if option:
+    if option and fights_air_battle:
         owner = w.control.get(space)
         # standing orders are a power's; the territory's marker may be one of its countries
         so = turn.standing.get(w.ruleset.power_name(owner)) if owner else None
@@ -701,8 +736,11 @@ def _raid(turn: Turn, space: str, raiders: list[Unit]) -> None:
             # all of them (true), or as many as the standing orders say: some may stay to defend
             interceptors = fighters if wanted is True else fighters[:int(wanted)]
     entry: dict[str, Any] = {"space": space, "bombers": len(bombers), "escorts": len(escorts), "interceptors": len(interceptors),
-                             "ipc": w.space(space).ipc, "damage_before": w.damage.get(space, 0),
-                             "max_damage": w.facility_max_damage(space)}
+                             "ipc": w.space(space).ipc, "damage_before": w.damage.get(key, 0), "max_damage": cap}
+    if target is not None:
+        entry["facility"] = target
+    if bonus is not None:
+        entry["damage_bonus"] = bonus
     if dive:
         entry["dive_bombers"] = len(dive)
     # the units as the report names them: every unit that flew the raid, and the escorts apart
@@ -731,11 +769,11 @@ def _raid(turn: Turn, space: str, raiders: list[Unit]) -> None:
             island=w.space(space).island, super_submarines=frozenset(), attacking_subs_moved_in=0, round=turn.state.round, seaborne=False)
         aa_hit = mods.aa_hit
         aa_immune = any(w.utype(b).name in mods.aa_immune for b in bombers) and bool(bombers)
-    outcome = bombing_raid(space, w.space(space).ipc, w.damage.get(space, 0), len(bombers), turn.dice, turn.combat_rules,
+    outcome = bombing_raid(label, w.space(space).ipc, w.damage.get(key, 0), len(bombers), turn.dice, turn.combat_rules,
                            escorts=len(escorts), interceptors=len(interceptors), aa_guns=aa_guns,
                            treasury=w.treasury.get(victim, 0) if victim else 0,
                            damage_dice=raid_damage_dice(w.developments.get(w.power, frozenset())), dive_bombers=len(dive),
-                           aa_immune=aa_immune, aa_hit=aa_hit, max_damage=w.facility_max_damage(space))
+                           aa_immune=aa_immune, aa_hit=aa_hit, max_damage=cap, damage_bonus=bonus)
     for group, lost in ((bombers, outcome.bombers_lost), (escorts, outcome.escorts_lost), (interceptors, outcome.interceptors_lost),
                         (dive, outcome.dive_bombers_lost)):
         for u in sorted(group, key=lambda u: u.id)[:lost]:
@@ -750,6 +788,6 @@ def _raid(turn: Turn, space: str, raiders: list[Unit]) -> None:
             w.treasury[victim] = w.treasury.get(victim, 0) - outcome.ipcs_lost
             turn.lose_victory_points(victim, outcome.ipcs_lost, f"{outcome.ipcs_lost} IPCs surrendered to the raid on {space}")
     else:
-        w.damage[space] = w.damage.get(space, 0) + outcome.damage_applied
+        w.damage[key] = w.damage.get(key, 0) + outcome.damage_applied
     entry["outcome"] = outcome
     turn.log.bombing.append(entry)

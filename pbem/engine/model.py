@@ -60,6 +60,11 @@ class UnitType:
     carrier_capacity: int = 0  # air units a carrier holds
     production: int | None = None  # units a facility mobilizes a turn, less damage (None: the ruleset's limit)
     max_damage: int | None = None  # the most damage a facility takes (None: the ruleset's bombing cap)
+    # facilities (their tags) it may raid (1940: a strategic bomber complexes and bases, a tactical
+    # bomber bases only); () : a unit tagged bomber raids complexes
+    bombs: tuple[str, ...] = ()
+    bombing_bonus: int | None = None  # added to its raid damage die (None: CombatRules.sbr_damage_bonus)
+    inoperable_at: int | None = None  # a facility with this much damage stops working (1940 bases: 3)
     min_territory_ipc: int | None = None  # a new facility only on a territory worth this much (None: the ruleset's)
     captured_as: str | None = None  # the unit a captured facility becomes (1940: a major complex a minor one)
     # attack when paired one to one with a unit having one of these tags (1940: a tactical bomber

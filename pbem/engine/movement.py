@@ -357,10 +357,17 @@ class Mover:
         if units is None:
             return problems
         def may_bomb(u: Unit) -> bool:
-            return w.utype(u).has("bomber") or (w.rules.hooks.may_bomb is not None and w.rules.hooks.may_bomb(w.options, w.power, w.utype(u)))
+            return (w.utype(u).has("bomber") or bool(w.utype(u).bombs)
+                    or (w.rules.hooks.may_bomb is not None and w.rules.hooks.may_bomb(w.options, w.power, w.utype(u))))
 
         if move.mission == "strategic_bombing" and not all(may_bomb(u) for u in units):
             return [_problem(move, "only bombers make strategic bombing raids", "Strategic Bombing Raids", "fighters may escort a raid with mission: escort (optional rule)", "raid.not-bomber", key="units")]
+        if move.target is not None and move.mission != "strategic_bombing":
+            return [_problem(move, "target: names the facility a bombing raid strikes", "Bombing raids", "add mission: strategic_bombing, or remove target:", "raid.target", key="target")]
+        raid_target = self._raid_target(move, units) if move.mission == "strategic_bombing" else None
+        if isinstance(raid_target, Problem):
+            return [raid_target]
+        self._striking = raid_target
         if move.mission in ("strategic_bombing", "escort") and w.control.get(move.to) in w.rules.economy.countries_without_income:
             # Pacific, Strategic Bombing Raids: "Japan may not launch a Strategic Bombing Raid against
             # China, as China does not hold any IPCs to give up"
@@ -491,6 +498,7 @@ class Mover:
             u.order = move.yaml_path
             if move.mission:
                 u.mission = move.mission
+                u.raid_target = getattr(self, "_striking", None)
         if blitzed:
             self.capture_by_blitz(blitzed)
         if self._taking is not None and path and path[-1] == self._taking:
@@ -553,6 +561,31 @@ class Mover:
         if phase == "noncombat" and u.after_battle_move > 0 and u.phase == "combat":
             return u.after_battle_move
         return self.w.utype(u).move - u.moved
+
+    def _raid_target(self, move: Move, units: list[Unit]) -> str | None | Problem:
+        """The facility a raid strikes (units.yaml `bombs`): the one `target:` names, else the territory's
+        complex, else the first base every raider may strike.  None: the rule system's only target, the
+        complex (no raider names `bombs`)."""
+        w = self.w
+        if move.target is None and not any(w.utype(u).bombs for u in units):
+            return None
+
+        def strikes(u: Unit, facility: str) -> bool:
+            tags = w.utype(u).bombs or (("factory",) if w.utype(u).has("bomber") else ())
+            return any(w.ruleset.units[facility].has(t) for t in tags)
+
+        present = sorted({f.type for f in w.units_at(move.to) if w.utype(f).domain == "structure" and w.is_enemy(f.owner)},
+                         key=lambda t: (not w.ruleset.units[t].has("factory"), t))
+        fit = [t for t in present if all(strikes(u, t) for u in units)]
+        if move.target is not None:
+            if move.target not in fit:
+                return _problem(move, f"these units cannot raid a {move.target} in {move.to}", "Bombing raids",
+                                "facilities they may raid there: " + (", ".join(fit) or "none"), "raid.target", key="target")
+            return move.target
+        if not fit:
+            return _problem(move, f"{move.to} has no enemy facility these units may raid", "Bombing raids",
+                            "strategic bombers raid complexes and bases, tactical bombers bases only", "raid.target", key="to")
+        return fit[0]
 
     def _confined(self, units: list[Unit]) -> frozenset[str] | None:
         """The spaces these units' owner never leaves (Rules.hooks.confined_to), or None."""

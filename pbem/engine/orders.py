@@ -26,6 +26,7 @@ class Move:
     cargo: Mapping[str, int] | None = None  # for transports: the cargo they carry (selects which)
     yaml_path: YamlPath = ()
     owner: str | None = None  # another power's units the mover may command (Rules.hooks.commands); None: its own
+    target: str | None = None  # a raid's facility (units.yaml name) where a territory has several (1940)
 
 
 @dataclass(frozen=True)

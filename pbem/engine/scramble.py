@@ -42,10 +42,10 @@ def _threatened_zones(w: World) -> set[str]:
 
 
 def _base_ready(w: World, territory: str, tag: str) -> bool:
-    """An air base its holder held at the start of the turn (a base taken this turn sends nothing)."""
+    """An operative air base its holder held at the start of the turn (a base taken this turn sends
+    nothing; a damaged one as World.facility_operative says)."""
     holder = w.control_at_start.get(territory)
-    return (holder is not None and w.control.get(territory) == holder
-            and any(w.utype(b).has(tag) and w.is_friendly(b.owner, holder) for b in w.units_at(territory)))
+    return holder is not None and w.control.get(territory) == holder and w.facility_operative(territory, tag, holder)
 
 
 def scramble(turn: Turn) -> None:

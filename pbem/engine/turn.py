@@ -420,9 +420,7 @@ class Turn:
                 return
         repair_cost = 0
         for space, points in o.repair.items():
-            damage = w.damage.get(space, 0)
-            if points > damage:
-                self.problems.append(Problem("illegal", f"the complex in {space} has {damage} damage; cannot repair {points}", rule=R_PURCHASE + ": repairs", hint=f"repair at most {damage}", path=("repair", space), code="purchase.repair-too-much"))
+            if not self._repairable(space, points):
                 continue
             repair_cost += points * self.rules.production.repair_cost_per_point
         money = w.treasury.get(w.power, 0)
@@ -1065,6 +1063,24 @@ class Turn:
                                      hint=f"remove {profile.name} from purchase:", path=path, code="purchase.not-for-sale"))
         return True
 
+    def _repairable(self, key: str, points: int) -> bool:
+        """A repair of `points` of the damage `key` names (a territory's complex, or "territory/facility"):
+        a facility of the mover's, holding that much damage."""
+        w = self.w
+        territory, _, facility = key.partition("/")
+        what = f"the {facility} in {territory}" if facility else f"the complex in {territory}"
+        holder = w.control.get(territory)
+        if holder is None or self.ruleset.power_name(holder) != w.power:
+            self.problems.append(Problem("illegal", f"{territory} is not {possessive(w.power)}: {what} is not its to repair", rule=R_PURCHASE + ": repairs",
+                                         path=("repair", key), code="purchase.repair-not-yours"))
+            return False
+        damage = w.damage.get(key, 0)
+        if points > damage:
+            self.problems.append(Problem("illegal", f"{what} has {damage} damage; cannot repair {points}", rule=R_PURCHASE + ": repairs",
+                                         hint=f"repair at most {damage}", path=("repair", key), code="purchase.repair-too-much"))
+            return False
+        return True
+
     def purchase_by_country(self) -> None:
         """A power of several countries buys for each from its own treasury; a country whose capital
         is in enemy hands buys nothing (Pacific, Capturing an Enemy Capital: "it may not purchase any
@@ -1099,6 +1115,21 @@ class Turn:
                 continue
             w.treasury[country] = money - cost
             bought[country] = dict(units)
+            self.log.purchase_cost += cost
+        # Repairs are paid by the country whose territory holds the facility (1940: "Two economies, tracked
+        # separately: separate purchases, repairs").
+        for key, points in o.repair.items():
+            if not self._repairable(key, points):
+                continue
+            country = w.control.get(key.partition("/")[0], "")
+            cost = points * self.rules.production.repair_cost_per_point
+            if cost > w.treasury.get(country, 0):
+                self.problems.append(Problem("illegal", f"the repair costs {cost} IPCs; {country} has {w.treasury.get(country, 0)}", rule=R_PURCHASE + ": repairs",
+                                             path=("repair", key), code="purchase.too-expensive"))
+                continue
+            w.treasury[country] = w.treasury.get(country, 0) - cost
+            w.damage[key] = w.damage.get(key, 0) - points
+            self.log.repairs[key] = points
             self.log.purchase_cost += cost
         self.bought_by_country = bought
         total: dict[str, int] = {}
@@ -1348,8 +1379,7 @@ class Turn:
         for u in sorted(w.units.values(), key=lambda u: u.id):
             if not u.damaged or u.owner != w.power or not w.is_sea(u.space):
                 continue
-            if any(w.space(t).is_land and w.is_friendly(w.control_at_start.get(t))
-                   and any(w.utype(b).has("naval_base") and w.is_friendly(b.owner) for b in w.units_at(t))
+            if any(w.space(t).is_land and w.is_friendly(w.control_at_start.get(t)) and w.facility_operative(t, "naval_base")
                    for t in sorted(w.board.neighbours(u.space))):
                 u.damaged = False
                 self.log.notes.append(f"The damaged {u.type} in {u.space} is repaired at the naval base beside it")

@@ -34,6 +34,7 @@ class Unit:
     fought: bool = False
     captured: bool = False  # changed hands with its territory this turn (a complex, an AA gun)
     retreated: bool = False
+    raid_target: str | None = None  # the facility a raider strikes (Move.target; None: the complex)
     scrambled_from: str | None = None  # air units scrambled into a sea zone: their base (Rules.scramble)
     damaged: bool = False  # a two-hit unit with one hit that stays until repaired (CombatRules.two_hit_repair)
     mission: str | None = None
@@ -235,6 +236,17 @@ class World:
                          key=lambda u: u.id)
             out |= {u.id for u in air[sound:]}
         return frozenset(out)
+
+    def facility_operative(self, space: str, tag: str, of: str | None = None) -> bool:
+        """A facility with `tag` in `space` owned by a power friendly to `of` (default: the mover) whose
+        damage is below its `inoperable_at` (1940: a base with 3 damage works no more)."""
+        for u in self.units_at(space):
+            profile = self.utype(u)
+            if profile.has(tag) and (self.is_friendly(u.owner, of) or self.ruleset.power_name(u.owner) == self.ruleset.power_name(of or self.power)):
+                key = space if profile.has("factory") else f"{space}/{profile.name}"
+                if profile.inoperable_at is None or self.damage.get(key, 0) < profile.inoperable_at:
+                    return True
+        return False
 
     def facility_max_damage(self, space: str) -> int | None:
         """The damage cap of the industrial complex in `space` where its profile states one (1940

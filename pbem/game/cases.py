@@ -241,7 +241,7 @@ def _state(case: Case, ruleset: Any, rules: Any, options: Mapping[str, Any]) -> 
         treasury[_country(case, ruleset, power, ("state", "treasury", power))] = int(amount)
     damage = dict(state.damage)
     for text, points in (spec.get("damage") or {}).items():
-        damage[_space(case, ruleset, text, ("state", "damage", text))] = int(points)
+        damage[_damage_key(case, ruleset, text, ("state", "damage", text))] = int(points)
     developments = dict(state.developments)
     for power, names in (spec.get("developments") or {}).items():
         developments[_power(case, ruleset, power, ("state", "developments", power))] = tuple(sorted(str(n) for n in names))
@@ -339,9 +339,10 @@ def _check_after(case: Case, ruleset: Any, after: Any, expect: Mapping[str, Any]
         if after.treasury.get(power, 0) != int(amount):
             failures.append(f"{power} has {after.treasury.get(power, 0)} IPCs, expected {amount}")
     for text, points in (expect.get("damage") or {}).items():
-        space = _space(case, ruleset, text, ("expect", "damage", text))
+        space = _damage_key(case, ruleset, text, ("expect", "damage", text))
         if after.damage.get(space, 0) != int(points):
-            failures.append(f"the complex in {space} has {after.damage.get(space, 0)} damage, expected {points}")
+            what = f"the {space.partition('/')[2]} in {space.partition('/')[0]}" if "/" in space else f"the complex in {space}"
+            failures.append(f"{what} has {after.damage.get(space, 0)} damage, expected {points}")
     if "damaged" in expect:
         # two-hit units left damaged (GameState.pending["damaged"]); {} : none
         wanted_hurt = {}
@@ -418,6 +419,16 @@ def _country(case: Case, ruleset: Any, text: Any, where: tuple[Any, ...]) -> str
             if str(text).casefold() in (b.name.casefold(), *(a.casefold() for a in b.aliases)):
                 return str(b.name)
         raise CaseError(f"{case.at(*where)}: unknown country {str(text)!r}; countries: {', '.join(ruleset.countries)}") from None
+
+
+def _damage_key(case: Case, ruleset: Any, text: Any, where: tuple[Any, ...]) -> str:
+    """A territory (its complex's damage) or "territory/facility" (another facility's, 1940)."""
+    territory, _, facility = str(text).partition("/")
+    space = _space(case, ruleset, territory.strip(), where)
+    if not facility.strip():
+        return space
+    found = _units(case, ruleset, {facility.strip(): 1}, where)
+    return f"{space}/{next(iter(found))}"
 
 
 def _power(case: Case, ruleset: Any, text: Any, where: tuple[Any, ...]) -> str:

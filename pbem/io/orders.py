@@ -212,7 +212,13 @@ def _move(reader: _Reader, phase: str, raw: Mapping[str, Any], path: Path_) -> M
     owner = reader.power(raw["owner"], (*path, "owner")) if raw.get("owner") is not None else None
     if owner is None and raw.get("owner") is not None:
         return None
-    return Move(phase, units, frm, to, via, mission, cargo, path, owner)  # type: ignore[arg-type]
+    target = None
+    if raw.get("target") is not None:
+        found = reader.units({str(raw["target"]): 1}, (*path, "target"))
+        if not found:
+            return None
+        target = next(iter(found))
+    return Move(phase, units, frm, to, via, mission, cargo, path, owner, target)  # type: ignore[arg-type]
 
 
 def _directive(reader: _Reader, space: str, raw: Mapping[str, Any], path: Path_) -> BattleDirective:
@@ -323,8 +329,14 @@ def parse_orders(doc: YamlDocument, ruleset: Ruleset) -> Orders:
             develop = (found.name, int(data["develop"]["dice"]))
     repair: dict[str, int] = {}
     for text, points in (data.get("repair") or {}).items():
-        space = reader.space(text, ("repair", text))
-        if space:
+        # "Territory" repairs its complex; "Territory/air base" another facility there (1940)
+        where, _, facility = str(text).partition("/")
+        space = reader.space(where.strip(), ("repair", text))
+        if space and facility.strip():
+            found = reader.units({facility.strip(): 1}, ("repair", text))
+            if found:
+                repair[f"{space}/{next(iter(found))}"] = int(points)
+        elif space:
             repair[space] = int(points)
     purchase_named_wrong = bool(reader.problems)
     moves: dict[str, list[Move]] = {"combat": [], "noncombat": []}

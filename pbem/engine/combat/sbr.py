@@ -56,6 +56,7 @@ def bombing_raid(
     aa_hit: int | None = None,
     dive_bombers: int = 0,
     max_damage: int | None = None,
+    damage_bonus: int | None = None,
 ) -> RaidOutcome:
     """Resolve one raid on the industrial complex in `space` (territory IPC value `ipc`).
 
@@ -72,7 +73,8 @@ def bombing_raid(
     cannot exceed the territory's income value") - fired at by AA after the bombers, their damage
     rolled on a stream of their own; in an air battle they are lost after escorts, before bombers.
     `max_damage`: the complex's own damage cap, instead of the rules' cap by IPC value (1940 Global:
-    a major complex takes 20, a minor one 6).
+    a major complex takes 20, a minor one 6); `damage_bonus`: the raiders' own bonus on each damage
+    die instead of the rules' (1940: a tactical bomber's 0).
     """
     if min(ipc, existing_damage, bombers, escorts, interceptors, dive_bombers) < 0:
         raise ValueError("raid counts must not be negative")
@@ -160,12 +162,13 @@ def bombing_raid(
     if flying:
         n = flying * per_bomber
         faces = tuple(dice.roll(f"raid/{space}/damage", n))
-        rolled = sum(faces) + flying * rules.sbr_damage_bonus
+        bonus = rules.sbr_damage_bonus if damage_bonus is None else damage_bonus
+        rolled = sum(faces) + flying * bonus
         group = RolledGroup(DiceGroup("bomber", 6, n, "any", "damage"), faces, rolled)
         events.append(DiceRolled(1, "damage", "attacker", f"raid/{space}/damage", (group,), rolled))
         if rules.sbr_cap_per_bomber:  # Revised FAQ: the income-value limit is "Per bomber"
             for b in range(flying):
-                mine = sum(faces[b * per_bomber : (b + 1) * per_bomber]) + rules.sbr_damage_bonus
+                mine = sum(faces[b * per_bomber : (b + 1) * per_bomber]) + bonus
                 capped += mine if rules.sbr_damage_cap_per_ipc is None else min(mine, rules.sbr_damage_cap_per_ipc * ipc)
     dive_rolled = dive_capped = 0
     if diving:

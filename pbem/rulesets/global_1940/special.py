@@ -14,11 +14,13 @@ from pbem.engine.model import UnitType
 
 
 def _friendly_base(world: Any, territory: str, tag: str) -> bool:
-    """A base with `tag` in `territory` that the mover's side held when the turn began."""
+    """An operative base with `tag` in `territory` that the mover's side held when the turn began
+    ("Operative air strips give all air units taking off ... one extra movement point"; a base with 3
+    damage is inoperable, E28)."""
     holder = world.control_at_start.get(territory)
     if holder is None or not world.is_friendly(holder):
         return False
-    return any(world.utype(u).has(tag) and world.is_friendly(u.owner) for u in world.units_at(territory))
+    return world.facility_operative(territory, tag)
 
 
 def base_move(options: Mapping[str, object], power: str, unit: UnitType, *, start: str, world: Any,
@@ -26,7 +28,7 @@ def base_move(options: Mapping[str, object], power: str, unit: UnitType, *, star
     """Naval Base: "+1 move for naval units that start in an adjacent sea zone"; Air Base: "+1 move
     for air units taking off there" (the box's bases, restated by the AMS guide's facility table as
     its Naval Base and Air Strip; DIGEST §1.2, §3.3 item 3).  A base counts when the mover's side held
-    its territory at the start of the turn; bases take no damage of their own yet (README.md)."""
+    its territory at the start of the turn and it is operative."""
     if unit.domain == "sea" and world.space(start).is_sea:
         if any(world.space(t).is_land and _friendly_base(world, t, "naval_base") for t in world.board.neighbours(start)):
             return 1, None
