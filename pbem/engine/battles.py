@@ -276,7 +276,7 @@ def resolve_battles(turn: Turn, plan: BattlePlan) -> None:
     fought_at_sea: set[str] = set()
     # Kamikaze (Rules.kamikaze), decided once every combat move is made: in a battle's zone they join
     # its first round; elsewhere they are the zone's naval battle.
-    strikes = plan_strikes(turn)
+    strikes = plan_strikes(turn, frozenset({*plan.sea, *offload_zones}))
     turn.kamikaze_strikes = {z: picks for z, picks in strikes.items() if z in plan.sea}
     for zone, picks in sorted(strikes.items()):
         if zone not in plan.sea:

@@ -37,9 +37,10 @@ def tokens_left(turn: Turn) -> int:
     return int(dict(turn.w.pending.get("kamikaze") or {}).get(k.power, k.tokens))  # type: ignore[call-overload]
 
 
-def plan_strikes(turn: Turn) -> dict[str, list[Unit]]:
+def plan_strikes(turn: Turn, attacked: frozenset[str] = frozenset()) -> dict[str, list[Unit]]:
     """Zone -> the ships struck there, one kamikaze each, as the kamikaze power's standing orders
-    say; the tokens are spent now.  Only at adjudication, on an enemy's turn."""
+    say; the tokens are spent now.  Only at adjudication, on an enemy's turn.  `attacked`: the zones
+    with a sea battle or an amphibious assault sailing from them (Kamikaze.only_where_attacked)."""
     w = turn.w
     k = w.rules.kamikaze
     if k is None or turn.validating or not w.is_enemy(k.power):
@@ -54,8 +55,13 @@ def plan_strikes(turn: Turn) -> dict[str, list[Unit]]:
             break
         ships = [u for u in w.units_at(zone) if w.is_enemy(u.owner, k.power) and not u.submerged
                  and w.utype(u).tags & k.target_tags and not w.utype(u).has("submarine")]
-        # "If an allied player moves ships into one of the above sea zones"
-        moved_in = [u for u in ships if w.commands(u) and u.phase == "combat" and u.path]
+        if k.only_where_attacked:
+            if zone not in attacked:
+                continue
+            moved_in = [u for u in ships if w.commands(u)]  # the attacker's warships there
+        else:
+            # "If an allied player moves ships into one of the above sea zones"
+            moved_in = [u for u in ships if w.commands(u) and u.phase == "combat" and u.path]
         order = next((o for o in so.kamikaze if (not o.zones or zone in o.zones) and len(moved_in) >= o.at_least), None)
         if not moved_in or order is None or order.count <= 0:
             continue

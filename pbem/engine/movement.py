@@ -649,10 +649,18 @@ class Mover:
 
             path = self.find_path("sea", move.frm, move.to, budget, sea_ok)
         else:
-            path = self.find_path("air", move.frm, move.to, budget, lambda s: True, flying=True)
+            path = self.find_path("air", move.frm, move.to, budget, lambda s: not self._neutral_below(s), flying=True)
         if path is None:
             return self._no_path(move, domain, budget)
         return self._check_given_path(move, domain, units, path)
+
+    def _neutral_below(self, space: str) -> bool:
+        """A neutral territory air units may not fly over (Politics.neutrals.no_overflight)."""
+        w = self.w
+        neutrals = w.rules.politics.neutrals if w.rules.politics is not None else None
+        owner = w.control.get(space)
+        return (neutrals is not None and neutrals.no_overflight and owner is not None and w.space(space).is_land
+                and any(b.name == owner for b in w.ruleset.bystanders))
 
     def _no_path(self, move: Move, domain: str, budget: int) -> Problem:
         w = self.w
@@ -712,6 +720,9 @@ class Mover:
                 return _problem(move, f"{prev} and {space} are not adjacent", "Movement: spaces must be adjacent", "give the spaces in order with via:", "move.not-adjacent", key="via" if move.via else "to")
             if not self._passable(space):
                 return self._impassable(move, space, key="via" if move.via else "to")
+            if domain == "air" and not last and self._neutral_below(space):
+                return _problem(move, f"air units may not fly over the neutral {space}", "Neutral territories: no flight over them",
+                                "fly around it", "move.neutral-overflight", key="via" if move.via else "to")
             if domain == "sea" and w.strait_closed(prev, space):
                 return _problem(move, f"the straits are closed: no sea unit may move between {prev} and {space}", "Optional rule: Turkish straits closed", "air units may still fly over", "move.straits")
             if domain == "sea" and not w.canal_open(prev, space):

@@ -214,6 +214,8 @@ class Neutrals:
     # bystander -> the power whose enemies may attack it (1940: the Dutch are the United Kingdom's:
     # "Attacking the Dutch is a DOW against the UK" - so only a power at war with the UK attacks them)
     at_war_with_enemies_of: Mapping[str, str] = field(default_factory=dict)
+    # air units never fly over a neutral territory on the way (they may attack one)
+    no_overflight: bool = False
 
 
 @dataclass(frozen=True)
@@ -236,6 +238,16 @@ class Politics:
     # engine keeps facts in GameState.pending["facts"].
     on_declare: Callable[..., tuple[tuple[tuple[str, str], ...], tuple[str, ...]]] | None = None
     neutrals: Neutrals | None = None  # None: neutral territories are closed to every power
+    # moving_in_declares(options, power, entered=, at_war=) -> powers the mover is at war with now that
+    #   its units entered these territories (1940: "Movement of Allied units into China is a DOW
+    #   against Japan"), asked after each phase of movement
+    moving_in_declares: Callable[..., tuple[str, ...]] | None = None
+    # after_combat(options, power, attacked=, control_at_start=, control=) -> (territory, new holder[,
+    #   army's new owner]) entries: territories that change hands, with the old holder's units there
+    #   (or those units alone, to the third element), once the battles are fought (1940: Mongolia's
+    #   territories go to the Soviet Union when Japan attacks beside them; an attacked unfriendly
+    #   neutral's army joins the other side)
+    after_combat: Callable[..., tuple[tuple[str, ...], ...]] | None = None
 
 
 @dataclass(frozen=True)
@@ -257,6 +269,11 @@ class Kamikaze:
     # ships sunk as a result still get to return fire"; 1940: "Ships sunk are removed immediately and
     # do not take part in general combat")
     victims_fire_back: bool
+    # strike only in a zone where the kamikaze power's units are attacked or an amphibious assault sails
+    # from (1940: "triggered when an Ally attacks Japanese units there, or declares an amphibious
+    # assault from such a zone"; TripleA "Kamikaze Suicide Attacks Only Where Battles Are"), at the
+    # attacker's surface warships there; False: wherever enemy ships move in (Pacific)
+    only_where_attacked: bool
 
 
 @dataclass(frozen=True)

@@ -62,12 +62,18 @@ def scramble(turn: Turn) -> None:
         if so is None or not so.scramble or not w.is_enemy(power):
             continue
         sent: dict[str, int] = {}
+        # a power whose units never leave an area rises into no zone outside it (1940: "China may not
+        # scramble its fighter from an air base, because that would involve the fighter leaving Chinese
+        # territory")
+        area = w.rules.hooks.confined_to(w.options, power) if w.rules.hooks.confined_to is not None else None
         for order in so.scramble:
             base = order.base
             if not _base_ready(w, base, rule.base_tag) or not w.is_friendly(w.control.get(base), power):
                 continue
             for zone in sorted(zones):
                 if (order.zones and zone not in order.zones) or not w.board.are_adjacent(base, zone):
+                    continue
+                if area is not None and zone not in area:
                     continue
                 room = min(order.count, rule.per_base) - sent.get(base, 0)
                 ready = sorted((u for u in w.units_at(base) if u.owner == power and w.utype(u).lands_on_carriers

@@ -279,10 +279,13 @@ class Turn:
         if not self.validating:
             self.interject()
         self.overflight("combat")
+        self.declare_by_moving_in("combat")
         self.turn_attacked_neutrals()
         if not no_combat:
             self.combat()
+            self.political_changes_after_combat()
         self.moves(self.orders.noncombat_moves)
+        self.declare_by_moving_in("noncombat")
         if late_conversion:
             self.convert()
         self.land_at_sea()
@@ -524,6 +527,42 @@ class Turn:
         for space in self.w.pending.pop("neutrals_taken", []) or []:  # type: ignore[union-attr]
             self.take_friendly_neutral(space)
         return done
+
+    def declare_by_moving_in(self, phase: str) -> None:
+        """Politics.moving_in_declares: moves that are themselves a declaration of war."""
+        w = self.w
+        politics = self.rules.politics
+        if politics is None or politics.moving_in_declares is None:
+            return
+        entered = frozenset(u.space for u in w.units.values() if w.commands(u) and u.phase == phase and w.space(u.space).is_land)
+        for target in politics.moving_in_declares(self.options, w.power, entered=entered, at_war=frozenset(w.wars or ())):
+            if w.relation(target) == "peace":
+                w.declare_war(w.power, target)
+                self.log.notes.append(f"{w.power} is at war with {target}: its units moved into "
+                                      + ", ".join(sorted(entered)) + " (a declaration of war by moving in)")
+
+    def political_changes_after_combat(self) -> None:
+        """Politics.after_combat: territories that change hands once the battles are fought."""
+        w = self.w
+        politics = self.rules.politics
+        if politics is None or politics.after_combat is None:
+            return
+        attacked = frozenset(s for s in self.contested if w.space(s).is_land)
+        for change in politics.after_combat(self.options, w.power, attacked=attacked, control_at_start=dict(w.control_at_start),
+                                            control=dict(w.control)):
+            territory, holder = change[0], change[1]
+            army = self.ruleset.power_name(change[2] if len(change) > 2 else holder)
+            previous = w.control.get(territory)
+            moved = 0
+            for u in w.units_at(territory):
+                if u.owner == previous and previous != army:
+                    u.owner = army
+                    moved += 1
+            if previous != holder:
+                w.control[territory] = holder
+                self.log.notes.append(f"{territory} passes from {previous} to {holder}" + (" with its army" if moved else ""))
+            elif moved:
+                self.log.notes.append(f"{possessive(previous or territory)} army in {territory} joins {army}")
 
     def turn_attacked_neutrals(self) -> None:
         """Politics.neutrals.turn_when_attacked: "Any attack by either side on a strict neutral will

@@ -89,17 +89,66 @@ ALLIES = frozenset({"Soviet Union", "United States", "China", "United Kingdom", 
 # the other side"; "While a power is neutral, it cannot move land or air units into or through
 # neutral territories".  The Dutch (UK, P34-35): the UK and ANZAC "may move land units into Dutch
 # territories as a noncombat move to take them"; "Attacking the Dutch is a DOW against the UK": only a
-# power at war with the UK attacks them (README.md).  Mongolia stays closed (README.md).
+# power at war with the UK attacks them (README.md).  Mongolia is a strict neutral with rules of its
+# own (after_combat below).
 NEUTRALS = Neutrals(
     taken_by_moving_in={"Pro-Allies Neutral": ALLIES, "Pro-Axis Neutral": AXIS,
                         "Netherlands": frozenset({"United Kingdom", "ANZAC"})},
-    attackable_by={"Pro-Allies Neutral": AXIS, "Pro-Axis Neutral": ALLIES, "Strict Neutral": AXIS | ALLIES},
+    attackable_by={"Pro-Allies Neutral": AXIS, "Pro-Axis Neutral": ALLIES, "Strict Neutral": AXIS | ALLIES,
+                   "Mongolia": AXIS | ALLIES},
     turn_when_attacked={"Strict Neutral": {"Axis": "Pro-Allies Neutral", "Allies": "Pro-Axis Neutral"}},
     only_powers_at_war=True,
     at_war_with_enemies_of={"Netherlands": "United Kingdom"},
+    # No seed states it for powers at war; TripleA "Neutral Flyover Allowed": false.
+    no_overflight=True,
 )
 
-POLITICS = Politics(at_war=AT_WAR, may_declare_war=may_declare_war, on_declare=on_declare, neutrals=NEUTRALS)
+# Mongolia (P39 and the Pacific 1940 FAQ, restated by the AMS guide): the Soviet territories beside it.
+MONGOLIA = ("Olgiy", "Dzavhan", "Tsagaan Olom", "Central Mongolia", "Buyant-Uhaa", "Ulaanbaatar")
+SOVIET_BESIDE_MONGOLIA = ("Timguska", "Yenisey", "Yakut S.S.R.", "Buryatia", "Amur")
+
+
+def moving_in_declares(options: Mapping[str, Any], power: str, *, entered: frozenset[str],
+                       at_war: frozenset[frozenset[str]]) -> tuple[str, ...]:
+    """China (P37): "Movement of Allied units into China is a DOW against Japan" (the UK, ANZAC and the
+    United States may not enter China at peace at all: move_restriction)."""
+    if power in ALLIES and power != "China" and frozenset({power, "Japan"}) not in at_war and entered & set(CHINA):
+        return ("Japan",)
+    return ()
+
+
+def after_combat(options: Mapping[str, Any], power: str, *, attacked: frozenset[str], control_at_start: Mapping[str, str],
+                 control: Mapping[str, str]) -> tuple[tuple[str, str], ...]:
+    """Mongolia (P39, FAQ): "If Japan attacks a Soviet territory adjacent to Mongolia, the unoccupied,
+    non-pro-Axis Mongolian territories go to the USSR at the end of Japan's Conduct Combat and their
+    units become Soviet"; "If Japan attacks Mongolia and, in the same turn, a Soviet territory adjacent
+    to Mongolia, all other strict neutrals become pro-Allies"; "Mongolia never becomes pro-Axis unless
+    the USSR attacks it" - an attack on it, as on any strict neutral, turns the other strict neutrals
+    pro the other side (E11)."""
+    changes: list[tuple[str, str]] = []
+    mongolian = [t for t in MONGOLIA if control.get(t) == "Mongolia"]
+    hit_mongolia = any(control_at_start.get(t) == "Mongolia" for t in attacked)
+    if power == "Japan" and any(control_at_start.get(t) == "Soviet Union" for t in attacked & set(SOVIET_BESIDE_MONGOLIA)):
+        changes += [(t, "Soviet Union") for t in mongolian]
+    elif power == "Soviet Union" and hit_mongolia:
+        changes += [(t, "Pro-Axis Neutral") for t in mongolian]
+    if hit_mongolia:
+        becomes = "Pro-Allies Neutral" if power in AXIS else "Pro-Axis Neutral"
+        changes += [(t, becomes) for t, holder in sorted(control.items()) if holder == "Strict Neutral"]
+    # Neutral Territories (E11): "When an unfriendly neutral is attacked, it is no longer neutral and
+    # joins the other side, but a power on the other side does not get to control it until they occupy
+    # the territory. The standing army ... if not wiped out ... will be represented with units of the
+    # other side's powers" - the seeds do not say whose: the first of that side in the order of play.
+    joins = {"Pro-Axis Neutral": ("Germany", ALLIES), "Pro-Allies Neutral": ("Soviet Union", AXIS)}
+    for t in sorted(attacked):
+        holder = control_at_start.get(t)
+        if holder in joins and control.get(t) == holder and power in joins[holder][1]:
+            changes.append((t, holder, joins[holder][0]))
+    return tuple(changes)
+
+
+POLITICS = Politics(at_war=AT_WAR, may_declare_war=may_declare_war, on_declare=on_declare, neutrals=NEUTRALS,
+                    moving_in_declares=moving_in_declares, after_combat=after_combat)
 
 
 # Political rules, what powers not at war may not do (DIGEST §1.2, P14, P37, the UK's and ANZAC's):

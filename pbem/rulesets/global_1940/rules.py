@@ -21,7 +21,7 @@ from pbem.engine.rules import (
 )
 from pbem.rulesets.global_1940.objectives import OBJECTIVES
 from pbem.rulesets.global_1940.politics import POLITICS, move_restriction
-from pbem.rulesets.global_1940.special import base_move, china_area, china_placement, china_purchases
+from pbem.rulesets.global_1940.special import base_move, china_area, china_placement, china_purchases, france_liberated
 
 RULES = Rules(
     movement=MovementRules(
@@ -101,7 +101,9 @@ RULES = Rules(
     # (not subs, not transports)", hitting "on ≤2".
     # "Ships sunk are removed immediately and do not take part in general combat".
     kamikaze=Kamikaze(power="Japan", tokens=6, hit=2, unit="kamikaze", target_tags=frozenset({"surface_warship"}),
-                      victims_fire_back=False),
+                      victims_fire_back=False,
+                      # "triggered when an Ally attacks Japanese units there, or declares an amphibious assault from such a zone"
+                      only_where_attacked=True),
     politics=POLITICS,
     objectives=OBJECTIVES,
     # Scramble (E16): "the defender may scramble up to 3 fighters and/or tac bombers from each operative
@@ -109,5 +111,6 @@ RULES = Rules(
     # against attacks on the zone or on amphibious assaults, even with no ships present".
     scramble=Scramble(per_base=3, base_tag="air_base"),
     hooks=RuleHooks(movement_bonus=base_move, confined_to=china_area, purchase_limits=china_purchases,
-                    placement_without_complex=china_placement, move_restriction=move_restriction),
+                    placement_without_complex=china_placement, move_restriction=move_restriction,
+                    free_units=france_liberated),
 )

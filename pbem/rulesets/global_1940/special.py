@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from pbem.engine.model import UnitType
+from pbem.engine.rules import FreeUnits
 
 
 def _friendly_base(world: Any, territory: str, tag: str) -> bool:
@@ -75,3 +76,14 @@ def china_placement(options: Mapping[str, object], country: str, *, control: Map
     if country != "China":
         return frozenset()
     return frozenset(t for t in CHINA_AREA if control.get(t) == "China")
+
+
+def france_liberated(options: Mapping[str, object], event: str, **facts: Any) -> list[FreeUnits]:
+    """France's liberation: no seed states the box's rule (the AMS guide's objective "Place 12 IPCs
+    worth of units in France" is its own table); TripleA's triggerAttachment_French_1_Liberation_By_*
+    place "France:infantry:infantry:infantry:infantry" - four infantry, 12 IPCs - once, the first time
+    France is French again after its fall."""
+    if event == "captured" and facts.get("space") == "France" and facts.get("by") == "France":
+        return [FreeUnits(owner="France", unit="infantry", count=4, spaces=("France",),
+                          reason="France is liberated (TripleA's French liberation trigger)", once="france_liberated")]
+    return []

@@ -43,10 +43,11 @@ def test_every_space_the_rules_name_is_on_the_map() -> None:
     never count."""
     from pbem.io.rulesets import load_ruleset
     from pbem.rulesets.global_1940.objectives import OBJECTIVES
-    from pbem.rulesets.global_1940.politics import NORTH_AMERICA
+    from pbem.rulesets.global_1940.politics import CHINA, EUROPE_CLOSED_TO_THE_US, MONGOLIA, NEAR_THE_US, NORTH_AMERICA, SOVIET_BESIDE_MONGOLIA
+    from pbem.rulesets.global_1940.special import BURMA_ROAD, CHINA_AREA
 
     spaces = load_ruleset("global-1940").board.spaces
-    named = set(NORTH_AMERICA)
+    named = {*NORTH_AMERICA, *CHINA, *MONGOLIA, *SOVIET_BESIDE_MONGOLIA, *NEAR_THE_US, *EUROPE_CLOSED_TO_THE_US, *BURMA_ROAD, *CHINA_AREA}
     for o in OBJECTIVES:
         named |= {*o.controls, *o.not_held, *o.no_enemy_ships_in, *o.land_unit_in}
     assert sorted(n for n in named if n not in spaces) == []
