@@ -100,7 +100,7 @@ class Mover:
             if domain == "sea":
                 if not sp.is_sea:
                     continue
-                if not w.canal_open(here, n) or w.strait_closed(here, n):
+                if not w.canal_open(here, n, subs=getattr(self, "_subs_only", False)) or w.strait_closed(here, n):
                     continue
             out.append(n)
         return out
@@ -444,6 +444,7 @@ class Mover:
                              "move the carrier first, then land the fighter", "move.carrier-landed", key="units")]
         if domain == "sea" and any(u.offloaded_to and not self._may_assault_again(u, phase) for u in units):
             return [_problem(move, "a transport that has offloaded cannot move again this turn", R_TRANSPORT, "", "move.transport-offloaded", key="units")]
+        self._subs_only = domain == "sea" and all(w.utype(u).has("submarine") for u in units)
         steps = self._path_for(move, domain, units, budget)
         extra, within = self._bonus(move, units)
         if extra and (isinstance(steps, Problem) or len(steps.path) > budget):
@@ -725,7 +726,7 @@ class Mover:
                                 "fly around it", "move.neutral-overflight", key="via" if move.via else "to")
             if domain == "sea" and w.strait_closed(prev, space):
                 return _problem(move, f"the straits are closed: no sea unit may move between {prev} and {space}", "Optional rule: Turkish straits closed", "air units may still fly over", "move.straits")
-            if domain == "sea" and not w.canal_open(prev, space):
+            if domain == "sea" and not w.canal_open(prev, space, subs=getattr(self, "_subs_only", False)):
                 canal = w.board.canal_between(prev, space)
                 return _problem(move, f"the {canal.name if canal else 'canal'} between {prev} and {space} is closed to your side", R_CANAL, "your side must control " + " and ".join(canal.controlled_by if canal else ()) + " at the start of your turn", "move.canal")
             if domain == "land" and w.is_sea(space):

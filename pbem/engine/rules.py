@@ -90,6 +90,9 @@ class MovementRules:
     # load or offload in place, one of the two, unless it retreated (Revised, DIGEST §5 REV.4).
     transport_after_combat: Literal["nothing", "load_or_offload"]
     closed_straits: dict[str, tuple[str, ...]]  # game option -> sea zones no sea unit may enter or leave
+    # canals and straits (map names) submarines of any power pass whoever holds them (1940: "subs of
+    # any power may pass Gibraltar")
+    canals_open_to_submarines: frozenset[str]
     # Combat air patrol (Pacific, Phase 6): fighters that have not moved may fly from a territory to
     # an adjacent sea zone free of enemies (noncombat move, `mission: cap`) and stay in the air there
     # until the owner's next turn, stopping enemy naval units but submarines; at the start of that

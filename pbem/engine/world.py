@@ -366,10 +366,13 @@ class World:
     def enemy_destroyer_at(self, space: str, of: str | None = None) -> bool:
         return any(self.utype(u).has("destroyer") for u in self.enemy_units_at(space, of))
 
-    def canal_open(self, a: str, b: str, of: str | None = None) -> bool:
-        """A canal may be used when the mover's side controlled it at the start of the turn."""
+    def canal_open(self, a: str, b: str, of: str | None = None, *, subs: bool = False) -> bool:
+        """A canal may be used when the mover's side controlled it at the start of the turn (`subs`: by
+        submarines alone, which pass the canals of Rules.movement.canals_open_to_submarines)."""
         canal = self.board.canal_between(a, b)
         if canal is None:
+            return True
+        if subs and canal.name in self.rules.movement.canals_open_to_submarines:
             return True
         return all(self.is_friendly_territory(t, at_start=True, of=of) for t in canal.controlled_by)
 

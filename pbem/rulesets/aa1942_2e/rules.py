@@ -49,6 +49,7 @@ RULES = Rules(
         transport_after_combat="nothing",
         # Optional rule, Turkish Straits: "no sea units may move into or out of sea zone 16" (air may).
         closed_straits={"turkish_straits_closed": ("SZ 16",)},
+        canals_open_to_submarines=frozenset(),  # no canal is open to submarines alone
         combat_air_patrol=False,
         damaged_carriers_hold_no_air=False,  # no damage outlasts a battle's end here, or carriers take one hit
     ),

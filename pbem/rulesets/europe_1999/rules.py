@@ -66,6 +66,7 @@ RULES = Rules(
         # The Gameboard: "No naval units may pass through the neutral Turkish sea zone" - the Bosphorus
         # (map.yaml's canal, opened only by Turkey, which nobody controls) stays shut; no option.
         closed_straits={},
+        canals_open_to_submarines=frozenset(),  # no canal is open to submarines alone
         combat_air_patrol=False,
         damaged_carriers_hold_no_air=False,  # no damage outlasts a battle's end here, or carriers take one hit
     ),

@@ -50,6 +50,9 @@ RULES = Rules(
         # "An amphibious assault is a combat move, so the transport cannot move in noncombat afterwards".
         transport_after_combat="nothing",
         closed_straits={},
+        # Straits (DIGEST §1.2): "The only exception is that submarines of any power may move through the
+        # Strait of Gibraltar".
+        canals_open_to_submarines=frozenset({"Strait of Gibraltar"}),
         combat_air_patrol=False,
         # Aircraft carrier (unit table): "A damaged carrier cannot launch or land aircraft, and aircraft on
         # it are cargo when it is attacked".

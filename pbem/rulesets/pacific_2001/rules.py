@@ -60,6 +60,7 @@ RULES = Rules(
         # Transports: after combat it "may load OR unload" and may not move.
         transport_after_combat="load_or_offload",
         closed_straits={},
+        canals_open_to_submarines=frozenset(),  # no canal is open to submarines alone
         # Phase 6, Establish Combat Air Patrol; Phase 2, CAP fighters must land.
         combat_air_patrol=True,
         damaged_carriers_hold_no_air=False,  # no damage outlasts a battle's end here, or carriers take one hit

@@ -88,6 +88,7 @@ RULES = Rules(
         # No straits can be closed: FAQ, Map: "the western entrance to the Mediterranean can't be
         # closed under any circumstance"; Revised has no Turkish straits option.
         closed_straits={},
+        canals_open_to_submarines=frozenset(),  # no canal is open to submarines alone
         combat_air_patrol=False,
         damaged_carriers_hold_no_air=False,  # no damage outlasts a battle's end here, or carriers take one hit
     ),
