@@ -38,6 +38,9 @@ TAGS = frozenset(
         "carrier_borne",  # lands on carriers though no fighter (1940's tactical bomber)
         "air_base",  # (structures) an air base facility (1940)
         "naval_base",  # (structures) a naval base facility (1940)
+        "military_base",  # (structures) AMS's smallest production facility, raided by tactical bombers too
+        "pill_box",  # (structures) AMS: two infantry defend at +1 against amphibious assaults
+        "radar",  # (structures) AMS: interceptors at +1
     }
 )
 
@@ -66,6 +69,9 @@ class UnitType:
     bombing_bonus: int | None = None  # added to its raid damage die (None: CombatRules.sbr_damage_bonus)
     inoperable_at: int | None = None  # a facility with this much damage stops working (1940 bases: 3)
     min_territory_ipc: int | None = None  # a new facility only on a territory worth this much (None: the ruleset's)
+    original_territory_only: bool = False  # a new facility only in the builder's original territory (AMS industrial complex)
+    places: tuple[str, ...] = ()  # the only units a production facility mobilizes (() : any)
+    places_not: tuple[str, ...] = ()  # units it never mobilizes
     captured_as: str | None = None  # the unit a captured facility becomes (1940: a major complex a minor one)
     # attack when paired one to one with a unit having one of these tags (1940: a tactical bomber
     # with a fighter or a tank attacks at 4); 0 and (): no pairing

@@ -1245,6 +1245,21 @@ class Turn:
                              rule=R_MOBILIZE, hint="each country places what it bought, at its own complexes", path=placement.yaml_path, code="place.not-bought")]
         return first, {}
 
+    def _facility_limits(self, site: str, placed: list[str], path: tuple) -> list[Problem]:
+        """What the production facility in `site` may mobilize (units.yaml `places`, `places_not`;
+        AMS: a minor factory "All except capital ships & strat bombers", a military base "Infantry/Transport")."""
+        w = self.w
+        for f in w.units_at(site):
+            profile = w.utype(f)
+            if not profile.has("factory"):
+                continue
+            refused = [t for t in placed if (profile.places and t not in profile.places) or t in profile.places_not]
+            if refused:
+                allowed = ", ".join(profile.places) if profile.places else "anything but " + ", ".join(profile.places_not)
+                return [Problem("illegal", f"a {profile.name} does not mobilize {', '.join(refused)}", rule=R_MOBILIZE + ": what each facility builds",
+                                hint=f"a {profile.name} mobilizes {allowed}", path=path, code="place.facility-type")]
+        return []
+
     def _open_sites(self, country: str) -> frozenset[str]:
         """Territories where `country` places with no complex and no limit (Rules.hooks.placement_without_complex)."""
         hook = self.rules.hooks.placement_without_complex
@@ -1291,6 +1306,9 @@ class Turn:
             if sea or not w.is_friendly_territory(space, at_start=True) or w.controller(space, at_start=True) != w.power or space in w.captured_this_turn:
                 return [Problem("illegal", f"a new industrial complex goes in a territory {w.power} has controlled since the start of the turn; {space} is not one", rule=R_MOBILIZE + ": new industrial complexes", path=path, code="place.complex-territory")]
             factory = next(p for p in profiles.values() if p.has("factory"))
+            if factory.original_territory_only and sp.original_owner not in self.ruleset.countries_of(w.power):
+                return [Problem("illegal", f"a {factory.name} is built only in {possessive(w.power)} original territory; {space} is not one",
+                                rule=R_MOBILIZE + ": new industrial complexes", path=path, code="place.complex-territory")]
             least = factory.min_territory_ipc if factory.min_territory_ipc is not None else self.rules.production.new_complex_min_ipc
             if sp.ipc < least:
                 return [Problem("illegal", f"{space} has an IPC value of {sp.ipc}; a {factory.name} needs at least {least}", rule=R_MOBILIZE + ": new industrial complexes", path=path, code="place.complex-value")]
@@ -1307,6 +1325,9 @@ class Turn:
                                          count=count, used=used, named=named, country=country)
         if isinstance(factory_site, Problem):
             return [factory_site]
+        limits = self._facility_limits(factory_site, [t for t, p in profiles.items() if not p.has("factory")], path)
+        if limits:
+            return limits
         if sea:
             air = [t for t, p in profiles.items() if p.domain == "air"]
             if any(not profiles[t].lands_on_carriers for t in air):

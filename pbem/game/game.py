@@ -326,12 +326,12 @@ class Game:
 def board_svg(ruleset: Ruleset, state: GameState, report: Mapping[str, Any], title: str | None = None,
               geometry: Any = None) -> str | None:
     """The map after a turn, with its moves and battles; None for a ruleset without geometry."""
-    from pbem.io.rulesets import ruleset_dir
+    from pbem.io.rulesets import ruleset_file
     from pbem.io.triplea_geometry import load_geometry
     from pbem.report.mapsvg import MapMove, render_map_svg, view_from_setup
 
     if geometry is None:
-        path = ruleset_dir(ruleset.id) / "geometry.json"
+        path = ruleset_file(ruleset.id, "geometry.json")
         if not path.is_file():
             return None
         geometry = load_geometry(path)

@@ -20,11 +20,11 @@ MAIL_COLOURS = 128
 
 def _turn_box(game: Game, report: dict) -> tuple[float, float, float, float] | None:  # type: ignore[type-arg]
     """Where on the board the last turn moved and fought, or None (no geometry, or all over)."""
-    from pbem.io.rulesets import ruleset_dir
+    from pbem.io.rulesets import ruleset_file
     from pbem.io.triplea_geometry import load_geometry
     from pbem.report.mapsvg import focus_box
 
-    path = ruleset_dir(game.ruleset.id) / "geometry.json"
+    path = ruleset_file(game.ruleset.id, "geometry.json")
     if not path.is_file():
         return None
     spaces = {m["from"] for m in report.get("moves", [])} | {m["to"] for m in report.get("moves", [])}

@@ -92,6 +92,27 @@ def ruleset_dir(ruleset_id: str) -> Path:
     )
 
 
+def ruleset_file(ruleset_id: str, name: str) -> Path:
+    """A data file of a ruleset's folder, or of the ruleset it extends when its folder has none
+    (ruleset.yaml `extends:`; AMS on 1940 Global shares its map and geometry)."""
+    directory = ruleset_dir(ruleset_id)
+    path = directory / name
+    parent = _extends(directory)
+    return path if path.is_file() or parent is None else ruleset_file(parent, name)
+
+
+def _extends(directory: Path) -> str | None:
+    """The ruleset id a folder's ruleset.yaml extends, read without validating (None: none)."""
+    try:
+        import yaml
+
+        doc = yaml.safe_load((directory / "ruleset.yaml").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    value = doc.get("extends") if isinstance(doc, dict) else None
+    return str(value) if value else None
+
+
 def load_ruleset(ruleset_id: str) -> Ruleset:
     """The ruleset by id or alias, loaded and validated once per process."""
     return _load_cached(resolve_ruleset_id(ruleset_id))
@@ -186,11 +207,18 @@ def load_ruleset_dir(directory: Path) -> Ruleset:
     directory = Path(directory)
     schemas = schemas_dir()
     raw: dict[str, bytes | OSError] = {}
+    parent = _extends(directory)
     for name in FILES:
         try:
             raw[name] = (directory / f"{name}.yaml").read_bytes()
         except OSError as e:
             raw[name] = e
+            if parent is not None and name != "ruleset":
+                # a file the folder does not have is the extended ruleset's (ruleset.yaml `extends:`)
+                try:
+                    raw[name] = ruleset_file(parent, f"{name}.yaml").read_bytes()
+                except (OSError, ProblemsError):
+                    pass
     key = _cache_key(raw, schemas)
     cached = _cache_read(key) if key else None
     if cached is not None:
@@ -311,7 +339,7 @@ def _cache_write(key: str, data: Mapping[str, Any], data_hash: str) -> None:
 def _build(f: _Files) -> Ruleset:
     rs, units_doc, map_doc, setup_doc = (f.data[n] for n in FILES)
     for name, doc in (("map", map_doc), ("setup", setup_doc)):
-        if doc["ruleset"] != rs["id"]:
+        if doc["ruleset"] not in (rs["id"], rs.get("extends")):
             f.add(name, ("ruleset",), f"made for ruleset {doc['ruleset']!r}, not {rs['id']!r}")
 
     units = {
@@ -335,6 +363,9 @@ def _build(f: _Files) -> Ruleset:
             bombs=tuple(u.get("bombs", ())),
             bombing_bonus=u.get("bombing_bonus"),
             inoperable_at=u.get("inoperable_at"),
+            original_territory_only=u.get("original_territory_only", False),
+            places=tuple(u.get("places", ())),
+            places_not=tuple(u.get("places_not", ())),
             paired_attack=u.get("paired_attack", 0),
             paired_with=tuple(u.get("paired_with", ())),
             convoy_dice=u.get("convoy_dice", 0),
