@@ -513,15 +513,15 @@ class _FastLand:
         volley = engine._fire_volley(side, st)  # type: ignore[arg-type]
         if any(g.fire_class != "any" for g in volley.groups):
             raise AssertionError("land volleys have a single fire class")
-        return tuple(sorted((g.count, g.value) for g in volley.groups))
+        return tuple(sorted((g.count, g.value) if g.best_of == 1 else (g.count, g.value, g.best_of) for g in volley.groups))
 
     def _factor(
         self, more: tuple[tuple[int, int], ...], fewer: tuple[tuple[int, int], ...]
     ) -> tuple[float, ...] | None:
         """B with dist(more) = dist(fewer) * B: the hits of the dice `more` has beyond `fewer`
         (None when `fewer` is not a sub-multiset of `more`, or under Low Luck's pooled strength)."""
-        if self.low_luck:
-            return None
+        if self.low_luck or any(len(g) > 2 for g in more + fewer):
+            return None  # Low Luck pools strength; a unit keeping its best die is not one die
         dice: dict[int, int] = {}
         for n, v in more:
             dice[v] = dice.get(v, 0) + n
@@ -621,9 +621,9 @@ def _sample(engine: Engine, battle: Battle, attacker_orders: Orders, defender_or
     def draw(volley) -> dict[str, int]:  # type: ignore[no-untyped-def]
         spec = samplers.get(volley)
         if spec is None:  # per fire class: the cumulative distribution of its hits
-            per_class: dict[str, list[tuple[int, int]]] = {}
+            per_class: dict[str, list[tuple[int, ...]]] = {}
             for g in volley.groups:
-                per_class.setdefault(g.fire_class, []).append((g.count, g.value))
+                per_class.setdefault(g.fire_class, []).append((g.count, g.value) if g.best_of == 1 else (g.count, g.value, g.best_of))
             spec = samplers[volley] = tuple(
                 (cls, list(itertools.accumulate(class_distribution(tuple(sorted(per_class[cls])), low_luck))))
                 for cls in sorted(per_class))

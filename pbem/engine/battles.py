@@ -21,6 +21,7 @@ from pbem.engine.kamikaze import plan_strikes, strike_without_battle
 from pbem.engine.kamikaze import sacrifices as kamikaze_sacrifices
 from pbem.engine.orders import BattleDirective, Orders, StandingOrders
 from pbem.engine.problems import Problem
+from pbem.engine.words import count_of
 from pbem.engine.world import Unit, World
 
 
@@ -419,7 +420,7 @@ def _battle(turn: Turn, space: str, kind: str, bombard_from: list[str] | None = 
     owners = sorted({u.owner for u in attackers + defenders})
     profiles = {o: w.profiles_of(o) for o in owners if w.profiles_of(o)}
     dice_per_unit: dict[str, dict[str, int]] = {}
-    if w.developments.get(w.power):
+    if w.developments.get(w.power) and w.rules.technology is None:  # Revised's weapons developments
         from pbem.engine.research import attack_dice
 
         dice_per_unit = {w.power: attack_dice(w.ruleset.units, w.developments[w.power])} if attack_dice(w.ruleset.units, w.developments[w.power]) else {}
@@ -453,8 +454,23 @@ def _battle(turn: Turn, space: str, kind: str, bombard_from: list[str] | None = 
     for u, value in sacrificed:
         key = ("attacker" if w.commands(u) else "defender", u.owner, u.type, value)
         sacrifices[key] = sacrifices.get(key, 0) + 1
+    best_of: dict[str, dict[str, int]] = {}
+    artillery_supports = None
+    tech = w.rules.technology
+    if tech is not None:  # breakthroughs the engine applies by name (AMS charts)
+        mine = w.developments.get(w.power, frozenset())
+        if tech.bombers_best_of_two in mine:  # Heavy Bombers: "roll 2 dice for each strategic bomber and select the best"
+            best_of[w.power] = {t: 2 for t, p in w.ruleset.units.items() if p.has("bomber")}
+        if tech.artillery_supports_two in mine:  # Heavy Artillery: "support up to 2 attacking infantry"
+            artillery_supports = 2
+        if tech.aa_bonus is not None and any(tech.aa_bonus in w.developments.get(u.owner, frozenset()) for u in defenders if w.utype(u).has("aa")):
+            aa_hit = (rules.aa_hit if aa_hit is None else aa_hit) + 1  # Detection Radar: "AA artillery ... defend at +1"
+    boosts = ()
+    if w.rules.hooks.battle_boosts is not None:
+        boosts = tuple(w.rules.hooks.battle_boosts(w, space, kind=kind, attackers=attackers, defenders=defenders, seaborne=bool(seaborne)))
     battle = cm.Battle(
         space=space, kind=kind, attacker=w.power,  # type: ignore[arg-type]
+        boosts=boosts, best_of=best_of, artillery_supports=artillery_supports,
         attackers=_forces(w, attackers), defenders=_forces(w, defenders),
         units=w.ruleset.units, rules=rules,
         damaged=_damaged(defenders), attacker_damaged=_damaged(attackers),
@@ -769,11 +785,29 @@ def _raid_one(turn: Turn, space: str, raiders: list[Unit], target: str | None, b
             island=w.space(space).island, super_submarines=frozenset(), attacking_subs_moved_in=0, round=turn.state.round, seaborne=False)
         aa_hit = mods.aa_hit
         aa_immune = any(w.utype(b).name in mods.aa_immune for b in bombers) and bool(bombers)
+    rules = turn.combat_rules
+    based = 0
+    if rules.sbr_air_base is not None and bonus is None:
+        # AMS: +1 for a strategic bomber that "departed from an operational air base"
+        based = sum(1 for b in bombers if any(
+            f.type == rules.sbr_air_base and w.is_friendly(f.owner) and w.damage.get(f"{b.start}/{f.type}", 0) < (w.utype(f).inoperable_at or 10**6)
+            for f in w.units_at(b.start)))
+    tech = w.rules.technology
+    best_of = 2 if tech is not None and tech.bombers_best_of_two in w.developments.get(w.power, frozenset()) and bonus is None else 1
+    extras = []
+    if based and rules.sbr_air_base_bonus:
+        extras.append(f"+{rules.sbr_air_base_bonus} for {count_of(min(based, len(bombers)), 'bomber')} from an operational {rules.sbr_air_base}")
+    if not interceptors and rules.sbr_unintercepted_bonus and bonus is None:
+        extras.append(f"+{rules.sbr_unintercepted_bonus} for each bomber, no interceptors met")
+    if extras and not turn.validating:
+        turn.log.notes.append(f"Raid on {label}: " + "; ".join(extras))
+    if tech is not None and tech.aa_bonus is not None and victim and tech.aa_bonus in w.developments.get(w.ruleset.power_name(victim), frozenset()):
+        aa_hit = (rules.sbr_aa_hit if aa_hit is None else aa_hit) + 1  # Detection Radar: "built in AA guns on facilities now defend at +1"
     outcome = bombing_raid(label, w.space(space).ipc, w.damage.get(key, 0), len(bombers), turn.dice, turn.combat_rules,
                            escorts=len(escorts), interceptors=len(interceptors), aa_guns=aa_guns,
                            treasury=w.treasury.get(victim, 0) if victim else 0,
-                           damage_dice=raid_damage_dice(w.developments.get(w.power, frozenset())), dive_bombers=len(dive),
-                           aa_immune=aa_immune, aa_hit=aa_hit, max_damage=cap, damage_bonus=bonus)
+                           damage_dice=None if tech is not None else raid_damage_dice(w.developments.get(w.power, frozenset())), dive_bombers=len(dive),
+                           aa_immune=aa_immune, aa_hit=aa_hit, max_damage=cap, damage_bonus=bonus, based_bombers=based, best_of=best_of)
     for group, lost in ((bombers, outcome.bombers_lost), (escorts, outcome.escorts_lost), (interceptors, outcome.interceptors_lost),
                         (dive, outcome.dive_bombers_lost)):
         for u in sorted(group, key=lambda u: u.id)[:lost]:

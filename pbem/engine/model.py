@@ -70,6 +70,7 @@ class UnitType:
     inoperable_at: int | None = None  # a facility with this much damage stops working (1940 bases: 3)
     min_territory_ipc: int | None = None  # a new facility only on a territory worth this much (None: the ruleset's)
     original_territory_only: bool = False  # a new facility only in the builder's original territory (AMS industrial complex)
+    on_islands: bool | None = None  # a new facility may stand on an island (None: the ruleset's; AMS military base: yes)
     places: tuple[str, ...] = ()  # the only units a production facility mobilizes (() : any)
     places_not: tuple[str, ...] = ()  # units it never mobilizes
     captured_as: str | None = None  # the unit a captured facility becomes (1940: a major complex a minor one)

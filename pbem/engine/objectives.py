@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
-Holder = Literal["country", "power", "side", "enemies"]
+Holder = Literal["country", "power", "side", "friends", "enemies"]  # friends: the side or its friendly neutrals
 
 
 class World(Protocol):
@@ -45,7 +45,12 @@ class NationalObjective:
     - `no_allied_units_in_own_originals`: no unit of another power of the side stands in a territory
       the country originally owned;
     - `unless`: facts of the game (GameState.pending["facts"], set by the ruleset's hooks) that end it;
-    - `once`: paid the first time only (the engine keeps the name in pending["once"]).
+      `only_after`: facts it needs (e.g. "capital taken: France", which the engine sets);
+    - `once`: paid the first time only (the engine keeps the name in pending["once"]);
+    - `also_at_war_with`: and at war with one of these too (AMS Lend-Lease: "Both");
+    - `controls_one_of`: and at least one of these held by `holder`;
+    - `ships_of`: the powers whose ships `no_enemy_ships_in` counts, at war or not (empty: enemies at war);
+    - `any_unit`: `land_unit_in` counts air units too (AMS: "Italy has 1 unit in any of these").
     """
 
     country: str
@@ -68,6 +73,11 @@ class NationalObjective:
     no_allied_units_in_own_originals: bool = False
     unless: tuple[str, ...] = ()
     once: bool = False
+    also_at_war_with: tuple[str, ...] = ()
+    controls_one_of: tuple[str, ...] = ()
+    ships_of: tuple[str, ...] = ()
+    any_unit: bool = False
+    only_after: tuple[str, ...] = ()
 
     @property
     def key(self) -> str:
@@ -84,6 +94,8 @@ def _holds(w: World, holder: Holder, country: str, who: str | None) -> bool:
         return ruleset.power_name(who) == ruleset.power_name(country)
     if holder == "enemies":  # a power of the other side, at war or not (neutrals are no one's enemies here)
         return ruleset.side_of(who) in ruleset.sides and ruleset.side_of(who) != ruleset.side_of(country)
+    if holder == "friends" and ruleset.power(who).bystander == f"pro_{ruleset.side_of(country).lower()}":
+        return True  # a neutral friendly to the side (1940: "Allied or Pro-Allied controlled")
     return ruleset.side_of(who) == ruleset.side_of(country) and ruleset.power_name(who) in {p.name for p in ruleset.powers}
 
 
@@ -93,11 +105,15 @@ def earned(w: World, objective: NationalObjective, facts: frozenset[str], used_o
     power = ruleset.power_name(objective.country)
     if objective.once and objective.key in used_once:
         return 0
-    if any(f in facts for f in objective.unless):
+    if any(f in facts for f in objective.unless) or any(f not in facts for f in objective.only_after):
         return 0
     if objective.at_war_with and not any(w.relation(p, power) == "war" for p in objective.at_war_with):
         return 0
     if any(w.relation(p, power) == "war" for p in objective.not_at_war_with):
+        return 0
+    if objective.also_at_war_with and not any(w.relation(p, power) == "war" for p in objective.also_at_war_with):
+        return 0
+    if objective.controls_one_of and not any(_holds(w, objective.holder, objective.country, w.control.get(t)) for t in objective.controls_one_of):
         return 0
     times = 1
     if objective.controls:
@@ -109,11 +125,13 @@ def earned(w: World, objective: NationalObjective, facts: frozenset[str], used_o
     if any(_holds(w, objective.not_held_by, objective.country, w.control.get(t)) for t in objective.not_held):
         return 0
     for zone in objective.no_enemy_ships_in:
-        if any(w.is_enemy(u.owner, power) and w.utype(u).domain == "sea" and w.utype(u).tags & objective.ship_tags
+        if any((ruleset.power_name(u.owner) in objective.ships_of if objective.ships_of else w.is_enemy(u.owner, power))
+               and w.utype(u).domain == "sea" and w.utype(u).tags & objective.ship_tags
                for u in w.units_at(zone)):
             return 0
     if objective.land_unit_in and not any(
-        w.utype(u).domain == "land" and _holds(w, objective.unit_holder, objective.country, u.owner)
+        (w.utype(u).domain == "land" or (objective.any_unit and w.utype(u).domain == "air"))
+        and _holds(w, objective.unit_holder, objective.country, u.owner)
         for t in objective.land_unit_in for u in w.units_at(t)
     ):
         return 0

@@ -164,6 +164,7 @@ class StandingOrders:
     tribute_payers: tuple[str, ...] = ()
     kamikaze: tuple[KamikazeOrder, ...] = ()  # Rules.kamikaze: when and at what this power strikes
     scramble: tuple[ScrambleOrder, ...] = ()  # Rules.scramble: which bases send air units where
+    tech_chart: str | None = None  # Rules.technology: the chart of a roll that may be on either (AMS "Either")
 
     def policy_for(self, space: str) -> DefencePolicy:
         return self.per_space.get(space, self.default)

@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Any, Callable, Literal, Mapping
 
 if TYPE_CHECKING:
     from pbem.engine.objectives import NationalObjective
+    from pbem.engine.technology import Technology
+    from pbem.engine.tokens import VictoryTokens
 
 
 @dataclass(frozen=True)
@@ -114,6 +116,14 @@ class CapitalRules:
     liberation_needs_capital: bool
     no_income_without_capital: bool
     no_purchase_without_capital: bool
+    # AMS, Capitols: "The capture of a player's capitol results in the plunder of that player's IPCs
+    # only the first time the capitol is taken. Subsequent recapture ... results in the player's IPCs
+    # being destroyed."
+    plunder_once: bool
+    # Political exile (AMS): country -> the territory that becomes its capital for the rest of the game
+    # when it loses its own ("When London falls, the UK capitol moves to Ottawa"); the engine keeps
+    # the moves made in GameState.pending["exiles"]
+    exile: Mapping[str, str]
 
 
 @dataclass(frozen=True)
@@ -298,7 +308,8 @@ class VictoryCheck:
     # victory_cities: counted after `checked_after`'s turn; capital_held: a power that, at the start of
     # its turn, controls an enemy capital and its own wins for its side (Europe, Object of the Game:
     # "occupy ... and hold it until your next turn")
-    kind: Literal["victory_cities", "capital_held"]
+    # tokens: Rules.tokens, counted at the end of every power's turn (AMS)
+    kind: Literal["victory_cities", "capital_held", "tokens"]
     checked_after: str | None  # the power after whose turn victory cities are counted
     # capital_held: countries whose capital wins nothing when held (Pacific: Japan wins by "India, New
     # South Wales or USA", not by China's Szechwan)
@@ -423,6 +434,9 @@ class RuleHooks:
     #   may not do - the United States "may not move any units into or through China" while at peace
     #   with Japan, Japan "may not end sea moves within 2 sea zones of the US mainland").
     move_restriction: Callable[..., str | None] | None = None
+    # battle_boosts(world, space, kind=, attackers=, defenders=, seaborne=) -> Boosts: some units of a
+    #   kind fire better than the rest of their kind (combat.model.Boost; AMS wolf packs, pill boxes).
+    battle_boosts: Callable[..., tuple[Any, ...]] | None = None
     # confined_to(options, power) -> territories or None: the only spaces the power's units may move
     #   through or to (1940: "Chinese units stay in Chinese-emblem territories, plus Kwangtung and
     #   Burma, and cannot be transported" - no sea zone is in it).
@@ -453,6 +467,10 @@ class Rules:
     # bonus IPCs collected with income while their conditions hold (1940 Global); () : none
     objectives: tuple["NationalObjective", ...] = ()
     scramble: Scramble | None = None  # None: no air unit rises to defend a sea zone
+    tokens: "VictoryTokens | None" = None  # victory objectives held as tokens (AMS); None: none
+    # breakthroughs rolled on charts when earned (AMS: the first claim of a token); None: as the
+    # research of pbem.engine.research, where the rule system has it
+    technology: "Technology | None" = None
 
     # Where this rulebook puts the sections the engine names in its messages: section -> citation
     # with page ("Tanks and Blitzing" -> "Tanks and Blitzing, pg. 13").  The engine speaks of

@@ -58,7 +58,7 @@ class VictoryRules:
     option: str  # the game option choosing the condition
     checked_after: str  # power after whose turn (the end of the round) victory is checked
     rule: str = ""
-    kind: str = "cities"  # "cities", "capitals", or "city_groups" (each side's own groups: `sides`)
+    kind: str = "cities"  # "cities", "capitals", "city_groups" (each side's own groups: `sides`) or "tokens" (Rules.tokens)
     sides: Mapping[str, SideVictory] = field(default_factory=dict)
 
 

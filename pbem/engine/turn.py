@@ -284,6 +284,7 @@ class Turn:
         if not no_combat:
             self.combat()
             self.political_changes_after_combat()
+        self.claim_tokens()
         self.moves(self.orders.noncombat_moves)
         self.declare_by_moving_in("noncombat")
         if late_conversion:
@@ -291,10 +292,13 @@ class Turn:
         self.land_at_sea()
         self.overflight("return")
         self.land_air_units()
+        self.apply_breakthroughs()
         self.mobilize()
         self.end_of_turn()
         self.collect_income()
         self.declare("collect_income")
+        self.claim_tokens()
+        self.apply_breakthroughs()
         new_state = self.advance()
         return TurnResult(new_state, self.log, self._cited(), self.warnings)
 
@@ -399,7 +403,22 @@ class Turn:
                                "dice": list(result.rolled),
                                "result": f"{NAMES[development]} developed" if result.success else "no breakthrough"})
 
+    def _tech_production_bonus(self) -> int:
+        """Technology.production_bonus (AMS Improved Production): "The mobilization limits of all
+        production facilities has now increased by 1"."""
+        tech = self.rules.technology
+        return 1 if tech is not None and tech.production_bonus in self.w.developments.get(self.w.power, frozenset()) else 0
+
+    def repair_cost(self, points: int) -> int:
+        """What removing `points` of damage costs (AMS Improved Production: "2 damage markers may now be
+        removed for the price of 1")."""
+        tech = self.rules.technology
+        if tech is not None and tech.repairs_two_for_one in self.w.developments.get(self.w.power, frozenset()):
+            points = (points + 1) // 2
+        return points * self.rules.production.repair_cost_per_point
+
     def cost_of(self, profile: Any) -> int:
+        profile = self.w.profiles_of(self.w.power).get(profile.name, profile)  # AMS Nautical Engineering
         hook = self.rules.hooks.unit_cost
         return profile.cost if hook is None else hook(self.options, self.w.power, profile)
 
@@ -425,7 +444,7 @@ class Turn:
         for space, points in o.repair.items():
             if not self._repairable(space, points):
                 continue
-            repair_cost += points * self.rules.production.repair_cost_per_point
+            repair_cost += self.repair_cost(points)
         money = w.treasury.get(w.power, 0)
         if cost + repair_cost > money:
             research = self.log.research_cost
@@ -690,6 +709,10 @@ class Turn:
             if u.mission is not None and self.rules.hooks.one_way_missions is not None and u.mission in self.rules.hooks.one_way_missions(self.options, w.power, w.utype(u)):
                 continue  # it is lost in its battle and needs no landing (Rules.hooks.one_way_missions)
             left = w.utype(u).move - u.moved
+            hook = self.rules.hooks.movement_bonus
+            if hook is not None:  # e.g. 1940's air base: +1 for air units taking off there, the flight home included
+                left += hook(w.options, w.power, w.utype(u), phase="noncombat", frm=u.space, to=u.space, start=u.start, moved=u.moved,
+                             arrived_this_phase=False, board=w.board, control=w.control, world=w)[0]
             is_fighter = w.utype(u).lands_on_carriers
 
             def landing(s: str) -> bool:
@@ -802,7 +825,10 @@ class Turn:
         for frm, target, path in self.orders.rockets:
             gun = [u for u in w.units_at(frm) if u.owner == w.power and w.utype(u).has("aa")]
             problem = None
-            if not has_rockets(w.developments.get(w.power, frozenset())):
+            if self.rules.technology is not None:
+                # the AMS charts' Rockets fly from air bases and strips at facilities: not played yet
+                problem = "rockets of this rule system's technology chart are not played by pbem yet"
+            elif not has_rockets(w.developments.get(w.power, frozenset())):
                 problem = f"{w.power} has not developed Rockets"
             elif not gun:
                 problem = f"{w.power} has no antiaircraft gun in {frm}"
@@ -868,12 +894,30 @@ class Turn:
                     self._downgrade_captured(u)
                 elif w.utype(u).domain == "land":
                     w.remove(u)
-        if sp.capital_of and w.is_enemy(sp.capital_of, by) and self.rules.capitals.capital_plunder:
-            loot = w.treasury.get(sp.capital_of, 0)
-            w.treasury[country] = w.treasury.get(country, 0) + loot
-            w.treasury[sp.capital_of] = 0
-            entry["plunder"] = loot
-            self.lose_victory_points(sp.capital_of, loot, f"{loot} IPCs handed over with {space}")
+        loser = w.capital_of_space(space)
+        if loser:
+            entry["capital"] = True
+        if loser and w.is_enemy(loser, by) and self.rules.capitals.capital_plunder:
+            loot = w.treasury.get(loser, 0)
+            facts = set(w.pending.get("facts", []) or [])  # type: ignore[call-overload]
+            taken = f"capital taken: {space}"
+            w.treasury[loser] = 0
+            if self.rules.capitals.plunder_once and taken in facts:
+                # AMS: "Subsequent recapture of the same capitol results in the player's IPCs being destroyed"
+                entry["destroyed"] = loot
+                self.log.notes.append(f"{loser}'s {loot} IPCs are destroyed: {space} was plundered before")
+            else:
+                w.treasury[country] = w.treasury.get(country, 0) + loot
+                entry["plunder"] = loot
+                self.lose_victory_points(loser, loot, f"{loot} IPCs handed over with {space}")
+            if self.rules.capitals.plunder_once:
+                # the capital's history is a fact of the game (objectives' only_after: AMS "Liberate Paris")
+                w.pending["facts"] = sorted(facts | {taken})
+            exile = self.rules.capitals.exile.get(loser)
+            if exile and exile != space:
+                # AMS, Political Exile: "Ottawa will become the new capitol of UK Europe for the remainder of the game"
+                w.pending["exiles"] = {**dict(w.pending.get("exiles") or {}), loser: exile}  # type: ignore[call-overload]
+                self.log.notes.append(f"{loser} goes into exile: {exile} is its capital for the rest of the game")
         original = sp.original_owner
         if original and self.ruleset.power_name(original) != by and w.is_friendly(original, by):
             entry["liberation_of"] = original
@@ -1161,7 +1205,7 @@ class Turn:
             if not self._repairable(key, points):
                 continue
             country = w.control.get(key.partition("/")[0], "")
-            cost = points * self.rules.production.repair_cost_per_point
+            cost = self.repair_cost(points)
             if cost > w.treasury.get(country, 0):
                 self.problems.append(Problem("illegal", f"the repair costs {cost} IPCs; {country} has {w.treasury.get(country, 0)}", rule=R_PURCHASE + ": repairs",
                                              path=("repair", key), code="purchase.too-expensive"))
@@ -1279,7 +1323,7 @@ class Turn:
             if limit is not None:
                 return limit - self.w.damage.get(site, 0)
         if self.rules.production.production_limit == "facility":
-            return (self.w.facility_production(site) or 0) - self.w.damage.get(site, 0)
+            return (self.w.facility_production(site) or 0) + self._tech_production_bonus() - self.w.damage.get(site, 0)
         countries = self.ruleset.countries_of(self.w.power)
         if self.rules.production.production_limit == "unlimited_at_home" and sp.original_owner in countries:
             return 10**6
@@ -1312,8 +1356,9 @@ class Turn:
             least = factory.min_territory_ipc if factory.min_territory_ipc is not None else self.rules.production.new_complex_min_ipc
             if sp.ipc < least:
                 return [Problem("illegal", f"{space} has an IPC value of {sp.ipc}; a {factory.name} needs at least {least}", rule=R_MOBILIZE + ": new industrial complexes", path=path, code="place.complex-value")]
-            if sp.island and not self.rules.production.new_complexes_on_islands:
-                return [Problem("illegal", f"{space} is an island: no industrial complex is built on one", rule=R_MOBILIZE + ": new industrial complexes",
+            on_islands = self.rules.production.new_complexes_on_islands if factory.on_islands is None else factory.on_islands
+            if sp.island and not on_islands:
+                return [Problem("illegal", f"{space} is an island: no {factory.name} is built on one", rule=R_MOBILIZE + ": new industrial complexes",
                                 hint="build it on a mainland territory", path=path, code="place.complex-island")]
             existing = [u for u in w.units_at(space) if w.utype(u).has("factory")]
             if len(existing) + units.get(next(t for t, p in profiles.items() if p.has("factory")), 0) > self.rules.production.max_complexes_per_territory:
@@ -1451,7 +1496,7 @@ class Turn:
             for u in w.units.values():
                 u.damaged = False  # Europe, Pacific: damaged battleships are uprighted
         countries = [self.ruleset.country(c) for c in self.ruleset.countries]
-        capitals_before = {c.name for c in countries if not w.is_enemy(self.state.control.get(c.capital), c.name)}
+        capitals_before = {c.name for c in countries if not w.is_enemy(self.state.control.get(w.capital(c.name)), c.name)}
         for space, original in w.pending.pop("liberations", []) or []:  # type: ignore[union-attr]
             self._liberate(space, original)
         # A liberated capital brings back its power's other territories held by friendly powers
@@ -1602,8 +1647,85 @@ class Turn:
             income += self.pay_tribute()
         income += self.national_objectives(country)
         income -= min(income, self.convoy_disruption(country))
+        income += self.income_roll(country)
         w.treasury[country] = w.treasury.get(country, 0) + income
         self.log.income[country] = income
+
+    def income_roll(self, country: str) -> int:
+        """Technology.income_roll (AMS Propaganda): "During the collect income phase, roll 2 dice and
+        collect IPCs totaling the die with the highest result"; for each economy of a power of several
+        (the UK's breakthroughs "are shared by both")."""
+        tech, w = self.rules.technology, self.w
+        if tech is None or tech.income_roll is None or self.validating:
+            return 0
+        if tech.income_roll not in w.developments.get(w.power, frozenset()):
+            return 0
+        faces = self.dice.roll(f"propaganda/{country}/round-{self.state.round}", 2)
+        gained = max(faces)
+        self.log.rolls.append({"step": "propaganda", "power": w.power, "what": f"{tech.names[tech.income_roll]}: two dice, the higher in IPCs",
+                               "dice": list(faces), "result": f"{gained} IPCs for {country}"})
+        return gained
+
+    def claim_tokens(self) -> None:
+        """Rules.tokens (AMS): which side holds each victory token now.  A token met for the first time
+        in the game earns its side's power a technology roll (Rules.technology)."""
+        tokens, w = self.rules.tokens, self.w
+        if tokens is None or self.validating:
+            return
+        from pbem.engine.tokens import held_tokens, tech_receiver
+
+        before = dict(w.pending.get("tokens") or {})  # type: ignore[call-overload]
+        now = held_tokens(w, tokens)
+        for o in tokens.objectives:
+            if now.get(o.name) and before.get(o.name) != o.side:
+                self.log.notes.append(f"The {o.side} claim the victory token: {o.name}")
+            elif before.get(o.name) and not now.get(o.name):
+                self.log.notes.append(f"The {before[o.name]} lose the victory token: {o.name}")
+        w.pending["tokens"] = {name: now[name] for name in sorted(now)}
+        claimed = set(w.pending.get("tokens_claimed") or [])  # type: ignore[call-overload]
+        for o in tokens.objectives:
+            if o.name in now and o.name not in claimed:
+                claimed.add(o.name)
+                self.technology_roll(tech_receiver(w, o, w.power), o.chart, o.name)
+        w.pending["tokens_claimed"] = sorted(claimed)
+
+    def technology_roll(self, power: str, chart: str, cause: str) -> None:
+        """One roll on a technology chart (Technology; AMS: "Research rolls are awarded immediately upon
+        receipt of the victory token and take effect during the Mobilize New Units phase of that
+        player's current turn").  Kept in pending["breakthroughs"] until then: the mover's until its
+        mobilize phase, another power's at once."""
+        tech, w = self.rules.technology, self.w
+        if tech is None:
+            return
+        from pbem.engine.technology import choose_chart, roll_breakthrough
+
+        waiting = {p: list(d) for p, d in dict(w.pending.get("breakthroughs") or {}).items()}  # type: ignore[call-overload]
+        known = w.developments.get(power, frozenset()) | frozenset(waiting.get(power, []))
+        so = self.standing.get(power)
+        chosen = choose_chart(tech, chart, known, so.tech_chart if so is not None else None)
+        slug = "".join(ch if ch.isalnum() else "-" for ch in cause.lower()).strip("-")
+        result = roll_breakthrough(tech, power, chosen, known, self.dice, f"technology/{power}/round-{self.state.round}/{slug}", cause)
+        gained = tech.names[result.development] if result.development else None
+        self.log.rolls.append({"step": "technology", "power": power, "what": f"technology roll on chart {chosen} for the token: {cause}",
+                               "dice": list(result.rolled), "result": f"{gained} developed" if gained else "no new breakthrough"})
+        if result.development:
+            waiting.setdefault(power, []).append(result.development)
+            w.pending["breakthroughs"] = {p: sorted(d) for p, d in sorted(waiting.items())}
+            if power != w.power:
+                self.apply_breakthroughs(power)
+
+    def apply_breakthroughs(self, power: str | None = None) -> None:
+        """Breakthroughs rolled this turn take effect (the mover's at its mobilize phase)."""
+        w = self.w
+        waiting = {p: list(d) for p, d in dict(w.pending.get("breakthroughs") or {}).items()}  # type: ignore[call-overload]
+        for p in sorted(waiting):
+            if power is not None and p != power:
+                continue
+            w.develop(p, w.developments.get(p, frozenset()) | frozenset(waiting.pop(p)))
+        if waiting:
+            w.pending["breakthroughs"] = waiting
+        else:
+            w.pending.pop("breakthroughs", None)
 
     def convoy_disruption(self, country: str) -> int:
         """EconomyRules.convoy_disruption (1940, E24): each convoy zone beside territories `country`
@@ -1678,6 +1800,8 @@ class Turn:
             winner = self.check_victory_points()
         if self.rules.victory.kind == "capital_held" and not winner:
             winner = self.check_capital_held(self.ruleset.powers[index].name)
+        if self.rules.victory.kind == "tokens" and not winner:
+            winner = self.check_tokens()
         self.log.winner = winner
         after = w.to_state(turn_index=index, round=rnd, winner=winner)
         victory = getattr(self, "victory", None) or dict(self.state.victory)
@@ -1735,6 +1859,23 @@ class Turn:
                                           f"(at least {group.at_least} win) and win the game")
                     return side
         return None
+
+    def check_tokens(self) -> str | None:
+        """AMS: "The Axis or the Allies will win the game by controlling, at end of any player's turn,
+        (i) at least four victory tokens; and (ii) at least two more victory tokens than the other side"."""
+        tokens = self.rules.tokens
+        if tokens is None or self.validating:
+            return None
+        from pbem.engine.tokens import winner
+
+        held = dict(self.w.pending.get("tokens") or {})  # type: ignore[call-overload]
+        side = winner(held, tuple(self.ruleset.sides), tokens)
+        if side is not None:
+            mine = sorted(n for n, s in held.items() if s == side)
+            self.victory = {"tokens": len(mine), "needed": tokens.at_least, "lead": tokens.lead}
+            self.log.notes.append(f"The {side} hold {len(mine)} victory tokens, {tokens.lead} or more than the other side, "
+                                  f"and win the game: {', '.join(mine)}")
+        return side
 
     def check_victory_points(self) -> str | None:
         """Pacific, Object of the Game: Japan wins with 22 VPs; the Allies win when Japan scores none

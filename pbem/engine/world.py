@@ -192,7 +192,9 @@ class World:
             changed: dict[str, UnitType] = {}
             if self.rules.hooks.movement_profiles is not None:
                 changed.update(self.rules.hooks.movement_profiles(self.options, self.ruleset.units, power))
-            if known:
+            if known and self.rules.technology is not None:
+                changed.update(self.rules.technology.profiles(self.ruleset.units, known))
+            elif known:
                 from pbem.engine.research import unit_profiles
 
                 changed.update(unit_profiles(self.ruleset.units, known))
@@ -399,10 +401,23 @@ class World:
         for rider in self.cargo_of(unit):
             rider.space = unit.space
 
+    def capital(self, country: str) -> str:
+        """The country's capital: its own, or where it went into exile (CapitalRules.exile)."""
+        exiles = self.pending.get("exiles") or {}
+        return exiles.get(country) or self.ruleset.country(country).capital  # type: ignore[union-attr]
+
+    def capital_of_space(self, space: str) -> str | None:
+        """The country whose capital `space` is now (an exile's included)."""
+        for country, there in sorted((self.pending.get("exiles") or {}).items()):  # type: ignore[union-attr]
+            if there == space:
+                return country
+        own = self.space(space).capital_of
+        return own if own is not None and self.capital(own) == space else None
+
     def capital_held(self, name: str) -> bool:
         """A country's capital is in friendly hands; for a power of several countries, every one's."""
         countries = (name,) if name not in self.ruleset.turn_order else self.ruleset.countries_of(name)
-        return all(not self.is_enemy(self.control.get(self.ruleset.country(c).capital), c) for c in countries)
+        return all(not self.is_enemy(self.control.get(self.capital(c)), c) for c in countries)
 
     def controller(self, space: str, *, at_start: bool = False) -> str | None:
         """The power whose country controls `space` (control is kept by country)."""

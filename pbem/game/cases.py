@@ -272,6 +272,14 @@ def _state(case: Case, ruleset: Any, rules: Any, options: Mapping[str, Any]) -> 
         pending["facts"] = sorted({*(pending.get("facts") or []), *(str(f) for f in spec["facts"])})  # type: ignore[misc]
     if spec.get("once"):
         pending["once"] = sorted({*(pending.get("once") or []), *(str(f) for f in spec["once"])})  # type: ignore[misc]
+    if spec.get("tokens"):
+        # victory tokens held (AMS): objective -> side; each counts as claimed before
+        pending["tokens"] = {str(k): str(v) for k, v in sorted(spec["tokens"].items())}
+        pending["tokens_claimed"] = sorted({*(pending.get("tokens_claimed") or []), *pending["tokens"]})  # type: ignore[misc]
+    if spec.get("tokens_claimed"):
+        pending["tokens_claimed"] = sorted({*(pending.get("tokens_claimed") or []), *(str(t) for t in spec["tokens_claimed"])})  # type: ignore[misc]
+    if spec.get("exiles"):
+        pending["exiles"] = {str(k): _space(case, ruleset, v, ("state", "exiles", k)) for k, v in sorted(spec["exiles"].items())}
     turn_index = state.turn_index
     if "power" in spec:
         turn_index = [p.name for p in ruleset.powers].index(_power(case, ruleset, spec["power"], ("state", "power")))

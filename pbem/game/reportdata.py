@@ -153,7 +153,8 @@ def _battle(entry: Mapping[str, Any], mover: str, low_luck: bool) -> dict[str, A
     for ev in outcome.events:
         if isinstance(ev, cm.DiceRolled):
             for g in ev.groups:
-                expected[ev.side] += g.group.count * min(g.group.value, 6) / 6
+                chance = min(g.group.value, 6) / 6
+                expected[ev.side] += g.group.count * (chance if g.group.best_of == 1 else 1 - (1 - chance) ** g.group.best_of)
                 actual[ev.side] += g.hits
     capture = {"space": battle.space, "from_power": defenders[0] if defenders else "", "to_power": mover} if outcome.captured and defenders else None
     defaults = [{"power": mover if "directive" in d else (defenders[0] if defenders else mover), "about": f"battle in {battle.space}", "used": d} for d in entry.get("defaults", [])]
@@ -245,9 +246,12 @@ def build_report(game: Game, before: GameState, result: TurnResult, dice_info: M
                 return group.note
             if ev.label.endswith("/dive-damage"):
                 return "each die halved, rounded up"
-            return f"+{rules.sbr_damage_bonus} a die" if rules.sbr_damage_bonus else ""
+            parts = [f"the best of {group.best_of} dice for each bomber"] if group.best_of > 1 else []
+            if rules.sbr_damage_bonus:
+                parts.append(f"+{rules.sbr_damage_bonus} a die")
+            return ", ".join(parts)
 
-        rolls = [{"step": ev.step, "side": ev.side, "label": ev.label, "unit": g.group.unit, "count": g.group.count,
+        rolls = [{"step": ev.step, "side": ev.side, "label": ev.label, "unit": g.group.unit, "count": len(g.dice) if g.group.best_of > 1 else g.group.count,
                   "hit_on": g.group.value, "target": fired_at(ev), "dice": list(g.dice), "result": g.hits,
                   "note": note(ev, g.group)}
                  for ev in out.events for g in ev.groups]
@@ -278,7 +282,7 @@ def build_report(game: Game, before: GameState, result: TurnResult, dice_info: M
         final = after.control.get(c["space"], c["by"])
         route = sp.convoy_route  # a convoy route carries its territory's value (Pacific)
         captures.append({"space": c["space"], "kind": "liberation" if final != c["by"] else "capture", "by": c["by"], "from": c["from"],
-                         "to": final, "ipc": ruleset.board.spaces[route].ipc if route else c["ipc"], "capital": bool(sp.capital_of),
+                         "to": final, "ipc": ruleset.board.spaces[route].ipc if route else c["ipc"], "capital": bool(c.get("capital", sp.capital_of)),
                          "plunder": int(c.get("plunder", 0)), **({"convoy_route": route} if route else {})})
     economy = []
     for p in ruleset.powers:
@@ -305,6 +309,12 @@ def build_report(game: Game, before: GameState, result: TurnResult, dice_info: M
         needed = victory.conditions[str(game.config.options.get(victory.option, ruleset.options[victory.option].default))]
         sides = sorted({p.side for p in ruleset.powers})
         victory_cities = [{"side": s, "cities": sorted(held.get(s, [])), "count": len(held.get(s, [])), "needed": needed} for s in sides]
+    elif game.rules.tokens is not None:
+        # victory tokens (AMS): each side's, with the count that wins
+        held_tokens = dict(after.pending.get("tokens") or {})  # type: ignore[call-overload]
+        for side in sorted({p.side for p in ruleset.powers}):
+            mine = sorted(n for n, s in held_tokens.items() if s == side)
+            victory_cities.append({"side": f"{side}: victory tokens", "cities": mine, "count": len(mine), "needed": game.rules.tokens.at_least})
     elif victory.kind == "city_groups":
         # each side's groups, as "Axis: the Europe board" rows (1940 Global)
         for side, how in sorted(victory.sides.items()):
@@ -339,6 +349,9 @@ def build_report(game: Game, before: GameState, result: TurnResult, dice_info: M
         if how and "capital" in how:
             notes.append(f"The game is over: the {after.winner} win, {how['held_by']} holding {how['capital']} to the start of its next turn"
                          + (f"; the individual winner is {how['individual']}." if how.get("individual") else "."))
+        elif how and "tokens" in how:
+            notes.append(f"The game is over: the {after.winner} win with {how['tokens']} victory tokens "
+                         f"(at least {how['needed']}, and {how['lead']} more than the other side).")
         elif how and "group" in how:
             notes.append(f"The game is over: the {after.winner} win with {how['cities']} victory cities of {how['group']} ({how['needed']} were needed)"
                          + (f"; the individual winner is {how['individual']}." if how.get("individual") else "."))

@@ -365,6 +365,7 @@ def _build(f: _Files) -> Ruleset:
             inoperable_at=u.get("inoperable_at"),
             original_territory_only=u.get("original_territory_only", False),
             places=tuple(u.get("places", ())),
+            on_islands=u.get("on_islands"),
             places_not=tuple(u.get("places_not", ())),
             paired_attack=u.get("paired_attack", 0),
             paired_with=tuple(u.get("paired_with", ())),
@@ -575,6 +576,9 @@ def _build(f: _Files) -> Ruleset:
         if n_cities:
             f.add("map", ("spaces",), f"the map has {n_cities} victory cities, but ruleset.yaml wins the game by capitals")
         victory = VictoryRules(0, MappingProxyType({}), "", "", v.get("rule", ""), kind="capitals")
+    elif v.get("kind") == "tokens":
+        # victory tokens (AMS): the objectives are rules.py's (Rules.tokens); the map's cities name none
+        victory = VictoryRules(n_cities, MappingProxyType({}), "", "", v.get("rule", ""), kind="tokens")
     elif v.get("kind") == "city_groups":
         if v["checked_after"] not in power_names:
             f.add("ruleset", ("victory", "checked_after"), f"{v['checked_after']!r} is not a power")

@@ -361,13 +361,23 @@ class Engine:
             enemy = state.d if side == "attacker" else state.a
             cls = self._sub_class(side, enemy)
             groups: dict[tuple[str, int], int] = {}
+            notes: dict[tuple[str, int], str] = {}
+            boosts = {(b.owner, b.unit): [b.count, b.delta, b.note] for b in self.battle.boosts if b.side == side}
             for n, c in zip(own, self.cats(side)):
                 if n and c.profile.has("submarine"):
                     v = self._value(side, c) if self.rules.surprise_uses_unit_values else value
-                    groups[(c.unit, v)] = groups.get((c.unit, v), 0) + n
+                    boost = boosts.get((c.owner, c.unit))
+                    if boost and boost[0] > 0:  # Battle.boosts (AMS wolf packs)
+                        boosted = min(n, boost[0])
+                        boost[0] -= boosted
+                        groups[(c.unit, v + boost[1])] = groups.get((c.unit, v + boost[1]), 0) + boosted
+                        notes[(c.unit, v + boost[1])] = boost[2]
+                        n -= boosted
+                    if n:
+                        groups[(c.unit, v)] = groups.get((c.unit, v), 0) + n
             if groups:
                 ordered = sorted(groups.items(), key=_gkey)
-                out.append(Volley(side, step, tuple(DiceGroup(u, v, n, cls) for (u, v), n in ordered)))
+                out.append(Volley(side, step, tuple(DiceGroup(u, v, n, cls, notes.get((u, v), "")) for (u, v), n in ordered)))
         if state.round == 1 and self.sacrifices:
             # Units that fire in opening fire and are lost for it (Battle.sacrifices): enemy sea
             # units only; they are off the strip, so no hit can be assigned to them.
@@ -400,14 +410,15 @@ class Engine:
         sub_cls = self._sub_class(side, enemy)
         supported = 0
         rnd = state.round
-        if side == "attacker" and self.rules.artillery_supports:
+        per_artillery = self.rules.artillery_supports if self.battle.artillery_supports is None else self.battle.artillery_supports
+        if side == "attacker" and per_artillery:
             # a first-cycle profile is the unit's value: "Artillery allows infantry to attack with
             # a 2, not with a +1" (Revised FAQ, Marines)
             infantry = sum(
                 n for n, c in zip(own, cats) if c.profile.has("infantry") and not self._first_cycle(c, rnd)
             )
             artillery = sum(n for n, c in zip(own, cats) if c.profile.has("artillery"))
-            supported = min(infantry, artillery * self.rules.artillery_supports)
+            supported = min(infantry, artillery * per_artillery)
         # units that attack better paired one to one with a partner (1940: a tactical bomber with a
         # fighter or a tank): a pool of partners per set of partner tags, each partner pairing once
         partners: dict[frozenset[str], int] = {}
@@ -416,6 +427,7 @@ class Engine:
                 partners[wanted] = sum(n for n, c in zip(own, cats)
                                        if not c.profile.paired_attack and any(c.profile.has(t) for t in wanted))
         groups: dict[tuple[str, int, str, str], int] = {}
+        boosts = {(b.owner, b.unit): [b.count, b.delta, b.note] for b in self.battle.boosts if b.side == side}
         holding = self._holds_fire_to_submerge(side, state)
         for n, c in zip(own, cats):
             value = self._round_value(side, c, rnd)
@@ -448,6 +460,15 @@ class Engine:
                     n -= paired
                     if not n:
                         continue
+            boost = boosts.get((c.owner, c.unit))
+            if boost and boost[0] > 0:
+                boosted = min(n, boost[0])
+                boost[0] -= boosted
+                key = (c.unit, value + boost[1], cls, boost[2])
+                groups[key] = groups.get(key, 0) + boosted
+                n -= boosted
+                if not n:
+                    continue
             if side == "attacker" and self.battle.attack_dice:
                 n *= self.battle.attack_dice.get(c.owner, {}).get(c.unit, 1)
                 if not n:
@@ -456,7 +477,8 @@ class Engine:
             groups[key] = groups.get(key, 0) + n
         ordered = sorted(groups.items(), key=lambda kv: (kv[0][1], kv[0][0], kv[0][3], kv[0][2]))
         step = "attacker" if side == "attacker" else "defender"
-        return Volley(side, step, tuple(DiceGroup(u, v, n, cls, note) for (u, v, cls, note), n in ordered))
+        best = self.battle.best_of.get(self.battle.attacker, {}) if side == "attacker" else {}  # an attack only
+        return Volley(side, step, tuple(DiceGroup(u, v, n, cls, note, best.get(u, 1)) for (u, v, cls, note), n in ordered))
 
     # ------------------------------------------------------------------ apply
     def apply(

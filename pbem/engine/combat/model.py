@@ -77,6 +77,18 @@ class Sacrifice:
 
 
 @dataclass(frozen=True)
+class Boost:
+    """Up to `count` of `owner`'s `unit` fire at `delta` more on `side`, every round (`note` names why)."""
+
+    side: Literal["attacker", "defender"]
+    owner: str
+    unit: str
+    count: int
+    delta: int
+    note: str
+
+
+@dataclass(frozen=True)
 class Battle:
     """One contested space as the rules see it once units are on the battle strip.
 
@@ -106,6 +118,12 @@ class Battle:
     # owner -> unit -> profile for round 1 only (Revised Atlantic Wall, Marines); over `profiles`
     first_cycle_profiles: Mapping[str, Mapping[str, UnitType]] = field(default_factory=dict)
     sacrifices: tuple[Sacrifice, ...] = ()  # Revised Kamikaze Attacks, Kaiten Torpedoes
+    # some units of a kind fire better than the rest (AMS wolf packs: up to three German submarines
+    # attack at +1; pill boxes: up to two infantry defend at +1 against an amphibious assault)
+    boosts: tuple[Boost, ...] = ()
+    # owner -> unit -> dice each unit rolls, keeping the best (AMS Heavy Bombers: 2); one hit at most
+    best_of: Counts = field(default_factory=dict)
+    artillery_supports: int | None = None  # infantry each attacking artillery supports (None: the rules'; AMS Heavy Artillery: 2)
 
     def __post_init__(self) -> None:
         for force in self.attackers + self.defenders:
@@ -189,6 +207,7 @@ class DiceGroup:
     count: int  # number of units (dice, except in Low Luck)
     fire_class: FireClass
     note: str = ""  # e.g. "supported by artillery"
+    best_of: int = 1  # dice per unit, the best kept: `count` units roll count * best_of dice, one hit each at most
 
 
 @dataclass(frozen=True)

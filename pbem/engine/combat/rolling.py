@@ -31,16 +31,17 @@ def roll_volley(
     """Roll one volley; returns hits per fire class and the event for the report."""
     hits: dict[FireClass, int] = {}
     if not low_luck:
-        total = sum(g.count for g in volley.groups)
+        total = sum(g.count * g.best_of for g in volley.groups)
         faces = dice.roll(label, total)
         if len(faces) != total:
             raise ValueError(f"dice source gave {len(faces)} dice for {label}, wanted {total}")
         rolled: list[RolledGroup] = []
         at = 0
         for g in volley.groups:
-            mine = tuple(faces[at : at + g.count])
-            at += g.count
-            h = sum(1 for f in mine if f <= g.value)
+            mine = tuple(faces[at : at + g.count * g.best_of])
+            at += g.count * g.best_of
+            # a unit rolling several dice and keeping the best hits once at most
+            h = sum(1 for i in range(g.count) if min(mine[i * g.best_of : (i + 1) * g.best_of]) <= g.value)
             hits[g.fire_class] = hits.get(g.fire_class, 0) + h
             rolled.append(RolledGroup(g, mine, h))
         event = DiceRolled(round_number, volley.step, volley.side, label, tuple(rolled), sum(hits.values()))
@@ -78,9 +79,11 @@ def _pools(groups: tuple[DiceGroup, ...]) -> list[tuple[FireClass, int]]:
 
 
 @lru_cache(maxsize=None)
-def binomial(n: int, value: int) -> tuple[float, ...]:
-    """P(k hits) for n dice hitting on `value` or less, k = 0..n."""
+def binomial(n: int, value: int, best_of: int = 1) -> tuple[float, ...]:
+    """P(k hits) for n units, each rolling `best_of` dice hitting on `value` or less, k = 0..n."""
     p = min(max(value, 0), 6) / 6
+    if best_of > 1:  # a miss needs every die to miss
+        p = 1 - (1 - p) ** best_of
     q = 1 - p
     return tuple(comb(n, k) * p**k * q ** (n - k) for k in range(n + 1))
 
@@ -95,18 +98,18 @@ def convolve(x: tuple[float, ...], y: tuple[float, ...]) -> tuple[float, ...]:
 
 
 @lru_cache(maxsize=None)
-def class_distribution(groups: tuple[tuple[int, int], ...], low_luck: bool) -> tuple[float, ...]:
-    """P(k hits) for dice groups (count, value) that share one fire class."""
+def class_distribution(groups: tuple[tuple[int, ...], ...], low_luck: bool) -> tuple[float, ...]:
+    """P(k hits) for dice groups (count, value[, best_of]) that share one fire class."""
     if low_luck:
-        strength = sum(n * v for n, v in groups)
+        strength = sum(g[0] * g[1] for g in groups)
         sure, rest = divmod(strength, 6)
         dist = [0.0] * (sure + 2)
         dist[sure] = 1 - rest / 6
         dist[sure + 1] = rest / 6
         return tuple(dist) if rest else tuple(dist[: sure + 1])
     dist: tuple[float, ...] = (1.0,)
-    for n, v in groups:
-        dist = convolve(dist, binomial(n, v))
+    for g in groups:
+        dist = convolve(dist, binomial(*g))
     return dist
 
 
@@ -114,7 +117,7 @@ def volley_distribution(volley: Volley, low_luck: bool) -> list[tuple[Hits, floa
     """Every hits-per-class outcome of a volley with its exact probability (classes independent)."""
     per_class: dict[FireClass, list[tuple[int, int]]] = {}
     for g in volley.groups:
-        per_class.setdefault(g.fire_class, []).append((g.count, g.value))
+        per_class.setdefault(g.fire_class, []).append((g.count, g.value) if g.best_of == 1 else (g.count, g.value, g.best_of))
     out: list[tuple[Hits, float]] = [((), 1.0)]
     for cls in sorted(per_class):
         dist = class_distribution(tuple(sorted(per_class[cls])), low_luck)

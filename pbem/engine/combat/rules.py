@@ -101,6 +101,13 @@ class CombatRules:
     # Do the bombers fire in the air battle with their escorts?  (1942, p. 14: "bombers and escorts
     # fire with an attack value of 1"; 1940: "strategic and tactical bombers attack at 0")
     bombers_fire_in_air_battle: bool
+    # AMS, Bombing Raids: "strategic bombers may add +1 to their roll for each of the following: (i) if
+    # the strategic bomber departed from an operational air base; and (ii) if the strategic bomber did
+    # not encounter any enemy interceptors" - over sbr_damage_bonus, for raiders without a bonus of
+    # their own; `sbr_air_base` names the facility (None: no such bonus)
+    sbr_unintercepted_bonus: int = 0
+    sbr_air_base_bonus: int = 0
+    sbr_air_base: str | None = None
 
     def __post_init__(self) -> None:
         for name in (

@@ -57,6 +57,8 @@ def bombing_raid(
     dive_bombers: int = 0,
     max_damage: int | None = None,
     damage_bonus: int | None = None,
+    based_bombers: int = 0,
+    best_of: int = 1,
 ) -> RaidOutcome:
     """Resolve one raid on the industrial complex in `space` (territory IPC value `ipc`).
 
@@ -74,7 +76,10 @@ def bombing_raid(
     rolled on a stream of their own; in an air battle they are lost after escorts, before bombers.
     `max_damage`: the complex's own damage cap, instead of the rules' cap by IPC value (1940 Global:
     a major complex takes 20, a minor one 6); `damage_bonus`: the raiders' own bonus on each damage
-    die instead of the rules' (1940: a tactical bomber's 0).
+    die instead of the rules' (1940: a tactical bomber's 0).  `based_bombers`: bombers that left an
+    operational air base (AMS: CombatRules.sbr_air_base_bonus each; the bombers lost are the others
+    first, the attacker's choice); `best_of`: dice each bomber rolls for damage, keeping the best (AMS
+    Heavy Bombers: 2).
     """
     if min(ipc, existing_damage, bombers, escorts, interceptors, dive_bombers) < 0:
         raise ValueError("raid counts must not be negative")
@@ -160,11 +165,21 @@ def bombing_raid(
     per_bomber = rules.sbr_damage_dice if damage_dice is None else damage_dice
     capped = 0
     if flying:
-        n = flying * per_bomber
+        n = flying * per_bomber * best_of
         faces = tuple(dice.roll(f"raid/{space}/damage", n))
         bonus = rules.sbr_damage_bonus if damage_bonus is None else damage_bonus
-        rolled = sum(faces) + flying * bonus
-        group = RolledGroup(DiceGroup("bomber", 6, n, "any", "damage"), faces, rolled)
+        extra = 0
+        if damage_bonus is None:  # the house bonuses are the strategic bombers'
+            extra = min(flying, based_bombers) * rules.sbr_air_base_bonus
+            if not interceptors:
+                extra += flying * rules.sbr_unintercepted_bonus
+        if best_of > 1:
+            kept = tuple(max(faces[i * best_of : (i + 1) * best_of]) for i in range(flying * per_bomber))
+            rolled = sum(kept) + flying * bonus + extra
+        else:
+            rolled = sum(faces) + flying * bonus + extra
+        group = RolledGroup(DiceGroup("bomber", 6, n // best_of, "any", "damage" if best_of == 1 else f"damage, best of {best_of}", best_of),
+                            faces, rolled)
         events.append(DiceRolled(1, "damage", "attacker", f"raid/{space}/damage", (group,), rolled))
         if rules.sbr_cap_per_bomber:  # Revised FAQ: the income-value limit is "Per bomber"
             for b in range(flying):

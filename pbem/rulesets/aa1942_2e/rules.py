@@ -63,6 +63,9 @@ RULES = Rules(
         # A power without its capital "cannot collect income ... and cannot buy new units".
         no_income_without_capital=True,
         no_purchase_without_capital=True,
+        # plunder every time a capital falls; no capital moves (the AMS house rules change both)
+        plunder_once=False,
+        exile={},
     ),
     production=ProductionRules(
         # Each complex mobilizes up to the territory's IPC value, sea zones included, minus damage.

@@ -81,6 +81,9 @@ RULES = Rules(
         # Capturing an Enemy Capital: "On your turn, you may not purchase units nor receive IPC income."
         no_income_without_capital=True,
         no_purchase_without_capital=True,
+        # plunder every time a capital falls; no capital moves (the AMS house rules change both)
+        plunder_once=False,
+        exile={},
     ),
     production=ProductionRules(
         # Place New Units: "You may place as many units as you like in your home territory. You may not

@@ -68,6 +68,9 @@ RULES = Rules(
         # "A power without its capital stays in the game but collects no income and buys nothing".
         no_income_without_capital=True,
         no_purchase_without_capital=True,
+        # plunder every time a capital falls; no capital moves (the AMS house rules change both)
+        plunder_once=False,
+        exile={},
     ),
     production=ProductionRules(
         # Each facility mobilizes its own number (major 10, minor 3; units.yaml), less damage.

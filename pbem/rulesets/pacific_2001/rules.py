@@ -77,6 +77,9 @@ RULES = Rules(
         # purchase units" - by country: the example's Great Britain still buys for India.
         no_income_without_capital=True,
         no_purchase_without_capital=True,
+        # plunder every time a capital falls; no capital moves (the AMS house rules change both)
+        plunder_once=False,
+        exile={},
     ),
     production=ProductionRules(
         # Phase 7: "There is no limit to the number of units that can be placed into an Industrial

@@ -105,6 +105,9 @@ RULES = Rules(
         # power's control, you cannot collect income."
         no_income_without_capital=True,
         no_purchase_without_capital=True,
+        # plunder every time a capital falls; no capital moves (the AMS house rules change both)
+        plunder_once=False,
+        exile={},
     ),
     production=ProductionRules(
         # Mobilize New Units: "You can mobilize only a number of units up to the income value of the
