@@ -10,6 +10,7 @@ RULESETS: dict[str, str] = {
     "europe-1999": "europe_1999",
     "pacific-2001": "pacific_2001",
     "global-1940": "global_1940",
+    "global-1940-ams": "global_1940_ams",
 }
 
 # alternative name -> canonical id (compared case-insensitively, spaces and underscores as hyphens)
@@ -44,4 +45,9 @@ ALIASES: dict[str, str] = {
     "1940-global": "global-1940",
     "g40": "global-1940",
     "axis-and-allies-1940-global": "global-1940",
+    "ams": "global-1940-ams",
+    "global-ams": "global-1940-ams",
+    "g40-ams": "global-1940-ams",
+    "1940-ams": "global-1940-ams",
+    "global-1940-ams": "global-1940-ams",
 }

@@ -55,7 +55,7 @@ def test_unknown_ruleset() -> None:
 
 
 def test_available_rulesets() -> None:
-    assert available_rulesets() == ["1942-2e", "europe-1999", "global-1940", "pacific-2001", "revised"]
+    assert available_rulesets() == ["1942-2e", "europe-1999", "global-1940", "global-1940-ams", "pacific-2001", "revised"]
 
 
 def test_schemas_found_and_units_tags_match_the_model() -> None:

@@ -13,10 +13,14 @@ from pbem.rulesets import RULESETS
 def test_the_victory_of_the_data_is_the_victory_the_engine_checks(ruleset_id: str) -> None:
     """ruleset.yaml says how the game is won (for reports and the site); Rules.victory says when the
     engine checks it.  A system won by cities counts them after the power both name; one won by
-    capitals checks at the start of every turn.  City groups (1940 Global) are counted as cities are."""
+    capitals checks at the start of every turn.  City groups (1940 Global) are counted as cities are;
+    victory tokens (AMS) after every turn, with the objectives the rules hold."""
     ruleset = load_ruleset(ruleset_id)
     rules, _ = rules_for(ruleset)
-    if ruleset.victory.kind in ("cities", "city_groups"):
+    assert (ruleset.victory.kind == "tokens") == (rules.victory.kind == "tokens") == (rules.tokens is not None)
+    if ruleset.victory.kind == "tokens":
+        assert rules.tokens is not None and rules.tokens.objectives
+    elif ruleset.victory.kind in ("cities", "city_groups"):
         assert rules.victory.kind == "victory_cities"
         assert rules.victory.checked_after == ruleset.victory.checked_after
     else:

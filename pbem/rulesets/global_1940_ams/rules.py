@@ -1,0 +1,39 @@
+"""1940 Global with the AMS house rules (Ω3.1): the box's choices (`global_1940/rules.py`) with the
+guide's changes, each a `dataclasses.replace` citing the guide.
+
+Where each house rule lives: victory tokens and national objectives in `objectives.py`, the two
+technology charts in `technology.py`, wolf packs and pill boxes in `special.py`, the facilities in
+`units.yaml`, the set-up in `setup.yaml`; README.md answers the guide's ambiguities (DIGEST §5 AMS.1-24).
+"""
+
+from dataclasses import replace
+
+from pbem.engine.rules import ConvoyDisruption, VictoryCheck
+from pbem.rulesets.global_1940.rules import RULES as BOX
+from pbem.rulesets.global_1940_ams.objectives import OBJECTIVES, TOKENS
+from pbem.rulesets.global_1940_ams.special import battle_boosts
+from pbem.rulesets.global_1940_ams.technology import TECHNOLOGY
+
+RULES = replace(
+    BOX,
+    capitals=replace(
+        BOX.capitals,
+        # Capitols: "the plunder of that player's IPCs only the first time the capitol is taken.
+        # Subsequent recapture of the same capitol results in the player's IPCs being destroyed."
+        plunder_once=True,
+        # Political Exile: "In the event that UK Europe loses control of London, Ottawa will become the
+        # new capitol of UK Europe for the remainder of the game" (Ottawa: the map's city in Ontario).
+        exile={"UK Europe": "Ontario"},
+    ),
+    # Convoy Disruption: "Any roll of "3" or less is counted as a convoy disruption and each roll of "4"
+    # or more is ignored" (DIGEST §5 AMS.2); the dice per unit are units.yaml's convoy_dice.
+    economy=replace(BOX.economy, convoy_disruption=ConvoyDisruption(counted="three_or_less")),
+    # Victory by tokens, "at end of any player's turn" (Ω3.1: "timing of check for victory").
+    victory=VictoryCheck(kind="tokens", checked_after=None, capitals_not_won=frozenset(), points=None),
+    objectives=OBJECTIVES,
+    tokens=TOKENS,
+    # "Research rolls are no longer used to develop breakthroughs, instead, nations are awarded
+    # development rolls when they receive a victory token."
+    technology=TECHNOLOGY,
+    hooks=replace(BOX.hooks, battle_boosts=battle_boosts),
+)

@@ -1,0 +1,87 @@
+"""The scripted AMS example game (examples/global-1940-ams): two full rounds of nine powers through
+`pbem demo`, with a declaration of war, a victory token claimed and lost, a technology roll, new
+facilities (a pill box, a military base) and AMS bombing raids; the reports, the map and `audit`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from pbem.cli import cli
+from pbem.game.audit import audit_game
+from pbem.io.rulesets import load_ruleset
+from pbem.io.state import load_state
+
+ORDER = ["Germany", "Soviet Union", "Japan", "United States", "China", "United Kingdom", "Italy", "ANZAC", "France"]
+TOKEN = "no US surface warships in the Pacific"
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    target = tmp_path_factory.mktemp("ams") / "game"
+    result = CliRunner().invoke(cli, ["demo", str(target), "--ruleset", "global-1940-ams", "--rounds", "2", "--format", "md"],
+                                catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    return target
+
+
+@pytest.fixture(scope="module")
+def reports(played: Path) -> list[dict]:
+    return [json.loads(p.read_text()) for p in sorted((played / "reports").glob("round-*/*.json"))]
+
+
+def test_two_full_rounds_of_nine_powers(reports: list[dict]) -> None:
+    """Order of Play (AMS): Germany, USSR, Japan, United States, China, UK, Italy, ANZAC, France."""
+    assert [(r["round"], r["power"]) for r in reports] == [(n, p) for n in (1, 2) for p in ORDER]
+
+
+def test_a_declaration_a_token_and_a_technology_roll(reports: list[dict]) -> None:
+    """Japan declares war on the United States; the American fleets leave the Pacific board, so the
+    Axis claim a token at the end of the American turn and Japan rolls on chart 2; a destroyer comes
+    back in round 2 and the token is lost (AMS, Victory Objectives, Victory Tokens, and R&D)."""
+    japan, america, america_2 = reports[2], reports[3], reports[12]
+    assert "Japan declares war on United States" in japan["notes"]
+    assert f"The Axis claim the victory token: {TOKEN}" in america["notes"]
+    rolls = [r for r in america["rolls"] if r["step"] == "technology"]
+    assert len(rolls) == 1 and rolls[0]["power"] == "Japan" and "chart 2" in rolls[0]["what"]
+    assert f"The Axis lose the victory token: {TOKEN}" in america_2["notes"]
+    tokens = {row["side"]: row for row in america["victory_cities"]}
+    assert tokens["Axis: victory tokens"]["cities"] == [TOKEN] and tokens["Axis: victory tokens"]["needed"] == 4
+
+
+def test_the_breakthrough_stays_after_the_token_is_lost(played: Path) -> None:
+    """R&D: "Breakthroughs are not lost if that player subsequently loses the victory token"."""
+    state = load_state((played / "state.yaml").read_bytes(), load_ruleset("global-1940-ams"))
+    assert state.developments.get("Japan") and TOKEN in state.pending["tokens_claimed"]
+    assert TOKEN not in (state.pending.get("tokens") or {})
+
+
+def test_new_facilities_and_house_bombing(reports: list[dict]) -> None:
+    """A pill box in the United Kingdom, a military base in New Zealand that then mobilizes two
+    infantry; and raids on London, whose fighters intercept, doing the damage die alone: the box's +2
+    is gone and the house +1 is for bombers that meet no interceptors (Bombing Raids)."""
+    placed = {(r["round"], p["space"]): p["units"] for r in reports for p in r["placements"]}
+    assert placed[(1, "United Kingdom")].get("pill box") == 1
+    assert placed[(1, "New Zealand")] == {"military base": 1}
+    assert placed[(2, "New Zealand")] == {"infantry": 2}
+    raids = [b for r in reports for b in r["bombing"] if any(roll["step"] == "interceptor" for roll in b["rolls"])]
+    damage = [[roll for roll in b["rolls"] if roll["step"] == "damage"] for b in raids]
+    assert any(damage) and all(b["damage_rolled"] == sum(sum(r["dice"]) for r in rolls) for b, rolls in zip(raids, damage))
+
+
+def test_the_ams_game_audits_clean(played: Path) -> None:
+    assert audit_game(played).ok
+
+
+def test_every_report_format_and_the_map(played: Path, tmp_path: Path) -> None:
+    for fmt in ("md", "bbcode", "html", "text", "json"):
+        result = CliRunner().invoke(cli, ["report", "--game", str(played), "--format", fmt], catch_exceptions=False)
+        assert result.exit_code == 0, result.output
+        assert "victory tokens" in result.output
+    out = tmp_path / "board.svg"
+    result = CliRunner().invoke(cli, ["map", "--game", str(played), "--out", str(out)], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    assert "Szechwan" in out.read_text()
