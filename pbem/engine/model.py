@@ -41,6 +41,7 @@ TAGS = frozenset(
         "military_base",  # (structures) AMS's smallest production facility, raided by tactical bombers too
         "pill_box",  # (structures) AMS: two infantry defend at +1 against amphibious assaults
         "radar",  # (structures) AMS: interceptors at +1
+        "upgrade",  # (structures) a purchase that raises a facility one level (units.yaml upgrade_from/upgrade_to)
     }
 )
 
@@ -71,6 +72,17 @@ class UnitType:
     min_territory_ipc: int | None = None  # a new facility only on a territory worth this much (None: the ruleset's)
     original_territory_only: bool = False  # a new facility only in the builder's original territory (AMS industrial complex)
     on_islands: bool | None = None  # a new facility may stand on an island (None: the ruleset's; AMS military base: yes)
+    # facilities: at most this many sharing one of its facility tags in a territory (AMS: one air strip
+    # or air base, one naval base, one pill box, two radar towers); None: no limit of its own
+    max_per_territory: int | None = None
+    needs_facility: bool = False  # placed only where another facility stands (AMS radar tower)
+    # what capture does to it: None changes hands; "destroyed" (AMS pill box); "destroyed_alone":
+    # destroyed unless another facility stays in the territory (AMS radar tower)
+    on_capture: str | None = None
+    # an upgrade (tag "upgrade"): bought as a unit, placed where `upgrade_from` stands, which becomes
+    # `upgrade_to` (AMS: "May upgrade existing facility to next highest level for 10 IPCs")
+    upgrade_from: str | None = None
+    upgrade_to: str | None = None
     places: tuple[str, ...] = ()  # the only units a production facility mobilizes (() : any)
     places_not: tuple[str, ...] = ()  # units it never mobilizes
     captured_as: str | None = None  # the unit a captured facility becomes (1940: a major complex a minor one)

@@ -148,6 +148,11 @@ class ProductionRules:
     # Where new fighters may be placed at sea: aboard the power's own carriers, new or already there
     # (1942), aboard carriers placed in the same turn only (Revised FAQ), or never (Europe).
     new_fighters_on_carriers: Literal["own_carriers", "new_carriers", "never"]
+    # Facilities that produce nothing (1940's air and naval bases; AMS's pill boxes and radar towers)
+    # go in any territory the power has held since the start of its turn, and count against no
+    # production limit ("Facilities can be built at any eligible location", E23); False: a rule
+    # system without them.
+    facilities_anywhere: bool
 
 
 @dataclass(frozen=True)

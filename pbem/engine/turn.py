@@ -17,7 +17,7 @@ from pbem.engine.model import GameState
 from pbem.engine.movement import R_AIR, R_END_IN_COMBAT, R_TRANSPORT, Mover
 from pbem.engine.orders import Move, Orders, StandingOrders
 from pbem.engine.problems import Problem
-from pbem.engine.words import possessive
+from pbem.engine.words import article, possessive
 from pbem.engine.words import units_text as _units_text
 from pbem.engine.ruleset import Ruleset
 from pbem.engine.economy import income as national_income
@@ -887,7 +887,13 @@ class Turn:
         # destroyed where the rules say so (1942: General Combat, step 7; Revised: AA guns are captured).
         for u in list(w.units_at(space)):
             if w.is_enemy(u.owner, by):
-                if w.utype(u).domain == "structure" or (w.utype(u).has("aa") and not self.combat_rules.aa_destroyed_when_alone):
+                on_capture = w.utype(u).on_capture
+                if on_capture == "destroyed" or (on_capture == "destroyed_alone" and not any(
+                        o is not u and w.utype(o).domain == "structure" and w.utype(o).on_capture is None for o in w.units_at(space))):
+                    # AMS: a pill box is "Automatically destroyed if captured"; a radar tower unless a facility stays
+                    self.log.notes.append(f"The {u.type} in {space} is destroyed with its capture")
+                    w.remove(u)
+                elif w.utype(u).domain == "structure" or (w.utype(u).has("aa") and not self.combat_rules.aa_destroyed_when_alone):
                     u.owner = by
                     u.fought = True  # a captured gun cannot move this turn (Revised FAQ)
                     u.captured = True
@@ -1252,7 +1258,9 @@ class Turn:
                 continue
             for utype, n in placement.units.items():
                 remaining[utype] -= n
-                for _ in range(n):
+                if self.ruleset.units[utype].has("upgrade"):
+                    self._upgrade(placement.space, self.ruleset.units[utype], n)
+                for _ in range(0 if self.ruleset.units[utype].has("upgrade") else n):
                     unit = w.add(utype, w.power, placement.space)
                     unit.phase = "placed"
                 self.log.placements.setdefault(placement.space, {}).setdefault(utype, 0)
@@ -1288,6 +1296,61 @@ class Turn:
             first = [Problem("illegal", f"no country of {self.w.power} bought {_units_text(placement.units)} still to be placed (left: {bought})",
                              rule=R_MOBILIZE, hint="each country places what it bought, at its own complexes", path=placement.yaml_path, code="place.not-bought")]
         return first, {}
+
+    def _upgrade(self, space: str, upgrade: Any, n: int) -> None:
+        """The facility in `space` becomes the next level (AMS: "May upgrade existing facility to next
+        highest level for 10 IPCs"); its damage is kept."""
+        w = self.w
+        for u in sorted((u for u in w.units_at(space) if u.type == upgrade.upgrade_from), key=lambda u: u.id)[:n]:
+            if not self.ruleset.units[u.type].has("factory"):
+                key = f"{space}/{u.type}"
+                if key in w.damage:
+                    w.damage[f"{space}/{upgrade.upgrade_to}"] = w.damage.pop(key)
+            u.type = upgrade.upgrade_to
+            self.log.notes.append(f"The {upgrade.upgrade_from} in {space} is upgraded to {article(upgrade.upgrade_to)}")
+
+    def _placed_as_facility(self, profile: Any) -> bool:
+        """A facility that produces nothing, or an upgrade: placed by ProductionRules.facilities_anywhere."""
+        return self.rules.production.facilities_anywhere and profile.domain == "structure" and (
+            profile.has("upgrade") or not profile.has("factory"))
+
+    def _check_facilities(self, space: str, facilities: Mapping[str, int], path: tuple) -> list[Problem]:
+        """Where facilities and upgrades go (E23: "Facilities can be built at any eligible location";
+        AMS: pill boxes "in any controlled territory", radar towers "in any controlled territory
+        containing a facility", one air strip, naval base or pill box, two radar towers a territory; an
+        upgrade "Must still meet build restrictions for the higher level facility")."""
+        w = self.w
+        rule = R_MOBILIZE + ": facilities"
+        if w.is_sea(space) or w.controller(space, at_start=True) != w.power or space in w.captured_this_turn:
+            return [Problem("illegal", f"a facility goes in a territory {w.power} has controlled since the start of the turn; {space} is not one",
+                            rule=rule, path=path, code="place.facility-territory")]
+        here = w.units_at(space)
+        for name, n in sorted(facilities.items()):
+            profile = self.ruleset.units[name]
+            if profile.has("upgrade"):
+                old = [u for u in here if u.type == profile.upgrade_from and w.controller(space) == w.power]
+                if len(old) < n:
+                    return [Problem("illegal", f"a {name} goes where a {profile.upgrade_from} stands; {space} has {len(old) or 'none'}",
+                                    rule=rule + ": upgrades", path=path, code="place.upgrade-nothing")]
+                higher = self.ruleset.units[profile.upgrade_to]  # type: ignore[index]
+                sp = w.space(space)
+                least = higher.min_territory_ipc if higher.min_territory_ipc is not None else 0
+                if (higher.original_territory_only and sp.original_owner not in self.ruleset.countries_of(w.power)) or sp.ipc < least:
+                    return [Problem("illegal", f"{space} does not meet the build restrictions of a {higher.name}"
+                                    f" ({'an original territory, ' if higher.original_territory_only else ''}worth {least} or more)",
+                                    rule=rule + ": upgrades must meet the higher facility's build restrictions", path=path, code="place.upgrade-restricted")]
+                continue
+            if profile.needs_facility and not any(w.utype(u).domain == "structure" and not w.utype(u).needs_facility for u in here):
+                return [Problem("illegal", f"a {name} is placed only where another facility stands; {space} has none",
+                                rule=rule, path=path, code="place.facility-needs-facility")]
+            if profile.max_per_territory is not None:
+                kinds = profile.tags & {"air_base", "naval_base", "pill_box", "radar", "factory"}
+                standing = sum(1 for u in here if w.utype(u).tags & kinds and not w.utype(u).has("upgrade"))
+                if standing + n > profile.max_per_territory:
+                    return [Problem("illegal", f"{space} may hold {profile.max_per_territory} {name}{'' if profile.max_per_territory == 1 else 's'} at most"
+                                    f" (of its kind: {', '.join(sorted(kinds))}); it has {standing}", rule=rule + ": facilities per territory",
+                                    path=path, code="place.facility-limit")]
+        return []
 
     def _facility_limits(self, site: str, placed: list[str], path: tuple) -> list[Problem]:
         """What the production facility in `site` may mobilize (units.yaml `places`, `places_not`;
@@ -1345,6 +1408,13 @@ class Turn:
         sea = w.is_sea(space)
         if self.state.round == 0:
             return self._check_advance_placement(space, profiles, path)
+        facilities = {t: n for t, n in units.items() if self._placed_as_facility(profiles[t])}
+        if facilities:
+            problems = self._check_facilities(space, facilities, path)
+            if problems or len(facilities) == len(units):
+                return problems
+            units = {t: n for t, n in units.items() if t not in facilities}
+            profiles = {t: p for t, p in profiles.items() if t not in facilities}
         if any(p.has("factory") for p in profiles.values()):
             sp = w.space(space)
             if sea or not w.is_friendly_territory(space, at_start=True) or w.controller(space, at_start=True) != w.power or space in w.captured_this_turn:

@@ -36,3 +36,8 @@ def units_text(units: Mapping[str, int]) -> str:
 def possessive(name: str) -> str:
     """Germany's, but the United States': as English writes it."""
     return f"{name}'" if name.endswith("s") else f"{name}'s"
+
+
+def article(noun: str) -> str:
+    """'an air base', 'a minor factory'."""
+    return ("an " if noun[:1].lower() in "aeiou" else "a ") + noun

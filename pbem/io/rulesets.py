@@ -366,6 +366,11 @@ def _build(f: _Files) -> Ruleset:
             original_territory_only=u.get("original_territory_only", False),
             places=tuple(u.get("places", ())),
             on_islands=u.get("on_islands"),
+            max_per_territory=u.get("max_per_territory"),
+            needs_facility=u.get("needs_facility", False),
+            on_capture=u.get("on_capture"),
+            upgrade_from=u.get("upgrade_from"),
+            upgrade_to=u.get("upgrade_to"),
             places_not=tuple(u.get("places_not", ())),
             paired_attack=u.get("paired_attack", 0),
             paired_with=tuple(u.get("paired_with", ())),
@@ -379,6 +384,11 @@ def _build(f: _Files) -> Ruleset:
     for u in units.values():
         if u.captured_as is not None and u.captured_as not in units:
             f.add("units", ("units", u.name, "captured_as"), f"{u.name}: captured_as {u.captured_as!r} is not a unit of this ruleset")
+        for key in ("upgrade_from", "upgrade_to"):
+            if getattr(u, key) is not None and getattr(u, key) not in units:
+                f.add("units", ("units", u.name, key), f"{u.name}: {key} {getattr(u, key)!r} is not a unit of this ruleset")
+        if u.has("upgrade") != (u.upgrade_from is not None and u.upgrade_to is not None):
+            f.add("units", ("units", u.name), f"{u.name}: an upgrade (tag upgrade) names both upgrade_from and upgrade_to")
     seen: dict[str, str] = {}
     for u in units.values():
         for n in (u.name, *u.aliases):

@@ -80,6 +80,7 @@ RULES = Rules(
         # Mobilize New Units: fighters go "on an aircraft carrier owned by your power ... either a new one currently being
         # mobilized, or an existing one already in place"; never on a friendly power's carrier.
         new_fighters_on_carriers="own_carriers",
+        facilities_anywhere=False,  # no facilities but complexes
         # Units bought but not placed are returned and refunded (Mobilize New Units).
         refund_unplaced=True,
         # Repairs cost 1 IPC per damage point, paid in the Purchase phase.

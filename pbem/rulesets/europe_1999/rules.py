@@ -105,6 +105,7 @@ RULES = Rules(
         repair_cost_per_point=0,
         # Place New Units: "Newly purchased fighter planes may not be placed directly on aircraft carriers."
         new_fighters_on_carriers="never",
+        facilities_anywhere=False,  # no facilities but complexes
     ),
     economy=EconomyRules(
         # The Battle of the Atlantic: "Germany, however, does not receive that income because the convoy

@@ -91,6 +91,8 @@ RULES = Rules(
         # "fighters and tac bombers may be placed on newly mobilised carriers" (E23; TripleA "Produce
         # new fighters on old carriers": also on carriers already there).
         new_fighters_on_carriers="own_carriers",
+        # "Facilities can be built at any eligible location" (E23): bases need no complex and use no production.
+        facilities_anywhere=True,
     ),
     # No convoy centres of Europe's kind, no tribute.
     economy=EconomyRules(convoy_income_to_captor=False, convoy_captured_in_passing=False, convoy_open_in_noncombat=True,

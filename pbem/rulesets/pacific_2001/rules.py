@@ -97,6 +97,7 @@ RULES = Rules(
         repair_cost_per_point=0,
         # Phase 7: "New fighters may not be placed on carriers."
         new_fighters_on_carriers="never",
+        facilities_anywhere=False,  # no facilities but complexes
     ),
     economy=EconomyRules(
         # Convoy Centers: "Japan cannot gain IPC income by taking control of enemy convoy centers, but

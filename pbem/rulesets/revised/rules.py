@@ -126,6 +126,7 @@ RULES = Rules(
         # FAQ, Mobilize Units: "New fighters, however, can't be placed directly on existing carriers";
         # Mobilize New Units: "fighters can enter play on newly built aircraft carriers".
         new_fighters_on_carriers="new_carriers",
+        facilities_anywhere=False,  # no facilities but complexes
         # FAQ, Mobilize Units: units bought beyond the production limit are "Technically (which means,
         # in a tournament)" destroyed; the IPCs are not given back.
         refund_unplaced=False,
