@@ -803,11 +803,17 @@ def _raid_one(turn: Turn, space: str, raiders: list[Unit], target: str | None, b
         turn.log.notes.append(f"Raid on {label}: " + "; ".join(extras))
     if tech is not None and tech.aa_bonus is not None and victim and tech.aa_bonus in w.developments.get(w.ruleset.power_name(victim), frozenset()):
         aa_hit = (rules.sbr_aa_hit if aa_hit is None else aa_hit) + 1  # Detection Radar: "built in AA guns on facilities now defend at +1"
+    interceptor_bonus, escort_bonus = (0, ""), (0, "")
+    if w.rules.hooks.air_battle_bonus is not None and interceptors:
+        interceptor_bonus = w.rules.hooks.air_battle_bonus(w, space, side="defender", units=interceptors)
+    if w.rules.hooks.air_battle_bonus is not None and escorts:
+        escort_bonus = w.rules.hooks.air_battle_bonus(w, space, side="attacker", units=escorts)
     outcome = bombing_raid(label, w.space(space).ipc, w.damage.get(key, 0), len(bombers), turn.dice, turn.combat_rules,
                            escorts=len(escorts), interceptors=len(interceptors), aa_guns=aa_guns,
                            treasury=w.treasury.get(victim, 0) if victim else 0,
                            damage_dice=None if tech is not None else raid_damage_dice(w.developments.get(w.power, frozenset())), dive_bombers=len(dive),
-                           aa_immune=aa_immune, aa_hit=aa_hit, max_damage=cap, damage_bonus=bonus, based_bombers=based, best_of=best_of)
+                           aa_immune=aa_immune, aa_hit=aa_hit, max_damage=cap, damage_bonus=bonus, based_bombers=based, best_of=best_of,
+                           interceptor_bonus=interceptor_bonus, escort_bonus=escort_bonus)
     for group, lost in ((bombers, outcome.bombers_lost), (escorts, outcome.escorts_lost), (interceptors, outcome.interceptors_lost),
                         (dive, outcome.dive_bombers_lost)):
         for u in sorted(group, key=lambda u: u.id)[:lost]:

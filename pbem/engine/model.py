@@ -85,6 +85,9 @@ class UnitType:
     upgrade_to: str | None = None
     places: tuple[str, ...] = ()  # the only units a production facility mobilizes (() : any)
     places_not: tuple[str, ...] = ()  # units it never mobilizes
+    # units that take more than one of its production a turn: (unit, units' worth) pairs (AMS military
+    # base: "2 infantry or 1 transport" - a transport takes both)
+    place_weights: tuple[tuple[str, int], ...] = ()
     captured_as: str | None = None  # the unit a captured facility becomes (1940: a major complex a minor one)
     # attack when paired one to one with a unit having one of these tags (1940: a tactical bomber
     # with a fighter or a tank attacks at 4); 0 and (): no pairing

@@ -31,6 +31,9 @@ class FreeUnits:
     spaces: tuple[str, ...]
     reason: str
     once: str | None = None
+    # the units arrive fighting: attackers in their space's battle this turn, with no move left (AMS
+    # Chinese partisans "engage in combat wherever they are spawned and may not be moved")
+    fights: bool = False
 
 
 @dataclass(frozen=True)
@@ -334,6 +337,8 @@ class RuleHooks:
     # income_adjustment(options, collecting_power, submarines_by_power) -> IPCs lost
     # free_units(options, event, **facts) -> list[FreeUnits]: units a rule gives for nothing at a
     #   point of the turn.  Events and their facts (all by keyword):
+    #   "start_of_turn": power, world - before anything else of the turn (AMS: partisans, the set-up's
+    #     conditional factory upgrades; a unit tagged upgrade raises the facility in its space);
     #   "mobilize": power, control (territory -> controlling country), control_at_start, board - in the mobilize phase;
     #   "attacked": space, attacker, defenders (owners of defending units), controller,
     #     original_owner - before a land battle is fought (the units join the defence);
@@ -442,6 +447,10 @@ class RuleHooks:
     # battle_boosts(world, space, kind=, attackers=, defenders=, seaborne=) -> Boosts: some units of a
     #   kind fire better than the rest of their kind (combat.model.Boost; AMS wolf packs, pill boxes).
     battle_boosts: Callable[..., tuple[Any, ...]] | None = None
+    # air_battle_bonus(world, space, side=, units=) -> (how many, why): of a raid's interceptors
+    #   ("defender") or escorts ("attacker"), how many hit one higher in the air battle (AMS: radar
+    #   towers; Jet Fighters).
+    air_battle_bonus: Callable[..., tuple[int, str]] | None = None
     # confined_to(options, power) -> territories or None: the only spaces the power's units may move
     #   through or to (1940: "Chinese units stay in Chinese-emblem territories, plus Kwangtung and
     #   Burma, and cannot be transported" - no sea zone is in it).

@@ -256,6 +256,7 @@ class Turn:
             return TurnResult(self.state, self.log, self._cited(), self.warnings)
         if self.state.round == 0:
             return self.run_cash_advance()
+        self.start_of_turn()
         if self.orders.declare:
             self.check_declarations()
             self.declare("purchase")
@@ -935,7 +936,7 @@ class Turn:
                 self._liberate(space, original)
         self.log.captures.append(entry)
         for grant in self.free_units("captured", space=space, by=w.control[space], previous=previous, original_owner=original):
-            self.give(grant, space)
+            self.give(grant, space if space in grant.spaces else grant.spaces[0])
 
     def _downgrade_captured(self, u: Any) -> None:
         """A facility whose profile names `captured_as` becomes that one when captured, its damage
@@ -1130,10 +1131,22 @@ class Turn:
 
     def give(self, grant: Any, space: str) -> None:
         w = self.w
+        profile = self.ruleset.units[grant.unit]
+        if profile.has("upgrade"):  # a facility raised for nothing (AMS: the set-up's conditional upgrades)
+            self._upgrade(space, profile, grant.count, reason=grant.reason)
+            return
         for _ in range(grant.count):
             unit = w.add(grant.unit, grant.owner, space)
             unit.phase = "placed"
+            if grant.fights:  # attackers of this turn's battle there, with no move left
+                unit.phase, unit.moved, unit.fought = "combat", profile.move, False
         self.log.notes.append(f"{grant.reason}: {grant.count} {grant.unit} of {grant.owner} placed free in {space}")
+
+    def start_of_turn(self) -> None:
+        """What the rules give at the very start of a power's turn (free_units event "start_of_turn")."""
+        for grant in self.free_units("start_of_turn", power=self.w.power, world=self.w):
+            for space in grant.spaces:
+                self.give(grant, space)
 
     def _not_for_sale(self, profile: Any, country: str, path: tuple, count: int = 0) -> bool:
         """Units only some countries buy (units.yaml `bought_by`; Pacific: "Only the U.S. may purchase
@@ -1234,7 +1247,7 @@ class Turn:
         remaining = dict(self.bought)
         used: dict[str, int] = {}
         placements = list(self.orders.placements)
-        for grant in self.free_units("mobilize", power=w.power, control=dict(w.control), control_at_start=dict(w.control_at_start), board=w.board):
+        for grant in self.free_units("mobilize", power=w.power, control=dict(w.control), control_at_start=dict(w.control_at_start), board=w.board, world=w):
             # The placement orders may choose the space: a placement of exactly these free units.
             chosen = next((p for p in placements if p.space in grant.spaces and dict(p.units) == {grant.unit: grant.count}), None)
             if chosen is not None:
@@ -1297,7 +1310,7 @@ class Turn:
                              rule=R_MOBILIZE, hint="each country places what it bought, at its own complexes", path=placement.yaml_path, code="place.not-bought")]
         return first, {}
 
-    def _upgrade(self, space: str, upgrade: Any, n: int) -> None:
+    def _upgrade(self, space: str, upgrade: Any, n: int, reason: str | None = None) -> None:
         """The facility in `space` becomes the next level (AMS: "May upgrade existing facility to next
         highest level for 10 IPCs"); its damage is kept."""
         w = self.w
@@ -1307,7 +1320,8 @@ class Turn:
                 if key in w.damage:
                     w.damage[f"{space}/{upgrade.upgrade_to}"] = w.damage.pop(key)
             u.type = upgrade.upgrade_to
-            self.log.notes.append(f"The {upgrade.upgrade_from} in {space} is upgraded to {article(upgrade.upgrade_to)}")
+            done = f"the {upgrade.upgrade_from} in {space} is upgraded to {article(upgrade.upgrade_to)}"
+            self.log.notes.append(f"{reason}: {done}" if reason else done[0].upper() + done[1:])
 
     def _placed_as_facility(self, profile: Any) -> bool:
         """A facility that produces nothing, or an upgrade: placed by ProductionRules.facilities_anywhere."""
@@ -1460,6 +1474,8 @@ class Turn:
                 if fighters > room:
                     return [Problem("illegal", f"{fighters} new fighter(s) need room on your own carriers in {space}; there is room for {room}",
                                     rule=R_MOBILIZE + ": new fighters go aboard your own carriers, never an ally's", path=path, code="place.no-carrier-room")]
+        weights = {t: n for f in w.units_at(factory_site) if w.utype(f).has("factory") for t, n in w.utype(f).place_weights}
+        count = sum(n * weights.get(t, 1) for t, n in units.items() if not profiles[t].has("factory"))
         limit = self._limit(factory_site)
         if used.get(factory_site, 0) + count > limit:
             return [Problem("illegal", f"the complex in {factory_site} can mobilize {max(0, limit - used.get(factory_site, 0))} more units this turn, not {count}", rule=R_MOBILIZE + (": production limit is the complex's own (major 10, minor 3), less damage, sea zones included" if self.rules.production.production_limit == "facility" else ": production limit is the territory's IPC value, less damage, sea zones included"), hint="place the rest at another complex", path=path, code="place.over-limit")]

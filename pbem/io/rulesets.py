@@ -366,6 +366,7 @@ def _build(f: _Files) -> Ruleset:
             original_territory_only=u.get("original_territory_only", False),
             places=tuple(u.get("places", ())),
             on_islands=u.get("on_islands"),
+            place_weights=tuple(sorted((str(k), int(v)) for k, v in (u.get("place_weights") or {}).items())),
             max_per_territory=u.get("max_per_territory"),
             needs_facility=u.get("needs_facility", False),
             on_capture=u.get("on_capture"),

@@ -61,15 +61,22 @@ def test_the_breakthrough_stays_after_the_token_is_lost(played: Path) -> None:
 
 def test_new_facilities_and_house_bombing(reports: list[dict]) -> None:
     """A pill box in the United Kingdom, a military base in New Zealand that then mobilizes two
-    infantry; and raids on London, whose fighters intercept, doing the damage die alone: the box's +2
-    is gone and the house +1 is for bombers that meet no interceptors (Bombing Raids)."""
+    infantry; and raids on London, whose fighters intercept: the box's +2 is gone (Bombing Raids)."""
     placed = {(r["round"], p["space"]): p["units"] for r in reports for p in r["placements"]}
     assert placed[(1, "United Kingdom")].get("pill box") == 1
     assert placed[(1, "New Zealand")] == {"military base": 1}
     assert placed[(2, "New Zealand")] == {"infantry": 2}
-    raids = [b for r in reports for b in r["bombing"] if any(roll["step"] == "interceptor" for roll in b["rolls"])]
-    damage = [[roll for roll in b["rolls"] if roll["step"] == "damage"] for b in raids]
-    assert any(damage) and all(b["damage_rolled"] == sum(sum(r["dice"]) for r in rolls) for b, rolls in zip(raids, damage))
+    raids = [b for r in reports for b in r["bombing"]]
+    assert raids and all(b["damage_bonus"] == 0 for b in raids)
+    assert any(roll["step"] == "interceptor" for b in raids for roll in b["rolls"])
+
+
+def test_the_set_ups_conditional_upgrades(reports: list[dict]) -> None:
+    """Initial Set-Up: the American major factories go up a level once the United States is at war,
+    India's once the United Kingdom is at war with Japan."""
+    notes = [n for r in reports for n in r["notes"]]
+    for where in ("Eastern United States", "Central United States", "Western United States", "India"):
+        assert any(f"the major factory in {where} is upgraded to an industrial complex" in n for n in notes), where
 
 
 def test_the_ams_game_audits_clean(played: Path) -> None:

@@ -38,6 +38,21 @@ def _roll(dice: DiceSource, label: str, step: str, side: str, unit: str, value: 
     return hits, DiceRolled(1, step, side, label, (group,), hits)  # type: ignore[arg-type]
 
 
+def _roll_split(dice: DiceSource, label: str, step: str, side: str, unit: str, value: int, n: int, better: int,
+                note: str) -> tuple[int, DiceRolled]:
+    """One roll of `n` dice of which the first `better` hit one higher (AMS radar towers)."""
+    better = min(better, n)
+    if not better:
+        return _roll(dice, label, step, side, unit, value, n)
+    faces = tuple(dice.roll(label, n))
+    groups = []
+    for faces_here, v, count, why in ((faces[:better], value + 1, better, note), (faces[better:], value, n - better, "")):
+        if count:
+            groups.append(RolledGroup(DiceGroup(unit, v, count, "air", why), faces_here, sum(1 for f in faces_here if f <= v)))
+    hits = sum(g.hits for g in groups)
+    return hits, DiceRolled(1, step, side, label, tuple(groups), hits)  # type: ignore[arg-type]
+
+
 def bombing_raid(
     space: str,
     ipc: int,
@@ -59,6 +74,8 @@ def bombing_raid(
     damage_bonus: int | None = None,
     based_bombers: int = 0,
     best_of: int = 1,
+    interceptor_bonus: tuple[int, str] = (0, ""),
+    escort_bonus: tuple[int, str] = (0, ""),
 ) -> RaidOutcome:
     """Resolve one raid on the industrial complex in `space` (territory IPC value `ipc`).
 
@@ -79,7 +96,8 @@ def bombing_raid(
     die instead of the rules' (1940: a tactical bomber's 0).  `based_bombers`: bombers that left an
     operational air base (AMS: CombatRules.sbr_air_base_bonus each; the bombers lost are the others
     first, the attacker's choice); `best_of`: dice each bomber rolls for damage, keeping the best (AMS
-    Heavy Bombers: 2).
+    Heavy Bombers: 2); `interceptor_bonus`, `escort_bonus`: how many of them hit one higher in the air
+    battle, and why (AMS: radar towers, Jet Fighters).
     """
     if min(ipc, existing_damage, bombers, escorts, interceptors, dive_bombers) < 0:
         raise ValueError("raid counts must not be negative")
@@ -127,12 +145,13 @@ def bombing_raid(
             if not live or bombers - bombers_lost + escorts - escorts_lost + dive_bombers - dive_lost == 0:
                 break
             if firing:  # 1940: bombers alone do not fire in the air battle
-                hits, ev = _roll(dice, f"raid/{space}/escort", "escort", "attacker", "bomber+escort" if rules.bombers_fire_in_air_battle else "escort",
-                                 rules.escort_attack, firing)
+                hits, ev = _roll_split(dice, f"raid/{space}/escort", "escort", "attacker", "bomber+escort" if rules.bombers_fire_in_air_battle else "escort",
+                                       rules.escort_attack, firing, min(escort_bonus[0], escorts - escorts_lost), escort_bonus[1])
                 events.append(ev)
                 interceptors_lost += min(hits, live)
             live = interceptors - interceptors_lost
-            hits, ev = _roll(dice, f"raid/{space}/interceptor", "interceptor", "defender", "fighter", rules.interceptor_defense, live)
+            hits, ev = _roll_split(dice, f"raid/{space}/interceptor", "interceptor", "defender", "fighter", rules.interceptor_defense, live,
+                                   interceptor_bonus[0], interceptor_bonus[1])
             events.append(ev)
             for _ in range(hits):
                 if lose_bombers_first and bombers_lost < bombers:

@@ -2,7 +2,7 @@
 guide's changes, each a `dataclasses.replace` citing the guide.
 
 Where each house rule lives: victory tokens and national objectives in `objectives.py`, the two
-technology charts in `technology.py`, wolf packs and pill boxes in `special.py`, the facilities in
+technology charts in `technology.py`, wolf packs and pill boxes in `special.py`, the two movement limits without war in `politics.py`, the facilities in
 `units.yaml`, the set-up in `setup.yaml`; README.md answers the guide's ambiguities (DIGEST §5 AMS.1-24).
 """
 
@@ -11,7 +11,8 @@ from dataclasses import replace
 from pbem.engine.rules import ConvoyDisruption, VictoryCheck
 from pbem.rulesets.global_1940.rules import RULES as BOX
 from pbem.rulesets.global_1940_ams.objectives import OBJECTIVES, TOKENS
-from pbem.rulesets.global_1940_ams.special import battle_boosts
+from pbem.rulesets.global_1940_ams.politics import move_restriction
+from pbem.rulesets.global_1940_ams.special import air_battle_bonus, battle_boosts, free_units
 from pbem.rulesets.global_1940_ams.technology import TECHNOLOGY
 
 RULES = replace(
@@ -35,5 +36,6 @@ RULES = replace(
     # "Research rolls are no longer used to develop breakthroughs, instead, nations are awarded
     # development rolls when they receive a victory token."
     technology=TECHNOLOGY,
-    hooks=replace(BOX.hooks, battle_boosts=battle_boosts),
+    hooks=replace(BOX.hooks, battle_boosts=battle_boosts, move_restriction=move_restriction,
+                 air_battle_bonus=air_battle_bonus, free_units=free_units),
 )

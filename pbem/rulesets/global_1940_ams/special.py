@@ -1,11 +1,16 @@
 """The AMS house rules that are code: units that fire better than the rest of their kind in a battle
-(`Rules.hooks.battle_boosts`, `pbem.engine.combat.model.Boost`)."""
+(`Rules.hooks.battle_boosts`, `pbem.engine.combat.model.Boost`), the air battle's radar and jets
+(`air_battle_bonus`), and what the guide gives for nothing: Chinese partisans and the set-up's
+conditional factory upgrades (`free_units`)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from pbem.engine.combat.model import Boost
+from pbem.engine.rules import FreeUnits
+from pbem.rulesets.global_1940.special import france_liberated
 
 WOLF_PACK = 4  # "If four or more German submarines are located in the same sea zone"
 WOLF_PACK_BOOSTED = 3  # "then up to three German submarines in that territory attack at +1"
@@ -35,3 +40,83 @@ def battle_boosts(w: Any, space: str, *, kind: str, attackers: list[Any], defend
                     left -= min(left, mine)
             break
     return tuple(out)
+
+
+RADAR_COVERS = {1: 2, 2: 5}  # "one operational radar tower ... up to two fighters ...; two ... up to five fighters"
+
+
+def air_battle_bonus(w: Any, space: str, *, side: str, units: list[Any]) -> tuple[int, str]:
+    """How many of a raid's interceptors or escorts fire at +1 in the air battle.
+
+    Radar Towers: "One operational radar tower allows up to two fighters located in the same territory
+    as the radar tower to intercept at +1; two operational radar towers ... up to five fighters".  Jet
+    Fighters: "fighters now defend at +1 when escorting, or intercepting".  The two do not add up (DIGEST
+    §5 AMS.17): an interceptor fires one higher at most.
+    """
+    if not units:
+        return 0, ""
+    jets = sum(1 for u in units if "jet_fighters" in w.developments.get(u.owner, frozenset()))
+    covered = 0
+    if side == "defender":
+        towers = sum(1 for u in w.units_at(space) if w.utype(u).has("radar") and w.is_friendly(u.owner, units[0].owner)
+                     and w.damage.get(f"{space}/{u.type}", 0) < (w.utype(u).inoperable_at or 10**6))
+        covered = min(RADAR_COVERS.get(min(towers, 2), 0), len(units) - jets)
+    why = " and ".join(w for w, n in (("Jet Fighters", jets), ("radar", covered)) if n)
+    return jets + covered, why
+
+
+AXIS = frozenset({"Germany", "Italy", "Japan"})
+# Initial Set-Up: "Volgograd: ... Minor Factory (immediately upgraded to Major Factory if Novgorod and/or
+# Ukraine have been captured)"
+VOLGOGRAD_TRIGGERS = ("Novgorod", "Ukraine")
+# India: "Major Factory (player has the option to upgrade existing facility by one level when at war
+# with Japan ...)"; the United States: Eastern, Central and Western US, "Major Factory (with option by
+# one level ...)" when at war.  Taken at once (README.md): at the power's first mobilize phase or turn
+# start at war.
+AT_WAR_UPGRADES = (
+    ("United Kingdom", ("Japan",), "India", "industrial complex upgrade"),
+    ("United States", tuple(AXIS), "Eastern United States", "industrial complex upgrade"),
+    ("United States", tuple(AXIS), "Central United States", "industrial complex upgrade"),
+    ("United States", tuple(AXIS), "Western United States", "industrial complex upgrade"),
+)
+
+
+def free_units(options: Mapping[str, object], event: str, **facts: Any) -> list[FreeUnits]:
+    """The box's France liberated, then the guide's partisans and the set-up's conditional upgrades."""
+    out = list(france_liberated(options, event, **facts))
+    if event == "captured" and facts.get("space") in VOLGOGRAD_TRIGGERS and facts.get("original_owner") == "Soviet Union":
+        out.append(FreeUnits(owner="Soviet Union", unit="major factory upgrade", count=1, spaces=("Volgograd",),
+                             reason=f"{facts['space']} is captured (Initial Set-Up, Volgograd)",
+                             once="ams:volgograd-upgrade"))
+    if event in ("start_of_turn", "mobilize"):
+        w, power = facts.get("world"), facts.get("power")
+        for who, enemies, where, upgrade in AT_WAR_UPGRADES:
+            if power == who and w is not None and any(w.relation(who, e) == "war" for e in enemies) and w.control.get(where) is not None \
+                    and w.ruleset.power_name(w.control[where]) == who:
+                out.append(FreeUnits(owner=who, unit=upgrade, count=1, spaces=(where,),
+                                     reason=f"{who} is at war (Initial Set-Up, {where})",
+                                     once=f"ams:upgrade:{where}"))
+    if event == "start_of_turn" and facts.get("power") == "China" and options.get("chinese_partisans") is True:
+        w = facts["world"]
+        spawned = tuple(t for t in sorted(CHINESE_TERRITORIES) if _partisans_rise(w, t))
+        if spawned:
+            out.append(FreeUnits(owner="China", unit="infantry", count=1, spaces=spawned, fights=True,
+                                 reason="Chinese partisans rise behind the Axis lines (Chinese Partisan Rule)"))
+    return out
+
+
+CHINESE_TERRITORIES = frozenset({
+    "Anhwe", "Chahar", "Hopei", "Hunan", "Jehol", "Kansu", "Kiangsi", "Kiangsu", "Kwangsi", "Kweichow", "Manchuria",
+    "Shantung", "Shensi", "Sikang", "Suiyuyan", "Szechwan", "Tsinghai", "Yunnan",
+})
+
+
+def _partisans_rise(w: Any, territory: str) -> bool:
+    """"a Chinese infantry is spawned in each non-coastal Chinese territory under Axis control that does
+    not have at least 1 Axis land unit in it"."""
+    holder = w.control.get(territory)
+    if holder is None or w.ruleset.power_name(holder) not in AXIS:
+        return False
+    if any(w.space(n).is_sea for n in w.board.neighbours(territory)):
+        return False  # coastal
+    return not any(w.ruleset.power_name(u.owner) in AXIS and w.utype(u).domain == "land" for u in w.units_at(territory))
