@@ -395,6 +395,8 @@ def _battle(turn: Turn, space: str, kind: str, bombard_from: list[str] | None = 
         return
     if kind == "sea" and not defenders:
         return
+    if kind == "land" and w.rules.airborne is not None:
+        attackers = _fire_at_paratroopers(turn, space, attackers, defenders)
     directive = turn.orders.battles.get(space)
     att_orders = attacker_orders(directive)
     def_orders, def_default = defender_orders(w, space, defenders, turn.standing)
@@ -515,6 +517,37 @@ def _battle(turn: Turn, space: str, kind: str, bombard_from: list[str] | None = 
         _apply(turn, space, attackers, defenders, _without_sacrificed(outcome))
     entry["outcome"] = outcome
     turn.log.battles.append(entry)
+
+
+def _fire_at_paratroopers(turn: Turn, space: str, attackers: list[Unit], defenders: list[Unit]) -> list[Unit]:
+    """Rules.airborne: paratroopers "are vulnerable to enemy AAA as if they were being transported on one
+    air unit" - the defenders' antiaircraft fire one die at each group from one base, before the battle,
+    hitting as at an aircraft; a hit group is lost whole (DIGEST §5 AMS.14).  The attackers left."""
+    w = turn.w
+    groups: dict[str, list[Unit]] = {}
+    for u in attackers:
+        if u.mission == "airborne":
+            groups.setdefault(u.start, []).append(u)
+    guns = [u for u in defenders if w.utype(u).has("aa")]
+    if not groups or not guns or turn.validating:
+        return attackers
+    value = turn.combat_rules.aa_hit
+    tech = w.rules.technology
+    if tech is not None and tech.aa_bonus is not None and any(tech.aa_bonus in w.developments.get(g.owner, frozenset()) for g in guns):
+        value += 1
+    bases = sorted(groups)
+    faces = turn.dice.roll(f"battle/{space}/aa-paratroopers", len(bases))
+    lost: set[int] = set()
+    for base, face in zip(bases, faces):
+        hit = face <= value
+        turn.log.rolls.append({"step": "aa-overflight", "power": w.control.get(space) or guns[0].owner,
+                               "what": f"antiaircraft fire at the paratroopers from {base} over {space} (hit on {value})",
+                               "dice": [face], "result": f"{len(groups[base])} paratroopers lost" if hit else "missed"})
+        if hit:
+            for u in groups[base]:
+                lost.add(u.id)
+                w.remove(u)
+    return [u for u in attackers if u.id not in lost]
 
 
 def _sacrifices(turn: Turn, space: str, attackers: list[Unit], defenders: list[Unit], mods: Any) -> list[tuple[Unit, int]]:

@@ -13,7 +13,7 @@ from typing import Callable
 
 from pbem.engine.orders import Move
 from pbem.engine.problems import Problem
-from pbem.engine.words import count_of
+from pbem.engine.words import count_of, possessive
 from pbem.engine.world import Unit, World
 
 R_COMBAT = "Combat Move"
@@ -377,6 +377,8 @@ class Mover:
             cap = self._cap_problem(move, units)
             if cap:
                 return [cap]
+        elif move.mission == "airborne":
+            return self._airborne(move, units)
         elif move.mission not in (None, "strategic_bombing", "escort"):
             hook = w.rules.hooks.one_way_missions
             if any(hook is None or move.mission not in hook(w.options, w.power, w.utype(u)) for u in units):
@@ -516,6 +518,45 @@ class Mover:
                         taken = w.pending.setdefault("convoys", [])  # type: ignore[union-attr]
                         assert isinstance(taken, list)
                         taken.append(space)
+        return []
+
+    def _airborne(self, move: Move, units: list[Unit]) -> list[Problem]:
+        """An airborne assault (Rules.airborne): infantry from an operational base, flown like air units
+        to a hostile territory within reach; they move no more this turn."""
+        w = self.w
+        rule = w.rules.airborne
+        r = "Combat Phase: Airborne Assault"
+        if rule is None:
+            return [_problem(move, "there are no airborne assaults in this game", "Game rules", "remove mission: airborne", "move.mission", key="mission")]
+        if move.phase != "combat":
+            return [_problem(move, "an airborne assault is a combat move", r, "move them under combat_move:", "airborne.phase")]
+        wrong = sorted({u.type for u in units if u.type not in rule.units})
+        if wrong:
+            return [_problem(move, f"only {', '.join(sorted(rule.units))} make airborne assaults, not {', '.join(wrong)}", r, "", "airborne.unit", key="units")]
+        if any(u.start != move.frm or u.moved for u in units):
+            return [_problem(move, "paratroopers jump from where they began the turn, before any other move", r, "", "airborne.moved", key="units")]
+        holder = w.control_at_start.get(move.frm)
+        if holder is None or not w.is_friendly(holder) or not w.facility_operative(move.frm, rule.base_tag):
+            return [_problem(move, f"{move.frm} has no operational air strip or air base of {possessive(w.power)} side held since the turn began",
+                             r, "jump from a territory with an operational air strip", "airborne.no-base")]
+        jumped = sum(1 for u in w.units.values() if u.owner == w.power and u.mission == "airborne" and u.start == move.frm)
+        if jumped + len(units) > rule.per_base:
+            return [_problem(move, f"a base sends {rule.per_base} paratroopers a turn; {move.frm} has sent {jumped}", r, "", "airborne.too-many", key="units")]
+        reach = rule.reach + (1 if rule.farther_from is not None and any(
+            u.type == rule.farther_from and w.facility_operative(move.frm, rule.base_tag) for u in w.units_at(move.frm)) else 0)
+        if not w.is_hostile_territory(move.to):
+            return [_problem(move, f"an airborne assault attacks a hostile territory; {move.to} is not one", r, "", "airborne.target")]
+        steps = self._path_for(move, "air", units, reach)
+        if isinstance(steps, Problem):
+            return [steps]
+        cost = self.path_cost(move.frm, steps.path, flying=True)
+        if cost > reach:
+            return [_problem(move, f"{move.frm} to {move.to} is {cost} spaces; paratroopers from {move.frm} reach {reach}", r,
+                             "an operational air base reaches one space farther", "move.too-far")]
+        for u in units:
+            w.move_unit(u, steps.path, cost)
+            u.moved = max(u.moved, w.utype(u).move)
+            u.phase, u.order, u.mission = "combat", move.yaml_path, "airborne"
         return []
 
     def _holds_convoy_in_place(self, move: Move, units: list[Unit]) -> bool:

@@ -214,6 +214,22 @@ class VictoryPoints:
 
 
 @dataclass(frozen=True)
+class Airborne:
+    """Airborne assaults (AMS, Combat Phase: "up to 2 infantry units positioned on each territory with
+    an operational airstrip may attack hostile territories up to 2 spaces away (and up to 3 spaces away
+    if there is an operational airbase). These paratrooper units are vulnerable to enemy AAA as if they
+    were being transported on one air unit, and all airborne assaults must be supported by a ground
+    attack and/or an amphibious assault").  Orders: a combat move with `mission: airborne`."""
+
+    units: frozenset[str]  # the unit types that jump (AMS: infantry)
+    per_base: int  # how many a base sends a turn
+    base_tag: str  # the facility they jump from (operational, held since the turn began)
+    reach: int  # spaces, counted as air units fly
+    farther_from: str | None  # a facility (unit name) that adds one space (AMS: "air base")
+    needs_support: bool  # another land unit must attack the same territory, overland or from the sea
+
+
+@dataclass(frozen=True)
 class Neutrals:
     """Neutral territories (ruleset.yaml `bystanders:`) that powers may take (1940, E10/E11/E15): a
     friendly neutral by a noncombat move of land units into it, gaining its value and its standing
@@ -481,6 +497,7 @@ class Rules:
     # bonus IPCs collected with income while their conditions hold (1940 Global); () : none
     objectives: tuple["NationalObjective", ...] = ()
     scramble: Scramble | None = None  # None: no air unit rises to defend a sea zone
+    airborne: Airborne | None = None  # None: no land unit flies into battle
     tokens: "VictoryTokens | None" = None  # victory objectives held as tokens (AMS); None: none
     # breakthroughs rolled on charts when earned (AMS: the first claim of a token); None: as the
     # research of pbem.engine.research, where the rule system has it

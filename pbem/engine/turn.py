@@ -645,6 +645,22 @@ class Turn:
                 self.problems.append(Problem("illegal", f"{u.type} loaded in combat move in {u.space} is not offloaded into an assault", rule=R_TRANSPORT, hint="offload it into a hostile territory in combat_move, or load it in noncombat_move", path=("combat_move",), code="move.cargo-not-offloaded"))
         self.check_offload_zones()
         self.check_air_can_land()
+        self.check_airborne_support()
+
+    def check_airborne_support(self) -> None:
+        """Rules.airborne: "all airborne assaults must be supported by a ground attack and/or an
+        amphibious assault" - another land unit of the mover attacks the same territory."""
+        rule, w = self.rules.airborne, self.w
+        if rule is None or not rule.needs_support:
+            return
+        for space in sorted({u.space for u in w.units.values() if w.commands(u) and u.mission == "airborne"}):
+            if not any(w.commands(u) and u.phase == "combat" and u.mission != "airborne" and w.utype(u).domain == "land"
+                       for u in w.units_at(space)):
+                order = next(u.order for u in w.units.values() if u.space == space and u.mission == "airborne")
+                self.problems.append(Problem("illegal", f"the airborne assault on {space} has no ground or amphibious attack beside it",
+                                             rule="Combat Phase: Airborne Assault: \"all airborne assaults must be supported by a ground attack and/or an amphibious assault\"",
+                                             hint=f"attack {space} with land units overland or from the sea too", path=order or ("combat_move",),
+                                             code="airborne.unsupported"))
 
     def check_offload_zones(self) -> None:
         """No offloading beside ignored enemy subs unless one of your warships is there (Transports)."""

@@ -8,7 +8,7 @@ technology charts in `technology.py`, wolf packs and pill boxes in `special.py`,
 
 from dataclasses import replace
 
-from pbem.engine.rules import ConvoyDisruption, VictoryCheck
+from pbem.engine.rules import Airborne, ConvoyDisruption, VictoryCheck
 from pbem.rulesets.global_1940.rules import RULES as BOX
 from pbem.rulesets.global_1940_ams.objectives import OBJECTIVES, TOKENS
 from pbem.rulesets.global_1940_ams.politics import move_restriction
@@ -36,6 +36,12 @@ RULES = replace(
     # "Research rolls are no longer used to develop breakthroughs, instead, nations are awarded
     # development rolls when they receive a victory token."
     technology=TECHNOLOGY,
+    # Airborne Assault: "up to 2 infantry units positioned on each territory with an operational airstrip
+    # may attack hostile territories up to 2 spaces away (and up to 3 spaces away if there is an
+    # operational airbase) ... all airborne assaults must be supported by a ground attack and/or an
+    # amphibious assault" (both an air strip and an air base are air_base facilities).
+    airborne=Airborne(units=frozenset({"infantry"}), per_base=2, base_tag="air_base", reach=2, farther_from="air base",
+                      needs_support=True),
     hooks=replace(BOX.hooks, battle_boosts=battle_boosts, move_restriction=move_restriction,
                  air_battle_bonus=air_battle_bonus, free_units=free_units),
 )
