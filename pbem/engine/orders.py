@@ -84,7 +84,8 @@ class Orders:
     battles: Mapping[str, BattleDirective] = field(default_factory=dict)
     noncombat_moves: tuple[Move, ...] = ()
     placements: tuple[Placement, ...] = ()
-    rockets: tuple[tuple[str, str, YamlPath], ...] = ()  # (launching territory, target, yaml path)
+    # (launching territory, target, yaml path, the facility struck or None: its production facility)
+    rockets: tuple[tuple[str, str, YamlPath, str | None], ...] = ()
     declare: tuple[tuple[str, YamlPath], ...] = ()  # once-per-game declarations (Rules.hooks.declarations)
     convert: tuple[Conversion, ...] = ()  # friendly units taken over in the purchase phase (Rules.hooks.may_convert)
     # A power of several countries: how its convoy centres' income is divided, country -> IPCs, in

@@ -38,6 +38,11 @@ class Technology:
     bombers_best_of_two: str | None = None  # a strategic bomber rolls 2 dice and keeps the better (battle and raid)
     aa_bonus: str | None = None  # antiaircraft guns and the guns of facilities hit one higher
     artillery_supports_two: str | None = None  # each artillery supports two infantry
+    # rockets fired from facilities at enemy facilities: the development, and for each launching
+    # facility (unit name) its reach in spaces and its dice, the best kept (AMS: air base 4 and 2,
+    # air strip 3 and 1); () : none
+    rockets: str | None = None
+    rocket_launchers: tuple[tuple[str, int, int], ...] = ()
 
     def chart_of(self, development: str) -> str:
         return next(c for c, row in self.charts.items() if development in row)

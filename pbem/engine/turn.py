@@ -834,18 +834,18 @@ class Turn:
         w = self.w
         if not self.orders.rockets:
             return
+        if self.rules.technology is not None:
+            self.facility_rockets()
+            return
         from pbem.engine.research import has_rockets
 
         rule = "Weapons Developments: Rockets"
         used_from: set[str] = set()
         struck: set[str] = set()
-        for frm, target, path in self.orders.rockets:
+        for frm, target, path, _facility in self.orders.rockets:
             gun = [u for u in w.units_at(frm) if u.owner == w.power and w.utype(u).has("aa")]
             problem = None
-            if self.rules.technology is not None:
-                # the AMS charts' Rockets fly from air bases and strips at facilities: not played yet
-                problem = "rockets of this rule system's technology chart are not played by pbem yet"
-            elif not has_rockets(w.developments.get(w.power, frozenset())):
+            if not has_rockets(w.developments.get(w.power, frozenset())):
                 problem = f"{w.power} has not developed Rockets"
             elif not gun:
                 problem = f"{w.power} has no antiaircraft gun in {frm}"
@@ -872,6 +872,48 @@ class Turn:
             w.treasury[victim] = w.treasury.get(victim, 0) - out.ipcs_lost
             self.log.rolls.append({"step": "rocket", "power": w.power, "what": f"rocket from {frm} at {target}",
                                    "dice": [out.rolled], "result": f"{victim} surrenders {out.ipcs_lost} IPCs"})
+
+    def facility_rockets(self) -> None:
+        """Technology.rockets (AMS Rockets): each operational launching facility fires one rocket a turn
+        at an enemy facility within its reach, never over a neutral; the best of its dice is the
+        damage, at most the facility's damage cap."""
+        tech, w = self.rules.technology, self.w
+        assert tech is not None
+        rule = "Tech Chart 1, 2. Rockets"
+        launchers = {name: (reach, dice) for name, reach, dice in tech.rocket_launchers}
+        fired: set[str] = set()
+        for frm, target, path, facility in self.orders.rockets:
+            problem = None
+            here = [u for u in w.units_at(frm) if u.type in launchers and w.is_friendly(u.owner) and w.controller(frm, at_start=True) == w.power
+                    and w.damage.get(f"{frm}/{u.type}", 0) < (w.utype(u).inoperable_at or 10**6)]
+            here.sort(key=lambda u: -launchers[u.type][0])
+            struck = [u for u in w.units_at(target) if w.utype(u).domain == "structure" and w.is_enemy(u.owner)
+                      and (u.type == facility if facility else w.utype(u).has("factory"))]
+            if tech.rockets is None or tech.rockets not in w.developments.get(w.power, frozenset()):
+                problem = f"{w.power} has not developed Rockets"
+            elif not here:
+                problem = f"{frm} has no operational air base or air strip of {possessive(w.power)} held since the turn began"
+            elif frm in fired:
+                problem = f"a facility launches one rocket a turn; {frm}'s has fired"
+            elif not struck:
+                problem = f"{target} holds no enemy {facility or 'production facility'}"
+            elif self.mover.air_distance(frm, lambda s: s == target, launchers[here[0].type][0]) is None:
+                problem = f"{target} is more than {launchers[here[0].type][0]} spaces from {frm}, or the way crosses a neutral"
+            if problem:
+                self.problems.append(Problem("illegal", problem, rule=rule, path=path, code="rocket.illegal"))
+                continue
+            fired.add(frm)
+            if self.validating:
+                continue
+            reach, dice = launchers[here[0].type]
+            profile = w.utype(struck[0])
+            key = target if profile.has("factory") else f"{target}/{profile.name}"
+            cap = (w.facility_max_damage(target) if profile.has("factory") else profile.max_damage) or 10**6
+            faces = self.dice.roll(f"rocket/{frm}/{target}", dice)
+            applied = min(max(faces), max(0, cap - w.damage.get(key, 0)))
+            w.damage[key] = w.damage.get(key, 0) + applied
+            self.log.rolls.append({"step": "rocket", "power": w.power, "what": f"rocket from the {here[0].type} in {frm} at the {profile.name} in {target}",
+                                   "dice": list(faces), "result": f"{applied} damage"})
 
     def combat(self) -> None:
         self.rocket_strikes()

@@ -361,8 +361,11 @@ def parse_orders(doc: YamlDocument, ruleset: Ruleset) -> Orders:
     for i, raw in enumerate(data.get("rockets") or []):
         frm = reader.space(raw["from"], ("rockets", i, "from"))
         target = reader.space(raw["target"], ("rockets", i, "target"))
+        facility = raw.get("facility")
+        if facility is not None:
+            facility = reader.unit(str(facility), ("rockets", i, "facility"))
         if frm and target:
-            rockets.append((frm, target, ("rockets", i)))
+            rockets.append((frm, target, ("rockets", i), facility))
     declare = tuple((str(name).strip().lower().replace(" ", "_").replace("-", "_"), ("declare", i))
                     for i, name in enumerate(data.get("declare") or []))
     convert = []

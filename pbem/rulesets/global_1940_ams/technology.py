@@ -83,4 +83,10 @@ TECHNOLOGY = Technology(
     bombers_best_of_two="heavy_bombers",
     aa_bonus="detection_radar",
     artillery_supports_two="heavy_artillery",
+    # Rockets: "Each operational airbase may launch one rocket at an enemy facility up to 4 spaces away.
+    # Roll 2 dice for each rocket using the die with the highest result to damage the target facility.
+    # Each operational airstrip may launch one rocket in the same manner, but only up to 3 spaces and
+    # roll one die. No rockets may be launched over neutral territory."
+    rockets="rockets",
+    rocket_launchers=(("air base", 4, 2), ("air strip", 3, 1)),
 )
