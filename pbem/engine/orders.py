@@ -166,6 +166,9 @@ class StandingOrders:
     kamikaze: tuple[KamikazeOrder, ...] = ()  # Rules.kamikaze: when and at what this power strikes
     scramble: tuple[ScrambleOrder, ...] = ()  # Rules.scramble: which bases send air units where
     tech_chart: str | None = None  # Rules.technology: the chart of a roll that may be on either (AMS "Either")
+    # the units a rule lets this power choose when its capital is liberated (AMS France: "Place 12 IPCs
+    # worth of units in France"); empty: the rule's default
+    liberation_units: Mapping[str, int] = field(default_factory=dict)
 
     def policy_for(self, space: str) -> DefencePolicy:
         return self.per_space.get(space, self.default)

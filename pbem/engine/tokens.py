@@ -22,7 +22,9 @@ from pbem.engine.objectives import NationalObjective, earned
 
 # Who earns the technology roll: "taker" the power that took control ("Nation taking control": the
 # mover when it holds one of the objective's territories, else the one holding most of them),
-# "most" the power of the side holding most of them ("Nation controlling most"), or a power's name.
+# "mover" the power whose turn it is when it is of the side ("Nation liberating": the liberator holds
+# nothing, the liberated does), "most" the power of the side holding most of them ("Nation
+# controlling most"), or a power's name.
 TechTo = str
 Chart = Literal["1", "2", "either"]
 
@@ -55,7 +57,7 @@ def held_tokens(w: Any, tokens: VictoryTokens) -> dict[str, str]:
 def tech_receiver(w: Any, objective: VictoryObjective, mover: str) -> str:
     """The power that earns the objective's technology roll."""
     ruleset = w.ruleset
-    if objective.tech_to not in ("taker", "most"):
+    if objective.tech_to not in ("taker", "mover", "most"):
         return ruleset.power_name(objective.tech_to)
     side = [p.name for p in ruleset.powers if p.side == objective.side]
     counts: dict[str, int] = {p: 0 for p in side}
@@ -64,7 +66,7 @@ def tech_receiver(w: Any, objective: VictoryObjective, mover: str) -> str:
         if holder is not None and ruleset.power_name(holder) in counts:
             counts[ruleset.power_name(holder)] += 1
     mover = ruleset.power_name(mover)
-    if objective.tech_to == "taker" and counts.get(mover):
+    if (objective.tech_to == "taker" and counts.get(mover)) or (objective.tech_to == "mover" and mover in counts):
         return mover
     best = max(counts.values()) if counts else 0
     tied = [p for p in side if counts[p] == best]

@@ -993,7 +993,8 @@ class Turn:
             else:
                 self._liberate(space, original)
         self.log.captures.append(entry)
-        for grant in self.free_units("captured", space=space, by=w.control[space], previous=previous, original_owner=original):
+        for grant in self.free_units("captured", space=space, by=w.control[space], previous=previous, original_owner=original,
+                                     standing=self.standing, units=self.ruleset.units):
             self.give(grant, space if space in grant.spaces else grant.spaces[0])
 
     def _downgrade_captured(self, u: Any) -> None:

@@ -545,7 +545,8 @@ def parse_standing(doc: YamlDocument, ruleset: Ruleset) -> StandingOrders:
         raise ProblemsError(reader.all_problems())
     return StandingOrders(power, default, per_space, explicit=True, conditional_moves=tuple(enigma), choices=choices,
                           tribute_payers=tuple(payers), kamikaze=tuple(kamikaze), scramble=tuple(scramble),
-                          tech_chart=None if body.get("tech_chart") is None else str(body["tech_chart"]))
+                          tech_chart=None if body.get("tech_chart") is None else str(body["tech_chart"]),
+                          liberation_units=reader.units(body.get("liberation_units"), ("standing_orders", "liberation_units")))
 
 
 def locate(problems: list[Problem], doc: YamlDocument | None, filename: str) -> list[Problem]:

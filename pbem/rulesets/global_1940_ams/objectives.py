@@ -204,7 +204,7 @@ VICTORY_OBJECTIVES = (
     _vo("Allies", "Berlin", _ALLIED_VO + "Control Berlin (Nation taking control, chart 1)", "taker", "1", controls=("Germany",)),
     _vo("Allies", "Africa", _ALLIED_VO + "Control all non-neutral territories in Africa (UK, chart 1)", "United Kingdom", "1", controls=AFRICA),
     # "Liberate Paris": Paris Allied again after an Axis power took it
-    _vo("Allies", "Paris liberated", _ALLIED_VO + "Liberate Paris (Nation liberating, chart 1)", "taker", "1",
+    _vo("Allies", "Paris liberated", _ALLIED_VO + "Liberate Paris (Nation liberating, chart 1)", "mover", "1",
         controls=("France",), only_after=("capital taken: France",)),
     _vo("Allies", "the Burma Road, Hong Kong and Shanghai", _ALLIED_VO + "Control the Burma road, Hong Kong, and Shanghai (UK, chart 1)",
         "United Kingdom", "1", controls=("Szechwan", "Yunnan", "Burma", "India", "Kwangtung", "Kiangsu")),

@@ -83,7 +83,7 @@ AT_WAR_UPGRADES = (
 
 def free_units(options: Mapping[str, object], event: str, **facts: Any) -> list[FreeUnits]:
     """The box's France liberated, then the guide's partisans and the set-up's conditional upgrades."""
-    out = list(france_liberated(options, event, **facts))
+    out = france_liberation(event, **facts)
     if event == "captured" and facts.get("space") in VOLGOGRAD_TRIGGERS and facts.get("original_owner") == "Soviet Union":
         out.append(FreeUnits(owner="Soviet Union", unit="major factory upgrade", count=1, spaces=("Volgograd",),
                              reason=f"{facts['space']} is captured (Initial Set-Up, Volgograd)",
@@ -103,6 +103,28 @@ def free_units(options: Mapping[str, object], event: str, **facts: Any) -> list[
             out.append(FreeUnits(owner="China", unit="infantry", count=1, spaces=spawned, fights=True,
                                  reason="Chinese partisans rise behind the Axis lines (Chinese Partisan Rule)"))
     return out
+
+
+FRANCE_GIFT = 12  # "First time France is liberated by Allies: Place 12 IPCs worth of units in France"
+
+
+def france_liberation(event: str, **facts: Any) -> list[FreeUnits]:
+    """AMS NO, France: the units France's standing orders choose (`liberation_units`, worth 12 IPCs at
+    most), placed in France when the Allies first liberate it; none chosen, or too dear: the box's four
+    infantry (DIGEST §5 AMS.22; an out-of-turn decision is a standing order)."""
+    box = france_liberated({}, event, **facts)
+    if not box:
+        return []
+    standing = facts.get("standing") or {}
+    units = facts.get("units") or {}
+    chosen = dict(getattr(standing.get("France"), "liberation_units", {}) or {})
+    cost = sum(units[t].cost * n for t, n in chosen.items() if t in units)
+    if not chosen or cost > FRANCE_GIFT or any(t not in units or units[t].domain not in ("land", "air") for t in chosen):
+        return box
+    reason = "France is liberated for the first time: 12 IPCs worth of units of its choice (AMS, France)"
+    return [FreeUnits(owner="France", unit=t, count=n, spaces=("France",), reason=reason,
+                      once="france_liberated" if i == 0 else f"france_liberated:{t}")
+            for i, (t, n) in enumerate(sorted(chosen.items()))]
 
 
 CHINESE_TERRITORIES = frozenset({
