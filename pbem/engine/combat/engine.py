@@ -421,11 +421,11 @@ class Engine:
             supported = min(infantry, artillery * per_artillery)
         # units that attack better paired one to one with a partner (1940: a tactical bomber with a
         # fighter or a tank): a pool of partners per set of partner tags, each partner pairing once
-        partners: dict[frozenset[str], int] = {}
-        if side == "attacker":
-            for wanted in {frozenset(c.profile.paired_with) for c in cats if c.profile.paired_attack}:
-                partners[wanted] = sum(n for n, c in zip(own, cats)
-                                       if not c.profile.paired_attack and any(c.profile.has(t) for t in wanted))
+        # one pool of partner units shared by every kind that pairs (a tank pairs with a tactical
+        # bomber or, with AMS Blitz Tactics, a mechanized infantry - not with both)
+        partners: list[list] = []  # [tags, count left]
+        if side == "attacker" and any(c.profile.paired_attack for c in cats):
+            partners = [[c.profile.tags, n] for n, c in zip(own, cats) if n and not c.profile.paired_attack]
         groups: dict[tuple[str, int, str, str], int] = {}
         boosts = {(b.owner, b.unit): [b.count, b.delta, b.note] for b in self.battle.boosts if b.side == side}
         holding = self._holds_fire_to_submerge(side, state)
@@ -451,10 +451,13 @@ class Engine:
                 if not n:
                     continue
             if side == "attacker" and c.profile.paired_attack:
-                pool = frozenset(c.profile.paired_with)
-                paired = min(n, partners.get(pool, 0))
+                paired = 0
+                for partner in partners:
+                    if paired < n and partner[1] and partner[0] & set(c.profile.paired_with):
+                        take = min(n - paired, partner[1])
+                        partner[1] -= take
+                        paired += take
                 if paired:
-                    partners[pool] -= paired
                     key = (c.unit, value + c.profile.paired_attack - c.profile.attack, cls, "paired")
                     groups[key] = groups.get(key, 0) + paired
                     n -= paired
