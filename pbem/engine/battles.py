@@ -166,7 +166,9 @@ def _sink_grounded(w: World, zone: str, grounded: frozenset[int]) -> None:
 def _forces(w: World, units: list[Unit]) -> tuple[cm.Force, ...]:
     groups: dict[tuple[str, str, bool], int] = {}
     for u in units:
-        key = (u.type, u.owner, u.seaborne_from is not None)
+        # units landed from the sea, and paratroopers (Rules.airborne): they came in, they do not retreat,
+        # and each may have a ship bombard for it
+        key = (u.type, u.owner, u.seaborne_from is not None or u.mission == "airborne")
         groups[key] = groups.get(key, 0) + 1
     return tuple(cm.Force(t, o, n, seaborne=s) for (t, o, s), n in sorted(groups.items()))
 
@@ -287,12 +289,21 @@ def resolve_battles(turn: Turn, plan: BattlePlan) -> None:
         _battle(turn, zone, "sea")
         fought_at_sea.add(zone)
         _land_or_lose_cargo(w, zone)
+    # Airborne assaults (Rules.airborne; AMS Ω3.0 "Bombardments for airborne assaults"): ships in any
+    # zone beside the territory with no sea combat there may bombard, one per paratrooper.
+    airborne = {u.space for u in w.units.values() if w.commands(u) and u.mission == "airborne"}
+
+    def beside(territory: str) -> set[str]:
+        if territory not in airborne:
+            return set()
+        return {z for z in w.board.neighbours(territory) if w.is_sea(z) and z not in plan.sea}
+
     for territory in [t for t in plan.land if t in plan.amphibious_zones]:
-        _battle(turn, territory, "land", bombard_from=sorted(plan.amphibious_zones[territory] - fought_at_sea))
+        _battle(turn, territory, "land", bombard_from=sorted((plan.amphibious_zones[territory] | beside(territory)) - fought_at_sea))
     for zone in [z for z in plan.sea if z not in offload_zones]:
         _battle(turn, zone, "sea")
     for territory in [t for t in plan.land if t not in plan.amphibious_zones]:
-        _battle(turn, territory, "land")
+        _battle(turn, territory, "land", bombard_from=sorted(beside(territory) - fought_at_sea) or None)
     for space in sorted(plan.raids):
         _rehome_interceptors(turn, space)
     if w.rules.scramble is not None:
@@ -401,14 +412,15 @@ def _battle(turn: Turn, space: str, kind: str, bombard_from: list[str] | None = 
     att_orders = attacker_orders(directive)
     def_orders, def_default = defender_orders(w, space, defenders, turn.standing)
     seaborne = sum(1 for u in attackers if u.seaborne_from)
-    ships = _bombarding_ships(w, bombard_from or [], seaborne) if seaborne else []
+    landing = seaborne + sum(1 for u in attackers if u.mission == "airborne")  # each may have a ship bombard for it
+    ships = _bombarding_ships(w, bombard_from or [], landing) if landing else []
     if not turn.combat_rules.unloading_ships_bombard:
         ships = [s for s in ships if not s.offloaded_to]
     rules = turn.combat_rules
     if directive is not None and directive.bombard is not None:
-        ships = _chosen_bombardment(turn, directive, ships, seaborne, space, bombard_from or [])
+        ships = _chosen_bombardment(turn, directive, ships, landing, space, bombard_from or [])
     elif rules.bombard_cap_per_seaborne_unit:
-        ships = ships[:seaborne]
+        ships = ships[:landing]
     retreat_to = retreat_spaces(w, space, attackers)
     may_name = retreat_spaces(w, space, attackers, if_subs_submerge=turn.combat_rules.submerge_timing != "never")
     if directive is not None and directive.retreat_to and directive.retreat_to not in may_name:
@@ -841,6 +853,8 @@ def _raid_one(turn: Turn, space: str, raiders: list[Unit], target: str | None, b
         interceptor_bonus = w.rules.hooks.air_battle_bonus(w, space, side="defender", units=interceptors)
     if w.rules.hooks.air_battle_bonus is not None and escorts:
         escort_bonus = w.rules.hooks.air_battle_bonus(w, space, side="attacker", units=escorts)
+    if target is not None and not w.ruleset.units[target].built_in_aa:
+        aa_immune = True  # the facility has no gun of its own (AMS pill box)
     outcome = bombing_raid(label, w.space(space).ipc, w.damage.get(key, 0), len(bombers), turn.dice, turn.combat_rules,
                            escorts=len(escorts), interceptors=len(interceptors), aa_guns=aa_guns,
                            treasury=w.treasury.get(victim, 0) if victim else 0,

@@ -76,6 +76,7 @@ class UnitType:
     # or air base, one naval base, one pill box, two radar towers); None: no limit of its own
     max_per_territory: int | None = None
     needs_facility: bool = False  # placed only where another facility stands (AMS radar tower)
+    built_in_aa: bool = True  # a facility fires at the bombers raiding it (AMS pill box: "Does not contain a built-in AA gun")
     # what capture does to it: None changes hands; "destroyed" (AMS pill box); "destroyed_alone":
     # destroyed unless another facility stays in the territory (AMS radar tower)
     on_capture: str | None = None

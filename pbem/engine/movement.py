@@ -644,16 +644,18 @@ class Mover:
         hook = w.rules.hooks.movement_bonus
         if hook is None or not units:
             return 0, None
-        extra: int | None = None
+        extra: int | None = None  # the least of allowance + bonus over the group, less the least allowance
         within: frozenset[str] | None = None
+        least = min(self._allowance(u, move.phase) for u in units)
         for u in units:
             more, spaces = hook(w.options, w.power, w.utype(u), phase=move.phase, frm=move.frm, to=move.to,
                                 start=u.start, moved=u.moved, arrived_this_phase=u.phase == move.phase,
-                                board=w.board, control=w.control, world=w)
-            extra = more if extra is None else min(extra, more)
+                                board=w.board, control=w.control, world=w, group=tuple(w.utype(x) for x in units))
+            reach = self._allowance(u, move.phase) + more
+            extra = reach if extra is None else min(extra, reach)
             if spaces is not None:
                 within = frozenset(spaces) if within is None else within & frozenset(spaces)
-        return extra or 0, within
+        return max(0, (extra or 0) - least) if extra is not None else 0, within
 
     def _path_for(self, move: Move, domain: str, units: list[Unit], budget: int) -> Step | Problem:
         w = self.w

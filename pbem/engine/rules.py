@@ -156,6 +156,10 @@ class ProductionRules:
     # production limit ("Facilities can be built at any eligible location", E23); False: a rule
     # system without them.
     facilities_anywhere: bool
+    # A power retaking its own original territory from the enemy downgrades the facilities there as any
+    # captor does (units.yaml captured_as); False: it keeps their level (AMS: "A player liberating
+    # his/her own territory may choose whether to downgrade facilities there" - it keeps them)
+    own_recapture_downgrades: bool
 
 
 @dataclass(frozen=True)
@@ -365,7 +369,8 @@ class RuleHooks:
     movement_profiles: Callable[..., dict[str, Any]] | None = None
     income_adjustment: Callable[..., int] | None = None
     free_units: Callable[..., list["FreeUnits"]] | None = None
-    # movement_bonus(options, power, profile, phase=, frm=, to=, start=, moved=, arrived_this_phase=, board=, control=, world=)
+    # movement_bonus(options, power, profile, phase=, frm=, to=, start=, moved=, arrived_this_phase=, board=, control=, world=,
+    #   group=) - group: the profiles of every unit of the move (AMS Blitz Tactics: artillery towed by mechanized infantry)
     #   -> (extra spaces, spaces the whole path must stay within or None): extra movement for one
     #   move of one unit; `start` is where it began the turn, `moved` what it has used,
     #   `arrived_this_phase` whether it already moved in this phase (and so ended a move at `frm`).

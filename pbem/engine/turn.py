@@ -956,7 +956,9 @@ class Turn:
                     u.owner = by
                     u.fought = True  # a captured gun cannot move this turn (Revised FAQ)
                     u.captured = True
-                    self._downgrade_captured(u)
+                    own = sp.original_owner is not None and sp.original_owner in self.ruleset.countries_of(by)
+                    if self.rules.production.own_recapture_downgrades or not own:
+                        self._downgrade_captured(u)
                 elif w.utype(u).domain == "land":
                     w.remove(u)
         loser = w.capital_of_space(space)

@@ -369,6 +369,7 @@ def _build(f: _Files) -> Ruleset:
             place_weights=tuple(sorted((str(k), int(v)) for k, v in (u.get("place_weights") or {}).items())),
             max_per_territory=u.get("max_per_territory"),
             needs_facility=u.get("needs_facility", False),
+            built_in_aa=u.get("built_in_aa", True),
             on_capture=u.get("on_capture"),
             upgrade_from=u.get("upgrade_from"),
             upgrade_to=u.get("upgrade_to"),

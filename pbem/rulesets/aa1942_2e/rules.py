@@ -81,6 +81,7 @@ RULES = Rules(
         # mobilized, or an existing one already in place"; never on a friendly power's carrier.
         new_fighters_on_carriers="own_carriers",
         facilities_anywhere=False,  # no facilities but complexes
+        own_recapture_downgrades=True,  # no facility is downgraded by capture here
         # Units bought but not placed are returned and refunded (Mobilize New Units).
         refund_unplaced=True,
         # Repairs cost 1 IPC per damage point, paid in the Purchase phase.

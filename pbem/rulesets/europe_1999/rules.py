@@ -106,6 +106,7 @@ RULES = Rules(
         # Place New Units: "Newly purchased fighter planes may not be placed directly on aircraft carriers."
         new_fighters_on_carriers="never",
         facilities_anywhere=False,  # no facilities but complexes
+        own_recapture_downgrades=True,  # no facility is downgraded by capture here
     ),
     economy=EconomyRules(
         # The Battle of the Atlantic: "Germany, however, does not receive that income because the convoy

@@ -93,6 +93,8 @@ RULES = Rules(
         new_fighters_on_carriers="own_carriers",
         # "Facilities can be built at any eligible location" (E23): bases need no complex and use no production.
         facilities_anywhere=True,
+        # "If you capture a major industrial complex, it is immediately downgraded" - whoever captures it
+        own_recapture_downgrades=True,
     ),
     # No convoy centres of Europe's kind, no tribute.
     economy=EconomyRules(convoy_income_to_captor=False, convoy_captured_in_passing=False, convoy_open_in_noncombat=True,

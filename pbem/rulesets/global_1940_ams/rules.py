@@ -12,7 +12,7 @@ from pbem.engine.rules import Airborne, ConvoyDisruption, VictoryCheck
 from pbem.rulesets.global_1940.rules import RULES as BOX
 from pbem.rulesets.global_1940_ams.objectives import OBJECTIVES, TOKENS
 from pbem.rulesets.global_1940_ams.politics import move_restriction
-from pbem.rulesets.global_1940_ams.special import air_battle_bonus, battle_boosts, free_units
+from pbem.rulesets.global_1940_ams.special import air_battle_bonus, battle_boosts, free_units, movement_bonus
 from pbem.rulesets.global_1940_ams.technology import TECHNOLOGY
 
 RULES = replace(
@@ -28,6 +28,9 @@ RULES = replace(
     ),
     # Convoy Disruption: "Any roll of "3" or less is counted as a convoy disruption and each roll of "4"
     # or more is ignored" (DIGEST §5 AMS.2); the dice per unit are units.yaml's convoy_dice.
+    # Production Facilities: "A player liberating his/her own territory may choose whether to downgrade
+    # facilities there": it keeps their level (README.md).
+    production=replace(BOX.production, own_recapture_downgrades=False),
     economy=replace(BOX.economy, convoy_disruption=ConvoyDisruption(counted="three_or_less")),
     # Victory by tokens, "at end of any player's turn" (Ω3.1: "timing of check for victory").
     victory=VictoryCheck(kind="tokens", checked_after=None, capitals_not_won=frozenset(), points=None),
@@ -43,5 +46,5 @@ RULES = replace(
     airborne=Airborne(units=frozenset({"infantry"}), per_base=2, base_tag="air_base", reach=2, farther_from="air base",
                       needs_support=True),
     hooks=replace(BOX.hooks, battle_boosts=battle_boosts, move_restriction=move_restriction,
-                 air_battle_bonus=air_battle_bonus, free_units=free_units),
+                 air_battle_bonus=air_battle_bonus, free_units=free_units, movement_bonus=movement_bonus),
 )

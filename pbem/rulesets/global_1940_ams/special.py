@@ -10,7 +10,7 @@ from typing import Any
 
 from pbem.engine.combat.model import Boost
 from pbem.engine.rules import FreeUnits
-from pbem.rulesets.global_1940.special import france_liberated
+from pbem.rulesets.global_1940.special import base_move, france_liberated
 
 WOLF_PACK = 4  # "If four or more German submarines are located in the same sea zone"
 WOLF_PACK_BOOSTED = 3  # "then up to three German submarines in that territory attack at +1"
@@ -142,3 +142,14 @@ def _partisans_rise(w: Any, territory: str) -> bool:
     if any(w.space(n).is_sea for n in w.board.neighbours(territory)):
         return False  # coastal
     return not any(w.ruleset.power_name(u.owner) in AXIS and w.utype(u).domain == "land" for u in w.units_at(territory))
+
+
+def movement_bonus(options: Mapping[str, object], power: str, unit: Any, **move: Any) -> tuple[int, frozenset[str] | None]:
+    """The box's bases, and Blitz Tactics: mechanized infantry "may tow 1 artillery each during non-combat
+    movement" - an artillery moving in noncombat with at least as many mechanized infantry as artillery
+    moves two (DIGEST: towed along the mechs' path)."""
+    world, group = move["world"], move.get("group") or ()
+    if (unit.has("artillery") and move.get("phase") == "noncombat" and "blitz_tactics" in world.developments.get(power, frozenset())
+            and sum(1 for g in group if g.has("mechanized")) >= sum(1 for g in group if g.has("artillery")) > 0):
+        return 1, None
+    return base_move(options, power, unit, **move)

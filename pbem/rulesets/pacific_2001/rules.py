@@ -98,6 +98,7 @@ RULES = Rules(
         # Phase 7: "New fighters may not be placed on carriers."
         new_fighters_on_carriers="never",
         facilities_anywhere=False,  # no facilities but complexes
+        own_recapture_downgrades=True,  # no facility is downgraded by capture here
     ),
     economy=EconomyRules(
         # Convoy Centers: "Japan cannot gain IPC income by taking control of enemy convoy centers, but

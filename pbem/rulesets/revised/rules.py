@@ -127,6 +127,7 @@ RULES = Rules(
         # Mobilize New Units: "fighters can enter play on newly built aircraft carriers".
         new_fighters_on_carriers="new_carriers",
         facilities_anywhere=False,  # no facilities but complexes
+        own_recapture_downgrades=True,  # no facility is downgraded by capture here
         # FAQ, Mobilize Units: units bought beyond the production limit are "Technically (which means,
         # in a tournament)" destroyed; the IPCs are not given back.
         refund_unplaced=False,

@@ -1,6 +1,6 @@
-"""1940 Global with the AMS house rules, groundwork (issue 18): the folder extends global-1940 (its map
-and geometry), holds the guide's set-up and its facility tiers, and the engine enforces what each
-production facility mobilizes."""
+"""1940 Global with the AMS house rules: the folder extends global-1940 (its map and geometry), holds
+the guide's set-up, facility tiers, objective tables and technology charts as data, and the engine
+enforces what each production facility mobilizes."""
 
 from __future__ import annotations
 
@@ -72,3 +72,79 @@ def test_a_military_base_mobilizes_infantry_and_transports_only() -> None:
     assert [p.code for p in refused.problems] == ["place.facility-type"]
     placed = _turn("United Kingdom", "purchase: {UK Pacific: {infantry: 2}}\nplace:\n  West India: {infantry: 2}\n")
     assert not placed.problems
+
+
+def test_starting_ipcs_are_the_guides() -> None:
+    """Initial Set-Up: "Germany - 30 IPC", "USSR - 37", "Italy - 10", "Japan - 26", "ANZAC - 10", "UK: Europe -
+    28", "China - 12", "France - 19", "UK: Pacific - 17", "United States - 52" (DIGEST §5 AMS.1: the treasury)."""
+    from pbem.engine.economy import income
+    from pbem.game.game import rules_for
+
+    rs = load_ruleset("global-1940-ams")
+    guide = {"Germany": 30, "Soviet Union": 37, "Italy": 10, "Japan": 26, "ANZAC": 10, "UK Europe": 28,
+             "China": 12, "France": 19, "UK Pacific": 17, "United States": 52}
+    assert dict(rs.setup.treasury) == guide
+    rules, _ = rules_for(rs)
+    state = initial_state(rs, rs.option_defaults(), rules)
+    assert {c: income(rs, rules.economy, state.control, c) for c in rs.countries} == guide  # the income matches too
+
+
+def test_the_sixteen_victory_objectives() -> None:
+    """Victory objectives: eight for each side, each with the nation that gets the technology and its chart
+    (Axis: Moscow 1, Calcutta and West India 1, 6 Pacific cities Either, 7 Europe cities Either, London 2,
+    Sydney 2, no Allied warships in the Atlantic or Mediterranean - Germany 2, no US surface warships in
+    the Pacific - Japan 2; Allies: Berlin 1, Africa - UK 1, Paris 1, the Burma Road, Hong Kong and
+    Shanghai - UK 1, Rome 2, Tokyo 2, no Japanese capital ships - US 2, the Japanese islands - US 2)."""
+    from pbem.rulesets.global_1940_ams.objectives import TOKENS
+
+    table = {(o.side, o.name): (o.tech_to, o.chart) for o in TOKENS.objectives}
+    assert sum(1 for s, _ in table if s == "Axis") == 8 and sum(1 for s, _ in table if s == "Allies") == 8
+    assert table[("Axis", "Moscow")] == ("taker", "1") and table[("Axis", "London")] == ("taker", "2")
+    assert table[("Axis", "6 victory cities of the Pacific board")] == ("most", "either")
+    assert table[("Axis", "no Allied warships in the Atlantic or the Mediterranean")] == ("Germany", "2")
+    assert table[("Axis", "no US surface warships in the Pacific")] == ("Japan", "2")
+    assert table[("Allies", "Africa")] == ("United Kingdom", "1")
+    assert table[("Allies", "Paris liberated")] == ("mover", "1")
+    assert table[("Allies", "no Japanese capital ships")] == ("United States", "2")
+    assert (TOKENS.at_least, TOKENS.lead) == (4, 2)
+
+
+def test_the_two_technology_charts() -> None:
+    """R&D Breakthrough Charts, by die face: Chart 1 Heavy Artillery, Rockets, Improved Production, Jet
+    Fighters, Propaganda, Blitz Tactics; Chart 2 Super Submarines, Detection Radar, Nautical Engineering,
+    Long-Range Aircraft, Super Carrier Decks, Heavy Bombers."""
+    from pbem.rulesets.global_1940_ams.technology import CHARTS, NAMES
+
+    assert [NAMES[d] for d in CHARTS["1"]] == ["Heavy Artillery", "Rockets", "Improved Production", "Jet Fighters", "Propaganda",
+                                               "Blitz Tactics"]
+    assert [NAMES[d] for d in CHARTS["2"]] == ["Super Submarines", "Detection Radar", "Nautical Engineering", "Long-Range Aircraft",
+                                               "Super Carrier Decks", "Heavy Bombers"]
+
+
+def test_the_national_objective_tables() -> None:
+    """National Objective Bonuses: every nation's table, row by row, with its bonus."""
+    from pbem.rulesets.global_1940_ams.objectives import OBJECTIVES
+
+    bonuses: dict[str, list[int]] = {}
+    for o in OBJECTIVES:
+        bonuses.setdefault(o.country, []).append(o.bonus)
+    assert sorted(bonuses["Germany"]) == [2, 2, 3, 3, 5, 5]  # peace 5; Novgorod/Volgograd/Russia 5 each; Egypt 3; London 3; Iraq/Persias 2 each; W. hemisphere 2 each
+    assert sorted(bonuses["Japan"]) == [2, 3, 3, 5, 5, 5, 5, 5, 6, 10]
+    assert sorted(bonuses["Italy"]) == [2, 2, 2, 3, 5, 5]
+    assert sorted(bonuses["Soviet Union"]) == [2, 2, 2, 3, 4, 4, 10]  # the two Lend-Lease lanes, 2 or 4 each
+    assert sorted(bonuses["United States"]) == [2, 2, 3, 3, 5, 5, 5, 10]
+    assert sorted(bonuses["UK Europe"]) == [2, 3, 3, 3, 5] and sorted(bonuses["UK Pacific"]) == [3, 5]
+    assert bonuses["China"] == [3] and sorted(bonuses["ANZAC"]) == [3, 3, 5]
+
+
+def test_every_space_the_rules_name_is_on_the_map() -> None:
+    """The objectives, tokens and political rules name only spaces of the map."""
+    from pbem.rulesets.global_1940_ams.objectives import OBJECTIVES, TOKENS
+    from pbem.rulesets.global_1940_ams.politics import ASIA
+    from pbem.rulesets.global_1940_ams.special import CHINESE_TERRITORIES
+
+    spaces = set(AMS.board.spaces)
+    named: set[str] = set(ASIA) | set(CHINESE_TERRITORIES)
+    for o in (*OBJECTIVES, *(v.condition for v in TOKENS.objectives)):
+        named |= {*o.controls, *o.not_held, *o.no_enemy_ships_in, *o.land_unit_in, *o.controls_one_of}
+    assert named <= spaces, sorted(named - spaces)
