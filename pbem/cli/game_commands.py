@@ -133,6 +133,13 @@ def status(game_dir: str, as_json: bool) -> None:
     if points is not None:  # a game won by victory points too (Pacific's Japan)
         data["victory_points"] = {"power": points.power, "to_win": points.to_win,
                                   "total": int(dict(state.pending.get("victory_points") or {}).get(points.power, 0))}
+    tokens = game.rules.tokens
+    if tokens is not None:  # victory tokens (AMS): who holds which, and the breakthroughs made
+        held = dict(state.pending.get("tokens") or {})  # type: ignore[call-overload]
+        data["victory_tokens"] = {"at_least": tokens.at_least, "lead": tokens.lead,
+                                  "held": {side: sorted(n for n, s in held.items() if s == side) for side in sorted(game.ruleset.sides)}}
+    if state.developments:
+        data["developments"] = {p: sorted(d) for p, d in sorted(state.developments.items())}
     if as_json:
         click.echo(json.dumps(data, indent=2))
         return
@@ -149,6 +156,14 @@ def status(game_dir: str, as_json: bool) -> None:
     if "victory_points" in data:
         vp = data["victory_points"]
         click.echo(f"{vp['power']}: {vp['total']} of the {vp['to_win']} victory points that win")
+    if "victory_tokens" in data:
+        vt = data["victory_tokens"]
+        click.echo(f"Victory tokens ({vt['at_least']} and {vt['lead']} more than the other side win):")
+        for side, names in vt["held"].items():
+            click.echo(f"  {side}: {len(names)}" + (f" - {', '.join(names)}" if names else ""))
+    names = getattr(game.rules.technology, "names", None) or {}
+    for p, made in data.get("developments", {}).items():
+        click.echo(f"{p} has developed: {', '.join(names.get(d, d.replace('_', ' ')) for d in made)}")
 
 
 #: `pbem validate` exit codes, as schemas/validate.schema.json documents them

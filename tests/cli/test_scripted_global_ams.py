@@ -92,3 +92,13 @@ def test_every_report_format_and_the_map(played: Path, tmp_path: Path) -> None:
     result = CliRunner().invoke(cli, ["map", "--game", str(played), "--out", str(out)], catch_exceptions=False)
     assert result.exit_code == 0, result.output
     assert "Szechwan" in out.read_text()
+
+
+def test_status_shows_tokens_and_breakthroughs(played: Path) -> None:
+    """`pbem status`: the tokens each side holds and what each power has developed."""
+    result = CliRunner().invoke(cli, ["status", "--game", str(played)], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    assert "Victory tokens (4 and 2 more than the other side win):" in result.output
+    assert "Japan has developed: " in result.output
+    data = json.loads(CliRunner().invoke(cli, ["status", "--game", str(played), "--json"], catch_exceptions=False).output)
+    assert data["victory_tokens"]["held"] == {"Allies": [], "Axis": []} and data["developments"]["Japan"]

@@ -7,8 +7,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pbem.engine.problems import ProblemsError
-from pbem.game.game import Game, GameError, new_game
+from pbem.game.game import Game, new_game
+from tests.game.fuzzing import adjudicate_random_orders
 from pbem.io.rulesets import load_ruleset
 
 RULESET = load_ruleset("europe-1999")
@@ -53,20 +53,4 @@ def games(tmp_path_factory: pytest.TempPathFactory) -> dict[int, Game]:
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(data=st.one_of(orders(0), orders(1)))
 def test_random_europe_orders_never_crash(games: dict[int, Game], data: dict) -> None:  # type: ignore[type-arg]
-    import yaml
-
-    from pbem import dice
-    from pbem.engine.turn import run_turn
-    from pbem.io.state import dump_state, load_state
-
-    game = games[data["round"]]
-    text = yaml.safe_dump({"game": "fuzz", **data}, allow_unicode=True)
-    try:
-        parsed, _ = game.check(text.encode(), "fuzz.yaml")
-    except (ProblemsError, GameError) as err:
-        assert str(err)
-        return
-    result = run_turn(game.ruleset, game.rules, game.combat_rules, game.state(), parsed, {}, game.config.options,
-                      dice.SeededDice(dice.local_seed(text)))
-    assert not result.problems
-    assert load_state(dump_state(result.state, game.ruleset), game.ruleset) == result.state
+    adjudicate_random_orders(games[data["round"]], data, standing=False)

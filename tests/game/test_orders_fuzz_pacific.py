@@ -8,25 +8,16 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pbem.engine.problems import ProblemsError
-from pbem.game.game import Game, GameError, new_game
-from pbem.io.rulesets import load_ruleset
+from pbem.game.game import Game, new_game
+from tests.game.fuzzing import Vocabulary, adjudicate_random_orders
 
-RULESET = load_ruleset("pacific-2001")
-SPACES = sorted(RULESET.board.spaces)
-MINE = {p: sorted(s for s, by in RULESET.setup.units.items() if p in by) for p in ("Japan", "Great Britain")}
-NEAR = {p: sorted({n for s in spaces for n in RULESET.board.neighbours(s)} | set(spaces)) for p, spaces in MINE.items()}
-UNITS = sorted(RULESET.units)
+V = Vocabulary("pacific-2001", ("Japan", "Great Britain"))
+RULESET, SPACES, MINE, UNITS, units = V.ruleset, V.spaces, V.mine, V.unit_names, V.units
 COUNTRIES = ["India", "Australia", "USA", "Japan", "x"]
-
-units = st.one_of(
-    st.dictionaries(st.sampled_from(UNITS), st.integers(min_value=0, max_value=12), max_size=3),
-    st.builds(lambda n, u: f"{n} {u}", st.integers(min_value=0, max_value=20), st.sampled_from(UNITS)),
-)
 
 
 def orders(power: str) -> st.SearchStrategy[dict]:  # type: ignore[type-arg]
-    space = st.one_of(st.sampled_from(NEAR[power]), st.sampled_from(SPACES), st.text(max_size=12))
+    space = V.space(power)
     move = st.fixed_dictionaries({"units": units, "from": space, "to": space},
                                  optional={"via": st.lists(space, max_size=3),
                                            "mission": st.sampled_from(["strategic_bombing", "escort", "attack", "cap"])})
@@ -71,20 +62,4 @@ def games(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Game]:
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(data=st.one_of(orders("Japan"), orders("Great Britain")))
 def test_random_pacific_orders_never_crash(games: dict[str, Game], data: dict) -> None:  # type: ignore[type-arg]
-    import yaml
-
-    from pbem import dice
-    from pbem.engine.turn import run_turn
-    from pbem.io.state import dump_state, load_state
-
-    game = games[data["power"]]
-    text = yaml.safe_dump({"game": "fuzz", **data}, allow_unicode=True)
-    try:
-        parsed, _ = game.check(text.encode(), "fuzz.yaml")
-    except (ProblemsError, GameError) as err:
-        assert str(err)
-        return
-    result = run_turn(game.ruleset, game.rules, game.combat_rules, game.state(), parsed, game.standing_orders(),
-                      game.config.options, dice.SeededDice(dice.local_seed(text)))
-    assert not result.problems
-    assert load_state(dump_state(result.state, game.ruleset), game.ruleset) == result.state
+    adjudicate_random_orders(games[data["power"]], data)
