@@ -255,6 +255,15 @@ def _solve(
 # the land fast path
 
 
+class _Going:
+    """A land round's end phase that ends nothing (cells before the first that ends)."""
+
+    over = False
+
+
+_GOING_ON = _Going()
+
+
 class _FastLand:
     """Steady-state land rounds: each side's losses follow a chain, a round is an outer product.
 
@@ -373,6 +382,10 @@ class _FastLand:
         zero_d = (0,) * len(engine.d_cats)
         cap = engine.steady_round
         end_phase = engine._end_round  # = engine.apply(state, "end", [])
+        # With no retreat by the attacker, a steady land round ends once a side is gone or can no longer
+        # hit: losing more never revives a battle, so along a row the cells that end are those from the
+        # first that does - found by bisection, each other cell needing no call of the end phase.
+        monotone = engine.orders["attacker"].retreat.kind == "never"  # type: ignore[index]
         rounds = 0.0
         cells = 0
         neglected = 0.0
@@ -395,6 +408,16 @@ class _FastLand:
                 after = [x + y for x, y in zip(after, extra)]
             row = fresh[r]
             a_now = ca[r]
+            first_over = 0
+            if monotone:
+                lo, up = 0, nd
+                while lo < up:
+                    mid = (lo + up) // 2
+                    if end_phase(State(cap, a_now, cd[mid], zero_a, zero_d, zero_a, zero_d, zero_a, ""), None).over:
+                        up = mid
+                    else:
+                        lo = mid + 1
+                first_over = lo
             scales = [0.0] * nd
             SA: list[float] | None = None
             for j in range(nd):
@@ -403,8 +426,13 @@ class _FastLand:
                 if a + m < NEGLIGIBLE:
                     neglected += a + m
                     continue
-                ended = end_phase(State(cap, a_now, cd[j], zero_a, zero_d, zero_a, zero_d, zero_a, ""), None)
-                if ended.over:
+                if j < first_over:
+                    ended = _GOING_ON
+                else:
+                    ended = end_phase(State(cap, a_now, cd[j], zero_a, zero_d, zero_a, zero_d, zero_a, ""), None)
+                if ended is _GOING_ON:
+                    m += a
+                elif ended.over:
                     ended = ended._replace(round=0)
                     if a:
                         finals[ended] = finals.get(ended, 0.0) + a
