@@ -3,28 +3,22 @@ that show Europe's own rules, through `pbem demo`, the reports and `audit`."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from pbem.cli import cli
 from pbem.game.audit import audit_game
+from tests.cli.scripted import play_demo, read_reports
 
 
 @pytest.fixture(scope="module")
 def played(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    target = tmp_path_factory.mktemp("europe") / "game"
-    result = CliRunner().invoke(cli, ["demo", str(target), "--ruleset", "europe-1999", "--rounds", "3", "--format", "md"],
-                                catch_exceptions=False)
-    assert result.exit_code == 0, result.output
-    return target
+    return play_demo(tmp_path_factory, "europe-1999", 3)
 
 
 @pytest.fixture(scope="module")
 def reports(played: Path) -> list[dict]:
-    return [json.loads(p.read_text()) for p in sorted((played / "reports").glob("round-*/*.json"))]
+    return read_reports(played)
 
 
 def test_the_cash_advance_comes_first(reports: list[dict]) -> None:

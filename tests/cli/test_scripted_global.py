@@ -4,7 +4,6 @@ objectives paid; the reports, the map and `audit`."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
@@ -12,22 +11,19 @@ from click.testing import CliRunner
 
 from pbem.cli import cli
 from pbem.game.audit import audit_game
+from tests.cli.scripted import play_demo, read_reports
 
 ORDER = ["Germany", "Soviet Union", "Japan", "United States", "China", "United Kingdom", "Italy", "ANZAC", "France"]
 
 
 @pytest.fixture(scope="module")
 def played(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    target = tmp_path_factory.mktemp("global") / "game"
-    result = CliRunner().invoke(cli, ["demo", str(target), "--ruleset", "global-1940", "--rounds", "2", "--format", "md"],
-                                catch_exceptions=False)
-    assert result.exit_code == 0, result.output
-    return target
+    return play_demo(tmp_path_factory, "global-1940", 2)
 
 
 @pytest.fixture(scope="module")
 def reports(played: Path) -> list[dict]:
-    return [json.loads(p.read_text()) for p in sorted((played / "reports").glob("round-*/*.json"))]
+    return read_reports(played)
 
 
 def test_two_full_rounds_of_nine_powers(reports: list[dict]) -> None:

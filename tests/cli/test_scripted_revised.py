@@ -2,27 +2,21 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from pbem.cli import cli
 from pbem.game.audit import audit_game
+from tests.cli.scripted import play_demo, read_reports
 
 
 @pytest.fixture(scope="module")
 def played(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    target = tmp_path_factory.mktemp("revised") / "game"
-    result = CliRunner().invoke(cli, ["demo", str(target), "--ruleset", "revised", "--rounds", "3", "--format", "md"],
-                                catch_exceptions=False)
-    assert result.exit_code == 0, result.output
-    return target
+    return play_demo(tmp_path_factory, "revised", 3)
 
 
 def test_revised_rules_show_in_the_reports(played: Path) -> None:
-    reports = [json.loads(p.read_text()) for p in sorted((played / "reports").glob("round-*/*.json"))]
+    reports = read_reports(played)
     assert len(reports) == 15
     notes = [n for r in reports for n in r["notes"]]
     rolls = [roll for r in reports for roll in r["rolls"]]
