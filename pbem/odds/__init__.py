@@ -255,15 +255,6 @@ def _solve(
 # the land fast path
 
 
-class _Going:
-    """A land round's end phase that ends nothing (cells before the first that ends)."""
-
-    over = False
-
-
-_GOING_ON = _Going()
-
-
 class _FastLand:
     """Steady-state land rounds: each side's losses follow a chain, a round is an outer product.
 
@@ -350,34 +341,16 @@ class _FastLand:
         finals: dict[State, float],
         totals: list[float],
     ) -> None:
-        """Solve one pair of chains: cell (i, j) is attacker chain position i, defender position j.
+        """Solve one pair of chains (`grid.solve_grid`); the engine's end phase says which cells end
+        the battle and how."""
+        import numpy as np
 
-        From a cell, the defender's hits h ~ P[j] move i and the attacker's hits k ~ A[i] move j,
-        so the mass reaching row r from an earlier row i is a convolution along j with A[i].
-        Rows are solved in order, and instead of one convolution per pair of rows the pending
-        mass of every later row is kept in `H`, already divided by A[r]: when A[r] = A[r+1] * B[r]
-        (one more casualty removes a few dice, B[r] their hit distribution), moving on a row only
-        multiplies `H` by the short B[r] (Horner's scheme), and row r's incoming mass is A[r] * H[r].
-        Where no one-die B exists (Low Luck, a casualty that changes other units' values) the
-        pending mass is convolved at once (`direct`).  Hits past a chain's end all end it: mass at
-        the defender's last position is kept per row in `tail` (every distribution sums to one).
-        """
+        from pbem.odds.grid import solve_grid
+
         engine = self.engine
         na, nd = len(ca), len(cd)
-        W = nd - 1  # columns before the defender's chain end
-        A, Bs = self._dists("attacker", ca)  # A[r]: hits the attacker scores from position r
+        A, Bs = self._dists("attacker", ca)
         P, _ = self._dists("defender", cd)
-        P0 = [p[0] for p in P]
-        hmax = max(len(p) for p in P)
-        PT = [[p[h] if h < len(p) else 0.0 for p in P] for h in range(hmax)]  # PT[h][j] = P[j][h]
-        SUF = [[0.0] * nd for _ in range(hmax + 1)]  # SUF[h][j] = P(defender j scores >= h hits)
-        for h in range(hmax - 1, -1, -1):
-            SUF[h] = [x + y for x, y in zip(PT[h], SUF[h + 1])]
-        PTF = [q for h in range(1, hmax) for q in PT[h][:W]]  # PT[1:] flattened, W columns each
-        H = [0.0] * (na * W)
-        tail = [0.0] * na
-        direct: list[list[float] | None] = [None] * na
-        hi = -1  # last row with pending mass in H
         zero_a = (0,) * len(engine.a_cats)
         zero_d = (0,) * len(engine.d_cats)
         cap = engine.steady_round
@@ -386,147 +359,63 @@ class _FastLand:
         # hit: losing more never revives a battle, so along a row the cells that end are those from the
         # first that does - found by bisection, each other cell needing no call of the end phase.
         monotone = engine.orders["attacker"].retreat.kind == "never"  # type: ignore[index]
-        rounds = 0.0
-        cells = 0
-        neglected = 0.0
-        for r in range(na):
-            Ar = A[r]
-            la = len(Ar)
-            room = na - 1 - r  # defender hits beyond this all end at the attacker's chain end
-            after = [0.0] * nd  # mass after a round's casualties, before the end phase
-            if hi >= r and W:
-                h = H[r * W : (r + 1) * W]
-                full = [0.0] * (W + la - 1)
-                for k, q in enumerate(Ar):
-                    if q:
-                        full[k : k + W] = [x + q * y for x, y in zip(full[k : k + W], h)]
-                after[:W] = full[:W]
-                after[W] = math.fsum(full[W:])
-            after[W] += tail[r]
-            extra = direct[r]
-            if extra is not None:
-                after = [x + y for x, y in zip(after, extra)]
-            row = fresh[r]
-            a_now = ca[r]
-            first_over = 0
+
+        seen: dict[tuple[int, int], State] = {}
+
+        def ended(i: int, j: int) -> State:
+            got = seen.get((i, j))
+            if got is None:
+                got = seen[(i, j)] = end_phase(State(cap, ca[i], cd[j], zero_a, zero_d, zero_a, zero_d, zero_a, ""), None)
+            return got
+
+        edge = [nd]  # the first cell that ends on the row before: a row further down ends no later
+
+        def over_row(i: int) -> np.ndarray:
             if monotone:
-                lo, up = 0, nd
+                lo, up = 0, edge[0]
+                if up and not ended(i, up - 1).over:
+                    lo = up  # the usual case: the same edge as the row before
                 while lo < up:
                     mid = (lo + up) // 2
-                    if end_phase(State(cap, a_now, cd[mid], zero_a, zero_d, zero_a, zero_d, zero_a, ""), None).over:
+                    if ended(i, mid).over:
                         up = mid
                     else:
                         lo = mid + 1
-                first_over = lo
-            scales = [0.0] * nd
-            SA: list[float] | None = None
+                edge[0] = lo
+                return np.arange(nd) >= lo
+            out = np.zeros(nd, dtype=bool)
             for j in range(nd):
-                a = after[j]
-                m = row[j]
-                if a + m < NEGLIGIBLE:
-                    neglected += a + m
-                    continue
-                if j < first_over:
-                    ended = _GOING_ON
-                else:
-                    ended = end_phase(State(cap, a_now, cd[j], zero_a, zero_d, zero_a, zero_d, zero_a, ""), None)
-                if ended is _GOING_ON:
-                    m += a
-                elif ended.over:
-                    ended = ended._replace(round=0)
-                    if a:
-                        finals[ended] = finals.get(ended, 0.0) + a
-                elif ended.a != a_now or ended.d != cd[j]:
+                st = ended(i, j)
+                if st.over:
+                    out[j] = True
+                elif st.a != ca[i] or st.d != cd[j]:
                     raise AssertionError("the end of a land round left the loss chains")
-                else:
-                    m += a
-                if m < NEGLIGIBLE:
-                    neglected += m
-                    continue
-                cells += 1
-                p0 = P0[j]
-                stay = Ar[0] * p0
-                if ended.over:
-                    # a round without hits still ends the battle here (e.g. a retreat order)
-                    scale = m
-                    finals[ended] = finals.get(ended, 0.0) + m * stay
-                else:
-                    scale = m / (1.0 - stay)
-                rounds += scale
-                scales[j] = scale
-                if j < W:  # the defender misses, the attacker hits: along this row
-                    c = scale * (p0 if room else 1.0)
-                    if c:
-                        k = W - j
-                        end = min(la, k)
-                        if end > 1:
-                            after[j + 1 : j + end] = [x + c * q for x, q in zip(after[j + 1 : j + end], Ar[1:end])]
-                        if k < la:
-                            if SA is None:
-                                SA = [0.0] * (la + 1)
-                                for t in range(la - 1, -1, -1):
-                                    SA[t] = SA[t + 1] + Ar[t]
-                            after[W] += c * SA[k]
-            if not room:
-                break
-            # the defender hits: mass for later rows, before the attacker's hits (A[r]) apply
-            top = min(room, hmax - 1)  # (0: the defender has no dice)
-            if top and any(scales):
-                last = scales[W]
-                if last:
-                    for d in range(1, top + 1):
-                        tail[r + d] += last * (SUF[d] if d == room else PT[d])[W]
-                if W:
-                    # rows r+1 .. r+top at once: coefficients PT[1..top] (SUF[room] for the last)
-                    lo_at, hi_at = (r + 1) * W, (r + top + 1) * W
-                    coef = PTF[: (top - 1) * W] + (SUF[room][:W] if top == room else PTF[(top - 1) * W : top * W])
-                    H[lo_at:hi_at] = [x + p * q for x, p, q in zip(H[lo_at:hi_at], scales[:W] * top, coef)]
-                hi = max(hi, r + top)
-            if hi <= r:
-                continue
-            lo_at, hi_at = (r + 1) * W, (hi + 1) * W
-            b = Bs[r]
-            if b is None or len(b) > 2:  # no one-die Horner step: convolve pending rows with A[r] now
-                for t in range(r + 1, hi + 1):
-                    h = H[t * W : (t + 1) * W]
-                    if not any(h):
-                        continue
-                    full = [0.0] * (W + la - 1)
-                    for k, q in enumerate(Ar):
-                        if q:
-                            full[k : k + W] = [x + q * y for x, y in zip(full[k : k + W], h)]
-                    got = full[:W] + [math.fsum(full[W:])]
-                    old = direct[t]
-                    direct[t] = got if old is None else [x + y for x, y in zip(old, got)]
-                H[lo_at:hi_at] = [0.0] * (hi_at - lo_at)
-                hi = r
-            elif len(b) == 2 and W:
-                b0, b1 = b
-                blk = H[lo_at:hi_at]
-                new = [b0 * x + b1 * y for x, y in zip(blk, [0.0] + blk[:-1])]
-                for t in range(0, hi_at - lo_at, W):
-                    new[t] = b0 * blk[t]
-                    tail[r + 1 + t // W] += b1 * blk[t + W - 1]
-                H[lo_at:hi_at] = new
-        totals[0] += rounds
-        totals[1] += cells
-        self.neglected += neglected
+            return out
+
+        ending, started = solve_grid(A, Bs, P, np.array(fresh, dtype=float), None, over_row)
+        for i, j in zip(*np.nonzero(ending)):
+            st = ended(int(i), int(j))._replace(round=0)
+            finals[st] = finals.get(st, 0.0) + float(ending[i, j])
+        totals[0] += float(started.sum())
+        totals[1] += int(np.count_nonzero(started))
 
     def _dists(
         self, side: str, chain: list[tuple[int, ...]]
     ) -> tuple[list[tuple[float, ...]], list[tuple[float, ...] | None]]:
         """Hit distributions along a chain and the factors B (dist[k] = dist[k+1] * B[k]); each
-        distribution is its successor times B where B is one die, else computed afresh."""
+        distribution is its successor times B where B exists, else computed afresh."""
         groups = [self._groups(side, s) for s in chain]
         factors = [self._factor(groups[k], groups[k + 1]) for k in range(len(chain) - 1)]
-        dists: list[tuple[float, ...]] = [()] * len(chain)
-        dists[-1] = class_distribution(groups[-1], self.low_luck)
+        import numpy as np
+
+        dists: list = [None] * len(chain)
+        dists[-1] = np.array(class_distribution(groups[-1], self.low_luck))
         for k in range(len(chain) - 2, -1, -1):
             b = factors[k]
-            if b is not None and len(b) == 2:
-                dists[k] = convolve(dists[k + 1], b)
+            if b is not None:
+                dists[k] = np.convolve(dists[k + 1], b)
             else:
-                dists[k] = class_distribution(groups[k], self.low_luck)
+                dists[k] = np.array(class_distribution(groups[k], self.low_luck))
         return dists, factors
 
     def _groups(self, side: str, counts: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
@@ -560,7 +449,6 @@ class _FastLand:
         return class_distribution(tuple(sorted((n, v) for v, n in dice.items() if n)), False)
 
 
-NEGLIGIBLE = 1e-16  # branches less likely than this are dropped (the total is reported)
 
 
 

@@ -1,0 +1,158 @@
+"""The numeric kernel of the land fast path: one pair of loss chains solved as a grid, with NumPy.
+
+Cell (i, j) is the attacker at position i of its chain of losses and the defender at position j
+of its own.  From a cell the defender scores h hits with probability P[j][h] (the attacker moves
+to row i + h) and the attacker k hits with probability A[i][k] (the defender moves to column
+j + k); hits past a chain's end stop at its end.  A round that moves neither side is summed in
+closed form, so every cell is solved once, rows in order:
+
+- the mass reaching row r from earlier rows is a convolution along j with A[r].  Instead of one
+  convolution per pair of rows, the mass pending for every later row is kept in `pending`
+  already divided by A[r]: when A[r] = A[r+1] * B[r] (one more casualty removes dice whose hit
+  distribution is B[r]), moving on a row convolves `pending` with the short B[r] only (Horner's
+  scheme), O(n^2) per row and O(n^3) in all for n units a side.  Where no such B exists (Low
+  Luck, a casualty that changes other units' values) the pending mass is convolved with A[r]
+  at once and kept apart (`direct`);
+- within row r the defender misses and the attacker's hits move right: the expected rounds
+  started at each cell of the row solve one lower-triangular system.
+
+Which cells end the battle is the caller's question (`over_row`): the engine's own end phase
+answers it, so no rule is restated here.  Only the arithmetic lives here.  NumPy is imported
+only by the odds, never at start-up.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Sequence
+
+import numpy as np
+
+
+def solve_grid(
+    A: Sequence[Sequence[float]],
+    B: Sequence[Sequence[float] | None],
+    P: Sequence[Sequence[float]],
+    fresh: np.ndarray,
+    arriving: np.ndarray | None,
+    over_row: Callable[[int], np.ndarray],
+) -> tuple[np.ndarray, np.ndarray]:
+    """Where the battle ends and how long it lasts, from the grid's starting mass.
+
+    `A[i]`, `P[j]`: the hit distributions of the attacker at row i and the defender at column j;
+    `B[i]`: the distribution with A[i] = A[i+1] * B[i], or None; `fresh[i, j]`: mass that starts
+    a round at (i, j); `arriving[i, j]`: mass arriving at (i, j) after a round's casualties, before
+    its end phase; `over_row(i)`: the cells of row i whose end phase ends the battle.
+
+    Returns `ending[i, j]`, the probability that the battle ends at cell (i, j) (its end phase
+    then says how), and `started[i, j]`, the expected number of rounds started there.
+    """
+    na, nd = fresh.shape
+    W = nd - 1  # the defender's chain end
+    hmax = max(max(len(p) for p in P), na + 1)
+    PT = np.zeros((hmax, nd))  # PT[h, j] = P[j][h]
+    for j, p in enumerate(P):
+        PT[: len(p), j] = p
+    SUF = np.cumsum(PT[::-1], axis=0)[::-1]  # SUF[h, j] = P(defender at j scores at least h hits)
+    cols = np.arange(nd)
+    ahead = cols[:, None] - cols[None, :]  # j - j'
+    below = ahead > 0
+    gather = np.where(below, ahead, nd)  # index nd of a padded A reads zero
+    tail_at = W - cols[:W]  # the attacker's hits that reach the chain end from j' < W
+    pending = np.zeros((na, nd))
+    direct = np.zeros((na, nd)) if arriving is None else np.array(arriving, dtype=float)
+    ending = np.zeros((na, nd))
+    started = np.zeros((na, nd))
+    padded = np.zeros(nd + 1)
+    ones = np.ones(nd)
+    for r in range(na):
+        a = np.asarray(A[r], dtype=float)
+        room = na - 1 - r  # the defender's hits beyond this all stop at the attacker's chain end
+        inflow = direct[r] + _capped(pending[r], a)
+        keep = PT[0] if room else ones  # the defender's hits leave the row unchanged
+        padded[:] = 0.0
+        padded[: min(len(a), nd)] = a[:nd]
+        move = padded[gather]  # move[j, j'] = A[r][j - j'], j' < j: the attacker's hits along the row
+        if W:
+            beyond = np.concatenate((np.cumsum(a[::-1])[::-1], [0.0]))  # P(at least k hits)
+            move[W, :W] = beyond[np.minimum(tail_at, len(a))]
+        move *= keep  # ... when the defender misses
+        stay = keep * a[0]
+        if W:
+            stay[W] = keep[W]
+        over = over_row(r)
+        ends = over.any()
+        rhs = fresh[r] + inflow
+        lead = 1.0 - stay
+        if ends:
+            lead[over] = 1.0  # a cell that ends plays the one round its fresh mass starts
+            rhs[over] = fresh[r][over]
+            solved = move.copy()
+            solved[over] = 0.0
+        else:
+            solved = move
+        S = _lower_solve(solved, lead, rhs) if rhs.any() else rhs
+        started[r] = S
+        if ends:
+            ending[r] = np.where(over, inflow + move @ S + S * stay, 0.0)
+        if not room:
+            break
+        if S.any():
+            if room > 1:
+                pending[r + 1 : na - 1] += S * PT[1:room]
+            pending[na - 1] += S * SUF[room]
+        b = B[r]
+        block = pending[r + 1 :]
+        if b is None:
+            direct[r + 1 :] += _capped_rows(block, a)
+            block[:] = 0.0
+        else:
+            pending[r + 1 :] = _capped_rows(block, b)
+    return ending, started
+
+
+def _lower_solve(move: np.ndarray, lead: np.ndarray, rhs: np.ndarray) -> np.ndarray:
+    """x with lead * x - move @ x = rhs, `move` strictly lower-triangular and non-negative.
+
+    In a large battle a side that scores no hit at all is rare, so the mass moving along a row is
+    tiny and a few Jacobi sweeps reach the floating-point fixed point; a sweep costs one
+    matrix-vector product, a tenth of a dense solve.  Past a few sweeps the dense solve is used."""
+    if np.any(lead <= 0.0):
+        raise RuntimeError("a battle state cannot progress")  # the engine ends such battles
+    x = rhs / lead
+    for _ in range(SWEEPS):
+        y = (rhs + move @ x) / lead
+        if (x == y).all():
+            return y
+        x = y
+    M = -move
+    M[np.diag_indices_from(M)] = lead
+    return np.linalg.solve(M, rhs)
+
+
+SWEEPS = 8
+
+
+def _capped(h: np.ndarray, a: np.ndarray) -> np.ndarray:
+    """h convolved with a, the mass past the last column kept in the last column."""
+    full = np.convolve(h, a)
+    out = full[: len(h)].copy()
+    out[-1] = full[len(h) - 1 :].sum()
+    return out
+
+
+def _capped_rows(block: np.ndarray, a: Sequence[float]) -> np.ndarray:
+    """`_capped` for every row of `block` at once."""
+    rows, nd = block.shape
+    W = nd - 1
+    out = np.zeros((rows, nd))
+    if not rows:
+        return out
+    for k, q in enumerate(a):
+        if not q:
+            continue
+        if k < W:
+            out[:, k:W] += q * block[:, : W - k]
+            out[:, W] += q * block[:, W - k :].sum(axis=1)
+        else:
+            out[:, W] += q * block.sum(axis=1)
+    return out
