@@ -30,12 +30,15 @@ import itertools
 import math
 import random
 from dataclasses import dataclass, replace
-from typing import Mapping
+from typing import TYPE_CHECKING, Mapping
 
 from pbem.engine.combat.engine import Engine, State
 from pbem.engine.combat.fight import captured
 from pbem.engine.combat.model import Battle, Orders
-from pbem.engine.combat.rolling import class_distribution, convolve, volley_distribution
+from pbem.engine.combat.rolling import class_distribution, volley_distribution
+
+if TYPE_CHECKING:
+    import numpy as np  # imported by the land fast path only, not at start-up
 
 STATE_BUDGET = 200_000
 # Work units (round outcomes enumerated) an exact computation may spend.  REPORT_BUDGET bounds the
@@ -127,12 +130,13 @@ class _Work:
 
 def _round(
     engine: Engine, state: State, low_luck: bool, memo: dict[tuple[str, State], State] | None = None,
-    work: _Work | None = None,
+    work: _Work | None = None, defer: "_FastLand | None" = None,
 ) -> dict[State, float]:
     """The distribution of the state after one full round from `state` (a round start).
 
     `memo` keeps the outcome of phases without dice (mostly the end phase) across calls: many
-    rounds reach the same states."""
+    rounds reach the same states.  With `defer`, a fire phase whose end phase leads into the land
+    fast path hands its outcomes to it instead (`_FastLand.arrive`): they are not in the result."""
     if memo is None:
         memo = {}
     dist: dict[State, float] = {state: 1.0}
@@ -150,7 +154,18 @@ def _round(
                 nxt[after] = nxt.get(after, 0.0) + p
                 continue
             if phase == "fire":
-                _fire(engine, st, p, volleys, low_luck, nxt, work)
+                hit_a, hit_d = _fire_sides(engine, st, volleys, low_luck)
+                if work is not None:
+                    work.add(len(hit_d) * len(hit_a) + len(hit_a) + len(hit_d))
+                if defer is not None and defer.takes(st):
+                    defer.arrive(st, p, hit_a, hit_d)
+                    continue
+                rest = (st.a_submerged, st.d_submerged, st.a_retreated, st.over, st.no_combat)
+                for (a, a_pending), pa in hit_a:
+                    q = p * pa
+                    for (d, d_pending), pd in hit_d:
+                        after = State(st.round, a, d, a_pending, d_pending, *rest)
+                        nxt[after] = nxt.get(after, 0.0) + q * pd
                 continue
             options = [volley_distribution(v, low_luck) for v in volleys]
             if work is not None:
@@ -172,11 +187,14 @@ def _round(
     return out
 
 
-def _fire(engine: Engine, st: State, p: float, volleys, low_luck: bool, nxt: dict[State, float],
-          work: _Work | None = None) -> None:
-    """The fire phase from `st`: each volley's outcomes are applied once (`Engine.fire_casualties`:
-    a volley changes only the side it hits) and then combined, instead of once per combination."""
-    sides: dict[str, list[tuple[tuple[tuple[int, ...], tuple[int, ...]], float]]] = {}
+Outcomes = list[tuple[tuple[tuple[int, ...], tuple[int, ...]], float]]  # (counts, pending) -> probability
+
+
+def _fire_sides(engine: Engine, st: State, volleys, low_luck: bool) -> tuple[Outcomes, Outcomes]:
+    """The fire phase from `st`, per side hit: each volley's outcomes are applied once
+    (`Engine.fire_casualties`: a volley changes only the side it hits), to be combined after,
+    instead of once per combination.  Returns the attacker's and the defender's outcomes."""
+    sides: dict[str, Outcomes] = {}
     for v in volleys:
         got: dict[tuple[tuple[int, ...], tuple[int, ...]], float] = {}
         for h, pr in volley_distribution(v, low_luck):
@@ -184,16 +202,9 @@ def _fire(engine: Engine, st: State, p: float, volleys, low_luck: bool, nxt: dic
             key = (after.d, after.d_pending) if v.side == "attacker" else (after.a, after.a_pending)
             got[key] = got.get(key, 0.0) + pr
         sides[v.side] = list(got.items())
-    hit_d = sides.get("attacker", [((st.d, st.d_pending), 1.0)])
     hit_a = sides.get("defender", [((st.a, st.a_pending), 1.0)])
-    if work is not None:
-        work.add(len(hit_d) * len(hit_a) + sum(len(s) for s in sides.values()))
-    rest = (st.a_submerged, st.d_submerged, st.a_retreated, st.over, st.no_combat)
-    for (a, a_pending), pa in hit_a:
-        q = p * pa
-        for (d, d_pending), pd in hit_d:
-            after = State(st.round, a, d, a_pending, d_pending, *rest)
-            nxt[after] = nxt.get(after, 0.0) + q * pd
+    hit_d = sides.get("attacker", [((st.d, st.d_pending), 1.0)])
+    return hit_a, hit_d
 
 
 def _solve(
@@ -223,7 +234,7 @@ def _solve(
         expanded += 1
         if budget is not None and expanded > STATE_BUDGET:
             raise _TooBig
-        succ = _round(engine, state, low_luck, memo, work)
+        succ = _round(engine, state, low_luck, memo, work, fast)
         stay = succ.pop(state, 0.0)
         if stay >= 1.0 - 1e-15:
             raise RuntimeError("a battle state cannot progress")  # the engine ends such battles
@@ -269,7 +280,15 @@ class _FastLand:
         self.engine = engine
         self.low_luck = low_luck
         self.entries: dict[tuple[tuple[int, ...], tuple[int, ...]], float] = {}
+        # fire phases whose end phase is left to the grid: (state, mass, attacker's and defender's outcomes)
+        self.arrivals: list[tuple[State, float, Outcomes, Outcomes]] = []
         self.neglected = 0.0
+        # The end phase of the last special round may be left to the grid when it is the grid's own:
+        # no retreat (the end phase does not depend on the round) and nothing but the end phase
+        # after the fire phase.
+        phases = engine.phases
+        self._defers = (engine.orders["attacker"].retreat.kind == "never"  # type: ignore[index]
+                        and phases[phases.index("fire") + 1 :] == ("end",))
 
     @classmethod
     def maybe(cls, engine: Engine, low_luck: bool) -> "_FastLand | None":
@@ -283,9 +302,21 @@ class _FastLand:
         key = (state.a, state.d)
         self.entries[key] = self.entries.get(key, 0.0) + m
 
+    def takes(self, st: State) -> bool:
+        """May the fire phase from `st` hand its outcomes to the grid (`arrive`)?"""
+        return (self._defers and st.round + 1 >= self.engine.steady_round and not any(st.a_pending)
+                and not any(st.d_pending) and not any(st.a_retreated))
+
+    def arrive(self, st: State, m: float, hit_a: Outcomes, hit_d: Outcomes) -> None:
+        """The fire phase from `st` (mass `m`) ended in these outcomes; the grid plays its end phase."""
+        self.arrivals.append((st, m, hit_a, hit_d))
+
     def cost(self) -> int:
-        """Work units of `solve`: the grid cells of the largest pair of chains it will walk."""
-        return max(((sum(a) + 1) * (sum(d) + 1) for a, d in self.entries), default=0)
+        """Work units of `solve`: the grid cells of the largest pair of chains it will walk, and the
+        outcomes handed over by `arrive`."""
+        cells = max(((sum(a) + 1) * (sum(d) + 1) for a, d in self.entries), default=0)
+        cells = max([cells] + [(sum(st.a) + 1) * (sum(st.d) + 1) for st, _, _, _ in self.arrivals])
+        return cells + sum(len(ha) * len(hd) for _, _, ha, hd in self.arrivals)
 
     # chains -----------------------------------------------------------------
     def _chain(self, side: str, start: tuple[int, ...]) -> list[tuple[int, ...]]:
@@ -304,40 +335,64 @@ class _FastLand:
         return chain
 
     def solve(self) -> tuple[dict[State, float], float, int]:
+        import numpy as np
+
         finals: dict[State, float] = {}
         totals = [0.0, 0.0]  # expected rounds, cells expanded
-        # group entries by their chains (usually one attacker and one defender chain)
+        # group the mass by pairs of chains (usually one attacker and one defender chain)
         a_chains: dict[tuple[int, ...], list[tuple[int, ...]]] = {}
         d_chains: dict[tuple[int, ...], list[tuple[int, ...]]] = {}
         pos_a: dict[tuple[int, ...], tuple[tuple[int, ...], int]] = {}
         pos_d: dict[tuple[int, ...], tuple[tuple[int, ...], int]] = {}
-        grids: dict[tuple[tuple[int, ...], tuple[int, ...]], list[list[float]]] = {}
-        for (a, d), m in sorted(self.entries.items(), key=lambda kv: -sum(kv[0][0]) - sum(kv[0][1])):
+        grids: dict[tuple[tuple[int, ...], tuple[int, ...]], list[np.ndarray]] = {}  # fresh, arriving
+
+        def place(a: tuple[int, ...], d: tuple[int, ...]) -> tuple[list[np.ndarray], int, int]:
             if a not in pos_a:
-                chain = self._chain("attacker", a)
-                a_chains[a] = chain
+                chain = a_chains[a] = self._chain("attacker", a)
                 for i, s in enumerate(chain):
                     pos_a.setdefault(s, (a, i))
             if d not in pos_d:
-                chain = self._chain("defender", d)
-                d_chains[d] = chain
+                chain = d_chains[d] = self._chain("defender", d)
                 for j, s in enumerate(chain):
                     pos_d.setdefault(s, (d, j))
             (ka, i), (kd, j) = pos_a[a], pos_d[d]
             grid = grids.get((ka, kd))
             if grid is None:
-                grid = [[0.0] * len(d_chains[kd]) for _ in a_chains[ka]]
-                grids[(ka, kd)] = grid
-            grid[i][j] += m
-        for (ka, kd), fresh in grids.items():
-            self._grid(a_chains[ka], d_chains[kd], fresh, finals, totals)
+                shape = (len(a_chains[ka]), len(d_chains[kd]))
+                grid = grids[(ka, kd)] = [np.zeros(shape), np.zeros(shape)]
+            return grid, i, j
+
+        index: dict[tuple[str, tuple[int, ...]], dict[tuple[int, ...], int]] = {}  # chain -> position of a state
+        for st, m, hit_a, hit_d in self.arrivals:
+            grid, _, _ = place(st.a, st.d)
+            ka, kd = pos_a[st.a][0], pos_d[st.d][0]
+            vectors = []
+            for side, outcomes, chain, key in (("a", hit_a, a_chains[ka], ka), ("d", hit_d, d_chains[kd], kd)):
+                at = index.get((side, key))
+                if at is None:  # chains may meet at their ends: positions on this very chain
+                    at = index[(side, key)] = {s: k for k, s in enumerate(chain)}
+                vec = np.zeros(len(chain))
+                for (counts, pending), p in outcomes:
+                    left = tuple(n - k for n, k in zip(counts, pending)) if any(pending) else counts
+                    k = at.get(left)
+                    if k is None:
+                        raise AssertionError("a land round's casualties left the loss chain")
+                    vec[k] += p
+                vectors.append(vec)
+            grid[1] += m * np.outer(*vectors)
+        for (a, d), m in sorted(self.entries.items(), key=lambda kv: -sum(kv[0][0]) - sum(kv[0][1])):
+            grid, i, j = place(a, d)
+            grid[0][i, j] += m
+        for (ka, kd), (fresh, arriving) in grids.items():
+            self._grid(a_chains[ka], d_chains[kd], fresh, arriving, finals, totals)
         return finals, totals[0], int(totals[1])
 
     def _grid(
         self,
         ca: list[tuple[int, ...]],
         cd: list[tuple[int, ...]],
-        fresh: list[list[float]],
+        fresh: "np.ndarray",
+        arriving: "np.ndarray",
         finals: dict[State, float],
         totals: list[float],
     ) -> None:
@@ -348,7 +403,7 @@ class _FastLand:
         from pbem.odds.grid import solve_grid
 
         engine = self.engine
-        na, nd = len(ca), len(cd)
+        nd = len(cd)
         A, Bs = self._dists("attacker", ca)
         P, _ = self._dists("defender", cd)
         zero_a = (0,) * len(engine.a_cats)
@@ -392,7 +447,7 @@ class _FastLand:
                     raise AssertionError("the end of a land round left the loss chains")
             return out
 
-        ending, started = solve_grid(A, Bs, P, np.array(fresh, dtype=float), None, over_row)
+        ending, started = solve_grid(A, Bs, P, fresh, arriving, over_row)
         for i, j in zip(*np.nonzero(ending)):
             st = ended(int(i), int(j))._replace(round=0)
             finals[st] = finals.get(st, 0.0) + float(ending[i, j])
