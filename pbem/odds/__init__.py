@@ -154,12 +154,12 @@ def _round(
                 nxt[after] = nxt.get(after, 0.0) + p
                 continue
             if phase == "fire":
+                if defer is not None and defer.takes(st, volleys):
+                    defer.arrive(st, p, volleys)
+                    continue
                 hit_a, hit_d = _fire_sides(engine, st, volleys, low_luck)
                 if work is not None:
                     work.add(len(hit_d) * len(hit_a) + len(hit_a) + len(hit_d))
-                if defer is not None and defer.takes(st):
-                    defer.arrive(st, p, hit_a, hit_d)
-                    continue
                 rest = (st.a_submerged, st.d_submerged, st.a_retreated, st.over, st.no_combat)
                 for (a, a_pending), pa in hit_a:
                     q = p * pa
@@ -280,9 +280,11 @@ class _FastLand:
         self.engine = engine
         self.low_luck = low_luck
         self.entries: dict[tuple[tuple[int, ...], tuple[int, ...]], float] = {}
-        # fire phases whose end phase is left to the grid: (state, mass, attacker's and defender's outcomes)
-        self.arrivals: list[tuple[State, float, Outcomes, Outcomes]] = []
+        # fire phases whose casualties and end phase are left to the grid:
+        # (state, mass, distribution of the hits on the attacker, of the hits on the defender)
+        self.arrivals: list[tuple[State, float, tuple[float, ...], tuple[float, ...]]] = []
         self.neglected = 0.0
+        self._dist_memo: dict[tuple[str, tuple[int, ...], int], tuple[list, list]] = {}
         # The end phase of the last special round may be left to the grid when it is the grid's own:
         # no retreat (the end phase does not depend on the round) and nothing but the end phase
         # after the fire phase.
@@ -302,14 +304,21 @@ class _FastLand:
         key = (state.a, state.d)
         self.entries[key] = self.entries.get(key, 0.0) + m
 
-    def takes(self, st: State) -> bool:
-        """May the fire phase from `st` hand its outcomes to the grid (`arrive`)?"""
+    def takes(self, st: State, volleys) -> bool:  # type: ignore[no-untyped-def]
+        """May the fire phase from `st` hand its volleys to the grid (`arrive`)?  Yes when its end
+        phase is the grid's own and its hits go to any unit: k hits are then k steps down a chain."""
         return (self._defers and st.round + 1 >= self.engine.steady_round and not any(st.a_pending)
-                and not any(st.d_pending) and not any(st.a_retreated))
+                and not any(st.d_pending) and not any(st.a_retreated)
+                and all(g.fire_class == "any" for v in volleys for g in v.groups))
 
-    def arrive(self, st: State, m: float, hit_a: Outcomes, hit_d: Outcomes) -> None:
-        """The fire phase from `st` (mass `m`) ended in these outcomes; the grid plays its end phase."""
-        self.arrivals.append((st, m, hit_a, hit_d))
+    def arrive(self, st: State, m: float, volleys) -> None:  # type: ignore[no-untyped-def]
+        """The fire phase from `st` (mass `m`) rolls these volleys; the grid plays their casualties
+        and the end phase."""
+        dists = {"attacker": (1.0,), "defender": (1.0,)}
+        for v in volleys:
+            groups = tuple(sorted((g.count, g.value) if g.best_of == 1 else (g.count, g.value, g.best_of) for g in v.groups))
+            dists[v.side] = class_distribution(groups, self.low_luck)
+        self.arrivals.append((st, m, dists["defender"], dists["attacker"]))  # hits on the attacker, on the defender
 
     def cost(self) -> int:
         """Work units of `solve`: the grid cells of the largest pair of chains it will walk, and the
@@ -362,22 +371,15 @@ class _FastLand:
                 grid = grids[(ka, kd)] = [np.zeros(shape), np.zeros(shape)]
             return grid, i, j
 
-        index: dict[tuple[str, tuple[int, ...]], dict[tuple[int, ...], int]] = {}  # chain -> position of a state
-        for st, m, hit_a, hit_d in self.arrivals:
-            grid, _, _ = place(st.a, st.d)
-            ka, kd = pos_a[st.a][0], pos_d[st.d][0]
+        for st, m, on_a, on_d in self.arrivals:
+            grid, i0, j0 = place(st.a, st.d)
             vectors = []
-            for side, outcomes, chain, key in (("a", hit_a, a_chains[ka], ka), ("d", hit_d, d_chains[kd], kd)):
-                at = index.get((side, key))
-                if at is None:  # chains may meet at their ends: positions on this very chain
-                    at = index[(side, key)] = {s: k for k, s in enumerate(chain)}
-                vec = np.zeros(len(chain))
-                for (counts, pending), p in outcomes:
-                    left = tuple(n - k for n, k in zip(counts, pending)) if any(pending) else counts
-                    k = at.get(left)
-                    if k is None:
-                        raise AssertionError("a land round's casualties left the loss chain")
-                    vec[k] += p
+            for dist, start, size in ((on_a, i0, grid[1].shape[0]), (on_d, j0, grid[1].shape[1])):
+                vec = np.zeros(size)  # k hits: k steps down the chain, the rest stop at its end
+                room = size - start
+                vec[start : start + min(room, len(dist))] = dist[:room]
+                if len(dist) > room:
+                    vec[-1] += math.fsum(dist[room:])
                 vectors.append(vec)
             grid[1] += m * np.outer(*vectors)
         for (a, d), m in sorted(self.entries.items(), key=lambda kv: -sum(kv[0][0]) - sum(kv[0][1])):
@@ -458,7 +460,17 @@ class _FastLand:
         self, side: str, chain: list[tuple[int, ...]]
     ) -> tuple[list[tuple[float, ...]], list[tuple[float, ...] | None]]:
         """Hit distributions along a chain and the factors B (dist[k] = dist[k+1] * B[k]); each
-        distribution is its successor times B where B exists, else computed afresh."""
+        distribution is its successor times B where B exists, else computed afresh.  Grids often
+        share a chain (one defender against attackers that lost different aircraft to AA)."""
+        key = (side, chain[0], len(chain))
+        got = self._dist_memo.get(key)
+        if got is None:
+            got = self._dist_memo[key] = self._chain_dists(side, chain)
+        return got
+
+    def _chain_dists(
+        self, side: str, chain: list[tuple[int, ...]]
+    ) -> tuple[list[tuple[float, ...]], list[tuple[float, ...] | None]]:
         groups = [self._groups(side, s) for s in chain]
         factors = [self._factor(groups[k], groups[k + 1]) for k in range(len(chain) - 1)]
         import numpy as np
@@ -536,14 +548,22 @@ def _summarise(
         "defender": _unit_counts(engine, "defender", engine.d_start),
     }
     grouped: dict[tuple[str, tuple[tuple[str, int], ...], tuple[tuple[str, int], ...]], float] = {}
+    counted: dict[tuple[str, tuple[tuple[int, ...], ...]], dict[str, int]] = {}  # finals share one side's units
+
+    def units(side: str, *vectors: tuple[int, ...]) -> dict[str, int]:
+        got = counted.get((side, vectors))
+        if got is None:
+            got = counted[(side, vectors)] = _unit_counts(engine, side, *vectors)
+        return got
+
     for st, p in finals.items():
         p /= total
         win[st.over] += p
         if captured(engine, st):
             cap += p
         left = {
-            "attacker": _unit_counts(engine, "attacker", st.a, st.a_retreated, st.a_submerged),
-            "defender": _unit_counts(engine, "defender", st.d, st.d_submerged),
+            "attacker": units("attacker", st.a, st.a_retreated, st.a_submerged),
+            "defender": units("defender", st.d, st.d_submerged),
         }
         for side in ("attacker", "defender"):
             for unit, n in left[side].items():

@@ -53,47 +53,32 @@ def solve_grid(
     for j, p in enumerate(P):
         PT[: len(p), j] = p
     SUF = np.cumsum(PT[::-1], axis=0)[::-1]  # SUF[h, j] = P(defender at j scores at least h hits)
-    cols = np.arange(nd)
-    ahead = cols[:, None] - cols[None, :]  # j - j'
-    below = ahead > 0
-    gather = np.where(below, ahead, nd)  # index nd of a padded A reads zero
-    tail_at = W - cols[:W]  # the attacker's hits that reach the chain end from j' < W
     pending = np.zeros((na, nd))
     direct = np.zeros((na, nd)) if arriving is None else np.array(arriving, dtype=float)
     ending = np.zeros((na, nd))
     started = np.zeros((na, nd))
-    padded = np.zeros(nd + 1)
     ones = np.ones(nd)
     for r in range(na):
         a = np.asarray(A[r], dtype=float)
         room = na - 1 - r  # the defender's hits beyond this all stop at the attacker's chain end
         inflow = direct[r] + _capped(pending[r], a)
         keep = PT[0] if room else ones  # the defender's hits leave the row unchanged
-        padded[:] = 0.0
-        padded[: min(len(a), nd)] = a[:nd]
-        move = padded[gather]  # move[j, j'] = A[r][j - j'], j' < j: the attacker's hits along the row
-        if W:
-            beyond = np.concatenate((np.cumsum(a[::-1])[::-1], [0.0]))  # P(at least k hits)
-            move[W, :W] = beyond[np.minimum(tail_at, len(a))]
-        move *= keep  # ... when the defender misses
+        hop = a.copy()  # the attacker's hits that move along the row (when the defender misses)
+        hop[0] = 0.0
         stay = keep * a[0]
         if W:
-            stay[W] = keep[W]
+            stay[W] = keep[W]  # at the chain end every hit of the attacker changes nothing
         over = over_row(r)
-        ends = over.any()
+        ends = bool(over.any())
         rhs = fresh[r] + inflow
         lead = 1.0 - stay
         if ends:
             lead[over] = 1.0  # a cell that ends plays the one round its fresh mass starts
             rhs[over] = fresh[r][over]
-            solved = move.copy()
-            solved[over] = 0.0
-        else:
-            solved = move
-        S = _lower_solve(solved, lead, rhs) if rhs.any() else rhs
+        S = _row_solve(hop, keep, lead, rhs, over if ends else None) if rhs.any() else rhs
         started[r] = S
         if ends:
-            ending[r] = np.where(over, inflow + move @ S + S * stay, 0.0)
+            ending[r] = np.where(over, inflow + _along(S, keep, hop) + S * stay, 0.0)
         if not room:
             break
         if S.any():
@@ -105,31 +90,54 @@ def solve_grid(
         if b is None:
             direct[r + 1 :] += _capped_rows(block, a)
             block[:] = 0.0
+        elif len(b) == 2 and W:  # one die: the usual step, done in place
+            b0, b1 = b
+            block[:, W] = b0 * block[:, W] + b1 * (block[:, W - 1] + block[:, W])
+            block[:, 1:W] = b0 * block[:, 1:W] + b1 * block[:, : W - 1]
+            block[:, 0] *= b0
         else:
             pending[r + 1 :] = _capped_rows(block, b)
     return ending, started
 
 
-def _lower_solve(move: np.ndarray, lead: np.ndarray, rhs: np.ndarray) -> np.ndarray:
-    """x with lead * x - move @ x = rhs, `move` strictly lower-triangular and non-negative.
+def _along(x: np.ndarray, keep: np.ndarray, hop: np.ndarray) -> np.ndarray:
+    """The mass that rounds started at `x` move along their row: the defender misses (`keep`), the
+    attacker hits (`hop`); at the chain end a hit changes nothing (it is part of the cell's stay)."""
+    v = keep * x
+    v[-1] = 0.0
+    return _capped(v, hop)
 
-    In a large battle a side that scores no hit at all is rare, so the mass moving along a row is
-    tiny and a few Jacobi sweeps reach the floating-point fixed point; a sweep costs one
-    matrix-vector product, a tenth of a dense solve.  Past a few sweeps the dense solve is used."""
+
+def _row_solve(hop: np.ndarray, keep: np.ndarray, lead: np.ndarray, rhs: np.ndarray, over: np.ndarray | None) -> np.ndarray:
+    """x with lead * x - along(x) = rhs, where cells that end (`over`) take no mass along the row.
+
+    `along` is strictly causal (mass moves right only), so Jacobi sweeps reach the exact answer in at
+    most one sweep per cell; in a large battle a side that scores no hit at all is rare and a few
+    sweeps reach the floating-point fixed point.  A sweep is one short convolution.  Past a few
+    sweeps the row is solved as a dense lower-triangular system."""
     if np.any(lead <= 0.0):
         raise RuntimeError("a battle state cannot progress")  # the engine ends such battles
     x = rhs / lead
     for _ in range(SWEEPS):
-        y = (rhs + move @ x) / lead
+        y = (rhs + _along(x, keep, hop)) / lead
+        if over is not None:
+            y[over] = rhs[over]
         if (x == y).all():
             return y
         x = y
-    M = -move
+    nd = len(rhs)
+    M = np.zeros((nd, nd))
+    for j in range(nd - 1):  # column j: where the mass leaving cell j along the row lands
+        e = np.zeros(nd)
+        e[j] = 1.0
+        M[:, j] = -_along(e, keep, hop)
+    if over is not None:
+        M[over] = 0.0
     M[np.diag_indices_from(M)] = lead
     return np.linalg.solve(M, rhs)
 
 
-SWEEPS = 8
+SWEEPS = 12
 
 
 def _capped(h: np.ndarray, a: np.ndarray) -> np.ndarray:

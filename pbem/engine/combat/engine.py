@@ -154,6 +154,7 @@ class Engine:
         self._hurt_memo: dict[tuple[str, tuple[bool, ...], tuple[bool, ...]], bool] = {}
         self._doomed_memo: dict[tuple[str, tuple[bool, ...], tuple[bool, ...]], bool] = {}
         self._conclude_memo: dict[tuple[tuple[bool, ...], tuple[bool, ...], bool], Winner | None] = {}
+        self._take_memo: dict[tuple[object, ...], tuple[tuple[int, ...], tuple[int, ...]]] = {}
 
     def _first_cycle_differs(self) -> bool:
         """Does a unit here fire with a first-cycle profile (its value, or artillery support, differs)?"""
@@ -505,10 +506,32 @@ class Engine:
         self, side: Side, state: State, hits: Mapping[FireClass, int], step: str, pending: bool, log: list[Event] | None
     ) -> State:
         """Assign `hits` to `side`'s units; kills go behind the casualty strip if `pending`."""
-        if side == "attacker":
-            counts, pend = list(state.a), list(state.a_pending)
+        own = (state.a, state.a_pending) if side == "attacker" else (state.d, state.d_pending)
+        if log is None:  # the odds calculator: the same side, hits and step give the same casualties
+            key = (side, step == "aa", pending, own, tuple(sorted(hits.items())))
+            got = self._take_memo.get(key)
+            if got is None:
+                got = self._take_memo[key] = self._casualties(side, own[0], own[1], hits, step, pending)[:2]
+            counts, pend = got
         else:
-            counts, pend = list(state.d), list(state.d_pending)
+            counts, pend, taken = self._casualties(side, own[0], own[1], hits, step, pending)
+            total = sum(hits.values())
+            if total:
+                log.append(
+                    CasualtiesChosen(
+                        state.round, step, side, _casualties(self.cats(side), taken), total - sum(t.count for t in taken)
+                    )
+                )
+        if side == "attacker":
+            return state._replace(a=counts, a_pending=pend)
+        return state._replace(d=counts, d_pending=pend)
+
+    def _casualties(
+        self, side: Side, own: tuple[int, ...], own_pending: tuple[int, ...], hits: Mapping[FireClass, int], step: str,
+        pending: bool,
+    ) -> tuple[tuple[int, ...], tuple[int, ...], tuple[Taken, ...]]:
+        """`side`'s counts and casualties behind the strip after `hits`, and the casualties taken."""
+        counts, pend = list(own), list(own_pending)
         available = [n - p for n, p in zip(counts, pend)]
         plan = self.plans["attacker-aa"] if step == "aa" and "attacker-aa" in self.plans else self.plans[side]
         taken = plan.assign(available, hits)
@@ -531,16 +554,7 @@ class Engine:
                 pend[t.category] += t.count
             else:
                 counts[t.category] -= t.count
-        total = sum(hits.values())
-        if log is not None and total:
-            log.append(
-                CasualtiesChosen(
-                    state.round, step, side, _casualties(cats, taken), total - sum(t.count for t in taken)
-                )
-            )
-        if side == "attacker":
-            return state._replace(a=tuple(counts), a_pending=tuple(pend))
-        return state._replace(d=tuple(counts), d_pending=tuple(pend))
+        return tuple(counts), tuple(pend), taken
 
     def _apply_opening(self, state: State, hits: Sequence[Mapping[FireClass, int]], log: list[Event] | None) -> State:
         aa_fired = False
