@@ -1,13 +1,25 @@
-"""The odds calculator on issue 19's battles: exact compute time, the probability it gives, and
-the bounded answer the commands print (exact, or sampled past the work budget).
+"""The odds calculator on issue 19's battles: exact compute time beside a plain reference and
+aacalc2, the probability each gives, and the bounded answer the commands print.
 
 Battles (1942 Second Edition units, both sides losing the cheapest units first, transports last):
 (c) 30 inf + 10 art + 15 tank + 5 ftr + 2 bmr against 40 inf + 10 art + 5 tank + 5 ftr;
 (d) 50 inf + 17 art + 17 tank + 16 ftr on each side; (e) 2 bb + 1 cv + 2 ftr + 2 dd + 4 sub +
 1 ca against 1 bb + 2 cv + 4 ftr + 3 dd + 2 sub + 2 tp, and (e) with every count doubled and
 tripled; 100 against 100 on land with one AA gun.  Compute only, in-process, minimum of runs.
-The exact walk of the largest battles is stopped at --exact-budget work units (reported as
-"over"), since it may take minutes.
+
+Columns: "exact" is pbem's calculator; "walk" the plain reference, the same rules walked state by
+state with no fast path (`pbem.odds._solve(fast_path=False)`); both stop at --exact-budget work
+units ("over"), since the largest battles may take minutes.  "P(att)" is the attacker's chance
+to win.  "aacalc2" is the exact TypeScript calculator players use (github mshih01/aacalc2, MIT),
+pruned at 1e-12 and exact, with its chance that the attacker has units left ("P(att left)",
+pbem's attacker_win + stalemate beside it); it runs where Node is installed and aacalc2 was built
+apart (its code is not kept in this project):
+
+    git clone https://github.com/mshih01/aacalc2 benchmarks/.aacalc2
+    (cd benchmarks/.aacalc2 && npm ci && npm run build)
+
+(or set AACALC2 to such a directory).  "bounded" is what validate, adjudicate and the reports
+print: exact, or sampled past the work budget.
 
 The targets of the issue: (c) 10 ms, (d) 40 ms, (e) 3 ms, (e) doubled 100 ms, (e) tripled 1 s,
 100 v 100 with AA 60 ms.
@@ -18,20 +30,26 @@ Run: python benchmarks/bench_odds.py [--runs N] [--exact-budget UNITS]
 from __future__ import annotations
 
 import argparse
+import json
+import os
+import shutil
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 from pbem.engine.combat import Battle, Force
 from pbem.engine.combat.model import Orders
 from pbem.io.rulesets import load_ruleset
-from pbem.odds import COMMAND_BUDGET, REPORT_BUDGET, _TooBig, battle_odds
+from pbem.engine.combat.engine import Engine
+from pbem.odds import COMMAND_BUDGET, REPORT_BUDGET, _solve, _summarise, _TooBig, battle_odds
 from pbem.rulesets.aa1942_2e.combat_rules import COMBAT_RULES
 
 UNITS = load_ruleset("1942-2e").units
 # cheapest first, transports last (the issue's orders of loss); air before the ships it flies from
 SEA_ORDER = ("submarine", "destroyer", "fighter", "cruiser", "aircraft carrier", "battleship", "transport")
 LAND_ORDER = ("infantry", "artillery", "tank", "fighter", "bomber")
+LAND_ORDER_AA = LAND_ORDER + ("antiaircraft artillery",)  # the gun last, as aacalc2 takes it
 
 
 def battle(kind: str, attack: dict[str, int], defend: dict[str, int]) -> Battle:
@@ -55,9 +73,14 @@ CASES = {
     "(e) x2": (battle("sea", times(E_ATTACK, 2), times(E_DEFEND, 2)), SEA_ORDER, 0.100),
     "(e) x3": (battle("sea", times(E_ATTACK, 3), times(E_DEFEND, 3)), SEA_ORDER, 1.0),
     "100v100 AA": (battle("land", {"infantry": 50, "artillery": 20, "tank": 25, "fighter": 5},
-                          {"infantry": 60, "artillery": 20, "tank": 19, "antiaircraft artillery": 1}), LAND_ORDER, 0.060),
+                          {"infantry": 60, "artillery": 20, "tank": 19, "antiaircraft artillery": 1}), LAND_ORDER_AA, 0.060),
 }
 ODDS_COMMAND = ["odds", "--attack", "30 inf, 10 art, 20 tank", "--defend", "30 inf, 10 art, 20 tank"]
+
+
+AACALC2_NAMES = {"infantry": "inf", "artillery": "art", "tank": "arm", "fighter": "fig", "bomber": "bom",
+                 "submarine": "sub", "transport": "tra", "destroyer": "des", "cruiser": "cru",
+                 "aircraft carrier": "acc", "battleship": "bat", "antiaircraft artillery": "aa"}
 
 
 def run(b: Battle, order: tuple[str, ...], budget: int | None) -> tuple[float, object]:
@@ -67,26 +90,70 @@ def run(b: Battle, order: tuple[str, ...], budget: int | None) -> tuple[float, o
     return time.perf_counter() - start, odds
 
 
+def walk(b: Battle, order: tuple[str, ...], budget: int) -> tuple[float, object]:
+    """The plain reference: every state walked one round at a time, no fast path."""
+    engine = Engine(b, Orders(order_of_loss=order), Orders(order_of_loss=order))
+    start = time.perf_counter()
+    finals, rounds, states, _ = _solve(engine, False, fast_path=False, budget=budget)
+    spent = time.perf_counter() - start
+    return spent, _summarise(engine, finals, rounds, states, exact=True, confidence=None)
+
+
+def best_of(runs: int, compute) -> tuple[str, object | None]:  # type: ignore[no-untyped-def]
+    try:
+        timed = [compute() for _ in range(runs)]
+    except _TooBig:
+        return f"{'over':>8}", None
+    spent, odds = min(timed, key=lambda r: r[0])
+    if not odds.exact:  # type: ignore[attr-defined]
+        return f"{'over':>8}", None
+    return f"{spent:8.3f}", odds
+
+
+def aacalc2(runs: int) -> dict[str, dict[float, dict[str, float]]]:
+    """aacalc2's figures per battle and prune threshold, or {} where Node or its build is missing."""
+    folder = Path(os.environ.get("AACALC2", Path(__file__).resolve().parent / ".aacalc2"))
+    node = shutil.which("node")
+    if node is None or not (folder / "dist" / "index.js").exists():
+        print(f"aacalc2: not run ({'no node' if node is None else f'no build in {folder}'}: see this script's docstring)")
+        return {}
+    battles = []
+    for name, (b, order, _) in CASES.items():
+        ool = [AACALC2_NAMES[u] for u in order]
+        side = lambda forces: {"units": {AACALC2_NAMES[f.unit]: f.count for f in forces}, "ool": ool}  # noqa: E731
+        battles.append({"name": name, "naval": b.kind == "sea", "attack": side(b.attackers), "defense": side(b.defenders)})
+    script = Path(__file__).resolve().parent / "aacalc2_bench.mjs"
+    done = subprocess.run([node, str(script), str(folder), str(max(runs, 5))], input=json.dumps(battles),
+                          capture_output=True, text=True, check=True)
+    out: dict[str, dict[float, dict[str, float]]] = {}
+    for row in json.loads(done.stdout):
+        out.setdefault(row["name"], {})[row["prune"]] = row
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--exact-budget", type=int, default=2_000_000)
     args = parser.parse_args()
-    print(f"{'battle':11} {'exact s':>9} {'target s':>9} {'P(att)':>8}   {'bounded s':>9} {'P(att)':>8}  bounded answer")
+    theirs = aacalc2(args.runs)
+    print(f"{'battle':11} {'target':>8} {'exact s':>8} {'P(att)':>8} {'walk s':>8} {'P(att)':>8}   "
+          f"{'aacalc2 1e-12 / exact s':>23} {'P(att left)':>11} {'pbem':>8}   {'bounded s':>9} {'P(att)':>8}  bounded answer")
     for name, (b, order, target) in CASES.items():
-        try:
-            best = float("inf")
-            for _ in range(args.runs):
-                spent, exact = run(b, order, args.exact_budget)
-                if not exact.exact:  # type: ignore[attr-defined]
-                    raise _TooBig
-                best = min(best, spent)
-            exact_s, exact_p = f"{best:9.3f}", f"{exact.attacker_win:8.4f}"  # type: ignore[attr-defined]
-        except _TooBig:
-            exact_s, exact_p = f"{'over':>9}", f"{'-':>8}"
+        exact_s, exact = best_of(args.runs, lambda: run(b, order, args.exact_budget))
+        walk_s, ref = best_of(1, lambda: walk(b, order, args.exact_budget))
+        p = lambda odds: f"{odds.attacker_win:8.4f}" if odds is not None else f"{'-':>8}"  # noqa: E731
+        row = theirs.get(name)
+        if row:
+            them = f"{row[1e-12]['seconds']:11.3f} / {row[0]['seconds']:.3f}".rjust(23)
+            left = f"{row[0]['attacker_survives']:11.6f}"
+            ours = f"{exact.attacker_win + exact.stalemate:8.6f}" if exact is not None else f"{'-':>8}"  # type: ignore[attr-defined]
+        else:
+            them, left, ours = f"{'-':>23}", f"{'-':>11}", f"{'-':>8}"
         bounded_t, bounded = min((run(b, order, REPORT_BUDGET) for _ in range(args.runs)), key=lambda r: r[0])
         how = "exact" if bounded.exact else f"sampled, +-{100 * bounded.confidence:.1f} points"  # type: ignore[attr-defined]
-        print(f"{name:11} {exact_s} {target:9.3f} {exact_p}   {bounded_t:9.3f} {bounded.attacker_win:8.4f}  {how}")  # type: ignore[attr-defined]
+        print(f"{name:11} {target:8.3f} {exact_s} {p(exact)} {walk_s} {p(ref)}   {them} {left} {ours}   "
+              f"{bounded_t:9.3f} {bounded.attacker_win:8.4f}  {how}")  # type: ignore[attr-defined]
     print(f"bounded: the budget of validate, adjudicate and the reports ({REPORT_BUDGET} units); "
           f"pbem odds allows {COMMAND_BUDGET}")
     command = [sys.executable, "-c", "from pbem.cli import main; main()", *ODDS_COMMAND]

@@ -252,8 +252,7 @@ def _solve(
                 heapq.heappush(heap, (-_hp(engine, st), st.round, next(counter), st))
     neglected = 0.0
     if fast is not None:
-        work.add(fast.cost())
-        f_finals, f_rounds, f_states = fast.solve()
+        f_finals, f_rounds, f_states = fast.solve(work)
         for st, p in f_finals.items():
             finals[st] = finals.get(st, 0.0) + p
         rounds += f_rounds
@@ -320,12 +319,12 @@ class _FastLand:
             dists[v.side] = class_distribution(groups, self.low_luck)
         self.arrivals.append((st, m, dists["defender"], dists["attacker"]))  # hits on the attacker, on the defender
 
-    def cost(self) -> int:
-        """Work units of `solve`: the grid cells of the largest pair of chains it will walk, and the
-        outcomes handed over by `arrive`."""
-        cells = max(((sum(a) + 1) * (sum(d) + 1) for a, d in self.entries), default=0)
-        cells = max([cells] + [(sum(st.a) + 1) * (sum(st.d) + 1) for st, _, _, _ in self.arrivals])
-        return cells + sum(len(ha) * len(hd) for _, _, ha, hd in self.arrivals)
+    # Work units of the grids (see STATE_BUDGET's comment: a unit is about one outcome of the general
+    # walk, a few microseconds): a row costs a few dozen array operations whatever its length, a
+    # chain position one volley of the engine, the outer products of `arrive` almost nothing.
+    ROW_UNITS = 12
+    CHAIN_UNITS = 4
+    CELLS_PER_UNIT = 200
 
     # chains -----------------------------------------------------------------
     def _chain(self, side: str, start: tuple[int, ...]) -> list[tuple[int, ...]]:
@@ -343,7 +342,8 @@ class _FastLand:
             chain.append(counts)
         return chain
 
-    def solve(self) -> tuple[dict[State, float], float, int]:
+    def solve(self, work: _Work) -> tuple[dict[State, float], float, int]:
+        """The grids' finals, expected rounds and cells, once `work` allows their cost."""
         import numpy as np
 
         finals: dict[State, float] = {}
@@ -385,6 +385,9 @@ class _FastLand:
         for (a, d), m in sorted(self.entries.items(), key=lambda kv: -sum(kv[0][0]) - sum(kv[0][1])):
             grid, i, j = place(a, d)
             grid[0][i, j] += m
+        work.add(sum(self.ROW_UNITS * f.shape[0] + f.size // self.CELLS_PER_UNIT for f, _ in grids.values())
+                 + self.CHAIN_UNITS * (sum(map(len, a_chains.values())) + sum(map(len, d_chains.values())))
+                 + sum(len(on_a) * len(on_d) // self.CELLS_PER_UNIT for _, _, on_a, on_d in self.arrivals))
         for (ka, kd), (fresh, arriving) in grids.items():
             self._grid(a_chains[ka], d_chains[kd], fresh, arriving, finals, totals)
         return finals, totals[0], int(totals[1])
