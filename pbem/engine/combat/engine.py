@@ -278,6 +278,19 @@ class Engine:
         return True
 
     # ------------------------------------------------------------------ volleys
+    def enemy_kinds(self, side: Side, enemy: Sequence[int]) -> tuple[bool, bool, bool]:
+        """All that `side`'s surprise and fire volleys read of the enemy's units: whether it has
+        submarines (`_air_class`), air units (`_sub_class`) and destroyers (`_surprise`,
+        `_holds_fire_to_submerge`) - never how many.  The odds calculator asks for a side's
+        volley once per own units and enemy kinds; tests hold the volleys to this."""
+        enemy_side: Side = "defender" if side == "attacker" else "attacker"
+        cats = self.cats(enemy_side)
+        return (
+            any(n and c.profile.has("submarine") for n, c in zip(enemy, cats)),
+            any(n and c.profile.domain == "air" for n, c in zip(enemy, cats)),
+            any(n and c.profile.has("destroyer") for n, c in zip(enemy, cats)),
+        )
+
     def volleys(self, state: State, phase: str) -> tuple[Volley, ...]:
         """The dice this phase needs from `state` (empty: the phase is deterministic)."""
         if state.over:
@@ -624,20 +637,41 @@ class Engine:
             if volley.step.startswith("sacrifice-") and not keep and self._sacrifice_victims_fire_back(volley.side):
                 later.append((target, volley, h))
                 continue
-            state = self._take(target, state, h, volley.step, True, log)
-        if not keep and self.rules.surprise_victims_fire_back_with_own_destroyer:
-            # Revised step 3: "If a destroyer is present ... the destroyer's player skips this step"
-            for side in ("attacker", "defender"):
-                if not self._has(side, state.a if side == "attacker" else state.d, "destroyer"):
-                    state = self._remove_pending_of(side, state)
-        elif not keep:
-            state = self._remove_pending(state)
+            state = self.surprise_casualties(state, volley, h, log)
+        return self.after_surprise(state, later, log)
+
+    def surprise_casualties(
+        self, state: State, volley: Volley, hits: Mapping[FireClass, int], log: list[Event] | None = None
+    ) -> State:
+        """One volley of step 2 (a surprise strike): its hits become casualties of the other side,
+        behind the casualty strip until `after_surprise`.  Like `fire_casualties`, it changes only
+        the side it hits."""
+        target: Side = "defender" if volley.side == "attacker" else "attacker"
+        return self._take(target, state, hits, volley.step, True, log)
+
+    def after_surprise(self, state: State, later: Sequence[tuple[Side, Volley, Mapping[FireClass, int]]] = (),
+                       log: list[Event] | None = None) -> State:
+        """Step 2 once its strikes are assigned: casualties leave unless they fire back, then
+        defenceless transports and the end of the battle (`later`: sacrifices whose victims fire back)."""
+        state = self.surprise_leave(self.surprise_leave(state, "attacker"), "defender")
         for target, volley, h in later:
             state = self._take(target, state, h, volley.step, True, log)
         if self.kind == "sea":
             state = self._defenceless(state, log)
             state = self._conclude(state, log)
         return state
+
+    def surprise_leave(self, state: State, side: Side) -> State:
+        """`side`'s casualties of step 2 leave the strip now, unless they fire back: a question of
+        that side alone (the odds calculator asks it per side)."""
+        if self.rules.surprise_casualties_fire_back:
+            return state
+        # Revised step 3: "If a destroyer is present ... the destroyer's player skips this step"
+        if self.rules.surprise_victims_fire_back_with_own_destroyer and self._has(
+            side, state.a if side == "attacker" else state.d, "destroyer"
+        ):
+            return state
+        return self._remove_pending_of(side, state)
 
     def _sacrifice_victims_fire_back(self, side: Side) -> bool:
         return any(s.fire_back for s in self.sacrifices if s.side == side)
@@ -820,8 +854,13 @@ class Engine:
             state = state._replace(over="retreat")
         return state
 
+    def end_of_fire(self, state: State) -> State:
+        """The first step of a round's end: casualties behind the strip leave (Step 5, remove
+        casualties).  The rest of the end phase (`_end_round`) reads only the strip."""
+        return self._remove_pending(state)
+
     def _end_round(self, state: State, log: list[Event] | None) -> State:
-        state = self._remove_pending(state)
+        state = self.end_of_fire(state)
         if self.kind == "land":
             state = self._aa_alone_logged(state, log)
         else:

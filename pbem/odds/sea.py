@@ -1,0 +1,432 @@
+"""The sea fast path of the exact odds: steady sea rounds as a dynamic programme over side states.
+
+At sea a side's losses do not follow one chain (submarines cannot hit aircraft, aircraft may not
+hit submarines), but a side passes through few states: what is left of it under its order of
+loss.  Each side's states are numbered as they appear, and the engine is asked each question
+once, its answer kept in a table:
+
+- a side's volley, from its own state and from which kinds of units the enemy has (the engine's
+  promise, `Engine.enemy_kinds`): its outcomes, hits per fire class, with their probabilities;
+- the side's state after it takes a number of hits per class, in a given phase;
+- what a phase without dice (the end of a round, the end of the surprise strikes) makes of a
+  pair of side states: another pair, or the end of the battle.
+
+A round from a pair of states is then whole-array operations: the outcomes of both volleys, an
+outer product, lookups in the tables.  Pairs are solved in layers of decreasing hit points (a
+round that changes anything costs hit points, so a layer only feeds later ones), every pair of a
+layer at once, a round that changes nothing summed in closed form.
+
+Valid when nothing but hits changes the battle in steady rounds: no submerging, no retreat by
+order (`FastSea.maybe`).  NumPy is imported only when the odds are computed.
+"""
+
+from __future__ import annotations
+
+import heapq
+from typing import TYPE_CHECKING
+
+from pbem.engine.combat.engine import Engine, State, Volley
+from pbem.engine.combat.rolling import volley_distribution
+from pbem.odds.work import _Work
+
+if TYPE_CHECKING:
+    import numpy as np
+
+STRIDE = 1 << 21  # a pair of side states (i, j) is coded i * STRIDE + j; an ended battle -(2 + its index)
+UNKNOWN = -1
+NO_VOLLEY = -1
+UNASKED = -2
+SideKey = tuple[tuple[int, ...], tuple[int, ...]]  # units on the strip, casualties behind it
+
+
+class _Sides:
+    """The states one side passes through, numbered as they appear."""
+
+    def __init__(self, engine: Engine, side: str):
+        self.cats = engine.cats(side)  # type: ignore[arg-type]
+        self.keys: list[SideKey] = []
+        self.index: dict[SideKey, int] = {}
+        self.sig: list[int] = []  # which kinds of units are on the strip, numbered
+        self.sigs: dict[tuple[bool, ...], int] = {}
+        # what the enemy's volleys read of this side (`Engine.enemy_kinds`), numbered
+        self.seen: list[int] = []
+        self.seens: dict[tuple[bool, ...], int] = {}
+        self._seen_by = lambda counts: engine.enemy_kinds("defender" if side == "attacker" else "attacker", counts)
+        self.hp: list[int] = []
+
+    def add(self, key: SideKey) -> int:
+        got = self.index.get(key)
+        if got is None:
+            got = self.index[key] = len(self.keys)
+            self.keys.append(key)
+            present = tuple(n > 0 for n in key[0])
+            self.sig.append(self.sigs.setdefault(present, len(self.sigs)))
+            self.seen.append(self.seens.setdefault(self._seen_by(key[0]), len(self.seens)))
+            self.hp.append(sum((n - p) * (1 if c.damaged else c.profile.hits) for n, p, c in zip(key[0], key[1], self.cats)))
+        return got
+
+
+class _Table:
+    """Integers over (row, column) indices that grow as states appear; `fill` marks the unasked."""
+
+    def __init__(self, fill: int):
+        import numpy as np
+
+        self.fill = fill
+        self.a = np.full((16, 16), fill, dtype=np.int64)
+
+    def fit(self, rows: int, cols: int) -> "np.ndarray":
+        import numpy as np
+
+        r, c = self.a.shape
+        if rows > r or cols > c:
+            bigger = np.full((max(rows, 2 * r), max(cols, 2 * c)), self.fill, dtype=np.int64)
+            bigger[:r, :c] = self.a
+            self.a = bigger
+        return self.a
+
+
+class _Outcomes:
+    """A side's volleys, numbered, with their outcomes (hit ids of the target, probabilities) padded
+    to one width; the last row is 'no volley': no hit, for certain."""
+
+    def __init__(self) -> None:
+        import numpy as np
+
+        self.volleys: dict[tuple[object, ...], int] = {}
+        self.rows: list[tuple[list[int], list[float]]] = []
+        self.G = np.zeros((1, 1), dtype=np.int64)
+        self.P = np.ones((1, 1))
+        self.width = np.ones(1, dtype=np.int64)  # outcomes of each row
+
+    def add(self, groups: tuple[object, ...], outcomes: list[tuple[int, float]]) -> int:
+        got = self.volleys.get(groups)
+        if got is None:
+            got = self.volleys[groups] = len(self.rows)
+            self.rows.append(([g for g, _ in outcomes], [p for _, p in outcomes]))
+            self._pad()
+        return got
+
+    def _pad(self) -> None:
+        import numpy as np
+
+        width = max(len(g) for g, _ in self.rows)
+        G = np.zeros((len(self.rows) + 1, width), dtype=np.int64)
+        P = np.zeros((len(self.rows) + 1, width))
+        for k, (g, p) in enumerate(self.rows):
+            G[k, : len(g)] = g
+            P[k, : len(p)] = p
+        P[-1, 0] = 1.0  # no volley: no hit
+        self.G, self.P = G, P
+        self.width = np.array([len(g) for g, _ in self.rows] + [1], dtype=np.int64)
+
+
+class FastSea:
+    """Steady sea rounds solved as a programme over pairs of side states (see the module docstring)."""
+
+    # Work units (see pbem.odds.STATE_BUDGET): a question put to the engine, and outcomes combined
+    ASK_UNITS = 10
+    OUTCOMES_PER_UNIT = 70
+
+    def __init__(self, engine: Engine, low_luck: bool):
+        self.engine = engine
+        self.low_luck = low_luck
+        self.entries: dict[tuple[SideKey, SideKey], float] = {}
+        self.neglected = 0.0
+        self.sides = {"attacker": _Sides(engine, "attacker"), "defender": _Sides(engine, "defender")}
+        self.hit_ids: dict[str, dict[tuple[tuple[str, int], ...], int]] = {"attacker": {(): 0}, "defender": {(): 0}}
+        self.hit_keys: dict[str, list[dict[str, int]]] = {"attacker": [{}], "defender": [{}]}
+        self.outcomes = {"attacker": _Outcomes(), "defender": _Outcomes()}
+        self.volley_of: dict[tuple[str, str], _Table] = {}  # (side, phase) -> own state x enemy kinds -> volley
+        self.hit_by: dict[tuple[str, str], Volley] = {}  # (side hit, phase) -> a volley that hits it
+        self.taken: dict[tuple[str, str], _Table] = {}  # (side hit, phase) -> state x hit id -> state
+        self.tails: dict[str, _Table] = {}  # phase without dice -> pair -> pair or end
+        self.kinds_left: dict[str, dict[tuple[int, int], bool]] = {}  # phase -> kinds of a pair -> unchanged?
+        self.finals: list[State] = []
+        self.final_index: dict[State, int] = {}
+        self.zero_a = (0,) * len(engine.a_cats)
+        self.zero_d = (0,) * len(engine.d_cats)
+        self.asked = 0
+
+    @classmethod
+    def maybe(cls, engine: Engine, low_luck: bool) -> "FastSea | None":
+        if engine.kind != "sea" or "parting" in engine.phases:
+            return None
+        if any(o.submerge != "never" for o in engine.orders.values()):
+            return None  # submerged units leave the strip without a hit: use the general walk
+        if engine.orders["attacker"].retreat.kind != "never":  # type: ignore[index]
+            return None
+        return cls(engine, low_luck)
+
+    def takes(self, st: State, volleys) -> bool:  # type: ignore[no-untyped-def]
+        return False  # no phase of an earlier round is handed over
+
+    def add(self, state: State, m: float) -> None:
+        if any(state.a_pending) or any(state.d_pending) or any(state.a_submerged) or any(state.d_submerged) or any(state.a_retreated):
+            raise AssertionError("a steady sea round starts with units off the strip")
+        key = ((state.a, state.a_pending), (state.d, state.d_pending))
+        self.entries[key] = self.entries.get(key, 0.0) + m
+
+    # the engine's answers ----------------------------------------------------------
+    def _state(self, i: int, j: int) -> State:
+        (a, ap), (d, dp) = self.sides["attacker"].keys[i], self.sides["defender"].keys[j]
+        return State(self.engine.steady_round, a, d, ap, dp, self.zero_a, self.zero_d, self.zero_a, "")
+
+    def _code(self, st: State) -> int:
+        """A state after a phase: its pair's code, or the end of the battle."""
+        if st.over:
+            end = st._replace(round=0)
+            got = self.final_index.get(end)
+            if got is None:
+                got = self.final_index[end] = len(self.finals)
+                self.finals.append(end)
+            return -(2 + got)
+        if any(st.a_submerged) or any(st.d_submerged) or any(st.a_retreated):
+            raise AssertionError("a steady sea round moved units off the strip")
+        i = self.sides["attacker"].add((st.a, st.a_pending))
+        j = self.sides["defender"].add((st.d, st.d_pending))
+        return i * STRIDE + j
+
+    def _hit_id(self, target: str, hits) -> int:  # type: ignore[no-untyped-def]
+        key = tuple((c, k) for c, k in hits if k)
+        ids = self.hit_ids[target]
+        got = ids.get(key)
+        if got is None:
+            got = ids[key] = len(self.hit_keys[target])
+            self.hit_keys[target].append(dict(key))
+        return got
+
+    def _volleys(self, phase: str, I: "np.ndarray", J: "np.ndarray") -> tuple["np.ndarray", "np.ndarray"]:
+        """Each pair's volleys in `phase` (ids, or NO_VOLLEY), asking the engine once per own state and
+        enemy kinds: a side's volley depends on nothing else (`Engine.enemy_kinds`)."""
+        import numpy as np
+
+        A, D = self.sides["attacker"], self.sides["defender"]
+        sig_a, sig_d = np.asarray(A.seen)[I], np.asarray(D.seen)[J]
+        ta = self.volley_of.setdefault(("attacker", phase), _Table(UNASKED)).fit(len(A.keys), len(D.seens))
+        td = self.volley_of.setdefault(("defender", phase), _Table(UNASKED)).fit(len(D.keys), len(A.seens))
+        va, vd = ta[I, sig_d], td[J, sig_a]
+        missing = np.nonzero((va == UNASKED) | (vd == UNASKED))[0]
+        for k in missing:
+            i, j, si, sj = int(I[k]), int(J[k]), int(sig_a[k]), int(sig_d[k])
+            if ta[i, sj] != UNASKED and td[j, si] != UNASKED:
+                continue  # asked for an earlier pair of this batch
+            found = {"attacker": NO_VOLLEY, "defender": NO_VOLLEY}
+            for v in self.engine.volleys(self._state(i, j), phase):
+                target = "defender" if v.side == "attacker" else "attacker"
+                if found[v.side] != NO_VOLLEY:
+                    raise AssertionError("two volleys of one side in a steady sea phase")
+                known = self.hit_by.setdefault((target, phase), v)
+                if known.step != v.step:
+                    raise AssertionError("volleys of one side with different steps in a steady sea phase")
+                outcomes = [(self._hit_id(target, h), p) for h, p in volley_distribution(v, self.low_luck)]
+                found[v.side] = self.outcomes[v.side].add(v.groups, outcomes)
+            ta[i, sj], td[j, si] = found["attacker"], found["defender"]
+            self.asked += 1
+        return ta[I, sig_d], td[J, sig_a]
+
+    def _taken(self, target: str, phase: str, S: "np.ndarray", H: "np.ndarray") -> "np.ndarray":
+        """The target's state after each hit id in H from its state in S (broadcast)."""
+        import numpy as np
+
+        side = self.sides[target]
+        table = self.taken.setdefault((target, phase), _Table(UNKNOWN)).fit(len(side.keys), len(self.hit_keys[target]))
+        got = table[S, H]
+        if (got == UNKNOWN).any():
+            S_, H_ = np.broadcast_arrays(S, H)
+            todo = {(int(s), int(h)) for s, h in zip(S_[got == UNKNOWN], H_[got == UNKNOWN])}
+            volley = self.hit_by.get((target, phase))
+            hit = self.engine.surprise_casualties if phase == "surprise" else self.engine.fire_casualties
+            for s, h in sorted(todo):
+                if h == 0 and not any(side.keys[s][1]):  # no hit, no casualty behind the strip: no change
+                    table = self.taken[(target, phase)].fit(len(side.keys), len(self.hit_keys[target]))
+                    table[s, h] = s
+                    continue
+                counts, pending = side.keys[s]
+                if target == "attacker":
+                    st = State(self.engine.steady_round, counts, self.zero_d, pending, self.zero_d,
+                               self.zero_a, self.zero_d, self.zero_a, "")
+                else:
+                    st = State(self.engine.steady_round, self.zero_a, counts, self.zero_a, pending,
+                               self.zero_a, self.zero_d, self.zero_a, "")
+                after = hit(st, volley, self.hit_keys[target][h]) if h else st  # (no hit: no volley needed)
+                # casualties leave the strip as soon as the rules say, side by side, so that the
+                # phases without dice meet fewer pairs: after a surprise strike unless they fire
+                # back (`Engine.surprise_leave`), and at the end of the round (`Engine.end_of_fire`)
+                if phase == "fire":
+                    after = self.engine.end_of_fire(after)
+                else:
+                    after = self.engine.surprise_leave(after, target)  # type: ignore[arg-type]
+                new = side.add((after.a, after.a_pending) if target == "attacker" else (after.d, after.d_pending))
+                table = self.taken[(target, phase)].fit(len(side.keys), len(self.hit_keys[target]))
+                table[s, h] = new
+                self.asked += 1
+            got = table[S, H]
+        return got
+
+    def _tail(self, phase: str, I: "np.ndarray", J: "np.ndarray") -> "np.ndarray":
+        """What a phase without dice makes of each pair: a pair's code or an end's.
+
+        Such a phase reads only which kinds of units each side has (defenceless transports, the
+        end of the battle; held by tests/engine/combat/test_engine_contracts.py), so where it
+        leaves one pair of those kinds unchanged it leaves every such pair unchanged; the engine is
+        asked pair by pair only where it changes something."""
+        import numpy as np
+
+        A, D = self.sides["attacker"], self.sides["defender"]
+        table = self.tails.setdefault(phase, _Table(UNKNOWN)).fit(len(A.keys), len(D.keys))
+        got = table[I, J]
+        missing = np.nonzero(got == UNKNOWN)[0]
+        if len(missing):
+            kinds = self.kinds_left.setdefault(phase, {})
+            mi, mj = I[missing], J[missing]
+            sa, sd = np.asarray(A.sig)[mi], np.asarray(D.sig)[mj]
+            for i, j, a, d in sorted(set(zip(mi.tolist(), mj.tolist(), sa.tolist(), sd.tolist()))):
+                if table[i, j] != UNKNOWN:
+                    continue
+                same = kinds.get((a, d))
+                if same:
+                    table[i, j] = i * STRIDE + j
+                    continue
+                st = self._state(i, j)
+                after = self.engine.after_surprise(st) if phase == "after-surprise" else self.engine.apply(st, phase, [])
+                code = self._code(after)
+                if same is None:
+                    kinds[(a, d)] = code == i * STRIDE + j
+                table = self.tails[phase].fit(len(A.keys), len(D.keys))
+                table[i, j] = code
+                self.asked += 1
+            got = table[I, J]
+        return got
+
+    # a round for many pairs at once -------------------------------------------------
+    def _rounds(self, I: "np.ndarray", J: "np.ndarray", work: _Work) -> tuple["np.ndarray", ...]:
+        """One round from each pair (I[n], J[n]): the pairs reached (origin, i, j, probability) and
+        the ends (origin, end index, probability)."""
+        import numpy as np
+
+        origin = np.arange(len(I))
+        q = np.ones(len(I))
+        i, j = I, J
+        ended: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+
+        def settle(codes: np.ndarray) -> None:
+            nonlocal origin, q, i, j
+            done = codes < UNKNOWN
+            if done.any():
+                ended.append((origin[done], -codes[done] - 2, q[done]))
+                keep = ~done
+                origin, q, codes = origin[keep], q[keep], codes[keep]
+            i, j = codes // STRIDE, codes % STRIDE
+
+        for phase in self.engine.phases:
+            if not len(origin):
+                break
+            if phase not in ("surprise", "fire"):
+                settle(self._tail(phase, i, j))
+                continue
+            va, vd = self._volleys(phase, i, j)
+            quiet = (va == NO_VOLLEY) & (vd == NO_VOLLEY)
+            parts = []
+            if quiet.any():
+                codes = self._tail(phase, i[quiet], j[quiet])
+                parts.append((origin[quiet], codes, q[quiet]))
+            loud = np.nonzero(~quiet)[0]
+            if len(loud):
+                oa, od = self.outcomes["attacker"], self.outcomes["defender"]
+                ra = np.where(va[loud] == NO_VOLLEY, len(oa.rows), va[loud])
+                rd = np.where(vd[loud] == NO_VOLLEY, len(od.rows), vd[loud])
+                # pairs whose volleys have about as many outcomes go together, padded to their widest
+                wa, wd = oa.width[ra], od.width[rd]
+                bucket = np.ceil(np.log2(wa)).astype(np.int64) * 64 + np.ceil(np.log2(wd)).astype(np.int64)
+                for b in np.unique(bucket):
+                    at = bucket == b
+                    ka, kd = int(wa[at].max()), int(wd[at].max())
+                    n = loud[at]
+                    li, lj = i[n], j[n]
+                    pa, pd = oa.P[ra[at], :ka], od.P[rd[at], :kd]
+                    new_j = self._taken("defender", phase, lj[:, None], oa.G[ra[at], :ka])
+                    new_i = self._taken("attacker", phase, li[:, None], od.G[rd[at], :kd])
+                    prob = q[n][:, None, None] * pa[:, :, None] * pd[:, None, :]
+                    live = prob > 0.0
+                    work.add(prob.size // self.OUTCOMES_PER_UNIT)
+                    shape = prob.shape
+                    i3 = np.broadcast_to(new_i[:, None, :], shape)[live]
+                    j3 = np.broadcast_to(new_j[:, :, None], shape)[live]
+                    codes = i3 * STRIDE + j3
+                    if phase == "surprise":
+                        codes = self._tail("after-surprise", codes // STRIDE, codes % STRIDE)
+                    parts.append((np.broadcast_to(origin[n][:, None, None], shape)[live], codes, prob[live]))
+            origin = np.concatenate([p[0] for p in parts])
+            codes = np.concatenate([p[1] for p in parts])
+            q = np.concatenate([p[2] for p in parts])
+            # outcomes that meet again are one particle from here on
+            key_order = np.lexsort((codes, origin))
+            origin, codes, q = origin[key_order], codes[key_order], q[key_order]
+            first = np.ones(len(codes), dtype=bool)
+            first[1:] = (origin[1:] != origin[:-1]) | (codes[1:] != codes[:-1])
+            starts = np.nonzero(first)[0]
+            q = np.add.reduceat(q, starts)
+            origin, codes = origin[starts], codes[starts]
+            settle(codes)
+            work.add(self.ASK_UNITS * self.asked)
+            self.asked = 0
+        if ended:
+            e_origin = np.concatenate([e[0] for e in ended])
+            e_index = np.concatenate([e[1] for e in ended])
+            e_q = np.concatenate([e[2] for e in ended])
+        else:
+            e_origin = e_index = np.zeros(0, dtype=np.int64)
+            e_q = np.zeros(0)
+        return origin, i, j, q, e_origin, e_index, e_q
+
+    def solve(self, work: _Work) -> tuple[dict[State, float], float, int]:
+        import numpy as np
+
+        A, D = self.sides["attacker"], self.sides["defender"]
+        mass: dict[int, float] = {}
+        for (a, d), m in self.entries.items():
+            code = A.add(a) * STRIDE + D.add(d)
+            mass[code] = mass.get(code, 0.0) + m
+        layers: dict[int, dict[int, float]] = {}  # hit points left -> pair -> mass
+        for code, m in mass.items():
+            i, j = divmod(code, STRIDE)
+            layers.setdefault(A.hp[i] + D.hp[j], {})[code] = m
+        heap = [-h for h in layers]
+        heapq.heapify(heap)
+        finals = np.zeros(0)
+        rounds = 0.0
+        pairs = 0
+        while heap:
+            here = -heapq.heappop(heap)
+            layer = layers.pop(here)
+            codes = np.fromiter(layer.keys(), dtype=np.int64, count=len(layer))
+            m = np.fromiter(layer.values(), dtype=float, count=len(layer))
+            I, J = codes // STRIDE, codes % STRIDE
+            origin, i, j, q, e_origin, e_index, e_q = self._rounds(I, J, work)
+            pairs += len(codes)
+            reached = i * STRIDE + j
+            again = reached == codes[origin]
+            stay = np.bincount(origin[again], weights=q[again], minlength=len(codes))
+            if np.any(stay >= 1.0 - 1e-15):
+                raise RuntimeError("a battle state cannot progress")  # the engine ends such battles
+            scale = m / (1.0 - stay)
+            rounds += float(scale.sum())
+            if len(e_index):
+                add = np.bincount(e_index, weights=scale[e_origin] * e_q, minlength=len(self.finals))
+                finals = np.concatenate([finals, np.zeros(len(add) - len(finals))]) + add
+            moved = ~again
+            if moved.any():
+                targets, inverse = np.unique(reached[moved], return_inverse=True)
+                flow = np.bincount(inverse, weights=scale[origin[moved]] * q[moved])
+                hp = np.asarray(A.hp)[targets // STRIDE] + np.asarray(D.hp)[targets % STRIDE]
+                if hp.max() >= here:
+                    raise AssertionError("a sea round changed the battle without a hit")
+                for code, h, f in zip(targets.tolist(), hp.tolist(), flow.tolist()):
+                    row = layers.get(h)
+                    if row is None:
+                        row = layers[h] = {}
+                        heapq.heappush(heap, -h)
+                    row[code] = row.get(code, 0.0) + f
+        out = {self.finals[k]: float(p) for k, p in enumerate(finals) if p}
+        return out, rounds, pairs

@@ -1,0 +1,20 @@
+"""The work an exact odds computation may spend (`pbem.odds.STATE_BUDGET` and the budgets)."""
+
+from __future__ import annotations
+
+
+class _TooBig(Exception):
+    pass
+
+
+class _Work:
+    """The work units spent so far against a budget (None: unbounded)."""
+
+    def __init__(self, budget: int | None):
+        self.budget = budget
+        self.spent = 0
+
+    def add(self, units: int) -> None:
+        self.spent += units
+        if self.budget is not None and self.spent > self.budget:
+            raise _TooBig

@@ -1,0 +1,81 @@
+"""The engine's promises to the odds calculator: a side's volleys read only its own units and which
+kinds of units the enemy has (`Engine.enemy_kinds`), never how many; a phase without dice reads
+only which kinds each side has where it changes nothing (`pbem.odds.sea`)."""
+
+from __future__ import annotations
+
+import importlib
+import random
+
+import pytest
+
+from pbem.engine.combat import Battle, Force, Orders
+from pbem.engine.combat.engine import Engine, State
+from pbem.io.rulesets import load_ruleset, ruleset_dir
+
+RULESETS = ("1942-2e", "revised", "europe-1999", "pacific-2001", "global-1940", "global-1940-ams")
+KINDS = ("submarine", "destroyer", "cruiser", "battleship", "aircraft carrier", "fighter", "bomber", "transport",
+         "tactical bomber")
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_a_sides_volleys_read_only_the_kinds_of_enemy_units(ruleset: str) -> None:
+    """Random fleets and, for each, every way of thinning the enemy that keeps its kinds: the
+    surprise and fire volleys of the other side stay the same (rounds 1 and 2)."""
+    units = dict(load_ruleset(ruleset).units)
+    rules = importlib.import_module(f"pbem.rulesets.{ruleset_dir(ruleset).name}.combat_rules").COMBAT_RULES
+    kinds = [u for u in KINDS if u in units]
+    rng = random.Random(ruleset)
+    checked = 0
+    for _ in range(40):
+        attack = {u: rng.randint(1, 3) for u in rng.sample(kinds, 4)}
+        defend = {u: rng.randint(1, 3) for u in rng.sample(kinds, 4)}
+        battle = Battle("SZ 5", "sea", "Germany", tuple(Force(u, "Germany", n) for u, n in attack.items()),
+                        tuple(Force(u, "United Kingdom", n) for u, n in defend.items()), units, rules)
+        engine = Engine(battle, Orders(), Orders())
+        zero_a, zero_d = (0,) * len(engine.a_cats), (0,) * len(engine.d_cats)
+        for round_ in (1, 2):
+            base = State(round_, engine.a_start, engine.d_start, zero_a, zero_d, zero_a, zero_d, zero_a, "")
+            for side, enemy in (("attacker", "d"), ("defender", "a")):
+                counts = getattr(base, enemy)
+                # the same kinds, one of each; and without one kind the volleys do not read
+                thinner = [tuple(min(n, 1) for n in counts)]
+                for k in range(len(counts)):
+                    fewer = tuple(0 if x == k else n for x, n in enumerate(counts))
+                    if any(fewer) and engine.enemy_kinds(side, fewer) == engine.enemy_kinds(side, counts):
+                        thinner.append(fewer)
+                for changed in thinner:
+                    other = base._replace(**{enemy: changed})
+                    for phase in ("surprise", "fire"):
+                        mine = [v for v in engine.volleys(base, phase) if v.side == side]
+                        again = [v for v in Engine(battle, Orders(), Orders()).volleys(other, phase) if v.side == side]
+                        assert mine == again, (ruleset, side, phase, attack, defend, changed)
+                        checked += 1
+    assert checked >= 40 * 2 * 2 * 2
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_the_end_of_a_round_reads_only_which_kinds_each_side_has(ruleset: str) -> None:
+    """The sea fast path asks the end of a round (and of the surprise strikes) once per pair of
+    kinds where it changes nothing: with no orders to retreat or submerge, thinning either side
+    without removing a kind neither ends the battle nor changes anything there."""
+    units = dict(load_ruleset(ruleset).units)
+    rules = importlib.import_module(f"pbem.rulesets.{ruleset_dir(ruleset).name}.combat_rules").COMBAT_RULES
+    kinds = [u for u in KINDS if u in units]
+    rng = random.Random(f"end/{ruleset}")
+    for _ in range(60):
+        attack = {u: rng.randint(1, 3) for u in rng.sample(kinds, rng.randint(1, 4))}
+        defend = {u: rng.randint(1, 3) for u in rng.sample(kinds, rng.randint(1, 4))}
+        battle = Battle("SZ 5", "sea", "Germany", tuple(Force(u, "Germany", n) for u, n in attack.items()),
+                        tuple(Force(u, "United Kingdom", n) for u, n in defend.items()), units, rules)
+        engine = Engine(battle, Orders(), Orders())
+        zero_a, zero_d = (0,) * len(engine.a_cats), (0,) * len(engine.d_cats)
+        base = State(2, engine.a_start, engine.d_start, zero_a, zero_d, zero_a, zero_d, zero_a, "")
+        thin = base._replace(a=tuple(min(n, 1) for n in base.a), d=tuple(min(n, 1) for n in base.d))
+        for phase in ("end", "after"):
+            def step(st: State) -> State:
+                return engine.after_surprise(st) if phase == "after" else engine.apply(st, "end", [])
+            got, again = step(base), step(thin)
+            assert (got.over == "" and got[1:8] == base[1:8]) == (again.over == "" and again[1:8] == thin[1:8]), (
+                ruleset, phase, attack, defend)
+            assert got.over == again.over
