@@ -155,6 +155,21 @@ class Mover:
                 queue.append((n, dist + 1))
         return None
 
+    def reachable(self, domain: str, frm: str, budget: int, may_pass: Callable[[str], bool]) -> set[str]:
+        """Every space `find_path` finds a path to from `frm` (not flying): one breadth-first search
+        for all of them, rather than one per destination."""
+        seen = {frm}
+        queue = deque([(frm, 0)])
+        while queue:
+            here, dist = queue.popleft()
+            if dist >= budget or (here != frm and not may_pass(here)):
+                continue
+            for n in self._neighbours(domain, here):
+                if n not in seen:
+                    seen.add(n)
+                    queue.append((n, dist + 1))
+        return seen
+
     def _cheapest_path(self, domain: str, frm: str, to: str, budget: int, may_pass: Callable[[str], bool],
                        cost: Callable[[str, str], int]) -> list[str] | None:
         """find_path when some steps cost 0 (a 0-1 breadth-first search)."""

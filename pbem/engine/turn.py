@@ -751,12 +751,8 @@ class Turn:
         for c in w.units.values():
             if c.owner != w.power or not w.utype(c).has("carrier") or c.phase is not None or c.fought:
                 continue
-            budget = w.utype(c).move
-            for zone in w.board.spaces:
-                if w.is_sea(zone) and zone not in zones:
-                    path = self.mover.find_path("sea", c.space, zone, budget, lambda s: not w.enemy_units_at(s))
-                    if path is not None and not w.enemy_units_at(zone):
-                        zones.add(zone)
+            reach = self.mover.reachable("sea", c.space, w.utype(c).move, lambda s: not w.enemy_units_at(s))
+            zones |= {z for z in reach if z != c.space and w.is_sea(z) and not w.enemy_units_at(z)}
             zones.add(c.space)
         return zones
 

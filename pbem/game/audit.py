@@ -391,8 +391,9 @@ def _audit_adjudication(game: Game, c: CommitInfo, parent: str, expected_index: 
     if replay.files:
         if mode == "local" and link != replay.dice_info.get("link"):
             found.append(Finding(c.sha, "Pbem-Dice-Link", f"{(link or 'missing')[:16]}... is not the link {replay.dice_info['link'][:16]}... of the local seed"))
+        committed = game.repo.read_many(list(replay.files), c.sha)
         for f, expected in replay.files.items():
-            actual = game.repo.read(f, c.sha)
+            actual = committed[f]
             if actual != expected:
                 found.append(Finding(c.sha, f, "differs from the replayed adjudication", unified(expected, actual, f)))
         extra = [f for f in c.files_changed if f not in replay.files]

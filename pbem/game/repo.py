@@ -68,6 +68,7 @@ _SAFE_CONFIG = ("-c", "commit.gpgsign=false", "-c", "core.quotepath=false",
                 "-c", "log.showSignature=false", "-c", "color.ui=false")
 _TRAILER_KEY = re.compile(r"[A-Za-z][A-Za-z0-9-]*")
 _TRAILER_LINE = re.compile(r"([A-Za-z][A-Za-z0-9-]*): ?(.*)")
+_FULL_SHA = re.compile(r"[0-9a-f]{40}")  # a commit id written out (SHA-1 repositories)
 _ZERO = "0" * 40
 
 
@@ -327,9 +328,40 @@ class GameRepo:
 
     def read(self, path: str, ref: str | None = None) -> bytes | None:
         """A file's bytes at `ref` (default: the game branch tip), None if it does not exist."""
+        if ref is not None and _FULL_SHA.fullmatch(ref):
+            # a commit id (audit reads hundreds of files by commit): one git call, not two; the
+            # commit is checked only when the file is not found
+            result = self._git(["cat-file", "blob", f"{ref}:{_check_path(path)}"], check=False)
+            if result.returncode == 0:
+                return result.stdout
+            self.resolve(ref)  # UnknownRef for a commit that does not exist
+            return None
         commit = self.resolve(ref)
         result = self._git(["cat-file", "blob", f"{commit}:{_check_path(path)}"], check=False)
         return result.stdout if result.returncode == 0 else None
+
+    def read_many(self, paths: list[str], ref: str | None = None) -> dict[str, bytes | None]:
+        """`read` for many files of one commit in one git call (`git cat-file --batch`)."""
+        commit = ref if ref is not None and _FULL_SHA.fullmatch(ref) else self.resolve(ref)
+        request = "".join(f"{commit}:{_check_path(p)}\n" for p in paths).encode()
+        out = self._git(["cat-file", "--batch"], input=request).stdout
+        found: dict[str, bytes | None] = {}
+        at = 0
+        for p in paths:
+            end = out.index(b"\n", at)
+            header = out[at:end].split()
+            if len(header) == 3 and header[1] == b"blob":
+                size = int(header[2])
+                found[p] = out[end + 1 : end + 1 + size]
+                at = end + 1 + size + 1  # the content, then a newline
+            else:
+                found[p] = None  # "<name> missing", or not a file
+                at = end + 1
+                if len(header) == 3:
+                    at += int(header[2]) + 1
+        if commit == ref and all(v is None for v in found.values()) and paths:
+            self.resolve(ref)  # UnknownRef for a commit that does not exist
+        return found
 
     def list(self, directory: str = "", ref: str | None = None) -> list[str]:
         """Repository paths of all files under `directory` (recursively) at `ref`, sorted."""

@@ -97,8 +97,10 @@ def ruleset_file(ruleset_id: str, name: str) -> Path:
     (ruleset.yaml `extends:`; AMS on 1940 Global shares its map and geometry)."""
     directory = ruleset_dir(ruleset_id)
     path = directory / name
-    parent = _extends(directory)
-    return path if path.is_file() or parent is None else ruleset_file(parent, name)
+    if path.is_file():
+        return path
+    parent = _extends(directory)  # (parsed only when needed: audit asks for the map every turn)
+    return path if parent is None else ruleset_file(parent, name)
 
 
 def _extends(directory: Path) -> str | None:

@@ -21,6 +21,7 @@ from pbem.game.repo import (
     NotAGameRepo,
     RepoError,
     RepositoryBusy,
+    UnknownRef,
     WorkTreeConflict,
 )
 
@@ -112,6 +113,14 @@ def test_commit_then_read_back_and_work_tree_follows(tmp_path: Path) -> None:
     assert git(repo.path, "status", "--porcelain") == ""  # index and work tree match HEAD
     assert "-round: 0\n" in repo.diff(first, sha) and "orders/japan.yaml" in repo.diff(first)
     assert repo.diff(sha, sha) == ""
+    # many files of one commit in one git call, as audit reads them: the same bytes as `read`
+    paths = ["orders/japan.yaml", "state/round-0.yaml", "missing.yaml", "orders", "game.yaml"]
+    for ref in (sha, first, None):
+        assert repo.read_many(paths, ref) == {p: (repo.read(p, ref) if p != "orders" else None) for p in paths}
+    with pytest.raises(UnknownRef):
+        repo.read_many(["game.yaml"], "0" * 39 + "1")
+    with pytest.raises(UnknownRef):
+        repo.read("game.yaml", "0" * 39 + "1")
 
 
 def test_deleting_a_missing_file_and_empty_commits(tmp_path: Path) -> None:
