@@ -22,7 +22,6 @@ order (`FastSea.maybe`).  NumPy is imported only when the odds are computed.
 
 from __future__ import annotations
 
-import heapq
 from typing import TYPE_CHECKING
 
 from pbem.engine.combat.engine import Engine, State, Volley
@@ -32,6 +31,7 @@ from pbem.odds.work import _Work
 if TYPE_CHECKING:
     import numpy as np
 
+CHUNK = 1 << 20  # outcomes combined at once (memory: a few arrays of this many numbers)
 STRIDE = 1 << 21  # a pair of side states (i, j) is coded i * STRIDE + j; an ended battle -(2 + its index)
 UNKNOWN = -1
 NO_VOLLEY = -1
@@ -337,37 +337,37 @@ class FastSea:
                 ra = np.where(va[loud] == NO_VOLLEY, len(oa.rows), va[loud])
                 rd = np.where(vd[loud] == NO_VOLLEY, len(od.rows), vd[loud])
                 # pairs whose volleys have about as many outcomes go together, padded to their widest
+                # (a padded outcome is "no hit" with probability 0), in chunks of bounded size
                 wa, wd = oa.width[ra], od.width[rd]
                 bucket = np.ceil(np.log2(wa)).astype(np.int64) * 64 + np.ceil(np.log2(wd)).astype(np.int64)
                 for b in np.unique(bucket):
-                    at = bucket == b
+                    at = np.nonzero(bucket == b)[0]
                     ka, kd = int(wa[at].max()), int(wd[at].max())
-                    n = loud[at]
-                    li, lj = i[n], j[n]
-                    pa, pd = oa.P[ra[at], :ka], od.P[rd[at], :kd]
-                    new_j = self._taken("defender", phase, lj[:, None], oa.G[ra[at], :ka])
-                    new_i = self._taken("attacker", phase, li[:, None], od.G[rd[at], :kd])
-                    prob = q[n][:, None, None] * pa[:, :, None] * pd[:, None, :]
-                    live = prob > 0.0
-                    work.add(prob.size // self.OUTCOMES_PER_UNIT)
-                    shape = prob.shape
-                    i3 = np.broadcast_to(new_i[:, None, :], shape)[live]
-                    j3 = np.broadcast_to(new_j[:, :, None], shape)[live]
-                    codes = i3 * STRIDE + j3
-                    if phase == "surprise":
-                        codes = self._tail("after-surprise", codes // STRIDE, codes % STRIDE)
-                    parts.append((np.broadcast_to(origin[n][:, None, None], shape)[live], codes, prob[live]))
+                    step = max(1, CHUNK // (ka * kd))
+                    for start in range(0, len(at), step):
+                        part = at[start : start + step]
+                        n = loud[part]
+                        pa, pd = oa.P[ra[part], :ka], od.P[rd[part], :kd]
+                        new_j = self._taken("defender", phase, j[n][:, None], oa.G[ra[part], :ka])
+                        new_i = self._taken("attacker", phase, i[n][:, None], od.G[rd[part], :kd])
+                        prob = q[n][:, None, None] * pa[:, :, None] * pd[:, None, :]
+                        work.add(prob.size // self.OUTCOMES_PER_UNIT)
+                        codes = (new_i[:, None, :] * STRIDE + new_j[:, :, None]).ravel()
+                        if phase == "surprise":
+                            codes = self._tail("after-surprise", codes // STRIDE, codes % STRIDE)
+                        parts.append((np.repeat(origin[n], ka * kd), codes, prob.ravel()))
             origin = np.concatenate([p[0] for p in parts])
             codes = np.concatenate([p[1] for p in parts])
             q = np.concatenate([p[2] for p in parts])
-            # outcomes that meet again are one particle from here on
-            key_order = np.lexsort((codes, origin))
-            origin, codes, q = origin[key_order], codes[key_order], q[key_order]
-            first = np.ones(len(codes), dtype=bool)
-            first[1:] = (origin[1:] != origin[:-1]) | (codes[1:] != codes[:-1])
-            starts = np.nonzero(first)[0]
-            q = np.add.reduceat(q, starts)
-            origin, codes = origin[starts], codes[starts]
+            if phase == "surprise" and len(loud):
+                # strikes that meet again are one particle for the fire phase
+                key_order = np.lexsort((codes, origin))
+                origin, codes, q = origin[key_order], codes[key_order], q[key_order]
+                first = np.ones(len(codes), dtype=bool)
+                first[1:] = (origin[1:] != origin[:-1]) | (codes[1:] != codes[:-1])
+                starts = np.nonzero(first)[0]
+                q = np.add.reduceat(q, starts)
+                origin, codes = origin[starts], codes[starts]
             settle(codes)
             work.add(self.ASK_UNITS * self.asked)
             self.asked = 0
@@ -384,29 +384,26 @@ class FastSea:
         import numpy as np
 
         A, D = self.sides["attacker"], self.sides["defender"]
-        mass: dict[int, float] = {}
-        for (a, d), m in self.entries.items():
-            code = A.add(a) * STRIDE + D.add(d)
-            mass[code] = mass.get(code, 0.0) + m
-        layers: dict[int, dict[int, float]] = {}  # hit points left -> pair -> mass
-        for code, m in mass.items():
-            i, j = divmod(code, STRIDE)
-            layers.setdefault(A.hp[i] + D.hp[j], {})[code] = m
-        heap = [-h for h in layers]
-        heapq.heapify(heap)
+        starts = [(A.add(a), D.add(d), m) for (a, d), m in self.entries.items()]
+        mass = np.zeros((len(A.keys), len(D.keys)))  # pairs waiting for their layer
+        for i, j, m in starts:
+            mass[i, j] += m
         finals = np.zeros(0)
         rounds = 0.0
         pairs = 0
-        while heap:
-            here = -heapq.heappop(heap)
-            layer = layers.pop(here)
-            codes = np.fromiter(layer.keys(), dtype=np.int64, count=len(layer))
-            m = np.fromiter(layer.values(), dtype=float, count=len(layer))
-            I, J = codes // STRIDE, codes % STRIDE
+        while True:
+            hp = np.asarray(A.hp[: mass.shape[0]])[:, None] + np.asarray(D.hp[: mass.shape[1]])[None, :]
+            waiting = mass > 0.0
+            if not waiting.any():
+                break
+            here = hp[waiting].max()  # the layer: a round that changes anything costs hit points
+            I, J = np.nonzero(waiting & (hp == here))
+            m = mass[I, J]
+            mass[I, J] = 0.0
+            codes = I * STRIDE + J
             origin, i, j, q, e_origin, e_index, e_q = self._rounds(I, J, work)
             pairs += len(codes)
-            reached = i * STRIDE + j
-            again = reached == codes[origin]
+            again = (i == I[origin]) & (j == J[origin])
             stay = np.bincount(origin[again], weights=q[again], minlength=len(codes))
             if np.any(stay >= 1.0 - 1e-15):
                 raise RuntimeError("a battle state cannot progress")  # the engine ends such battles
@@ -417,16 +414,16 @@ class FastSea:
                 finals = np.concatenate([finals, np.zeros(len(add) - len(finals))]) + add
             moved = ~again
             if moved.any():
-                targets, inverse = np.unique(reached[moved], return_inverse=True)
-                flow = np.bincount(inverse, weights=scale[origin[moved]] * q[moved])
-                hp = np.asarray(A.hp)[targets // STRIDE] + np.asarray(D.hp)[targets % STRIDE]
-                if hp.max() >= here:
+                na, nd = len(A.keys), len(D.keys)
+                if mass.shape != (na, nd):
+                    grown = np.zeros((na, nd))
+                    grown[: mass.shape[0], : mass.shape[1]] = mass
+                    mass = grown
+                flat = i[moved] * nd + j[moved]
+                flow = np.bincount(flat, weights=scale[origin[moved]] * q[moved], minlength=na * nd).reshape(na, nd)
+                lower = np.asarray(A.hp)[:, None] + np.asarray(D.hp)[None, :]
+                if (lower[flow > 0.0] >= here).any():
                     raise AssertionError("a sea round changed the battle without a hit")
-                for code, h, f in zip(targets.tolist(), hp.tolist(), flow.tolist()):
-                    row = layers.get(h)
-                    if row is None:
-                        row = layers[h] = {}
-                        heapq.heappush(heap, -h)
-                    row[code] = row.get(code, 0.0) + f
+                mass += flow
         out = {self.finals[k]: float(p) for k, p in enumerate(finals) if p}
         return out, rounds, pairs

@@ -127,6 +127,7 @@ class LossPlan:
                 runs.append(Run(i, "destroyed", reason))
         self.runs = tuple(runs + tail)
         self._memo: dict[tuple[tuple[int, ...], tuple[tuple[FireClass, int], ...]], tuple[Taken, ...]] = {}
+        self._hall_memo: dict[tuple[FireClass, ...], tuple[list[int], list[frozenset[FireClass]], list[list[int]]]] = {}
 
     def assign(self, available: Sequence[int], hits: Mapping[FireClass, int]) -> tuple[Taken, ...]:
         """The casualties for `hits` among `available` units (per category, not yet casualties)."""
@@ -140,17 +141,11 @@ class LossPlan:
     def _assign(self, available: Sequence[int], live: Mapping[FireClass, int]) -> tuple[Taken, ...]:
         if not live:
             return ()
-        classes = tuple(sorted(live))
-        sig_of: dict[int, frozenset[FireClass]] = {}
-        for i, c in enumerate(self.categories):
-            sig_of[i] = frozenset(k for k in classes if can_hit(k, c.profile))
-        signatures = sorted({s for s in sig_of.values() if s}, key=sorted)
-        subsets: list[tuple[frozenset[frozenset[FireClass]], int]] = []
-        for r in range(1, len(signatures) + 1):
-            for combo in combinations(signatures, r):
-                union: frozenset[FireClass] = frozenset().union(*combo)
-                subsets.append((frozenset(combo), sum(live[k] for k in union)))
-        chosen: dict[frozenset[FireClass], int] = {s: 0 for s in signatures}
+        sig_of, unions, containing = self._hall(tuple(sorted(live)))
+        # Hall's condition, kept as running sums: for each set of signatures, the hits of the classes
+        # that may go to any of them (its cap) and the slots already chosen among them (its use)
+        caps = [sum(live[k] for k in union) for union in unions]
+        used = [0] * len(unions)
         total = sum(live.values())
 
         runs = list(self.runs)
@@ -176,16 +171,17 @@ class LossPlan:
                 room = min(room, run.limit)
             if room <= 0:
                 continue
-            if not sig:
+            if sig < 0:
                 continue
-            slack = min(cap - sum(chosen[s] for s in combo) for combo, cap in subsets if sig in combo)
+            slack = min(caps[c] - used[c] for c in containing[sig])
             k = min(room, slack)
             was_forced = forced
             if k < min(room, total - assigned):
                 forced = True  # a better-ranked unit is skipped so that no hit is lost
             if k <= 0:
                 continue
-            chosen[sig] += k
+            for c in containing[sig]:
+                used[c] += k
             assigned += k
             if run.effect == "damaged":
                 damaged_now[i] += k
@@ -196,6 +192,25 @@ class LossPlan:
                 reason = RULE_MAX_HITS
             taken.append(Taken(i, run.effect, k, reason))
         return tuple(taken)
+
+    def _hall(self, classes: tuple[FireClass, ...]) -> tuple[list[int], list[frozenset[FireClass]], list[list[int]]]:
+        """For the fire classes present: each category's signature (an index, -1 if no class may
+        hit it), the union of classes of every set of signatures, and for each signature the sets
+        that contain it.  Depends on the classes only, so it is built once per set of classes."""
+        got = self._hall_memo.get(classes)
+        if got is None:
+            sigs = [frozenset(k for k in classes if can_hit(k, c.profile)) for c in self.categories]
+            signatures = sorted({s for s in sigs if s}, key=sorted)
+            index = {s: n for n, s in enumerate(signatures)}
+            unions: list[frozenset[FireClass]] = []
+            containing: list[list[int]] = [[] for _ in signatures]
+            for r in range(1, len(signatures) + 1):
+                for combo in combinations(range(len(signatures)), r):
+                    for n in combo:
+                        containing[n].append(len(unions))
+                    unions.append(frozenset().union(*(signatures[n] for n in combo)))
+            got = self._hall_memo[classes] = ([index[s] if s else -1 for s in sigs], unions, containing)
+        return got
 
     def _hold_back(self, runs: list[Run], remaining: Sequence[int]) -> list[Run]:
         """Move one unit of the last land run with a combat value behind everything else."""
