@@ -333,3 +333,20 @@ def test_sea_fast_path_agrees_with_the_state_by_state_walk(case):
         assert close(fast.expected_ipc_loss[side], slow.expected_ipc_loss[side])
         for unit, x in slow.expected_survivors[side].items():
             assert close(fast.expected_survivors[side][unit], x), (side, unit)
+
+
+def test_a_fleet_past_the_bound_is_sampled_through_the_sea_tables_and_agrees_with_its_exact_odds():
+    """Past the bound a fleet battle is sampled through the sea path's tables (the exact attempt
+    filled most of them): issue 19's battle (e) sampled lies within the confidence half-width of
+    its exact odds, and the sample is the same on every run."""
+    order = ("submarine", "destroyer", "fighter", "cruiser", "aircraft carrier", "battleship", "transport")
+    battle = sea({"battleship": 2, "aircraft carrier": 1, "fighter": 2, "destroyer": 2, "submarine": 4, "cruiser": 1},
+                 {"battleship": 1, "aircraft carrier": 2, "fighter": 4, "destroyer": 3, "submarine": 2, "transport": 2})
+    orders = (Orders(order_of_loss=order), Orders(order_of_loss=order))
+    exact = battle_odds(battle, *orders, budget=None)
+    sampled = battle_odds(battle, *orders, budget=5_000)
+    assert exact.exact and not sampled.exact and sampled.confidence
+    for field in ("attacker_win", "defender_win"):
+        assert abs(getattr(sampled, field) - getattr(exact, field)) < sampled.confidence, field
+    assert abs(sampled.expected_rounds - exact.expected_rounds) < 0.2
+    assert battle_odds(battle, *orders, budget=5_000) == sampled

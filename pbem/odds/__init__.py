@@ -52,6 +52,7 @@ STATE_BUDGET = 200_000
 REPORT_BUDGET = 40_000
 COMMAND_BUDGET = 150_000
 SIMULATIONS = 2_000
+_HALF_WIDTH = 1.96 * math.sqrt(0.25 / SIMULATIONS)  # the 95 % half-width of a sampled chance, at worst
 TOP = 5
 
 
@@ -96,7 +97,14 @@ def battle_odds(
     engine = Engine(battle, attacker_orders, defender_orders)
     try:
         finals, rounds, states, neglected = _solve(engine, low_luck, budget=budget)
-    except _TooBig:
+    except _TooBig as stopped:
+        fast = getattr(stopped, "fast", None)
+        if isinstance(fast, FastSea) and engine.steady_round == 1:
+            # every round of this battle is a steady one: the sea path's tables, filled by the
+            # attempt, answer most steps of the sample too
+            seed = _seed(battle, attacker_orders, defender_orders, low_luck)
+            finals, rounds = fast.sample(engine.initial(), seed, SIMULATIONS)
+            return _summarise(engine, finals, rounds, SIMULATIONS, exact=False, confidence=_HALF_WIDTH)
         return _sample(engine, battle, attacker_orders, defender_orders, low_luck)
     odds = _summarise(engine, finals, rounds, states, exact=True, confidence=None)
     return replace(odds, neglected=neglected)
@@ -198,7 +206,17 @@ def _solve(
     engine: Engine, low_luck: bool, *, fast_path: bool = True, budget: int | None = None
 ) -> tuple[dict[State, float], float, int, float]:
     """Finals, expected rounds, states expanded, mass neglected; `fast_path=False` walks every
-    state with `_round` (the reference the tests hold the land fast path to)."""
+    state with `_round` (the reference the tests hold the fast paths to)."""
+    fast = (FastLand.maybe(engine, low_luck) or FastSea.maybe(engine, low_luck)) if fast_path else None
+    try:
+        return _walk(engine, low_luck, fast, budget)
+    except _TooBig as stopped:
+        stopped.fast = fast  # type: ignore[attr-defined]  # its tables may serve the sample
+        raise
+
+
+def _walk(engine: Engine, low_luck: bool, fast: FastLand | FastSea | None, budget: int | None
+          ) -> tuple[dict[State, float], float, int, float]:
     start = engine.initial()
     if start.over:
         return {start._replace(round=0): 1.0}, 0.0, 1, 0.0
@@ -208,7 +226,6 @@ def _solve(
     heap: list[tuple[int, int, int, State]] = [(-_hp(engine, start), start.round, next(counter), start)]
     rounds = 0.0
     expanded = 0
-    fast = (FastLand.maybe(engine, low_luck) or FastSea.maybe(engine, low_luck)) if fast_path else None
     memo: dict[tuple[str, State], State] = {}
     steady = engine.steady_round
     work = _Work(budget)
@@ -393,8 +410,7 @@ def _sample(engine: Engine, battle: Battle, attacker_orders: Orders, defender_or
         rounds += (0 if state.no_combat else state.round) / SIMULATIONS
         end = state._replace(round=0)
         finals[end] = finals.get(end, 0.0) + 1.0 / SIMULATIONS
-    half = 1.96 * math.sqrt(0.25 / SIMULATIONS)
-    return _summarise(engine, finals, rounds, SIMULATIONS, exact=False, confidence=half)
+    return _summarise(engine, finals, rounds, SIMULATIONS, exact=False, confidence=_HALF_WIDTH)
 
 
 def _seed(battle: Battle, attacker_orders: Orders, defender_orders: Orders, low_luck: bool) -> int:

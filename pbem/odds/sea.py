@@ -427,3 +427,69 @@ class FastSea:
                 mass += flow
         out = {self.finals[k]: float(p) for k, p in enumerate(finals) if p}
         return out, rounds, pairs
+
+    # the sample past the budget ----------------------------------------------------
+    def sample(self, start: State, seed: int, n: int) -> tuple[dict[State, float], float]:
+        """The battle from `start` (a steady round) played `n` times at once through the same
+        tables, which the exact attempt has mostly filled: each volley's outcome drawn from its
+        exact distribution.  The uniform numbers come from PCG64's bit stream (stable across NumPy
+        versions and machines) turned into doubles here, so audit draws the same sample.  Returns
+        the ends, each 1/n, and the expected rounds."""
+        import numpy as np
+
+        bits = np.random.PCG64(seed)
+
+        def uniform(k: int) -> np.ndarray:
+            return (bits.random_raw(k) >> np.uint64(11)).astype(np.float64) * (1.0 / 9007199254740992.0)
+
+        A, D = self.sides["attacker"], self.sides["defender"]
+        i = np.full(n, A.add((start.a, start.a_pending)), dtype=np.int64)
+        j = np.full(n, D.add((start.d, start.d_pending)), dtype=np.int64)
+        which = np.arange(n)  # the samples still fighting
+        end = np.full(n, -1, dtype=np.int64)
+        last = np.zeros(n, dtype=np.int64)
+        rnd = start.round
+        while len(which):
+            if rnd > 10_000:
+                raise RuntimeError("a sampled battle did not end")
+            for phase in self.engine.phases:
+                if not len(which):
+                    break
+                if phase in ("surprise", "fire"):
+                    va, vd = self._volleys(phase, i, j)
+                    new_i, new_j = i.copy(), j.copy()
+                    for side, v, here, out in (("attacker", va, j, new_j), ("defender", vd, i, new_i)):
+                        o = self.outcomes[side]
+                        loud = np.nonzero(v != NO_VOLLEY)[0]
+                        if not len(loud):
+                            continue
+                        rows = v[loud]
+                        cum = np.cumsum(o.P[rows], axis=1)
+                        u = uniform(len(loud)) * cum[:, -1]
+                        pick = np.minimum((cum <= u[:, None]).sum(axis=1), o.width[rows] - 1)
+                        target = "defender" if side == "attacker" else "attacker"
+                        out[loud] = self._taken(target, phase, here[loud], o.G[rows, pick])
+                    codes = new_i * STRIDE + new_j
+                    quiet = (va == NO_VOLLEY) & (vd == NO_VOLLEY)
+                    if quiet.any():
+                        codes[quiet] = self._tail(phase, i[quiet], j[quiet])
+                    if phase == "surprise" and (~quiet).any():
+                        codes[~quiet] = self._tail("after-surprise", codes[~quiet] // STRIDE, codes[~quiet] % STRIDE)
+                else:
+                    codes = self._tail(phase, i, j)
+                done = codes < UNKNOWN
+                if done.any():
+                    end[which[done]] = -codes[done] - 2
+                    last[which[done]] = rnd
+                    keep = ~done
+                    which, codes = which[keep], codes[keep]
+                i, j = codes // STRIDE, codes % STRIDE
+                self.asked = 0
+            rnd += 1
+        finals: dict[State, float] = {}
+        rounds = 0.0
+        for k in range(n):  # in sample order, as the general sample adds them
+            st = self.finals[int(end[k])]
+            finals[st] = finals.get(st, 0.0) + 1.0 / n
+            rounds += int(last[k]) / n
+        return finals, rounds
