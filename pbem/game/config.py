@@ -56,3 +56,20 @@ def dump_config(config: GameConfig) -> str:
     from pbem.io.yamlfile import dump_yaml
 
     return "# pbem game settings.  The dice anchor commits the adjudicator to every future die.\n" + dump_yaml(config.to_data())
+
+
+ODDS_SECONDS_MAX = 60.0
+
+
+def odds_seconds(hosting: Mapping[str, Any]) -> float | None:
+    """game.yaml hosting.odds_seconds: how long the odds of one battle may be computed exactly in
+    `validate`, the reports and audit before they are sampled (None: the default, about a quarter
+    of a second).  Counted in work, not by a clock, so audit reproduces every figure.  ValueError
+    names what is wrong."""
+    value = hosting.get("odds_seconds")
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value <= ODDS_SECONDS_MAX:
+        raise ValueError(f"hosting.odds_seconds is {value!r}; give a number of seconds above 0 and at most "
+                         f"{ODDS_SECONDS_MAX:g}, e.g. 0.25")
+    return float(value)

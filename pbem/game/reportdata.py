@@ -12,6 +12,7 @@ from pbem.engine.model import GameState
 from pbem.engine.rules import Rules
 from pbem.engine.ruleset import Ruleset
 from pbem.engine.turn import TurnResult
+from pbem.game.layout import GameError
 from pbem.game.config import GameConfig
 
 
@@ -69,13 +70,25 @@ def _force_counts(forces: tuple[cm.Force, ...]) -> dict[str, dict[str, int]]:
     return out
 
 
-def battle_odds(battle: cm.Battle, att: cm.Orders, dfn: cm.Orders, low_luck: bool) -> dict[str, float] | None:
+def odds_budget(game: Any) -> int:
+    """The work each battle's exact odds may take in this game (game.yaml hosting.odds_seconds)."""
+    from pbem.game.config import odds_seconds
+    from pbem.odds import REPORT_BUDGET, budget_for
+
+    try:
+        seconds = odds_seconds(game.config.hosting or {})
+    except ValueError as err:
+        raise GameError(f"game.yaml {err}") from None
+    return REPORT_BUDGET if seconds is None else budget_for(seconds)
+
+
+def battle_odds(battle: cm.Battle, att: cm.Orders, dfn: cm.Orders, low_luck: bool, budget: int) -> dict[str, float] | None:
     """The odds before the dice, from the same rules the adjudicator applies; None if not computable."""
     try:
         from pbem.odds import battle_odds as exact
     except ImportError:  # pragma: no cover - odds module absent
         return None
-    odds = exact(battle, att, dfn, low_luck=low_luck)
+    odds = exact(battle, att, dfn, low_luck=low_luck, budget=budget)
     # Unrounded: rounding happens once, where a figure is shown (pbem.report.render.odds_phrase),
     # so reports, `pbem validate` and `pbem odds` agree to the last digit they print.
     out = {
@@ -184,9 +197,10 @@ def build_report(game: Game, before: GameState, result: TurnResult, dice_info: M
     power = ruleset.powers[before.turn_index].name
     low_luck = bool(game.config.options.get("low_luck", False))
     after = result.state
+    budget = odds_budget(game)
     for entry in log.battles:
         if entry.get("outcome") is not None and "odds" not in entry:
-            entry["odds"] = battle_odds(entry["battle"], entry["attacker_orders"], entry["defender_orders"], low_luck)
+            entry["odds"] = battle_odds(entry["battle"], entry["attacker_orders"], entry["defender_orders"], low_luck, budget)
 
     def production(state: GameState, p: str) -> int:
         return sum(income(ruleset, game.rules.economy, state.control, c) for c in ruleset.countries_of(p))

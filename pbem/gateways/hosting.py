@@ -25,6 +25,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from pbem.game.game import Game, GameError
+from pbem.game.config import odds_seconds
 
 POLICIES = ("standing", "wait", "substitute")
 ADJUDICATE = ("on-orders", "at-deadline")
@@ -49,6 +50,7 @@ class Hosting:
     adjudicate: str = "on-orders"
     report_map: str = "png"
     site_url: str | None = None  # the published game site (`pbem site`); report mails link each turn's page
+    odds_seconds: float | None = None  # the bound of each battle's exact odds (pbem.game.config.odds_seconds)
 
     @property
     def has_deadlines(self) -> bool:
@@ -70,7 +72,7 @@ def check_hosting(settings: Mapping[str, Any], ruleset: Any) -> Hosting:
     """Hosting settings from game.yaml (or `pbem new --hosting FILE`), checked against the ruleset."""
     raw = dict(settings)
     known = {"turn_hours", "grace_hours", "reminders_hours", "missing_orders", "substitutes", "adjudicate", "report_map",
-             "site_url"}
+             "site_url", "odds_seconds"}
     unknown = sorted(set(raw) - known)
     if unknown:
         raise GameError(f"game.yaml hosting: unknown setting {unknown[0]!r}; known: {', '.join(sorted(known))}")
@@ -107,9 +109,13 @@ def check_hosting(settings: Mapping[str, Any], ruleset: Any) -> Hosting:
     site_url = raw.get("site_url")
     if site_url is not None and not (isinstance(site_url, str) and re.match(r"^https?://[^\s/]+", site_url)):
         raise GameError(f"game.yaml hosting.site_url is {site_url!r}; give the site's web address, https://...")
+    try:
+        seconds = odds_seconds(raw)
+    except ValueError as err:
+        raise GameError(f"game.yaml {err}") from None
     return Hosting(turn_hours, _hours(raw.get("grace_hours", 0), "grace_hours"),
                    tuple(sorted((_hours(r, "reminders_hours") for r in reminders), reverse=True)),
-                   policy, subs, adjudicate, report_map, site_url.rstrip("/") if site_url else None)
+                   policy, subs, adjudicate, report_map, site_url.rstrip("/") if site_url else None, seconds)
 
 
 def current_players(game: Game) -> dict[str, str]:

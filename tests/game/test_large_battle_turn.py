@@ -49,3 +49,44 @@ def test_a_very_large_fleet_battle_is_adjudicated_with_sampled_odds_and_every_fo
     for fmt in ("text", "md", "bbcode", "html"):
         assert "simulated, within ±" in render_report(report, fmt), fmt
     assert '"exact": false' in render_report(report, "json")
+
+
+def test_the_odds_bound_is_a_setting_of_the_game() -> None:
+    """game.yaml hosting.odds_seconds sets how long each battle's exact odds may take in validate,
+    the reports and audit (counted in work, so audit reproduces it): issue 19's battle (e) is exact
+    by default and sampled, and said so, under a bound of a millisecond; a bound that is no number
+    of seconds is refused with what would be right."""
+    import pytest
+
+    from pbem.game.layout import GameError
+    from pbem.game.reportdata import odds_budget
+    from pbem.gateways.hosting import check_hosting
+    from pbem.odds import REPORT_BUDGET
+
+    ruleset = load_ruleset("1942-2e")
+    rules, combat = rules_for(ruleset)
+    state = initial_state(ruleset)
+    units = {s: dict(by) for s, by in state.units.items() if s not in ("SZ 5", "SZ 6")}
+    units["SZ 5"] = {"Germany": {k: v // 3 for k, v in GERMAN.items()}}
+    units["SZ 6"] = {"United Kingdom": {k: v // 3 for k, v in BRITISH.items()}}
+    state = replace(state, units=units, turn_index=ruleset.turn_order.index("Germany"))
+    _, orders = read_orders_text(
+        "power: Germany\nround: 1\ncombat_move:\n"
+        "  - {units: '2 battleship, 1 aircraft carrier, 2 destroyer, 4 submarine, 1 cruiser', from: SZ 5, to: SZ 6}\n",
+        "e.yaml", ruleset)
+    info = {"mode": "local", "link": "seeded", "index": 0, "state_hash": "", "orders_hash": "", "opponents": {}}
+    odds = {}
+    for hosting in ({}, {"odds_seconds": 0.001}):
+        source = dice.SeededDice(dice.local_seed("battle (e)"))
+        turn = run_turn(ruleset, rules, combat, state, orders, {}, {}, source)
+        game = _CaseGame(ruleset, rules, combat, {})
+        game.config = replace(game.config, hosting=hosting)
+        (battle,) = [b for b in build_report(game, state, turn, info, source)["battles"] if b["space"] == "SZ 6"]  # type: ignore[arg-type]
+        odds[bool(hosting)] = battle["odds"]
+    assert odds[False].get("exact", True) is True and odds[True]["exact"] is False
+    assert abs(odds[True]["attacker_win"] - odds[False]["attacker_win"]) < odds[True]["confidence"]
+    assert odds_budget(_CaseGame(ruleset, rules, combat, {})) == REPORT_BUDGET
+    assert check_hosting({"odds_seconds": 2}, ruleset).odds_seconds == 2.0
+    for bad in (0, -1, "fast", True, 3600):
+        with pytest.raises(GameError, match="odds_seconds .* give a number of seconds above 0"):
+            check_hosting({"odds_seconds": bad}, ruleset)
