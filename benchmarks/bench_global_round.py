@@ -12,17 +12,9 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-PBEM = [sys.executable, "-m", "pbem"]
-
-
-def timed(args: list[str]) -> float:
-    start = time.perf_counter()
-    subprocess.run(args, check=True, capture_output=True)
-    return time.perf_counter() - start
+from bench_turn import PBEM, ROOT, timed  # the same command line and timer as the 1942 round
 
 
 def main() -> None:
