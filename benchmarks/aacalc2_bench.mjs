@@ -16,12 +16,14 @@ const { multiwaveExternal } = await import(pathToFileURL(join(dir, 'dist', 'inde
 const battles = JSON.parse(readFileSync(0, 'utf8'));
 
 function input(battle, prune) {
+  // aaLast would keep one combat unit behind the AA gun; pbem takes the gun where the order of
+  // loss puts it, so both follow the order of loss as given.
   const side = (s, aaLast) => ({ units: s.units, ool: s.ool, takes: 0, aaLast });
   return {
     wave_info: [
       {
         attack: side(battle.attack, false),
-        defense: side(battle.defense, true),
+        defense: side(battle.defense, false),
         att_submerge: false,
         def_submerge: false,
         att_dest_last: false,

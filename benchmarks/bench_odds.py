@@ -49,7 +49,7 @@ UNITS = load_ruleset("1942-2e").units
 # cheapest first, transports last (the orders of loss); air before the ships it flies from
 SEA_ORDER = ("submarine", "destroyer", "fighter", "cruiser", "aircraft carrier", "battleship", "transport")
 LAND_ORDER = ("infantry", "artillery", "tank", "fighter", "bomber")
-LAND_ORDER_AA = LAND_ORDER + ("antiaircraft artillery",)  # the gun last, as aacalc2 takes it
+LAND_ORDER_AA = LAND_ORDER + ("antiaircraft artillery",)  # the gun last, on both sides of the comparison
 
 
 def battle(kind: str, attack: dict[str, int], defend: dict[str, int]) -> Battle:

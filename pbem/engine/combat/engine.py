@@ -233,8 +233,11 @@ class Engine:
         return round == 1 and c.unit in self.battle.first_cycle_profiles.get(c.owner, {})
 
     def _aa_alone(self, state: State) -> State:
-        """AAA with no defending combat units are destroyed without a battle (AAA profile)."""
-        if not self.rules.aa_destroyed_when_alone or self.kind != "land":
+        """AAA with no defending combat units are destroyed without a battle (AAA profile: "If a
+        territory containing AAA units and no combat units is attacked").  Only while it is still
+        attacked: when the last attackers and defending combat units die together, nobody is left
+        to destroy it and the defender keeps the territory with its AAA."""
+        if not self.rules.aa_destroyed_when_alone or self.kind != "land" or not any(state.a):
             return state
         d = state.d
         for i in self._d_fights:

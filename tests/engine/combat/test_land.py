@@ -201,3 +201,14 @@ def test_seeded_battles_end_and_conserve_units():
         a = {u: out.attacker_survivors.get("Germany", {}).get(u, 0) + out.attacker_lost.get("Germany", {}).get(u, 0) for u in ("infantry", "artillery", "tank", "fighter")}
         assert a == {"infantry": 3, "artillery": 1, "tank": 2, "fighter": 1}
         assert out.winner in ("attacker", "defender", "draw")
+
+
+def test_aaa_survives_when_the_last_attackers_die_with_the_last_defenders():
+    """AAA profile (p. 25): AAA with no combat units is destroyed when its territory 'is attacked'.
+    When the attacker's last unit dies in the same round as the last defending combat unit, nothing
+    attacks any more: the AAA stays and the defender holds the territory (not a draw)."""
+    dice = Fixed({L(U, 1, "attacker"): [1], L(U, 1, "defender"): [2]})
+    out = fight(land({"infantry": 1}, {"infantry": 1, "antiaircraft artillery": 1}), dice)
+    assert out.winner == "defender" and not out.captured
+    assert out.defender_survivors == {"Soviet Union": {"antiaircraft artillery": 1}}
+    assert ("antiaircraft artillery", "aa alone") not in casualties(out, "defender")
