@@ -78,7 +78,7 @@ def solve_grid(
         S = _row_solve(hop, keep, lead, rhs, over if ends else None) if rhs.any() else rhs
         started[r] = S
         if ends:
-            ending[r] = np.where(over, inflow + _along(S, keep, hop) + S * stay, 0.0)
+            ending[r] = np.where(over, inflow + _along(S, _moving(keep), hop) + S * stay, 0.0)
         if not room:
             break
         if S.any():
@@ -100,12 +100,18 @@ def solve_grid(
     return ending, started
 
 
-def _along(x: np.ndarray, keep: np.ndarray, hop: np.ndarray) -> np.ndarray:
-    """The mass that rounds started at `x` move along their row: the defender misses (`keep`), the
-    attacker hits (`hop`); at the chain end a hit changes nothing (it is part of the cell's stay)."""
-    v = keep * x
-    v[-1] = 0.0
-    return _capped(v, hop)
+def _along(x: np.ndarray, moving: np.ndarray, hop: np.ndarray) -> np.ndarray:
+    """The mass that rounds started at `x` move along their row: the defender misses (`moving` is
+    that chance, 0 at the chain end, where a hit changes nothing: it is part of the cell's stay),
+    the attacker hits (`hop`)."""
+    return _capped(moving * x, hop)
+
+
+def _moving(keep: np.ndarray) -> np.ndarray:
+    """`keep` with the chain end's entry 0: the factor `_along` applies to the mass it moves."""
+    out = keep.copy()
+    out[-1] = 0.0
+    return out
 
 
 def _row_solve(hop: np.ndarray, keep: np.ndarray, lead: np.ndarray, rhs: np.ndarray, over: np.ndarray | None) -> np.ndarray:
@@ -115,13 +121,14 @@ def _row_solve(hop: np.ndarray, keep: np.ndarray, lead: np.ndarray, rhs: np.ndar
     most one sweep per cell; in a large battle a side that scores no hit at all is rare and a few
     sweeps reach the floating-point fixed point.  A sweep is one short convolution.  Past a few
     sweeps the row is solved as a dense lower-triangular system."""
-    if np.any(lead <= 0.0):
+    if (lead <= 0.0).any():
         raise RuntimeError("a battle state cannot progress")  # the engine ends such battles
+    moving = _moving(keep)
     x = rhs / lead
     for _ in range(SWEEPS):
-        y = (rhs + _along(x, keep, hop)) / lead
+        y = (rhs + _along(x, moving, hop)) / lead
         if over is not None:
-            y[over] = rhs[over]
+            np.copyto(y, rhs, where=over)
         if (x == y).all():
             return y
         x = y
@@ -130,7 +137,7 @@ def _row_solve(hop: np.ndarray, keep: np.ndarray, lead: np.ndarray, rhs: np.ndar
     for j in range(nd - 1):  # column j: where the mass leaving cell j along the row lands
         e = np.zeros(nd)
         e[j] = 1.0
-        M[:, j] = -_along(e, keep, hop)
+        M[:, j] = -_along(e, moving, hop)
     if over is not None:
         M[over] = 0.0
     M[np.diag_indices_from(M)] = lead
@@ -143,8 +150,10 @@ SWEEPS = 12
 def _capped(h: np.ndarray, a: np.ndarray) -> np.ndarray:
     """h convolved with a, the mass past the last column kept in the last column."""
     full = np.convolve(h, a)
-    out = full[: len(h)].copy()
-    out[-1] = full[len(h) - 1 :].sum()
+    n = len(h)
+    past = full[n - 1 :].sum()
+    out = full[:n]
+    out[-1] = past
     return out
 
 

@@ -39,6 +39,7 @@ class FastLand:
         self.arrivals: list[tuple[State, float, tuple[float, ...], tuple[float, ...]]] = []
         self.neglected = 0.0
         self._dist_memo: dict[tuple[str, tuple[int, ...], int], tuple[list, list]] = {}
+        self._ended: dict[tuple[tuple[int, ...], tuple[int, ...]], State] = {}  # a steady cell after its end phase
         # The end phase of the last special round may be left to the grid when it is the grid's own:
         # no retreat (the end phase does not depend on the round) and nothing but the end phase
         # after the fire phase.
@@ -175,12 +176,13 @@ class FastLand:
         # first that does - found by bisection, each other cell needing no call of the end phase.
         monotone = engine.orders["attacker"].retreat.kind == "never"  # type: ignore[index]
 
-        seen: dict[tuple[int, int], State] = {}
+        seen = self._ended  # grids share cells: attackers that lost different aircraft to AA all end at nothing
 
         def ended(i: int, j: int) -> State:
-            got = seen.get((i, j))
+            key = (ca[i], cd[j])
+            got = seen.get(key)
             if got is None:
-                got = seen[(i, j)] = end_phase(State(cap, ca[i], cd[j], zero_a, zero_d, zero_a, zero_d, zero_a, ""), None)
+                got = seen[key] = end_phase(State(cap, ca[i], cd[j], zero_a, zero_d, zero_a, zero_d, zero_a, ""), None)
             return got
 
         edge = [nd]  # the first cell that ends on the row before: a row further down ends no later
