@@ -339,3 +339,34 @@ def test_a_fleet_past_the_bound_is_sampled_through_the_sea_tables_and_agrees_wit
         assert abs(getattr(sampled, field) - getattr(exact, field)) < sampled.confidence, field
     assert abs(sampled.expected_rounds - exact.expected_rounds) < 0.2
     assert battle_odds(battle, *orders, budget=5_000) == sampled
+
+
+# aacalc2 (github mshih01/aacalc2), the exact calculator players use, on 1942 Second Edition
+# battles with both sides following the same order of loss: its chance that the attacker, and that
+# the defender, has units left (computed with benchmarks/aacalc2_bench.mjs, pruning off).
+AACALC2_LAND_ORDER = ("infantry", "artillery", "tank", "fighter", "bomber", "antiaircraft artillery")
+AACALC2_SEA_ORDER = ("submarine", "destroyer", "fighter", "cruiser", "aircraft carrier", "battleship", "transport")
+AACALC2 = [
+    ("land", {"infantry": 1}, {"infantry": 1, "antiaircraft artillery": 1}, 0.2500000000000001, 0.7500000000000002),
+    ("land", {"fighter": 2}, {"infantry": 1, "antiaircraft artillery": 1}, 0.7986111111111114, 0.2013888888888889),
+    ("land", {"infantry": 3, "fighter": 2}, {"infantry": 3, "antiaircraft artillery": 1}, 0.8674032508188647, 0.13259674918113587),
+    ("land", {"fighter": 5}, {"infantry": 5, "antiaircraft artillery": 1}, 0.612534725265472, 0.38746527473452846),
+    ("land", {"infantry": 3, "artillery": 2, "tank": 1}, {"infantry": 4, "tank": 1}, 0.7014581104130808, 0.26019905053043546),
+    ("sea", {"battleship": 1, "destroyer": 1, "submarine": 2},
+     {"aircraft carrier": 1, "fighter": 2, "destroyer": 1, "transport": 1}, 0.6865280937391848, 0.41952592614199685),
+    ("sea", {"submarine": 2}, {"destroyer": 1, "transport": 1}, 0.8736842105263161, 0.12631578947368427),
+    ("sea", {"battleship": 1}, {"submarine": 2}, 0.8329031532131235, 0.16709684678687664),
+    ("sea", {"fighter": 2, "cruiser": 1}, {"submarine": 2, "transport": 2}, 1.0000000000000004, 0.6200607902735564),
+]
+
+
+@pytest.mark.parametrize("kind, attack, defend, attacker_left, defender_left", AACALC2)
+def test_agrees_with_aacalc2(kind, attack, defend, attacker_left, defender_left):
+    """An independent exact calculator agrees to 1e-12 on land (AAA profile, p. 25: fire at up to
+    three aircraft, taken as a casualty, destroyed alone only while attacked; General Combat,
+    pp. 16-18) and at sea (submarines' surprise strike and hits on aircraft, destroyers, two-hit
+    battleships, transports chosen last, pp. 17-18 and the unit profiles)."""
+    build, order = (land, AACALC2_LAND_ORDER) if kind == "land" else (sea, AACALC2_SEA_ORDER)
+    o = battle_odds(build(attack, defend), Orders(order_of_loss=order), Orders(order_of_loss=order))
+    assert close(o.attacker_win + o.stalemate, attacker_left)
+    assert close(o.defender_win + o.stalemate, defender_left)
