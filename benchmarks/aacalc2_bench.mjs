@@ -3,7 +3,7 @@
 // bench_odds.py says how to build it from its repository.
 //
 // Usage: node aacalc2_bench.mjs AACALC2_DIR RUNS < battles.json
-// battles.json: [{"name", "naval", "attack": {"units", "ool"}, "defense": {"units", "ool"}}, ...]
+// battles.json: [{"name", "naval", "attack": {"units", "ool"}, "defense": {"units", "ool"}, "diceMode"?}, ...]
 // Prints one JSON list: per battle and prune threshold, the best time of RUNS and the chances that
 // each side has units left.
 import { readFileSync } from 'node:fs';
@@ -40,7 +40,7 @@ function input(battle, prune) {
     in_progress: false,
     num_runs: 1,
     verbose_level: 0,
-    diceMode: 'standard',
+    diceMode: battle.diceMode || 'standard',
     sortMode: 'ipc_cost',
     do_roundless_eval: true,
   };

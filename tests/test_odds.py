@@ -370,3 +370,20 @@ def test_agrees_with_aacalc2(kind, attack, defend, attacker_left, defender_left)
     o = battle_odds(build(attack, defend), Orders(order_of_loss=order), Orders(order_of_loss=order))
     assert close(o.attacker_win + o.stalemate, attacker_left)
     assert close(o.defender_win + o.stalemate, defender_left)
+
+
+def test_a_retreat_that_leaves_land_units_fighting_is_walked_not_crashed():
+    """Condition B - Attacker Retreats (p. 18): air units retreat, land units only to a territory they
+    came from.  With none given, a retreat takes the bomber away and leaves the artillery fighting:
+    the land grid cannot follow units off its chains, so the odds walk such battles (they raised an
+    AssertionError before, in `pbem odds`, validate and the reports)."""
+    from pbem.engine.combat import RetreatCondition
+
+    battle = land({"bomber": 4, "artillery": 1}, {"infantry": 4})
+    orders = Orders(retreat=RetreatCondition("after_round", 1))
+    assert_fast_path_agrees(battle, orders, Orders(), False)
+    partial = battle_odds(battle, orders, Orders())
+    whole = battle_odds(land({"bomber": 4, "artillery": 1}, {"infantry": 4}, retreat_to=("Poland",)), orders, Orders())
+    # round 1 is the same battle: as many bombers leave; the artillery fights on alone, and dies more
+    assert close(partial.expected_survivors["attacker"]["bomber"], whole.expected_survivors["attacker"]["bomber"])
+    assert partial.expected_survivors["attacker"]["artillery"] < whole.expected_survivors["attacker"]["artillery"] - 0.01

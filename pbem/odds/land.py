@@ -51,8 +51,9 @@ class FastLand:
     def maybe(cls, engine: Engine, low_luck: bool) -> "FastLand | None":
         if engine.kind != "land":
             return None
-        if any(c.seaborne for c in engine.a_cats) and engine.orders["attacker"].retreat.kind != "never":
-            return None  # a partial retreat leaves seaborne units fighting: use the general walk
+        if (engine.orders["attacker"].retreat.kind != "never" and engine.battle.can_retreat  # type: ignore[index]
+                and not all(engine.retreating)):
+            return None  # a partial retreat leaves units fighting off the chains: use the general walk
         return cls(engine, low_luck)
 
     def add(self, state: State, m: float) -> None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import operator
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Iterable, Mapping, NamedTuple, Sequence
 
 from pbem.engine.combat.casualties import Category, LossPlan, Taken, can_hit
@@ -825,23 +826,33 @@ class Engine:
             return wanted
         return self.battle.retreat_to[0] if self.battle.retreat_to else None
 
-    def _retreat(self, state: State, log: list[Event] | None) -> State:
-        if self._never_retreats or not self.battle.can_retreat or not self._wants_retreat(state):
-            return state
+    @cached_property
+    def retreating(self) -> tuple[bool, ...]:
+        """Per attacking category: does it leave the strip when the attacker retreats?  Air units
+        always may (Step 6, Condition B); other units need a destination; seaborne units, and
+        land units beside them, as the rules say."""
         amphibious = any(c.seaborne for c in self.a_cats)
         dest = self.retreat_destination()
-        a = list(state.a)
-        ret = list(state.a_retreated)
-        moved, stayed = [], []
-        for i, c in enumerate(self.a_cats):
-            if not a[i]:
-                continue
-            air = c.profile.domain == "air"
-            ok = air or dest is not None
+        out = []
+        for c in self.a_cats:
+            ok = c.profile.domain == "air" or dest is not None
             if c.seaborne and not self.rules.seaborne_can_retreat:
                 ok = False
             elif amphibious and c.profile.domain == "land" and not self.rules.overland_can_retreat_from_amphibious:
                 ok = False
+            out.append(ok)
+        return tuple(out)
+
+    def _retreat(self, state: State, log: list[Event] | None) -> State:
+        if self._never_retreats or not self.battle.can_retreat or not self._wants_retreat(state):
+            return state
+        dest = self.retreat_destination()
+        a = list(state.a)
+        ret = list(state.a_retreated)
+        moved, stayed = [], []
+        for i, (c, ok) in enumerate(zip(self.a_cats, self.retreating)):
+            if not a[i]:
+                continue
             if ok:
                 moved.append((c.owner, c.unit, a[i]))
                 ret[i] += a[i]
