@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Mapping, Sequence
+from typing import Mapping, NamedTuple, Sequence
 
 from pbem.engine.combat.model import CasualtyReason, FireClass, Orders
 from pbem.engine.model import UnitType
@@ -64,8 +64,7 @@ class Run:
     limit: int | None = None  # at most this many (the rest is held back by `keep_one`)
 
 
-@dataclass(frozen=True)
-class Taken:
+class Taken(NamedTuple):  # a tuple: the odds ask for many thousands of casualty choices
     category: int
     effect: str
     count: int
@@ -98,6 +97,7 @@ class LossPlan:
         aa_can_be_casualty: bool,
     ):
         self.categories = tuple(categories)
+        self._two_hit = tuple(c.two_hit for c in self.categories)
         self.keep_one = keep_one
         self.combat_value = tuple(combat_value)
         listed = {name: i for i, name in enumerate(orders.order_of_loss)}
@@ -131,11 +131,10 @@ class LossPlan:
 
     def assign(self, available: Sequence[int], hits: Mapping[FireClass, int]) -> tuple[Taken, ...]:
         """The casualties for `hits` among `available` units (per category, not yet casualties)."""
-        key = (tuple(available), tuple(sorted((c, n) for c, n in hits.items() if n > 0)))
+        key = (tuple(available), tuple(sorted([(c, n) for c, n in hits.items() if n > 0])))
         got = self._memo.get(key)
         if got is None:
-            got = self._assign(key[0], dict(key[1]))
-            self._memo[key] = got
+            got = self._memo[key] = self._assign(key[0], dict(key[1]))
         return got
 
     def _assign(self, available: Sequence[int], live: Mapping[FireClass, int]) -> tuple[Taken, ...]:
@@ -144,7 +143,7 @@ class LossPlan:
         sig_of, unions, containing = self._hall(tuple(sorted(live)))
         # Hall's condition, kept as running sums: for each set of signatures, the hits of the classes
         # that may go to any of them (its cap) and the slots already chosen among them (its use)
-        caps = [sum(live[k] for k in union) for union in unions]
+        caps = [sum([live[k] for k in union]) for union in unions]
         used = [0] * len(unions)
         total = sum(live.values())
 
@@ -153,6 +152,7 @@ class LossPlan:
         if self.keep_one:
             runs = self._hold_back(runs, remaining)
         damaged_now = [0] * len(self.categories)
+        two_hit = self._two_hit
         taken: list[Taken] = []
         forced = False
         assigned = 0
@@ -163,7 +163,7 @@ class LossPlan:
             sig = sig_of[i]
             if run.effect == "damaged":
                 room = remaining[i]
-            elif self.categories[i].two_hit:
+            elif two_hit[i]:
                 room = min(remaining[i], damaged_now[i])  # sinks only after its damage hit
             else:
                 room = remaining[i]
@@ -173,7 +173,7 @@ class LossPlan:
                 continue
             if sig < 0:
                 continue
-            slack = min(caps[c] - used[c] for c in containing[sig])
+            slack = min([caps[c] - used[c] for c in containing[sig]])
             k = min(room, slack)
             was_forced = forced
             if k < min(room, total - assigned):

@@ -83,6 +83,7 @@ class Engine:
             s.count for s in battle.sacrifices if s.side == "attacker"
         ):
             raise ValueError(f"battle at {battle.space} has no attacking units")
+        self._tagged: dict[tuple[str, str], tuple[int, ...]] = {}  # (side, tag) -> its categories (`_has`)
         self.battle = battle
         self.rules = battle.rules
         self.kind = battle.kind
@@ -213,7 +214,13 @@ class Engine:
         return any(n for i, n in enumerate(d) if n and i not in self._d_aside)
 
     def _has(self, side: Side, counts: Sequence[int], tag: str) -> bool:
-        return any(n and c.profile.has(tag) for n, c in zip(counts, self.cats(side)))
+        where = self._tagged.get((side, tag))
+        if where is None:  # the categories with the tag, found once per side and tag
+            where = self._tagged[(side, tag)] = tuple(i for i, c in enumerate(self.cats(side)) if c.profile.has(tag))
+        for i in where:
+            if counts[i]:
+                return True
+        return False
 
     def _value(self, side: Side, c: Category) -> int:
         if side == "attacker":
