@@ -213,11 +213,15 @@ class Engine:
             return any(d)
         return any(n for i, n in enumerate(d) if n and i not in self._d_aside)
 
-    def _has(self, side: Side, counts: Sequence[int], tag: str) -> bool:
+    def _tagged_with(self, side: Side, tag: str) -> tuple[int, ...]:
+        """The side's categories whose units have the tag, found once per side and tag."""
         where = self._tagged.get((side, tag))
-        if where is None:  # the categories with the tag, found once per side and tag
+        if where is None:
             where = self._tagged[(side, tag)] = tuple(i for i, c in enumerate(self.cats(side)) if c.profile.has(tag))
-        for i in where:
+        return where
+
+    def _has(self, side: Side, counts: Sequence[int], tag: str) -> bool:
+        for i in self._tagged_with(side, tag):
             if counts[i]:
                 return True
         return False
@@ -432,17 +436,15 @@ class Engine:
         cats = self.cats(side)
         surprised = self._surprise(side, state)
         air_cls = self._air_class(side, own, enemy)
-        sub_cls = self._sub_class(side, enemy)
+        sub_cls: FireClass | None = None  # asked when a submarine fires
         supported = 0
         rnd = state.round
         per_artillery = self.rules.artillery_supports if self.battle.artillery_supports is None else self.battle.artillery_supports
         if side == "attacker" and per_artillery:
             # a first-cycle profile is the unit's value: "Artillery allows infantry to attack with
             # a 2, not with a +1" (Revised FAQ, Marines)
-            infantry = sum(
-                n for n, c in zip(own, cats) if c.profile.has("infantry") and not self._first_cycle(c, rnd)
-            )
-            artillery = sum(n for n, c in zip(own, cats) if c.profile.has("artillery"))
+            infantry = sum(own[i] for i in self._tagged_with(side, "infantry") if not self._first_cycle(cats[i], rnd))
+            artillery = sum(own[i] for i in self._tagged_with(side, "artillery"))
             supported = min(infantry, artillery * per_artillery)
         # units that attack better paired one to one with a partner (1940: a tactical bomber with a
         # fighter or a tank): a pool of partners per set of partner tags, each partner pairing once
@@ -455,8 +457,10 @@ class Engine:
         boosts = {(b.owner, b.unit): [b.count, b.delta, b.note] for b in self.battle.boosts if b.side == side}
         holding = self._holds_fire_to_submerge(side, state)
         for n, c in zip(own, cats):
+            if not n:
+                continue
             value = self._round_value(side, c, rnd)
-            if not n or value <= 0:
+            if value <= 0:
                 continue
             cls: FireClass = "any"
             if c.profile.has("submarine"):
@@ -464,6 +468,8 @@ class Engine:
                     continue  # fired (or submerged) in step 2
                 if holding:
                     continue  # they submerge instead of firing back; those hit fire in the "parting" phase
+                if sub_cls is None:
+                    sub_cls = self._sub_class(side, enemy)
                 cls = sub_cls
             elif c.profile.domain == "air":
                 cls = air_cls
