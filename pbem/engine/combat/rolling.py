@@ -89,12 +89,31 @@ def binomial(n: int, value: int, best_of: int = 1) -> tuple[float, ...]:
 
 
 def convolve(x: tuple[float, ...], y: tuple[float, ...]) -> tuple[float, ...]:
+    if len(x) * len(y) > _ROW_AT_ONCE:
+        return _convolve_rows(x, y)
     out = [0.0] * (len(x) + len(y) - 1)
     for i, px in enumerate(x):
         if px:
             for j, py in enumerate(y):
                 out[i + j] += px * py
     return tuple(out)
+
+
+def _convolve_rows(x: tuple[float, ...], y: tuple[float, ...]) -> tuple[float, ...]:
+    """`convolve` for hundreds of dice, a row of y at a time: every sum is taken in the same order,
+    so the result is the same to the last bit.  NumPy is imported only here (start-up stays fast)."""
+    import numpy as np
+
+    ys = np.asarray(y, dtype=float)
+    out = np.zeros(len(x) + len(y) - 1)
+    n = len(y)
+    for i, px in enumerate(x):
+        if px:
+            out[i : i + n] += px * ys
+    return tuple(out.tolist())
+
+
+_ROW_AT_ONCE = 2048  # products: below this the plain loop is faster
 
 
 @lru_cache(maxsize=None)
