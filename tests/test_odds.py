@@ -270,6 +270,40 @@ def test_the_sample_is_the_same_on_every_run_and_differs_between_battles():
     assert runs == {repr(first.attacker_win) + "\n"}
 
 
+@pytest.mark.parametrize("case", _random_land_battles(10), ids=lambda c: "battle")
+def test_a_land_battle_past_the_bound_is_sampled_on_its_loss_chains(case):
+    """Issue 19: the simulation past the bound must itself be fast.  Steady land rounds are sampled
+    on the loss chains (two draws a round, `FastLand.play`), and the last special round's fire
+    (AA, bombardment) hands its drawn hits to them; the sample agrees with the exact odds within
+    twice its 95 % half-width (AAA profile p. 25, General Combat pp. 16-18, Condition B p. 18)."""
+    battle, attacker, defender, low_luck = case
+    exact = battle_odds(battle, attacker, defender, low_luck=low_luck, budget=None)
+    sampled = battle_odds(battle, attacker, defender, low_luck=low_luck, budget=1)
+    assert not sampled.exact
+    for field in ("attacker_win", "defender_win", "draw", "retreat"):
+        assert abs(getattr(sampled, field) - getattr(exact, field)) < 2 * sampled.confidence, field
+    assert abs(sampled.expected_rounds - exact.expected_rounds) < 0.25
+
+
+def test_a_large_land_battle_is_sampled_on_its_chains(monkeypatch):
+    """Hundreds of units a side with AAA: past the bound the chains play the steady rounds (the
+    general sampler would ask the engine for thousands of states)."""
+    from pbem.odds.land import FastLand
+
+    played = []
+    play = FastLand.play
+
+    def counting(self, *args):  # type: ignore[no-untyped-def]
+        played.append(1)
+        return play(self, *args)
+
+    monkeypatch.setattr(FastLand, "play", counting)
+    battle = land({"infantry": 150, "artillery": 60, "tank": 60, "fighter": 20}, {"infantry": 200, "tank": 60, "antiaircraft artillery": 2})
+    odds = battle_odds(battle, budget=1)
+    assert not odds.exact and len(played) == 2000  # every sampled battle
+    assert battle_odds(battle, budget=1) == odds  # the same sample again
+
+
 def test_a_battle_within_the_bound_is_exact():
     """The bound changes nothing for the battles players fight every turn."""
     battle = land({"infantry": 5, "artillery": 2, "tank": 3}, {"infantry": 6, "tank": 2})

@@ -20,7 +20,9 @@ Every computation has a bound, so that no battle can stall a turn: a budget of *
 round outcome of the general walk), the same on every machine so that audit reproduces each
 figure byte for byte.  Past it the battle is sampled instead - the same step functions, the dice
 drawn from the exact per-volley distributions by a generator seeded from the battle itself - and
-the result is flagged as simulated, with its 95 % confidence half-width.
+the result is flagged as simulated, with its 95 % confidence half-width.  The sample takes the
+fast paths' shortcuts too: steady land rounds are two draws on the loss chains, steady sea rounds
+are played for every sample at once through the sea path's tables.
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ from typing import Mapping
 from pbem.engine.combat.engine import Engine, State
 from pbem.engine.combat.fight import captured
 from pbem.engine.combat.model import Battle, Orders
-from pbem.engine.combat.rolling import class_distribution, volley_distribution
+from pbem.engine.combat.rolling import binomial, class_distribution, volley_distribution
 from pbem.odds.land import FastLand
 from pbem.odds.sea import FastSea
 from pbem.odds.work import _TooBig, _Work
@@ -111,7 +113,7 @@ def battle_odds(
             seed = _seed(battle, attacker_orders, defender_orders, low_luck)
             finals, rounds = fast.sample(engine.initial(), seed, SIMULATIONS)
             return _summarise(engine, finals, rounds, SIMULATIONS, exact=False, confidence=_HALF_WIDTH)
-        return _sample(engine, battle, attacker_orders, defender_orders, low_luck)
+        return _sample(engine, battle, attacker_orders, defender_orders, low_luck, fast if isinstance(fast, FastLand) else None)
     odds = _summarise(engine, finals, rounds, states, exact=True, confidence=None)
     return replace(odds, neglected=neglected)
 
@@ -353,12 +355,16 @@ def _summarise(
 # the fallback
 
 
-def _sample(engine: Engine, battle: Battle, attacker_orders: Orders, defender_orders: Orders, low_luck: bool) -> Odds:
+def _sample(
+    engine: Engine, battle: Battle, attacker_orders: Orders, defender_orders: Orders, low_luck: bool,
+    land: FastLand | None = None,
+) -> Odds:
     """The battle sampled `SIMULATIONS` times through the engine's own step functions: each volley's
     hits drawn per fire class from its exact distribution, by a generator seeded from the battle
     and the orders themselves, so every machine draws the same sample.  States are numbered and
     each step (a state, a phase, the hits drawn) is asked of the engine once: large battles
-    revisit them often, and a sample step is then a few lookups."""
+    revisit them often, and a sample step is then a few lookups.  With `land`, the steady rounds
+    of a land battle are played on its loss chains (`FastLand.play`): a round is then two draws."""
     rng = random.Random(_seed(battle, attacker_orders, defender_orders, low_luck))
     draw = rng.random
     samplers: dict[object, tuple[tuple[str, list[float], float, int], ...]] = {}
@@ -372,7 +378,7 @@ def _sample(engine: Engine, battle: Battle, attacker_orders: Orders, defender_or
             spec = samplers[volley.groups] = tuple(
                 (cls, cum, cum[-1], len(cum) - 1)
                 for cls in sorted(per_class)
-                for cum in [list(itertools.accumulate(class_distribution(tuple(sorted(per_class[cls])), low_luck)))])
+                for cum in [_cumulative(tuple(sorted(per_class[cls])), low_luck)])
         return spec
 
     states: list[State] = []
@@ -392,16 +398,34 @@ def _sample(engine: Engine, battle: Battle, attacker_orders: Orders, defender_or
     start = number(engine.initial())
     finals: dict[State, float] = {}
     rounds = 0.0
+    steady = engine.steady_round
+    # where the steady land rounds take over (`land`): at a steady round's start, or at the last
+    # special round's fire phase when the grid would take it (`FastLand.takes`)
+    on_chains: dict[tuple[int, int], bool] = {}
+    fire = phases.index("fire")
     for _ in range(SIMULATIONS):
         sid = start
-        while not states[sid].over:
-            if states[sid].round > 10_000:
+        state = states[sid]
+        while not state.over:
+            if state.round > 10_000:
                 raise RuntimeError("a sampled battle did not end")
+            if land is not None and state.round >= steady:
+                state = land.play(state, draw)
+                break
             for k in range(len(phases)):
                 spec = asked.get((sid, k))
                 if spec is None:
-                    spec = asked[(sid, k)] = tuple(sampler(v) for v in engine.volleys(states[sid], phases[k]))
+                    volleys = engine.volleys(states[sid], phases[k])
+                    spec = asked[(sid, k)] = tuple(sampler(v) for v in volleys)
+                    if land is not None and k == fire:
+                        on_chains[(sid, k)] = bool(volleys) and land.takes(states[sid], volleys)
                 drawn = tuple(min(bisect_right(cum, draw() * total), last) for volley in spec for _, cum, total, last in volley)
+                if land is not None and on_chains.get((sid, k)):
+                    hits = {"attacker": 0, "defender": 0}  # per side hit
+                    for volley, n in zip(engine.volleys(states[sid], phases[k]), drawn):
+                        hits["defender" if volley.side == "attacker" else "attacker"] = n
+                    state = land.play(states[sid], draw, (hits["attacker"], hits["defender"]))
+                    break
                 after = steps.get((sid, k, drawn))
                 if after is None:
                     hits, at = [], 0
@@ -410,13 +434,33 @@ def _sample(engine: Engine, battle: Battle, attacker_orders: Orders, defender_or
                         at += len(volley)
                     after = steps[(sid, k, drawn)] = number(engine.apply(states[sid], phases[k], hits))  # type: ignore[arg-type]
                 sid = after
-                if states[sid].over:
+                state = states[sid]
+                if state.over:
                     break
-        state = states[sid]
+            else:
+                continue
+            break
         rounds += (0 if state.no_combat else state.round) / SIMULATIONS
         end = state._replace(round=0)
         finals[end] = finals.get(end, 0.0) + 1.0 / SIMULATIONS
     return _summarise(engine, finals, rounds, SIMULATIONS, exact=False, confidence=_HALF_WIDTH)
+
+
+def _cumulative(groups: tuple[tuple[int, ...], ...], low_luck: bool) -> list[float]:
+    """The cumulative distribution of one fire class's hits, for the sample to bisect.  Past a few
+    dozen dice by NumPy's convolution (the exact sums cost the square of the dice in Python); the
+    sample needs no more than its draws' order, which rounding errors change only on a boundary."""
+    if low_luck or sum(g[0] for g in groups) <= LARGE_VOLLEY:
+        return list(itertools.accumulate(class_distribution(groups, low_luck)))
+    import numpy as np
+
+    dist = np.ones(1)
+    for g in groups:
+        dist = np.convolve(dist, binomial(*g))
+    return np.cumsum(dist).tolist()
+
+
+LARGE_VOLLEY = 64  # dice
 
 
 def _seed(battle: Battle, attacker_orders: Orders, defender_orders: Orders, low_luck: bool) -> int:

@@ -3,13 +3,15 @@
 After the rounds that differ (AA fire, bombardment, first-cycle values), each side's losses in a
 land battle follow a chain - the state after k casualties - so a state is a pair of chain
 positions and a round is an outer product of two hit distributions.  `pbem.odds.grid` solves the
-grid; this module builds its chains and distributions from the engine and reads its ends.
+grid; this module builds its chains and distributions from the engine and reads its ends.  Past
+the work bound the same chains serve the sample (`FastLand.play`).
 """
 
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from bisect import bisect_right
+from typing import TYPE_CHECKING, Callable
 
 from pbem.engine.combat.engine import Engine, State
 from pbem.engine.combat.rolling import class_distribution
@@ -40,6 +42,10 @@ class FastLand:
         self.neglected = 0.0
         self._dist_memo: dict[tuple[str, tuple[int, ...], int], tuple[list, list]] = {}
         self._ended: dict[tuple[tuple[int, ...], tuple[int, ...]], State] = {}  # a steady cell after its end phase
+        # the chains met so far, by their first state, and where each state lies on one
+        self.chains: dict[str, dict[tuple[int, ...], list[tuple[int, ...]]]] = {"attacker": {}, "defender": {}}
+        self._pos: dict[str, dict[tuple[int, ...], tuple[tuple[int, ...], int]]] = {"attacker": {}, "defender": {}}
+        self._cums: dict[tuple[str, tuple[int, ...], int], dict[int, list[float]]] = {}  # for the sample
         # The end phase of the last special round may be left to the grid when it is the grid's own:
         # no retreat (the end phase does not depend on the round) and nothing but the end phase
         # after the fire phase.
@@ -79,11 +85,24 @@ class FastLand:
     # Work units of the grids (see STATE_BUDGET's comment: a unit is about one outcome of the general
     # walk, a few microseconds): a row costs a few dozen array operations whatever its length, a
     # chain position one volley of the engine, the outer products of `arrive` almost nothing.
+    # Past a few hundred units a side the mass moved between rows dominates: each row updates every
+    # later row, rows x cells element operations in all (800 against 800: about 2 s).
     ROW_UNITS = 12
     CHAIN_UNITS = 4
     CELLS_PER_UNIT = 200
+    CUBE_PER_UNIT = 2000
 
     # chains -----------------------------------------------------------------
+    def _locate(self, side: str, counts: tuple[int, ...]) -> tuple[tuple[int, ...], int]:
+        """The chain `counts` lies on (by its first state) and its position there; a state not yet
+        on a chain starts one."""
+        pos = self._pos[side]
+        if counts not in pos:
+            chain = self.chains[side][counts] = self._chain(side, counts)
+            for i, s in enumerate(chain):
+                pos.setdefault(s, (counts, i))
+        return pos[counts]
+
     def _chain(self, side: str, start: tuple[int, ...]) -> list[tuple[int, ...]]:
         plan = self.engine.plans[side]  # type: ignore[index]
         chain = [start]
@@ -106,22 +125,11 @@ class FastLand:
         finals: dict[State, float] = {}
         totals = [0.0, 0.0]  # expected rounds, cells expanded
         # group the mass by pairs of chains (usually one attacker and one defender chain)
-        a_chains: dict[tuple[int, ...], list[tuple[int, ...]]] = {}
-        d_chains: dict[tuple[int, ...], list[tuple[int, ...]]] = {}
-        pos_a: dict[tuple[int, ...], tuple[tuple[int, ...], int]] = {}
-        pos_d: dict[tuple[int, ...], tuple[tuple[int, ...], int]] = {}
+        a_chains, d_chains = self.chains["attacker"], self.chains["defender"]
         grids: dict[tuple[tuple[int, ...], tuple[int, ...]], list[np.ndarray]] = {}  # fresh, arriving
 
         def place(a: tuple[int, ...], d: tuple[int, ...]) -> tuple[list[np.ndarray], int, int]:
-            if a not in pos_a:
-                chain = a_chains[a] = self._chain("attacker", a)
-                for i, s in enumerate(chain):
-                    pos_a.setdefault(s, (a, i))
-            if d not in pos_d:
-                chain = d_chains[d] = self._chain("defender", d)
-                for j, s in enumerate(chain):
-                    pos_d.setdefault(s, (d, j))
-            (ka, i), (kd, j) = pos_a[a], pos_d[d]
+            (ka, i), (kd, j) = self._locate("attacker", a), self._locate("defender", d)
             grid = grids.get((ka, kd))
             if grid is None:
                 shape = (len(a_chains[ka]), len(d_chains[kd]))
@@ -142,7 +150,8 @@ class FastLand:
         for (a, d), m in sorted(self.entries.items(), key=lambda kv: -sum(kv[0][0]) - sum(kv[0][1])):
             grid, i, j = place(a, d)
             grid[0][i, j] += m
-        work.add(sum(self.ROW_UNITS * f.shape[0] + f.size // self.CELLS_PER_UNIT for f, _ in grids.values())
+        work.add(sum(self.ROW_UNITS * f.shape[0] + f.size // self.CELLS_PER_UNIT + f.shape[0] * f.size // self.CUBE_PER_UNIT
+                     for f, _ in grids.values())
                  + self.CHAIN_UNITS * (sum(map(len, a_chains.values())) + sum(map(len, d_chains.values())))
                  + sum(len(on_a) * len(on_d) // self.CELLS_PER_UNIT for _, _, on_a, on_d in self.arrivals))
         for (ka, kd), (fresh, arriving) in grids.items():
@@ -216,6 +225,57 @@ class FastLand:
             finals[st] = finals.get(st, 0.0) + float(ending[i, j])
         totals[0] += float(started.sum())
         totals[1] += int(np.count_nonzero(started))
+
+    # the sample ---------------------------------------------------------------
+    def play(self, state: State, draw: Callable[[], float], hits: tuple[int, int] | None = None) -> State:
+        """One sampled battle from `state`, the start of a steady round, to its end (the final state
+        with the round it ended in).  Each round draws the attacker's hits, then the defender's,
+        from the exact distributions at their chain positions, one uniform number each.  With
+        `hits` (on the attacker, on the defender), `state` is instead the last special round's fire
+        phase (`takes`), whose hits are already drawn: they move the chains first."""
+        engine = self.engine
+        (ka, i), (kd, j) = self._locate("attacker", state.a), self._locate("defender", state.d)
+        ca, cd = self.chains["attacker"][ka], self.chains["defender"][kd]
+        cum_a, cum_d = self._cumulative("attacker", ca), self._cumulative("defender", cd)
+        zero_a, zero_d = (0,) * len(engine.a_cats), (0,) * len(engine.d_cats)
+        cap, seen, end_phase = engine.steady_round, self._ended, engine._end_round
+        rnd = state.round
+        last_a, last_d = len(ca) - 1, len(cd) - 1
+        while True:
+            if hits is None:
+                on_d = cum_a(i)
+                on_d = min(bisect_right(on_d, draw() * on_d[-1]), len(on_d) - 1)
+                on_a = cum_d(j)
+                on_a = min(bisect_right(on_a, draw() * on_a[-1]), len(on_a) - 1)
+            else:
+                (on_a, on_d), hits = hits, None
+            i, j = min(i + on_a, last_a), min(j + on_d, last_d)
+            key = (ca[i], cd[j])
+            after = seen.get(key)
+            if after is None:
+                after = seen[key] = end_phase(State(cap, ca[i], cd[j], zero_a, zero_d, zero_a, zero_d, zero_a, ""), None)
+            if after.over:
+                return after._replace(round=rnd)
+            if after.a != ca[i] or after.d != cd[j]:
+                raise AssertionError("the end of a land round left the loss chains")
+            rnd += 1
+
+    def _cumulative(self, side: str, chain: list[tuple[int, ...]]) -> Callable[[int], list[float]]:
+        """The cumulative hit distribution at each position of a chain, made when first asked."""
+        made = self._cums.setdefault((side, chain[0], len(chain)), {})
+        dists: list = []
+
+        def at(k: int) -> list[float]:
+            got = made.get(k)
+            if got is None:
+                import numpy as np
+
+                if not dists:
+                    dists.extend(self._dists(side, chain)[0])
+                got = made[k] = np.cumsum(dists[k]).tolist()
+            return got
+
+        return at
 
     def _dists(
         self, side: str, chain: list[tuple[int, ...]]

@@ -88,37 +88,57 @@ class _Table:
 
 class _Outcomes:
     """A side's volleys, numbered, with their outcomes (hit ids of the target, probabilities) padded
-    to one width; the last row is 'no volley': no hit, for certain."""
+    to one width; the last row is 'no volley': no hit, for certain.  The padded arrays are made
+    when read, once per batch of new volleys (made per volley they cost the square of the volleys)."""
 
     def __init__(self) -> None:
-        import numpy as np
-
         self.volleys: dict[tuple[object, ...], int] = {}
         self.rows: list[tuple[list[int], list[float]]] = []
-        self.G = np.zeros((1, 1), dtype=np.int64)
-        self.P = np.ones((1, 1))
-        self.width = np.ones(1, dtype=np.int64)  # outcomes of each row
+        self._arrays: tuple["np.ndarray", "np.ndarray", "np.ndarray"] | None = None
+        self._cum: "np.ndarray | None" = None
 
     def add(self, groups: tuple[object, ...], outcomes: list[tuple[int, float]]) -> int:
         got = self.volleys.get(groups)
         if got is None:
             got = self.volleys[groups] = len(self.rows)
             self.rows.append(([g for g, _ in outcomes], [p for _, p in outcomes]))
-            self._pad()
+            self._arrays = self._cum = None
         return got
 
-    def _pad(self) -> None:
+    @property
+    def G(self) -> "np.ndarray":
+        return self._padded()[0]
+
+    @property
+    def P(self) -> "np.ndarray":
+        return self._padded()[1]
+
+    @property
+    def width(self) -> "np.ndarray":
+        return self._padded()[2]
+
+    @property
+    def cumulative(self) -> "np.ndarray":
+        """P summed along each row, for the sample to bisect."""
         import numpy as np
 
-        width = max(len(g) for g, _ in self.rows)
-        G = np.zeros((len(self.rows) + 1, width), dtype=np.int64)
-        P = np.zeros((len(self.rows) + 1, width))
-        for k, (g, p) in enumerate(self.rows):
-            G[k, : len(g)] = g
-            P[k, : len(p)] = p
-        P[-1, 0] = 1.0  # no volley: no hit
-        self.G, self.P = G, P
-        self.width = np.array([len(g) for g, _ in self.rows] + [1], dtype=np.int64)
+        if self._cum is None:
+            self._cum = np.cumsum(self.P, axis=1)
+        return self._cum
+
+    def _padded(self) -> tuple["np.ndarray", "np.ndarray", "np.ndarray"]:
+        import numpy as np
+
+        if self._arrays is None:
+            width = max([len(g) for g, _ in self.rows], default=1)
+            G = np.zeros((len(self.rows) + 1, width), dtype=np.int64)
+            P = np.zeros((len(self.rows) + 1, width))
+            for k, (g, p) in enumerate(self.rows):
+                G[k, : len(g)] = g
+                P[k, : len(p)] = p
+            P[-1, 0] = 1.0  # no volley: no hit
+            self._arrays = (G, P, np.array([len(g) for g, _ in self.rows] + [1], dtype=np.int64))
+        return self._arrays
 
 
 class FastSea:
@@ -464,7 +484,7 @@ class FastSea:
                         if not len(loud):
                             continue
                         rows = v[loud]
-                        cum = np.cumsum(o.P[rows], axis=1)
+                        cum = o.cumulative[rows]
                         u = uniform(len(loud)) * cum[:, -1]
                         pick = np.minimum((cum <= u[:, None]).sum(axis=1), o.width[rows] - 1)
                         target = "defender" if side == "attacker" else "attacker"
