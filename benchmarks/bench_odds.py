@@ -22,7 +22,8 @@ apart (its code is not kept in this project):
 print: exact, or sampled past the work budget.
 
 The targets of the issue: (c) 10 ms, (d) 40 ms, (e) 3 ms, (e) doubled 100 ms, (e) tripled 1 s,
-100 v 100 with AA 60 ms.
+100 v 100 with AA 60 ms.  Then battles far past the bound (400 a side with AAA, 800 a side, (e)
+five and ten times over) show what the bound costs: the exact attempt and the sample after it.
 
 Run: python benchmarks/bench_odds.py [--runs N] [--exact-budget UNITS]
 """
@@ -74,6 +75,16 @@ CASES = {
     "(e) x3": (battle("sea", times(E_ATTACK, 3), times(E_DEFEND, 3)), SEA_ORDER, 1.0),
     "100v100 AA": (battle("land", {"infantry": 50, "artillery": 20, "tank": 25, "fighter": 5},
                           {"infantry": 60, "artillery": 20, "tank": 19, "antiaircraft artillery": 1}), LAND_ORDER_AA, 0.060),
+}
+# Past the bound (exact would take seconds to minutes): only the bounded answer is timed, at the
+# budget of validate and the reports and at that of `pbem odds`.
+LARGE = {
+    "400v400 AA": (battle("land", {"infantry": 200, "artillery": 100, "tank": 80, "fighter": 20, "bomber": 10},
+                          {"infantry": 250, "artillery": 80, "tank": 60, "fighter": 10, "antiaircraft artillery": 3}), LAND_ORDER_AA),
+    "800v800": (battle("land", {"infantry": 400, "artillery": 200, "tank": 160, "fighter": 40},
+                       {"infantry": 480, "artillery": 160, "tank": 120, "fighter": 40}), LAND_ORDER),
+    "(e) x5": (battle("sea", times(E_ATTACK, 5), times(E_DEFEND, 5)), SEA_ORDER),
+    "(e) x10": (battle("sea", times(E_ATTACK, 10), times(E_DEFEND, 10)), SEA_ORDER),
 }
 ODDS_COMMAND = ["odds", "--attack", "30 inf, 10 art, 20 tank", "--defend", "30 inf, 10 art, 20 tank"]
 
@@ -156,6 +167,13 @@ def main() -> None:
               f"{bounded_t:9.3f} {bounded.attacker_win:8.4f}  {how}")  # type: ignore[attr-defined]
     print(f"bounded: the budget of validate, adjudicate and the reports ({REPORT_BUDGET} units); "
           f"pbem odds allows {COMMAND_BUDGET}")
+    print(f"\n{'past the bound':15} {'reports s':>9} {'P(att)':>8}  {'pbem odds s':>11} {'P(att)':>8}  answers")
+    for name, (b, order) in LARGE.items():
+        rep_t, rep = min((run(b, order, REPORT_BUDGET) for _ in range(args.runs)), key=lambda r: r[0])
+        cmd_t, cmd = min((run(b, order, COMMAND_BUDGET) for _ in range(args.runs)), key=lambda r: r[0])
+        how = lambda odds: "exact" if odds.exact else "sampled"  # type: ignore[attr-defined]  # noqa: E731
+        print(f"{name:15} {rep_t:9.3f} {rep.attacker_win:8.4f}  {cmd_t:11.3f} {cmd.attacker_win:8.4f}  "  # type: ignore[attr-defined]
+              f"{how(rep)}, {how(cmd)}")
     command = [sys.executable, "-c", "from pbem.cli import main; main()", *ODDS_COMMAND]
     walls = []
     for _ in range(args.runs):
