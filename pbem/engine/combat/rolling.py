@@ -91,6 +91,10 @@ def binomial(n: int, value: int, best_of: int = 1) -> tuple[float, ...]:
 def convolve(x: tuple[float, ...], y: tuple[float, ...]) -> tuple[float, ...]:
     if len(x) * len(y) > _ROW_AT_ONCE:
         return _convolve_rows(x, y)
+    return _convolve_plain(x, y)
+
+
+def _convolve_plain(x: tuple[float, ...], y: tuple[float, ...]) -> tuple[float, ...]:
     out = [0.0] * (len(x) + len(y) - 1)
     for i, px in enumerate(x):
         if px:
