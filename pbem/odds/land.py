@@ -259,6 +259,8 @@ class FastLand:
             if after.a != ca[i] or after.d != cd[j]:
                 raise AssertionError("the end of a land round left the loss chains")
             rnd += 1
+            if rnd > 10_000:
+                raise RuntimeError("a sampled battle did not end")
 
     def _cumulative(self, side: str, chain: list[tuple[int, ...]]) -> Callable[[int], list[float]]:
         """The cumulative hit distribution at each position of a chain, made when first asked."""
