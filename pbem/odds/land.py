@@ -177,23 +177,13 @@ class FastLand:
         nd = len(cd)
         A, Bs = self._dists("attacker", ca)
         P, _ = self._dists("defender", cd)
-        zero_a = (0,) * len(engine.a_cats)
-        zero_d = (0,) * len(engine.d_cats)
-        cap = engine.steady_round
-        end_phase = engine._end_round  # = engine.apply(state, "end", [])
         # With no retreat by the attacker, a steady land round ends once a side is gone or can no longer
         # hit: losing more never revives a battle, so along a row the cells that end are those from the
         # first that does - found by bisection, each other cell needing no call of the end phase.
         monotone = engine.orders["attacker"].retreat.kind == "never"  # type: ignore[index]
 
-        seen = self._ended  # grids share cells: attackers that lost different aircraft to AA all end at nothing
-
         def ended(i: int, j: int) -> State:
-            key = (ca[i], cd[j])
-            got = seen.get(key)
-            if got is None:
-                got = seen[key] = end_phase(State(cap, ca[i], cd[j], zero_a, zero_d, zero_a, zero_d, zero_a, ""), None)
-            return got
+            return self._cell_end(ca[i], cd[j])
 
         edge = [nd]  # the first cell that ends on the row before: a row further down ends no later
 
@@ -233,27 +223,20 @@ class FastLand:
         from the exact distributions at their chain positions, one uniform number each.  With
         `hits` (on the attacker, on the defender), `state` is instead the last special round's fire
         phase (`takes`), whose hits are already drawn: they move the chains first."""
-        engine = self.engine
         (ka, i), (kd, j) = self._locate("attacker", state.a), self._locate("defender", state.d)
         ca, cd = self.chains["attacker"][ka], self.chains["defender"][kd]
         cum_a, cum_d = self._cumulative("attacker", ca), self._cumulative("defender", cd)
-        zero_a, zero_d = (0,) * len(engine.a_cats), (0,) * len(engine.d_cats)
-        cap, seen, end_phase = engine.steady_round, self._ended, engine._end_round
         rnd = state.round
         last_a, last_d = len(ca) - 1, len(cd) - 1
         while True:
             if hits is None:
-                on_d = cum_a(i)
-                on_d = min(bisect_right(on_d, draw() * on_d[-1]), len(on_d) - 1)
-                on_a = cum_d(j)
-                on_a = min(bisect_right(on_a, draw() * on_a[-1]), len(on_a) - 1)
+                fire_a, fire_d = cum_a(i), cum_d(j)  # the attacker's hits, the defender's
+                on_d = min(bisect_right(fire_a, draw() * fire_a[-1]), len(fire_a) - 1)
+                on_a = min(bisect_right(fire_d, draw() * fire_d[-1]), len(fire_d) - 1)
             else:
                 (on_a, on_d), hits = hits, None
             i, j = min(i + on_a, last_a), min(j + on_d, last_d)
-            key = (ca[i], cd[j])
-            after = seen.get(key)
-            if after is None:
-                after = seen[key] = end_phase(State(cap, ca[i], cd[j], zero_a, zero_d, zero_a, zero_d, zero_a, ""), None)
+            after = self._cell_end(ca[i], cd[j])
             if after.over:
                 return after._replace(round=rnd)
             if after.a != ca[i] or after.d != cd[j]:
@@ -261,6 +244,18 @@ class FastLand:
             rnd += 1
             if rnd > 10_000:
                 raise RuntimeError("a sampled battle did not end")
+
+    def _cell_end(self, a: tuple[int, ...], d: tuple[int, ...]) -> State:
+        """The end phase of a steady round at this pair of chain states, asked of the engine once:
+        grids share cells (attackers that lost different aircraft to AA all end at nothing), and
+        the sample meets them again and again."""
+        got = self._ended.get((a, d))
+        if got is None:
+            engine = self.engine
+            zero_a, zero_d = (0,) * len(engine.a_cats), (0,) * len(engine.d_cats)
+            state = State(engine.steady_round, a, d, zero_a, zero_d, zero_a, zero_d, zero_a, "")
+            got = self._ended[(a, d)] = engine._end_round(state, None)
+        return got
 
     def _cumulative(self, side: str, chain: list[tuple[int, ...]]) -> Callable[[int], list[float]]:
         """The cumulative hit distribution at each position of a chain, made when first asked."""
