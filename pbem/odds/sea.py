@@ -161,7 +161,7 @@ class FastSea:
         self.hit_by: dict[tuple[str, str], Volley] = {}  # (side hit, phase) -> a volley that hits it
         self.taken: dict[tuple[str, str], _Table] = {}  # (side hit, phase) -> state x hit id -> state
         self.tails: dict[str, _Table] = {}  # phase without dice -> pair -> pair or end
-        self.kinds_left: dict[str, dict[tuple[int, int], bool]] = {}  # phase -> kinds of a pair -> unchanged?
+        self.kinds_left: dict[str, _Table] = {}  # phase -> kinds of a pair -> unchanged? (1, 0, UNKNOWN)
         self.finals: list[State] = []
         self.final_index: dict[State, int] = {}
         self.zero_a = (0,) * len(engine.a_cats)
@@ -298,21 +298,23 @@ class FastSea:
         got = table[I, J]
         missing = np.nonzero(got == UNKNOWN)[0]
         if len(missing):
-            kinds = self.kinds_left.setdefault(phase, {})
+            kinds = self.kinds_left.setdefault(phase, _Table(UNKNOWN)).fit(len(A.sigs), len(D.sigs))
             mi, mj = I[missing], J[missing]
             sa, sd = np.asarray(A.sig)[mi], np.asarray(D.sig)[mj]
-            for i, j, a, d in sorted(set(zip(mi.tolist(), mj.tolist(), sa.tolist(), sd.tolist()))):
+            same = kinds[sa, sd] == 1
+            table[mi[same], mj[same]] = mi[same] * STRIDE + mj[same]
+            for i, j, a, d in sorted(set(zip(mi[~same].tolist(), mj[~same].tolist(), sa[~same].tolist(), sd[~same].tolist()))):
                 if table[i, j] != UNKNOWN:
                     continue
-                same = kinds.get((a, d))
-                if same:
+                kinds = self.kinds_left[phase].fit(len(A.sigs), len(D.sigs))
+                if kinds[a, d] == 1:
                     table[i, j] = i * STRIDE + j
                     continue
                 st = self._state(i, j)
                 after = self.engine.after_surprise(st) if phase == "after-surprise" else self.engine.apply(st, phase, [])
                 code = self._code(after)
-                if same is None:
-                    kinds[(a, d)] = code == i * STRIDE + j
+                if kinds[a, d] == UNKNOWN:
+                    kinds[a, d] = 1 if code == i * STRIDE + j else 0
                 table = self.tails[phase].fit(len(A.keys), len(D.keys))
                 table[i, j] = code
                 self.asked += 1
@@ -320,85 +322,121 @@ class FastSea:
         return got
 
     # a round for many pairs at once -------------------------------------------------
-    def _rounds(self, I: "np.ndarray", J: "np.ndarray", work: _Work) -> tuple["np.ndarray", ...]:
-        """One round from each pair (I[n], J[n]): the pairs reached (origin, i, j, probability) and
-        the ends (origin, end index, probability)."""
+    def _fire_at(self, side: str, phase: str, rows: "np.ndarray", S: "np.ndarray", W: "np.ndarray",
+                 work: _Work) -> tuple["np.ndarray", "np.ndarray", "np.ndarray"]:
+        """Each input n's volley (`rows[n]`, a row of `side`'s outcomes) at its target's state S[n],
+        with weight W[n]: for every outcome of positive weight, the input it came from, the target's
+        state after it, and its weight.  Volleys with about as many outcomes go together, padded to
+        their widest (a padded outcome is "no hit" with probability 0), in chunks of bounded size."""
         import numpy as np
 
-        origin = np.arange(len(I))
-        q = np.ones(len(I))
-        i, j = I, J
-        ended: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+        o = self.outcomes[side]
+        target = "defender" if side == "attacker" else "attacker"
+        width = o.width[rows]
+        bucket = np.ceil(np.log2(width)).astype(np.int64)
+        src, new, weight = [], [], []
+        for b in np.unique(bucket):
+            at = np.nonzero(bucket == b)[0]
+            k = int(width[at].max())
+            step = max(1, CHUNK // k)
+            for start in range(0, len(at), step):
+                part = at[start : start + step]
+                r = rows[part]
+                p = W[part][:, None] * o.P[r, :k]
+                s = self._taken(target, phase, S[part][:, None], o.G[r, :k])
+                work.add(p.size // self.OUTCOMES_PER_UNIT)
+                keep = p > 0.0
+                src.append(np.broadcast_to(part[:, None], p.shape)[keep])
+                new.append(s[keep])
+                weight.append(p[keep])
+        return np.concatenate(src), np.concatenate(new), np.concatenate(weight)
 
-        def settle(codes: np.ndarray) -> None:
-            nonlocal origin, q, i, j
-            done = codes < UNKNOWN
-            if done.any():
-                ended.append((origin[done], -codes[done] - 2, q[done]))
-                keep = ~done
-                origin, q, codes = origin[keep], q[keep], codes[keep]
-            i, j = codes // STRIDE, codes % STRIDE
+    def _round(self, I: "np.ndarray", J: "np.ndarray", W: "np.ndarray", work: _Work
+               ) -> tuple["np.ndarray", "np.ndarray", "np.ndarray", "np.ndarray", "np.ndarray"]:
+        """One round from the pairs (I[n], J[n]) with weights W[n], all at once: the pairs reached
+        (i, j, weight, each pair once) and the ends reached (end index, weight).
 
+        In a dice phase each side's volley changes only the other side (`Engine.fire_casualties`),
+        and is fixed by the pair it starts from, so the two volleys are taken one after the other:
+        the attacker's outcomes from every pair, the pairs so reached merged (with the defender's
+        volley each carries), then the defender's outcomes from those.  Merging between the two
+        halves is what makes a round cheaper than every pair times both volleys' outcomes."""
+        import numpy as np
+
+        oa, od = self.outcomes["attacker"], self.outcomes["defender"]
+        end_index: list[np.ndarray] = []
+        end_weight: list[np.ndarray] = []
+        i, j, w = I, J, W
         for phase in self.engine.phases:
-            if not len(origin):
+            if not len(i):
                 break
             if phase not in ("surprise", "fire"):
-                settle(self._tail(phase, i, j))
-                continue
-            va, vd = self._volleys(phase, i, j)
-            quiet = (va == NO_VOLLEY) & (vd == NO_VOLLEY)
-            parts = []
-            if quiet.any():
-                codes = self._tail(phase, i[quiet], j[quiet])
-                parts.append((origin[quiet], codes, q[quiet]))
-            loud = np.nonzero(~quiet)[0]
-            if len(loud):
-                oa, od = self.outcomes["attacker"], self.outcomes["defender"]
-                ra = np.where(va[loud] == NO_VOLLEY, len(oa.rows), va[loud])
-                rd = np.where(vd[loud] == NO_VOLLEY, len(od.rows), vd[loud])
-                # pairs whose volleys have about as many outcomes go together, padded to their widest
-                # (a padded outcome is "no hit" with probability 0), in chunks of bounded size
-                wa, wd = oa.width[ra], od.width[rd]
-                bucket = np.ceil(np.log2(wa)).astype(np.int64) * 64 + np.ceil(np.log2(wd)).astype(np.int64)
-                for b in np.unique(bucket):
-                    at = np.nonzero(bucket == b)[0]
-                    ka, kd = int(wa[at].max()), int(wd[at].max())
-                    step = max(1, CHUNK // (ka * kd))
-                    for start in range(0, len(at), step):
-                        part = at[start : start + step]
-                        n = loud[part]
-                        pa, pd = oa.P[ra[part], :ka], od.P[rd[part], :kd]
-                        new_j = self._taken("defender", phase, j[n][:, None], oa.G[ra[part], :ka])
-                        new_i = self._taken("attacker", phase, i[n][:, None], od.G[rd[part], :kd])
-                        prob = q[n][:, None, None] * pa[:, :, None] * pd[:, None, :]
-                        work.add(prob.size // self.OUTCOMES_PER_UNIT)
-                        codes = (new_i[:, None, :] * STRIDE + new_j[:, :, None]).ravel()
-                        if phase == "surprise":
-                            codes = self._tail("after-surprise", codes // STRIDE, codes % STRIDE)
-                        parts.append((np.repeat(origin[n], ka * kd), codes, prob.ravel()))
-            origin = np.concatenate([p[0] for p in parts])
-            codes = np.concatenate([p[1] for p in parts])
-            q = np.concatenate([p[2] for p in parts])
-            if phase == "surprise" and len(loud):
-                # strikes that meet again are one particle for the fire phase
-                key_order = np.lexsort((codes, origin))
-                origin, codes, q = origin[key_order], codes[key_order], q[key_order]
-                first = np.ones(len(codes), dtype=bool)
-                first[1:] = (origin[1:] != origin[:-1]) | (codes[1:] != codes[:-1])
-                starts = np.nonzero(first)[0]
-                q = np.add.reduceat(q, starts)
-                origin, codes = origin[starts], codes[starts]
-            settle(codes)
+                codes = self._tail(phase, i, j)
+            else:
+                va, vd = self._volleys(phase, i, j)
+                quiet = (va == NO_VOLLEY) & (vd == NO_VOLLEY)
+                codes_parts, w_parts = [], []
+                if quiet.any():
+                    codes_parts.append(self._tail(phase, i[quiet], j[quiet]))
+                    w_parts.append(w[quiet])
+                loud = np.nonzero(~quiet)[0]
+                if len(loud):
+                    rows_a = np.where(va[loud] == NO_VOLLEY, len(oa.rows), va[loud])
+                    rows_d = np.where(vd[loud] == NO_VOLLEY, len(od.rows), vd[loud])
+                    n, j1, w1 = self._fire_at("attacker", phase, rows_a, j[loud], w[loud], work)
+                    width = len(od.rows) + 1
+                    key = (i[loud][n] * STRIDE + j1) * width + rows_d[n]
+                    key, inverse = np.unique(key, return_inverse=True)
+                    w1 = np.bincount(inverse, weights=w1)
+                    rows_d, code = key % width, key // width
+                    i1, j1 = code // STRIDE, code % STRIDE
+                    m, i2, w2 = self._fire_at("defender", phase, rows_d, i1, w1, work)
+                    j2 = j1[m]
+                    codes_parts.append(self._tail("after-surprise", i2, j2) if phase == "surprise" else i2 * STRIDE + j2)
+                    w_parts.append(w2)
+                codes, w = np.concatenate(codes_parts), np.concatenate(w_parts)
+            done = codes < UNKNOWN
+            if done.any():
+                end_index.append(-codes[done] - 2)
+                end_weight.append(w[done])
+                codes, w = codes[~done], w[~done]
+            if phase in ("surprise", "fire"):  # pairs that meet again go on as one
+                codes, inverse = np.unique(codes, return_inverse=True)
+                w = np.bincount(inverse, weights=w)
+            i, j = codes // STRIDE, codes % STRIDE
             work.add(self.ASK_UNITS * self.asked)
             self.asked = 0
-        if ended:
-            e_origin = np.concatenate([e[0] for e in ended])
-            e_index = np.concatenate([e[1] for e in ended])
-            e_q = np.concatenate([e[2] for e in ended])
-        else:
-            e_origin = e_index = np.zeros(0, dtype=np.int64)
-            e_q = np.zeros(0)
-        return origin, i, j, q, e_origin, e_index, e_q
+        e = np.concatenate(end_index) if end_index else np.zeros(0, dtype=np.int64)
+        ew = np.concatenate(end_weight) if end_weight else np.zeros(0)
+        return i, j, w, e, ew
+
+    def _stay(self, I: "np.ndarray", J: "np.ndarray", work: _Work) -> "np.ndarray":
+        """The chance that a round from each pair ends where it began: no volley of the round
+        changes anything (its outcomes that hit nothing), and no phase without dice either."""
+        import numpy as np
+
+        oa, od = self.outcomes["attacker"], self.outcomes["defender"]
+        code = I * STRIDE + J
+        stay = np.ones(len(I))
+        for phase in self.engine.phases:
+            if phase not in ("surprise", "fire"):
+                stay *= self._tail(phase, I, J) == code
+                continue
+            va, vd = self._volleys(phase, I, J)
+            quiet = (va == NO_VOLLEY) & (vd == NO_VOLLEY)
+            if quiet.any():
+                stay[quiet] *= self._tail(phase, I[quiet], J[quiet]) == code[quiet]
+            loud = np.nonzero(~quiet)[0]
+            if len(loud):
+                ones = np.ones(len(loud))
+                for side, rows, S in (("attacker", np.where(va[loud] == NO_VOLLEY, len(oa.rows), va[loud]), J[loud]),
+                                      ("defender", np.where(vd[loud] == NO_VOLLEY, len(od.rows), vd[loud]), I[loud])):
+                    n, s, p = self._fire_at(side, phase, rows, S, ones, work)
+                    same = s == S[n]
+                    stay[loud] *= np.bincount(n[same], weights=p[same], minlength=len(loud))
+                if phase == "surprise":
+                    stay[loud] *= self._tail("after-surprise", I[loud], J[loud]) == code[loud]
+        return stay
 
     def solve(self, work: _Work) -> tuple[dict[State, float], float, int]:
         import numpy as np
@@ -420,31 +458,31 @@ class FastSea:
             I, J = np.nonzero(waiting & (hp == here))
             m = mass[I, J]
             mass[I, J] = 0.0
-            codes = I * STRIDE + J
-            origin, i, j, q, e_origin, e_index, e_q = self._rounds(I, J, work)
-            pairs += len(codes)
-            again = (i == I[origin]) & (j == J[origin])
-            stay = np.bincount(origin[again], weights=q[again], minlength=len(codes))
+            pairs += len(I)
+            stay = self._stay(I, J, work)
             if np.any(stay >= 1.0 - 1e-15):
                 raise RuntimeError("a battle state cannot progress")  # the engine ends such battles
-            scale = m / (1.0 - stay)
+            scale = m / (1.0 - stay)  # the rounds that change nothing, summed in closed form
             rounds += float(scale.sum())
+            i, j, q, e_index, e_q = self._round(I, J, scale, work)
             if len(e_index):
-                add = np.bincount(e_index, weights=scale[e_origin] * e_q, minlength=len(self.finals))
+                add = np.bincount(e_index, weights=e_q, minlength=len(self.finals))
                 finals = np.concatenate([finals, np.zeros(len(add) - len(finals))]) + add
-            moved = ~again
-            if moved.any():
-                na, nd = len(A.keys), len(D.keys)
-                if mass.shape != (na, nd):
-                    grown = np.zeros((na, nd))
-                    grown[: mass.shape[0], : mass.shape[1]] = mass
-                    mass = grown
-                flat = i[moved] * nd + j[moved]
-                flow = np.bincount(flat, weights=scale[origin[moved]] * q[moved], minlength=na * nd).reshape(na, nd)
-                lower = np.asarray(A.hp)[:, None] + np.asarray(D.hp)[None, :]
-                if (lower[flow > 0.0] >= here).any():
-                    raise AssertionError("a sea round changed the battle without a hit")
-                mass += flow
+            na, nd = len(A.keys), len(D.keys)
+            if mass.shape != (na, nd):
+                grown = np.zeros((na, nd))
+                grown[: mass.shape[0], : mass.shape[1]] = mass
+                mass = grown
+            flow = np.bincount(i * nd + j, weights=q, minlength=na * nd).reshape(na, nd)
+            # the rounds that changed nothing came back to their own pair, and only they
+            back = flow[I, J]
+            if np.any(np.abs(back - scale * stay) > 1e-9 * scale * stay + 1e-15 * scale):
+                raise AssertionError("a sea round came back to its pair other than by changing nothing")
+            flow[I, J] = 0.0
+            lower = np.asarray(A.hp)[:, None] + np.asarray(D.hp)[None, :]
+            if (lower[flow > 0.0] >= here).any():
+                raise AssertionError("a sea round changed the battle without a hit")
+            mass += flow
         out = {self.finals[k]: float(p) for k, p in enumerate(finals) if p}
         return out, rounds, pairs
 
