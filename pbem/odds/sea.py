@@ -33,6 +33,8 @@ if TYPE_CHECKING:
 
 CHUNK = 1 << 20  # outcomes combined at once (memory: a few arrays of this many numbers)
 STRIDE = 1 << 21  # a pair of side states (i, j) is coded i * STRIDE + j; an ended battle -(2 + its index)
+BATCH = 32  # casualty questions asked of the engine at once from this many (`_taken_many`)
+BATCH_ASKS_PER_ASK = 8  # work: a batched casualty question costs about this fraction of one asked alone
 UNKNOWN = -1
 NO_VOLLEY = -1
 UNASKED = -2
@@ -141,6 +143,19 @@ class _Outcomes:
         return self._arrays
 
 
+def _merge(keys: "np.ndarray", weights: "np.ndarray", space: int) -> tuple["np.ndarray", "np.ndarray"]:
+    """Each key once, in increasing order, with the sum of its weights (keys in range(space)):
+    counted in place where the space is not much larger than the keys, sorted otherwise."""
+    import numpy as np
+
+    if space <= max(1 << 16, 4 * len(keys)):
+        total = np.bincount(keys, weights=weights, minlength=space)
+        at = np.flatnonzero(total)
+        return at, total[at]
+    keys, inverse = np.unique(keys, return_inverse=True)
+    return keys, np.bincount(inverse, weights=weights)
+
+
 class FastSea:
     """Steady sea rounds solved as a programme over pairs of side states (see the module docstring)."""
 
@@ -239,8 +254,11 @@ class FastSea:
                 known = self.hit_by.setdefault((target, phase), v)
                 if known.step != v.step:
                     raise AssertionError("volleys of one side with different steps in a steady sea phase")
-                outcomes = [(self._hit_id(target, h), p) for h, p in volley_distribution(v, self.low_luck)]
-                found[v.side] = self.outcomes[v.side].add(v.groups, outcomes)
+                got = self.outcomes[v.side].volleys.get(v.groups)  # met from another pair: its outcomes are known
+                if got is None:
+                    outcomes = [(self._hit_id(target, h), p) for h, p in volley_distribution(v, self.low_luck)]
+                    got = self.outcomes[v.side].add(v.groups, outcomes)
+                found[v.side] = got
             ta[i, sj], td[j, si] = found["attacker"], found["defender"]
             self.asked += 1
         return ta[I, sig_d], td[J, sig_a]
@@ -256,6 +274,10 @@ class FastSea:
             S_, H_ = np.broadcast_arrays(S, H)
             todo = {(int(s), int(h)) for s, h in zip(S_[got == UNKNOWN], H_[got == UNKNOWN])}
             volley = self.hit_by.get((target, phase))
+            if len(todo) >= BATCH and volley is not None:
+                self._taken_many(target, phase, volley, sorted(todo))
+                todo = set()
+                table = self.taken[(target, phase)].fit(len(side.keys), len(self.hit_keys[target]))
             hit = self.engine.surprise_casualties if phase == "surprise" else self.engine.fire_casualties
             for s, h in sorted(todo):
                 if h == 0 and not any(side.keys[s][1]):  # no hit, no casualty behind the strip: no change
@@ -283,6 +305,45 @@ class FastSea:
                 self.asked += 1
             got = table[S, H]
         return got
+
+    def _taken_many(self, target: str, phase: str, volley: Volley, todo: list[tuple[int, int]]) -> None:
+        """`_taken`'s questions asked of the engine at once (`Engine.volley_casualties_many`), then
+        each distinct result's casualties leave the strip as `_taken` says."""
+        import numpy as np
+
+        side = self.sides[target]
+        keys = [side.keys[s] for s, _ in todo]
+        counts = np.array([k[0] for k in keys], dtype=np.int64)
+        pending = np.array([k[1] for k in keys], dtype=np.int64)
+        hit_keys = [self.hit_keys[target][h] for _, h in todo]
+        classes = sorted({k for hk in hit_keys for k in hk})
+        hits = {k: np.array([hk.get(k, 0) for hk in hit_keys], dtype=np.int64) for k in classes}
+        after_counts, after_pending = self.engine.volley_casualties_many(volley, phase, counts, pending, hits)  # type: ignore[arg-type]
+        found: dict[SideKey, int] = {}
+        rows = []
+        for key in zip(map(tuple, after_counts.tolist()), map(tuple, after_pending.tolist())):
+            got = found.get(key)  # type: ignore[arg-type]
+            if got is None:
+                st = self._one_side(target, *key)  # type: ignore[arg-type]
+                if phase == "fire":
+                    st = self.engine.end_of_fire(st)
+                else:
+                    st = self.engine.surprise_leave(st, target)  # type: ignore[arg-type]
+                got = found[key] = side.add((st.a, st.a_pending) if target == "attacker" else (st.d, st.d_pending))  # type: ignore[index]
+            rows.append(got)
+        table = self.taken[(target, phase)].fit(len(side.keys), len(self.hit_keys[target]))
+        S = np.array([s for s, _ in todo], dtype=np.int64)
+        H = np.array([h for _, h in todo], dtype=np.int64)
+        table[S, H] = rows
+        self.asked += len(todo) // BATCH_ASKS_PER_ASK + len(found)
+
+    def _one_side(self, target: str, counts: tuple[int, ...], pending: tuple[int, ...]) -> State:
+        """A state with only `target`'s units: what a question about one side reads."""
+        if target == "attacker":
+            return State(self.engine.steady_round, counts, self.zero_d, pending, self.zero_d,
+                         self.zero_a, self.zero_d, self.zero_a, "")
+        return State(self.engine.steady_round, self.zero_a, counts, self.zero_a, pending,
+                     self.zero_a, self.zero_d, self.zero_a, "")
 
     def _tail(self, phase: str, I: "np.ndarray", J: "np.ndarray") -> "np.ndarray":
         """What a phase without dice makes of each pair: a pair's code or an end's.
@@ -383,15 +444,7 @@ class FastSea:
                 if len(loud):
                     rows_a = np.where(va[loud] == NO_VOLLEY, len(oa.rows), va[loud])
                     rows_d = np.where(vd[loud] == NO_VOLLEY, len(od.rows), vd[loud])
-                    n, j1, w1 = self._fire_at("attacker", phase, rows_a, j[loud], w[loud], work)
-                    width = len(od.rows) + 1
-                    key = (i[loud][n] * STRIDE + j1) * width + rows_d[n]
-                    key, inverse = np.unique(key, return_inverse=True)
-                    w1 = np.bincount(inverse, weights=w1)
-                    rows_d, code = key % width, key // width
-                    i1, j1 = code // STRIDE, code % STRIDE
-                    m, i2, w2 = self._fire_at("defender", phase, rows_d, i1, w1, work)
-                    j2 = j1[m]
+                    i2, j2, w2 = self._volleys_taken(phase, i[loud], j[loud], w[loud], rows_a, rows_d, work)
                     codes_parts.append(self._tail("after-surprise", i2, j2) if phase == "surprise" else i2 * STRIDE + j2)
                     w_parts.append(w2)
                 codes, w = np.concatenate(codes_parts), np.concatenate(w_parts)
@@ -400,15 +453,34 @@ class FastSea:
                 end_index.append(-codes[done] - 2)
                 end_weight.append(w[done])
                 codes, w = codes[~done], w[~done]
-            if phase in ("surprise", "fire"):  # pairs that meet again go on as one
-                codes, inverse = np.unique(codes, return_inverse=True)
-                w = np.bincount(inverse, weights=w)
             i, j = codes // STRIDE, codes % STRIDE
+            if phase in ("surprise", "fire"):  # pairs that meet again go on as one
+                nd = len(self.sides["defender"].keys)
+                key, w = _merge(i * nd + j, w, len(self.sides["attacker"].keys) * nd)
+                i, j = key // nd, key % nd
             work.add(self.ASK_UNITS * self.asked)
             self.asked = 0
         e = np.concatenate(end_index) if end_index else np.zeros(0, dtype=np.int64)
         ew = np.concatenate(end_weight) if end_weight else np.zeros(0)
         return i, j, w, e, ew
+
+    def _volleys_taken(self, phase: str, i: "np.ndarray", j: "np.ndarray", w: "np.ndarray", rows_a: "np.ndarray",
+                       rows_d: "np.ndarray", work: _Work) -> tuple["np.ndarray", "np.ndarray", "np.ndarray"]:
+        """Both volleys of a dice phase from the pairs (i, j) with weights w (`rows_a`, `rows_d`: the
+        volleys): the attacker's outcomes first, the pairs so reached merged with the defender's
+        volley each carries, then the defender's outcomes.  The pairs reached, with their weights (a
+        pair may come more than once).  (The defender's outcomes first was slower on issue 19's
+        fleets: fewer pairs meet again after them.)"""
+        import numpy as np
+
+        n, j1, w1 = self._fire_at("attacker", phase, rows_a, j, w, work)
+        volleys, local = np.unique(rows_d, return_inverse=True)
+        nd = len(self.sides["defender"].keys)
+        key, w1 = _merge((i[n] * nd + j1) * len(volleys) + local[n], w1,
+                         len(self.sides["attacker"].keys) * nd * len(volleys))
+        rows, code = volleys[key % len(volleys)], key // len(volleys)
+        m, i2, w2 = self._fire_at("defender", phase, rows, code // nd, w1, work)
+        return i2, (code % nd)[m], w2
 
     def _stay(self, I: "np.ndarray", J: "np.ndarray", work: _Work) -> "np.ndarray":
         """The chance that a round from each pair ends where it began: no volley of the round

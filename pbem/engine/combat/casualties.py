@@ -16,10 +16,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Mapping, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Mapping, NamedTuple, Sequence
 
 from pbem.engine.combat.model import CasualtyReason, FireClass, Orders
 from pbem.engine.model import UnitType
+
+if TYPE_CHECKING:
+    import numpy as np
 
 RULE_MAX_HITS: CasualtyReason = "rule: as many hits as possible must be assigned"
 RULE_TRANSPORTS_LAST: CasualtyReason = "rule: transports chosen last"
@@ -136,6 +139,46 @@ class LossPlan:
         if got is None:
             got = self._memo[key] = self._assign(key[0], dict(key[1]))
         return got
+
+    def assign_many(self, available: "np.ndarray", hits: Mapping[FireClass, "np.ndarray"]) -> tuple["np.ndarray", "np.ndarray"]:
+        """`assign` for many rows at once, counts only (the odds calculator asks thousands of them):
+        row n's units available per category `available[n]`, its hits per class `hits[k][n]`.
+        Returns the units destroyed and the two-hit units damaged, per row and category.
+
+        The same greedy as `_assign`, a row per lane: a class with no hit in a row caps nothing
+        there, so one set of signatures serves every row.  Not for `keep_one` plans (their runs
+        depend on the row); tests hold it to `assign` on random rows."""
+        import numpy as np
+
+        if self.keep_one:
+            raise ValueError("assign_many does not hold back a unit (keep_one)")
+        classes = tuple(sorted(hits))
+        sig_of, unions, containing = self._hall(classes)
+        caps = [sum([hits[k] for k in union], np.zeros(len(available), dtype=np.int64)) for union in unions]
+        used = [np.zeros(len(available), dtype=np.int64) for _ in unions]
+        remaining = np.array(available, dtype=np.int64)
+        destroyed = np.zeros_like(remaining)
+        damaged = np.zeros_like(remaining)
+        for run in self.runs:
+            i = run.category
+            sig = sig_of[i]
+            if sig < 0:
+                continue
+            room = remaining[:, i]
+            if run.effect == "destroyed" and self._two_hit[i]:
+                room = np.minimum(room, damaged[:, i])  # sinks only after its damage hit
+            k = room
+            for c in containing[sig]:
+                k = np.minimum(k, caps[c] - used[c])
+            k = np.maximum(k, 0)
+            for c in containing[sig]:
+                used[c] += k
+            if run.effect == "damaged":
+                damaged[:, i] += k
+            else:
+                remaining[:, i] -= k
+                destroyed[:, i] += k
+        return destroyed, damaged
 
     def _assign(self, available: Sequence[int], live: Mapping[FireClass, int]) -> tuple[Taken, ...]:
         if not live:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import operator
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Iterable, Mapping, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Iterable, Mapping, NamedTuple, Sequence
 
 from pbem.engine.combat.casualties import Category, LossPlan, Taken, can_hit
 from pbem.engine.combat.model import (
@@ -32,6 +32,9 @@ from pbem.engine.combat.model import (
     Submerged,
     Winner,
 )
+
+if TYPE_CHECKING:
+    import numpy as np
 
 Hits = tuple[tuple[FireClass, int], ...]  # hits per fire class, sorted by class
 # "parting": Europe's defending submarines that were to submerge but were hit in this round's fire
@@ -586,6 +589,30 @@ class Engine:
                 counts[t.category] -= t.count
         return tuple(counts), tuple(pend), taken
 
+    def casualties_many(
+        self, side: Side, counts: "np.ndarray", pending: "np.ndarray", hits: Mapping[FireClass, "np.ndarray"], step: str,
+        behind: bool,
+    ) -> tuple["np.ndarray", "np.ndarray"]:
+        """`_casualties` for many rows of one side at once, counts and casualties behind the strip
+        only (`behind`: kills go there): what the odds calculator asks thousands of times.  Tests
+        hold it to `_casualties` row by row."""
+        plan = self.plans["attacker-aa"] if step == "aa" and "attacker-aa" in self.plans else self.plans[side]
+        destroyed, damaged = plan.assign_many(counts - pending, hits)
+        counts, pending = counts.copy(), pending.copy()
+        idx = self.a_idx if side == "attacker" else self.d_idx
+        for i, c in enumerate(self.cats(side)):
+            if c.two_hit:
+                j = idx[(c.unit, c.owner, c.seaborne, True)]
+                counts[:, i] -= damaged[:, i]
+                counts[:, j] += damaged[:, i]
+            else:
+                j = i
+            if behind:
+                pending[:, j] += destroyed[:, i]
+            else:
+                counts[:, j] -= destroyed[:, i]
+        return counts, pending
+
     def _apply_opening(self, state: State, hits: Sequence[Mapping[FireClass, int]], log: list[Event] | None) -> State:
         aa_fired = False
         for volley, h in zip(self._opening_volleys(state), hits):
@@ -708,6 +735,18 @@ class Engine:
         if volley.side == "attacker":
             return self._take("defender", state, hits, "attacker", True, log)
         return self._take("attacker", state, hits, "defender", False, log)
+
+    def volley_casualties_many(
+        self, volley: Volley, phase: str, counts: "np.ndarray", pending: "np.ndarray", hits: Mapping[FireClass, "np.ndarray"]
+    ) -> tuple["np.ndarray", "np.ndarray"]:
+        """`surprise_casualties` (phase "surprise") or `fire_casualties` (phase "fire") for many rows
+        of the side `volley` hits: its counts and casualties behind the strip per row."""
+        target: Side = "defender" if volley.side == "attacker" else "attacker"
+        if phase == "surprise":
+            return self.casualties_many(target, counts, pending, hits, volley.step, True)
+        if volley.side == "attacker":
+            return self.casualties_many("defender", counts, pending, hits, "attacker", True)
+        return self.casualties_many("attacker", counts, pending, hits, "defender", False)
 
     def _remove_pending_of(self, side: Side, state: State) -> State:
         if side == "attacker":

@@ -79,3 +79,53 @@ def test_the_end_of_a_round_reads_only_which_kinds_each_side_has(ruleset: str) -
             assert (got.over == "" and got[1:8] == base[1:8]) == (again.over == "" and again[1:8] == thin[1:8]), (
                 ruleset, phase, attack, defend)
             assert got.over == again.over
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_casualties_asked_many_at_once_are_those_asked_one_by_one(ruleset: str) -> None:
+    """The odds ask casualty choices by the thousand (`Engine.casualties_many`): on random fleets,
+    orders of loss, hits of every fire class and damaged two-hit units, each row is what
+    `Engine._casualties` chooses for it alone - the largest number of hits assigned, then the
+    owner's order of loss (General Combat, step 3 and "Choosing casualties"; two-hit units,
+    battleship profile), kills behind the strip or not."""
+    import numpy as np
+
+    units = dict(load_ruleset(ruleset).units)
+    rules = importlib.import_module(f"pbem.rulesets.{ruleset_dir(ruleset).name}.combat_rules").COMBAT_RULES
+    kinds = [u for u in KINDS if u in units]
+    rng = random.Random(f"many/{ruleset}")
+    compared = 0
+    for _ in range(25):
+        attack = {u: rng.randint(1, 3) for u in rng.sample(kinds, 5)}
+        defend = {u: rng.randint(1, 3) for u in rng.sample(kinds, 5)}
+        battle = Battle("SZ 5", "sea", "Germany", tuple(Force(u, "Germany", n) for u, n in attack.items()),
+                        tuple(Force(u, "United Kingdom", n) for u, n in defend.items()), units, rules,
+                        damaged={"United Kingdom": {"battleship": 1}}, attacker_damaged={"Germany": {"battleship": 1}})
+        orders = Orders(order_of_loss=tuple(rng.sample(kinds, 3)))
+        engine = Engine(battle, orders, Orders(order_of_loss=tuple(rng.sample(kinds, 2))))
+        for side, start in (("attacker", engine.a_start), ("defender", engine.d_start)):
+            counts = [tuple(rng.randint(0, n) for n in start) for _ in range(30)]
+            pending = [tuple(rng.randint(0, n) if rng.random() < 0.3 else 0 for n in c) for c in counts]
+            classes = rng.sample(["any", "not_air", "not_sub", "air"], rng.randint(1, 3))
+            hits = [{k: rng.randint(0, 4) for k in classes} for _ in counts]
+            for step, behind in (("attacker", True), ("defender", False), ("surprise-attacker", True)):
+                got_counts, got_pending = engine.casualties_many(
+                    side, np.array(counts), np.array(pending), {k: np.array([h[k] for h in hits]) for k in classes},
+                    step, behind)
+                for n, (c, p, h) in enumerate(zip(counts, pending, hits)):
+                    alone = engine._casualties(side, c, p, h, step, behind)[:2]
+                    assert (tuple(got_counts[n].tolist()), tuple(got_pending[n].tolist())) == alone, (ruleset, c, p, h)
+                    compared += 1
+    assert compared == 25 * 2 * 30 * 3
+
+
+def test_casualties_many_refuses_a_plan_that_holds_back_a_unit() -> None:
+    """A land side that holds the territory keeps its last unit apart row by row; the batch does not
+    model it, so it says so rather than answer wrongly."""
+    import numpy as np
+
+    from combat_helpers import land
+
+    engine = Engine(land({"infantry": 3}, {"infantry": 2}), Orders(hold_territory=True), Orders())
+    with pytest.raises(ValueError, match="keep_one"):
+        engine.casualties_many("attacker", np.array([[3]]), np.array([[0]]), {"any": np.array([1])}, "defender", False)
