@@ -156,6 +156,31 @@ def _merge(keys: "np.ndarray", weights: "np.ndarray", space: int) -> tuple["np.n
     return keys, np.bincount(inverse, weights=weights)
 
 
+class _Kernels:
+    """One side's volleys at the other side's states, in one phase: for a target state and a
+    volley, the target's states after it and their probabilities (equal states merged), kept end
+    to end; `unchanged`: the chance that the volley changes nothing there."""
+
+    def __init__(self) -> None:
+        import numpy as np
+
+        self.table = _Table(UNKNOWN)  # target state x (volley id + 1, 0: no volley) -> kernel
+        self.start = np.zeros(0, dtype=np.int64)
+        self.length = np.zeros(0, dtype=np.int64)
+        self.unchanged = np.zeros(0)
+        self.state = np.zeros(0, dtype=np.int64)
+        self.prob = np.zeros(0)
+
+    def add(self, state: "np.ndarray", prob: "np.ndarray", length: "np.ndarray", unchanged: "np.ndarray") -> None:
+        import numpy as np
+
+        self.start = np.concatenate([self.start, len(self.state) + np.cumsum(length) - length])
+        self.length = np.concatenate([self.length, length])
+        self.unchanged = np.concatenate([self.unchanged, unchanged])
+        self.state = np.concatenate([self.state, state])
+        self.prob = np.concatenate([self.prob, prob])
+
+
 class FastSea:
     """Steady sea rounds solved as a programme over pairs of side states (see the module docstring)."""
 
@@ -175,6 +200,7 @@ class FastSea:
         self.volley_of: dict[tuple[str, str], _Table] = {}  # (side, phase) -> own state x enemy kinds -> volley
         self.hit_by: dict[tuple[str, str], Volley] = {}  # (side hit, phase) -> a volley that hits it
         self.taken: dict[tuple[str, str], _Table] = {}  # (side hit, phase) -> state x hit id -> state
+        self.kernels: dict[tuple[str, str], _Kernels] = {}  # (side firing, phase) -> its volleys' kernels
         self.tails: dict[str, _Table] = {}  # phase without dice -> pair -> pair or end
         self.kinds_left: dict[str, _Table] = {}  # phase -> kinds of a pair -> unchanged? (1, 0, UNKNOWN)
         self.finals: list[State] = []
@@ -383,34 +409,62 @@ class FastSea:
         return got
 
     # a round for many pairs at once -------------------------------------------------
-    def _fire_at(self, side: str, phase: str, rows: "np.ndarray", S: "np.ndarray", W: "np.ndarray",
+    def _fire_at(self, side: str, phase: str, volleys: "np.ndarray", S: "np.ndarray", W: "np.ndarray",
                  work: _Work) -> tuple["np.ndarray", "np.ndarray", "np.ndarray"]:
-        """Each input n's volley (`rows[n]`, a row of `side`'s outcomes) at its target's state S[n],
-        with weight W[n]: for every outcome of positive weight, the input it came from, the target's
-        state after it, and its weight.  Volleys with about as many outcomes go together, padded to
-        their widest (a padded outcome is "no hit" with probability 0), in chunks of bounded size."""
+        """Each input n's volley (`volleys[n]`, an id of `side`'s volleys or NO_VOLLEY) at its
+        target's state S[n], with weight W[n]: how many results each input has (they come in input
+        order), the target's state after each and its weight (`_Kernels`: made once per target
+        state and volley)."""
+        import numpy as np
+
+        kernels = self._kernels(side, phase, volleys, S)
+        kid = kernels.table.a[S, volleys + 1]
+        length = kernels.length[kid]
+        at = np.repeat(kernels.start[kid] - (np.cumsum(length) - length), length)
+        at += np.arange(len(at))
+        work.add(len(at) // self.OUTCOMES_PER_UNIT)
+        return length, kernels.state[at], np.repeat(W, length) * kernels.prob[at]
+
+    def _kernels(self, side: str, phase: str, volleys: "np.ndarray", S: "np.ndarray") -> "_Kernels":
+        """`side`'s kernels in `phase`, made for every (S[n], volleys[n]) that lacks one: the volley's
+        outcomes (a padded outcome is "no hit" with probability 0; no volley is "no hit" for
+        certain), each taken by the target (`_taken`), equal states merged."""
         import numpy as np
 
         o = self.outcomes[side]
         target = "defender" if side == "attacker" else "attacker"
+        kernels = self.kernels.setdefault((side, phase), _Kernels())
+        table = kernels.table.fit(len(self.sides[target].keys), len(o.rows) + 1)
+        missing = table[S, volleys + 1] == UNKNOWN
+        if not missing.any():
+            return kernels
+        ns = len(self.sides[target].keys)
+        pair = np.unique(S[missing] * (len(o.rows) + 1) + volleys[missing] + 1)
+        s, col = pair // (len(o.rows) + 1), pair % (len(o.rows) + 1)
+        rows = np.where(col == 0, len(o.rows), col - 1)  # the padded arrays' last row is "no volley"
         width = o.width[rows]
         bucket = np.ceil(np.log2(width)).astype(np.int64)
-        src, new, weight = [], [], []
+        parts = []
         for b in np.unique(bucket):
             at = np.nonzero(bucket == b)[0]
             k = int(width[at].max())
             step = max(1, CHUNK // k)
-            for start in range(0, len(at), step):
-                part = at[start : start + step]
-                r = rows[part]
-                p = W[part][:, None] * o.P[r, :k]
-                s = self._taken(target, phase, S[part][:, None], o.G[r, :k])
-                work.add(p.size // self.OUTCOMES_PER_UNIT)
-                keep = p > 0.0
-                src.append(np.broadcast_to(part[:, None], p.shape)[keep])
-                new.append(s[keep])
-                weight.append(p[keep])
-        return np.concatenate(src), np.concatenate(new), np.concatenate(weight)
+            for begin in range(0, len(at), step):
+                part = at[begin : begin + step]
+                after = self._taken(target, phase, s[part][:, None], o.G[rows[part], :k])
+                prob = o.P[rows[part], :k]
+                keep = prob > 0.0
+                parts.append((np.broadcast_to(part[:, None], prob.shape)[keep], after[keep], prob[keep]))
+        ns = len(self.sides[target].keys)  # `_taken` may have met new states
+        key, prob = _merge(np.concatenate([p[0] for p in parts]) * ns + np.concatenate([p[1] for p in parts]),
+                           np.concatenate([p[2] for p in parts]), len(pair) * ns)
+        kernel, state = key // ns, key % ns  # grouped by kernel, states in increasing order
+        length = np.bincount(kernel, minlength=len(pair))
+        same = state == s[kernel]
+        kernels.add(state, prob, length, np.bincount(kernel[same], weights=prob[same], minlength=len(pair)))
+        table = kernels.table.fit(ns, len(o.rows) + 1)
+        table[s, col] = np.arange(len(pair)) + len(kernels.length) - len(pair)
+        return kernels
 
     def _round(self, I: "np.ndarray", J: "np.ndarray", W: "np.ndarray", work: _Work
                ) -> tuple["np.ndarray", "np.ndarray", "np.ndarray", "np.ndarray", "np.ndarray"]:
@@ -424,70 +478,75 @@ class FastSea:
         halves is what makes a round cheaper than every pair times both volleys' outcomes."""
         import numpy as np
 
-        oa, od = self.outcomes["attacker"], self.outcomes["defender"]
         end_index: list[np.ndarray] = []
         end_weight: list[np.ndarray] = []
         i, j, w = I, J, W
         for phase in self.engine.phases:
             if not len(i):
                 break
+            parts: list[tuple[np.ndarray, np.ndarray, int]] = []  # pairs reached as i * nd + j, weights, nd
+
+            def reached(codes: np.ndarray, w: np.ndarray) -> None:
+                """Pairs and ends by code (`_tail`), sorted apart."""
+                done = codes < UNKNOWN
+                if done.any():
+                    end_index.append(-codes[done] - 2)
+                    end_weight.append(w[done])
+                    codes, w = codes[~done], w[~done]
+                parts.append((codes, w, STRIDE))
+
             if phase not in ("surprise", "fire"):
-                codes = self._tail(phase, i, j)
+                reached(self._tail(phase, i, j), w)
             else:
                 va, vd = self._volleys(phase, i, j)
                 quiet = (va == NO_VOLLEY) & (vd == NO_VOLLEY)
-                codes_parts, w_parts = [], []
                 if quiet.any():
-                    codes_parts.append(self._tail(phase, i[quiet], j[quiet]))
-                    w_parts.append(w[quiet])
+                    reached(self._tail(phase, i[quiet], j[quiet]), w[quiet])
                 loud = np.nonzero(~quiet)[0]
                 if len(loud):
-                    rows_a = np.where(va[loud] == NO_VOLLEY, len(oa.rows), va[loud])
-                    rows_d = np.where(vd[loud] == NO_VOLLEY, len(od.rows), vd[loud])
-                    i2, j2, w2 = self._volleys_taken(phase, i[loud], j[loud], w[loud], rows_a, rows_d, work)
-                    codes_parts.append(self._tail("after-surprise", i2, j2) if phase == "surprise" else i2 * STRIDE + j2)
-                    w_parts.append(w2)
-                codes, w = np.concatenate(codes_parts), np.concatenate(w_parts)
-            done = codes < UNKNOWN
-            if done.any():
-                end_index.append(-codes[done] - 2)
-                end_weight.append(w[done])
-                codes, w = codes[~done], w[~done]
-            i, j = codes // STRIDE, codes % STRIDE
+                    key, w2, nd = self._volleys_taken(phase, i[loud], j[loud], w[loud], va[loud], vd[loud], work)
+                    if phase == "surprise":
+                        reached(self._tail("after-surprise", key // nd, key % nd), w2)
+                    else:
+                        parts.append((key, w2, nd))
+            nd = len(self.sides["defender"].keys)  # after every state the phase met
+            key = np.concatenate([k if base == nd else k // base * nd + k % base for k, _, base in parts])
+            w = np.concatenate([p[1] for p in parts])
             if phase in ("surprise", "fire"):  # pairs that meet again go on as one
-                nd = len(self.sides["defender"].keys)
-                key, w = _merge(i * nd + j, w, len(self.sides["attacker"].keys) * nd)
-                i, j = key // nd, key % nd
+                key, w = _merge(key, w, len(self.sides["attacker"].keys) * nd)
+            i, j = key // nd, key % nd
             work.add(self.ASK_UNITS * self.asked)
             self.asked = 0
         e = np.concatenate(end_index) if end_index else np.zeros(0, dtype=np.int64)
         ew = np.concatenate(end_weight) if end_weight else np.zeros(0)
         return i, j, w, e, ew
 
-    def _volleys_taken(self, phase: str, i: "np.ndarray", j: "np.ndarray", w: "np.ndarray", rows_a: "np.ndarray",
-                       rows_d: "np.ndarray", work: _Work) -> tuple["np.ndarray", "np.ndarray", "np.ndarray"]:
-        """Both volleys of a dice phase from the pairs (i, j) with weights w (`rows_a`, `rows_d`: the
+    def _volleys_taken(self, phase: str, i: "np.ndarray", j: "np.ndarray", w: "np.ndarray", va: "np.ndarray",
+                       vd: "np.ndarray", work: _Work) -> tuple["np.ndarray", "np.ndarray", int]:
+        """Both volleys of a dice phase from the pairs (i, j) with weights w (`va`, `vd`: the
         volleys): the attacker's outcomes first, the pairs so reached merged with the defender's
-        volley each carries, then the defender's outcomes.  The pairs reached, with their weights (a
-        pair may come more than once).  (The defender's outcomes first was slower on issue 19's
-        fleets: fewer pairs meet again after them.)"""
+        volley each carries, then the defender's outcomes.  The pairs reached as i * nd + j, with
+        their weights (a pair may come more than once), and nd.  (The defender's outcomes first
+        was slower on issue 19's fleets: fewer pairs meet again after them.)"""
         import numpy as np
 
-        n, j1, w1 = self._fire_at("attacker", phase, rows_a, j, w, work)
-        volleys, local = np.unique(rows_d, return_inverse=True)
+        length, j1, w1 = self._fire_at("attacker", phase, va, j, w, work)
+        volleys, local = np.unique(vd, return_inverse=True)
         nd = len(self.sides["defender"].keys)
-        key, w1 = _merge((i[n] * nd + j1) * len(volleys) + local[n], w1,
-                         len(self.sides["attacker"].keys) * nd * len(volleys))
-        rows, code = volleys[key % len(volleys)], key // len(volleys)
-        m, i2, w2 = self._fire_at("defender", phase, rows, code // nd, w1, work)
-        return i2, (code % nd)[m], w2
+        key = np.repeat(i * (nd * len(volleys)) + local, length)
+        key += j1 * len(volleys)
+        key, w1 = _merge(key, w1, len(self.sides["attacker"].keys) * nd * len(volleys))
+        vd, code = volleys[key % len(volleys)], key // len(volleys)
+        length, i2, w2 = self._fire_at("defender", phase, vd, code // nd, w1, work)
+        key = np.repeat(code % nd, length)
+        key += i2 * nd
+        return key, w2, nd
 
     def _stay(self, I: "np.ndarray", J: "np.ndarray", work: _Work) -> "np.ndarray":
         """The chance that a round from each pair ends where it began: no volley of the round
         changes anything (its outcomes that hit nothing), and no phase without dice either."""
         import numpy as np
 
-        oa, od = self.outcomes["attacker"], self.outcomes["defender"]
         code = I * STRIDE + J
         stay = np.ones(len(I))
         for phase in self.engine.phases:
@@ -500,12 +559,9 @@ class FastSea:
                 stay[quiet] *= self._tail(phase, I[quiet], J[quiet]) == code[quiet]
             loud = np.nonzero(~quiet)[0]
             if len(loud):
-                ones = np.ones(len(loud))
-                for side, rows, S in (("attacker", np.where(va[loud] == NO_VOLLEY, len(oa.rows), va[loud]), J[loud]),
-                                      ("defender", np.where(vd[loud] == NO_VOLLEY, len(od.rows), vd[loud]), I[loud])):
-                    n, s, p = self._fire_at(side, phase, rows, S, ones, work)
-                    same = s == S[n]
-                    stay[loud] *= np.bincount(n[same], weights=p[same], minlength=len(loud))
+                for side, v, S in (("attacker", va[loud], J[loud]), ("defender", vd[loud], I[loud])):
+                    kernels = self._kernels(side, phase, v, S)
+                    stay[loud] *= kernels.unchanged[kernels.table.a[S, v + 1]]
                 if phase == "surprise":
                     stay[loud] *= self._tail("after-surprise", I[loud], J[loud]) == code[loud]
         return stay
