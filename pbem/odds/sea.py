@@ -7,14 +7,18 @@ once, its answer kept in a table:
 
 - a side's volley, from its own state and from which kinds of units the enemy has (the engine's
   promise, `Engine.enemy_kinds`): its outcomes, hits per fire class, with their probabilities;
-- the side's state after it takes a number of hits per class, in a given phase;
+- the side's state after it takes a number of hits per class, in a given phase (asked by the
+  batch, `Engine.casualties_many`);
 - what a phase without dice (the end of a round, the end of the surprise strikes) makes of a
   pair of side states: another pair, or the end of the battle.
 
-A round from a pair of states is then whole-array operations: the outcomes of both volleys, an
-outer product, lookups in the tables.  Pairs are solved in layers of decreasing hit points (a
-round that changes anything costs hit points, so a layer only feeds later ones), every pair of a
-layer at once, a round that changes nothing summed in closed form.
+From those, a *kernel* per target state and volley: the states the volley leads to, with their
+probabilities.  A volley changes only the side it hits, so a dice phase is two half steps: the
+attacker's kernels from every pair, the pairs so reached merged (each carrying the defender's
+volley, fixed by the pair the phase began from), then the defender's kernels.  Pairs are solved
+in layers of decreasing hit points (a round that changes anything costs hit points, so a layer
+only feeds later ones), every pair of a layer at once, a round that changes nothing summed in
+closed form (`_stay`).
 
 Valid when nothing but hits changes the battle in steady rounds: no submerging, no retreat by
 order (`FastSea.maybe`).  NumPy is imported only when the odds are computed.
