@@ -252,14 +252,18 @@ class FastSea:
         j = self.sides["defender"].add((st.d, st.d_pending))
         return i * STRIDE + j
 
-    def _hit_id(self, target: str, hits) -> int:  # type: ignore[no-untyped-def]
-        key = tuple((c, k) for c, k in hits if k)
-        ids = self.hit_ids[target]
-        got = ids.get(key)
-        if got is None:
-            got = ids[key] = len(self.hit_keys[target])
-            self.hit_keys[target].append(dict(key))
-        return got
+    def _hit_ids(self, target: str, outcomes) -> list[tuple[int, float]]:  # type: ignore[no-untyped-def]
+        """A volley's outcomes with their hits numbered (a large fleet's volley has thousands)."""
+        ids, keys = self.hit_ids[target], self.hit_keys[target]
+        out = []
+        for hits, p in outcomes:
+            key = tuple([x for x in hits if x[1]])
+            got = ids.get(key)
+            if got is None:
+                got = ids[key] = len(keys)
+                keys.append(dict(key))
+            out.append((got, p))
+        return out
 
     def _volleys(self, phase: str, I: "np.ndarray", J: "np.ndarray") -> tuple["np.ndarray", "np.ndarray"]:
         """Each pair's volleys in `phase` (ids, or NO_VOLLEY), asking the engine once per own state and
@@ -286,8 +290,7 @@ class FastSea:
                     raise AssertionError("volleys of one side with different steps in a steady sea phase")
                 got = self.outcomes[v.side].volleys.get(v.groups)  # met from another pair: its outcomes are known
                 if got is None:
-                    outcomes = [(self._hit_id(target, h), p) for h, p in volley_distribution(v, self.low_luck)]
-                    got = self.outcomes[v.side].add(v.groups, outcomes)
+                    got = self.outcomes[v.side].add(v.groups, self._hit_ids(target, volley_distribution(v, self.low_luck)))
                 found[v.side] = got
             ta[i, sj], td[j, si] = found["attacker"], found["defender"]
             self.asked += 1
@@ -654,9 +657,16 @@ class FastSea:
                         if not len(loud):
                             continue
                         rows = v[loud]
-                        cum = o.cumulative[rows]
-                        u = uniform(len(loud)) * cum[:, -1]
-                        pick = np.minimum((cum <= u[:, None]).sum(axis=1), o.width[rows] - 1)
+                        cum = o.cumulative
+                        u = uniform(len(loud)) * cum[rows, -1]
+                        # each draw's outcome: how many of its row's cumulative sums are <= u,
+                        # found per volley by bisection (a large fleet's volleys have thousands)
+                        pick = np.empty(len(loud), dtype=np.int64)
+                        by_row = np.argsort(rows, kind="stable")
+                        edges = np.flatnonzero(np.diff(rows[by_row])) + 1
+                        for at in np.split(by_row, edges):
+                            pick[at] = np.searchsorted(cum[rows[at[0]]], u[at], side="right")
+                        pick = np.minimum(pick, o.width[rows] - 1)
                         target = "defender" if side == "attacker" else "attacker"
                         out[loud] = self._taken(target, phase, here[loud], o.G[rows, pick])
                     codes = new_i * STRIDE + new_j
