@@ -358,6 +358,34 @@ def test_sea_fast_path_agrees_with_the_state_by_state_walk(case):
     assert_fast_path_agrees(*case[1:])
 
 
+@pytest.mark.parametrize("radix", [1 << 12, 3])
+def test_sea_outcomes_are_the_volleys_distribution_in_its_order(monkeypatch, radix):
+    """The sea path numbers a volley's outcomes with NumPy (`FastSea._outcomes_of`); it must give
+    `volley_distribution`'s outcomes - the same hits per class, the same probabilities to the bit,
+    in the same order, which the sample's draws depend on.  A radix too small for the dice takes
+    the plain path, which must agree too."""
+    import pbem.odds.sea as sea_path
+    from pbem.engine.combat.engine import Engine
+    from pbem.engine.combat.rolling import volley_distribution
+
+    monkeypatch.setattr(sea_path, "HIT_RADIX", radix)
+    battle = sea({"submarine": 6, "destroyer": 3, "fighter": 4, "battleship": 2},
+                 {"submarine": 3, "aircraft carrier": 2, "fighter": 5, "cruiser": 2})
+    engine = Engine(battle, Orders(), Orders())
+    fast = sea_path.FastSea(engine, low_luck=False)
+    volleys = engine.volleys(engine.initial(), "fire")
+    assert {v.side for v in volleys} == {"attacker", "defender"}
+    classes = []
+    for v in volleys:
+        target = "defender" if v.side == "attacker" else "attacker"
+        ids, probs = fast._outcomes_of(target, v)
+        plain = volley_distribution(v, False)
+        assert [fast.hit_keys[target][h] for h in ids.tolist()] == [{c: k for c, k in hits if k} for hits, _ in plain]
+        assert probs.tolist() == [p for _, p in plain]
+        classes.append(len({c for hits, _ in plain for c, _ in hits}))
+    assert max(classes) >= 2  # several fire classes: a product, not a single distribution
+
+
 def test_a_fleet_past_the_bound_is_sampled_through_the_sea_tables_and_agrees_with_its_exact_odds():
     """Past the bound a fleet battle is sampled through the sea path's tables (the exact attempt
     filled most of them): issue 19's battle (e) sampled lies within the confidence half-width of

@@ -29,7 +29,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from pbem.engine.combat.engine import Engine, State, Volley
-from pbem.engine.combat.rolling import volley_distribution
+from pbem.engine.combat.rolling import class_distributions, volley_distribution
 from pbem.odds.work import _Work
 
 if TYPE_CHECKING:
@@ -39,6 +39,8 @@ CHUNK = 1 << 20  # outcomes combined at once (memory: a few arrays of this many 
 STRIDE = 1 << 21  # a pair of side states (i, j) is coded i * STRIDE + j; an ended battle -(2 + its index)
 BATCH = 32  # casualty questions asked of the engine at once from this many (`_taken_many`)
 BATCH_ASKS_PER_ASK = 8  # work: a batched casualty question costs about this fraction of one asked alone
+HIT_RADIX = 1 << 12  # `_outcomes_of` codes hits per class in this base (more dice in a class: not coded)
+HIT_CLASSES = 5  # and at most this many fire classes per target (4096 ** 5 < 2 ** 63)
 UNKNOWN = -1
 NO_VOLLEY = -1
 UNASKED = -2
@@ -99,15 +101,15 @@ class _Outcomes:
 
     def __init__(self) -> None:
         self.volleys: dict[tuple[object, ...], int] = {}
-        self.rows: list[tuple[list[int], list[float]]] = []
+        self.rows: list[tuple["np.ndarray", "np.ndarray"]] = []
         self._arrays: tuple["np.ndarray", "np.ndarray", "np.ndarray"] | None = None
         self._cum: "np.ndarray | None" = None
 
-    def add(self, groups: tuple[object, ...], outcomes: list[tuple[int, float]]) -> int:
+    def add(self, groups: tuple[object, ...], hit_ids: "np.ndarray", probs: "np.ndarray") -> int:
         got = self.volleys.get(groups)
         if got is None:
             got = self.volleys[groups] = len(self.rows)
-            self.rows.append(([g for g, _ in outcomes], [p for _, p in outcomes]))
+            self.rows.append((hit_ids, probs))
             self._arrays = self._cum = None
         return got
 
@@ -200,6 +202,8 @@ class FastSea:
         self.sides = {"attacker": _Sides(engine, "attacker"), "defender": _Sides(engine, "defender")}
         self.hit_ids: dict[str, dict[tuple[tuple[str, int], ...], int]] = {"attacker": {(): 0}, "defender": {(): 0}}
         self.hit_keys: dict[str, list[dict[str, int]]] = {"attacker": [{}], "defender": [{}]}
+        self.hit_codes: dict[str, dict[int, int]] = {"attacker": {}, "defender": {}}  # `_outcomes_of`
+        self.class_position: dict[str, dict[str, int]] = {"attacker": {}, "defender": {}}
         self.outcomes = {"attacker": _Outcomes(), "defender": _Outcomes()}
         self.volley_of: dict[tuple[str, str], _Table] = {}  # (side, phase) -> own state x enemy kinds -> volley
         self.hit_by: dict[tuple[str, str], Volley] = {}  # (side hit, phase) -> a volley that hits it
@@ -252,18 +256,47 @@ class FastSea:
         j = self.sides["defender"].add((st.d, st.d_pending))
         return i * STRIDE + j
 
-    def _hit_ids(self, target: str, outcomes) -> list[tuple[int, float]]:  # type: ignore[no-untyped-def]
-        """A volley's outcomes with their hits numbered (a large fleet's volley has thousands)."""
-        ids, keys = self.hit_ids[target], self.hit_keys[target]
+    def _outcomes_of(self, target: str, volley: Volley) -> tuple["np.ndarray", "np.ndarray"]:
+        """A volley's outcomes as hit ids of its target and their probabilities, in the order and
+        with the products of `volley_distribution` (a large fleet's volley has thousands): each
+        outcome is first coded as its hits per class in base HIT_RADIX, and only a new code is
+        turned into the hits it stands for."""
+        import numpy as np
+
+        classes = class_distributions(volley, self.low_luck)
+        position = self.class_position[target]
+        for cls, _ in classes:
+            position.setdefault(cls, len(position))
+        if len(position) > HIT_CLASSES or any(len(dist) > HIT_RADIX for _, dist in classes):
+            outcomes = volley_distribution(volley, self.low_luck)  # too many classes or dice to code
+            return (np.array([self._hit_id(target, tuple(x for x in h if x[1])) for h, _ in outcomes], dtype=np.int64),
+                    np.array([p for _, p in outcomes]))
+        prob = np.ones(1)
+        code = np.zeros(1, dtype=np.int64)
+        for cls, dist in classes:
+            d = np.asarray(dist)
+            k = np.flatnonzero(d > 0.0)
+            prob = (prob[:, None] * d[k][None, :]).ravel()
+            code = (code[:, None] + k[None, :] * HIT_RADIX ** position[cls]).ravel()
+        ids = self.hit_codes[target]
+        order = sorted(position.items())
         out = []
-        for hits, p in outcomes:
-            key = tuple([x for x in hits if x[1]])
-            got = ids.get(key)
+        for c in code.tolist():
+            got = ids.get(c)
             if got is None:
-                got = ids[key] = len(keys)
-                keys.append(dict(key))
-            out.append((got, p))
-        return out
+                hits = tuple((cls, c // HIT_RADIX ** at % HIT_RADIX) for cls, at in order if c // HIT_RADIX ** at % HIT_RADIX)
+                got = ids[c] = self._hit_id(target, hits)
+            out.append(got)
+        return np.array(out, dtype=np.int64), prob
+
+    def _hit_id(self, target: str, hits: tuple[tuple[str, int], ...]) -> int:
+        """The id of hits per class (classes sorted, none without a hit)."""
+        ids = self.hit_ids[target]
+        got = ids.get(hits)
+        if got is None:
+            got = ids[hits] = len(self.hit_keys[target])
+            self.hit_keys[target].append(dict(hits))
+        return got
 
     def _volleys(self, phase: str, I: "np.ndarray", J: "np.ndarray") -> tuple["np.ndarray", "np.ndarray"]:
         """Each pair's volleys in `phase` (ids, or NO_VOLLEY), asking the engine once per own state and
@@ -290,7 +323,7 @@ class FastSea:
                     raise AssertionError("volleys of one side with different steps in a steady sea phase")
                 got = self.outcomes[v.side].volleys.get(v.groups)  # met from another pair: its outcomes are known
                 if got is None:
-                    got = self.outcomes[v.side].add(v.groups, self._hit_ids(target, volley_distribution(v, self.low_luck)))
+                    got = self.outcomes[v.side].add(v.groups, *self._outcomes_of(target, v))
                 found[v.side] = got
             ta[i, sj], td[j, si] = found["attacker"], found["defender"]
             self.asked += 1

@@ -136,13 +136,19 @@ def class_distribution(groups: tuple[tuple[int, ...], ...], low_luck: bool) -> t
     return dist
 
 
-def volley_distribution(volley: Volley, low_luck: bool) -> list[tuple[Hits, float]]:
-    """Every hits-per-class outcome of a volley with its exact probability (classes independent)."""
+def class_distributions(volley: Volley, low_luck: bool) -> list[tuple[FireClass, tuple[float, ...]]]:
+    """A volley's fire classes, sorted, each with P(k hits) for its dice (the classes are independent)."""
     per_class: dict[FireClass, list[tuple[int, int]]] = {}
     for g in volley.groups:
         per_class.setdefault(g.fire_class, []).append((g.count, g.value) if g.best_of == 1 else (g.count, g.value, g.best_of))
+    return [(cls, class_distribution(tuple(sorted(per_class[cls])), low_luck)) for cls in sorted(per_class)]
+
+
+def volley_distribution(volley: Volley, low_luck: bool) -> list[tuple[Hits, float]]:
+    """Every hits-per-class outcome of a volley with its exact probability: the product of its
+    classes' distributions, the first class outermost (`pbem.odds.sea` builds the same product
+    with NumPy, in the same order and with the same multiplications)."""
     out: list[tuple[Hits, float]] = [((), 1.0)]
-    for cls in sorted(per_class):
-        dist = class_distribution(tuple(sorted(per_class[cls])), low_luck)
+    for cls, dist in class_distributions(volley, low_luck):
         out = [(h + ((cls, k),), p * q) for h, p in out for k, q in enumerate(dist) if q > 0.0]
     return out
