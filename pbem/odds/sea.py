@@ -307,26 +307,23 @@ class FastSea:
         sig_a, sig_d = np.asarray(A.seen)[I], np.asarray(D.seen)[J]
         ta = self.volley_of.setdefault(("attacker", phase), _Table(UNASKED)).fit(len(A.keys), len(D.seens))
         td = self.volley_of.setdefault(("defender", phase), _Table(UNASKED)).fit(len(D.keys), len(A.seens))
-        va, vd = ta[I, sig_d], td[J, sig_a]
-        missing = np.nonzero((va == UNASKED) | (vd == UNASKED))[0]
-        for k in missing:
-            i, j, si, sj = int(I[k]), int(J[k]), int(sig_a[k]), int(sig_d[k])
-            if ta[i, sj] != UNASKED and td[j, si] != UNASKED:
-                continue  # asked for an earlier pair of this batch
-            found = {"attacker": NO_VOLLEY, "defender": NO_VOLLEY}
-            for v in self.engine.volleys(self._state(i, j), phase):
-                target = "defender" if v.side == "attacker" else "attacker"
-                if found[v.side] != NO_VOLLEY:
-                    raise AssertionError("two volleys of one side in a steady sea phase")
-                known = self.hit_by.setdefault((target, phase), v)
-                if known.step != v.step:
-                    raise AssertionError("volleys of one side with different steps in a steady sea phase")
-                got = self.outcomes[v.side].volleys.get(v.groups)  # met from another pair: its outcomes are known
-                if got is None:
-                    got = self.outcomes[v.side].add(v.groups, *self._outcomes_of(target, v))
-                found[v.side] = got
-            ta[i, sj], td[j, si] = found["attacker"], found["defender"]
-            self.asked += 1
+        for side, table, own, seen in (("attacker", ta, I, sig_d), ("defender", td, J, sig_a)):
+            target = "defender" if side == "attacker" else "attacker"
+            for k in np.nonzero(table[own, seen] == UNASKED)[0]:
+                if table[own[k], seen[k]] != UNASKED:
+                    continue  # asked for an earlier pair of this batch
+                found = NO_VOLLEY
+                for v in self.engine.side_volleys(self._state(int(I[k]), int(J[k])), phase, side):  # type: ignore[arg-type]
+                    if found != NO_VOLLEY:
+                        raise AssertionError("two volleys of one side in a steady sea phase")
+                    known = self.hit_by.setdefault((target, phase), v)
+                    if known.step != v.step:
+                        raise AssertionError("volleys of one side with different steps in a steady sea phase")
+                    found = self.outcomes[side].volleys.get(v.groups)  # met from another pair: its outcomes are known
+                    if found is None:
+                        found = self.outcomes[side].add(v.groups, *self._outcomes_of(target, v))
+                table[own[k], seen[k]] = found
+                self.asked += 1
         return ta[I, sig_d], td[J, sig_a]
 
     def _taken(self, target: str, phase: str, S: "np.ndarray", H: "np.ndarray") -> "np.ndarray":

@@ -329,6 +329,14 @@ class Engine:
             return (v,) if v.groups else ()
         return ()
 
+    def side_volleys(self, state: State, phase: str, side: Side) -> tuple[Volley, ...]:
+        """`volleys` of one side: the odds ask each side's volleys apart, once per own units and
+        enemy kinds, and a fire phase need not make the other side's."""
+        if phase == "fire" and not state.over:
+            v = self._fire_volley(side, state)
+            return (v,) if v.groups else ()
+        return tuple(v for v in self.volleys(state, phase) if v.side == side)
+
     def _parting_volley(self, state: State) -> Volley:
         """Europe, German Submarines vs. Allied Ships: "If the sub was hit, it may still take a parting
         shot" - a defending sub that held its fire to submerge fires once it is known to be hit."""

@@ -129,3 +129,29 @@ def test_casualties_many_refuses_a_plan_that_holds_back_a_unit() -> None:
     engine = Engine(land({"infantry": 3}, {"infantry": 2}), Orders(hold_territory=True), Orders())
     with pytest.raises(ValueError, match="keep_one"):
         engine.casualties_many("attacker", np.array([[3]]), np.array([[0]]), {"any": np.array([1])}, "defender", False)
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_one_sides_volleys_are_those_of_both_sides_asked_together(ruleset: str) -> None:
+    """The odds ask each side's volleys apart (`Engine.side_volleys`): on random fleets, in rounds 1
+    and 2, every phase's volleys of one side are exactly that side's among `Engine.volleys`."""
+    units = dict(load_ruleset(ruleset).units)
+    rules = importlib.import_module(f"pbem.rulesets.{ruleset_dir(ruleset).name}.combat_rules").COMBAT_RULES
+    kinds = [u for u in KINDS if u in units]
+    rng = random.Random(f"side/{ruleset}")
+    compared = 0
+    for _ in range(30):
+        attack = {u: rng.randint(1, 3) for u in rng.sample(kinds, 4)}
+        defend = {u: rng.randint(1, 3) for u in rng.sample(kinds, 4)}
+        battle = Battle("SZ 5", "sea", "Germany", tuple(Force(u, "Germany", n) for u, n in attack.items()),
+                        tuple(Force(u, "United Kingdom", n) for u, n in defend.items()), units, rules)
+        engine = Engine(battle, Orders(), Orders())
+        zero_a, zero_d = (0,) * len(engine.a_cats), (0,) * len(engine.d_cats)
+        for round_ in (1, 2):
+            state = State(round_, engine.a_start, engine.d_start, zero_a, zero_d, zero_a, zero_d, zero_a, "")
+            for phase in engine.phases:
+                both = engine.volleys(state, phase)
+                for side in ("attacker", "defender"):
+                    assert engine.side_volleys(state, phase, side) == tuple(v for v in both if v.side == side)
+                    compared += 1
+    assert compared >= 30 * 2 * 4 * 2
