@@ -149,6 +149,18 @@ class _Outcomes:
         return self._arrays
 
 
+def _tail_pattern(before: State, after: State) -> tuple[tuple[bool, ...], tuple[bool, ...], str] | None:
+    """What a phase without dice did, if it only removed whole categories of units and said who
+    won: the categories it emptied on each side and the winner; None if it did anything else."""
+    if after[3:8] != before[3:8]:
+        return None
+    for n, m in zip(before.a + before.d, after.a + after.d):
+        if m != n and m != 0:
+            return None
+    return (tuple(m == 0 and n > 0 for n, m in zip(before.a, after.a)),
+            tuple(m == 0 and n > 0 for n, m in zip(before.d, after.d)), after.over)
+
+
 def _merge(keys: "np.ndarray", weights: "np.ndarray", space: int) -> tuple["np.ndarray", "np.ndarray"]:
     """Each key once, in increasing order, with the sum of its weights (keys in range(space)):
     counted in place where the space is not much larger than the keys, sorted otherwise."""
@@ -210,7 +222,9 @@ class FastSea:
         self.taken: dict[tuple[str, str], _Table] = {}  # (side hit, phase) -> state x hit id -> state
         self.kernels: dict[tuple[str, str], _Kernels] = {}  # (side firing, phase) -> its volleys' kernels
         self.tails: dict[str, _Table] = {}  # phase without dice -> pair -> pair or end
-        self.kinds_left: dict[str, _Table] = {}  # phase -> kinds of a pair -> unchanged? (1, 0, UNKNOWN)
+        # phase -> kinds of a pair -> 1: unchanged, 2 + k: as tail_patterns[k], 0: asked pair by pair
+        self.kinds_left: dict[str, _Table] = {}
+        self.tail_patterns: list[tuple[tuple[bool, ...], tuple[bool, ...], str]] = []
         self.finals: list[State] = []
         self.final_index: dict[State, int] = {}
         self.zero_a = (0,) * len(engine.a_cats)
@@ -413,8 +427,10 @@ class FastSea:
 
         Such a phase reads only which kinds of units each side has (defenceless transports, the
         end of the battle; held by tests/engine/combat/test_engine_contracts.py), so where it
-        leaves one pair of those kinds unchanged it leaves every such pair unchanged; the engine is
-        asked pair by pair only where it changes something."""
+        leaves one pair of those kinds unchanged it leaves every such pair unchanged, and where it
+        only removes whole kinds of units (defenceless transports) and says who won, it does the
+        same to every such pair with no casualty behind the strip (`_tail_pattern`); the engine is
+        asked pair by pair only where it does something else."""
         import numpy as np
 
         A, D = self.sides["attacker"], self.sides["defender"]
@@ -435,10 +451,25 @@ class FastSea:
                     table[i, j] = i * STRIDE + j
                     continue
                 st = self._state(i, j)
+                settled = not any(st.a_pending) and not any(st.d_pending)
+                if kinds[a, d] >= 2 and settled:  # as for another pair of these kinds
+                    zero_a, zero_d, over = self.tail_patterns[kinds[a, d] - 2]
+                    table[i, j] = self._code(st._replace(a=tuple(0 if z else n for n, z in zip(st.a, zero_a)),
+                                                         d=tuple(0 if z else n for n, z in zip(st.d, zero_d)), over=over))
+                    table = self.tails[phase].fit(len(A.keys), len(D.keys))
+                    continue
                 after = self.engine.after_surprise(st) if phase == "after-surprise" else self.engine.apply(st, phase, [])
                 code = self._code(after)
                 if kinds[a, d] == UNKNOWN:
-                    kinds[a, d] = 1 if code == i * STRIDE + j else 0
+                    pattern = _tail_pattern(st, after) if settled else None
+                    if code == i * STRIDE + j:
+                        kinds[a, d] = 1
+                    elif pattern is not None:
+                        if pattern not in self.tail_patterns:
+                            self.tail_patterns.append(pattern)
+                        kinds[a, d] = 2 + self.tail_patterns.index(pattern)
+                    else:
+                        kinds[a, d] = 0
                 table = self.tails[phase].fit(len(A.keys), len(D.keys))
                 table[i, j] = code
                 self.asked += 1

@@ -12,6 +12,7 @@ import pytest
 from pbem.engine.combat import Battle, Force, Orders
 from pbem.engine.combat.engine import Engine, State
 from pbem.io.rulesets import load_ruleset, ruleset_dir
+from pbem.odds.sea import _tail_pattern
 
 RULESETS = ("1942-2e", "revised", "europe-1999", "pacific-2001", "global-1940", "global-1940-ams")
 KINDS = ("submarine", "destroyer", "cruiser", "battleship", "aircraft carrier", "fighter", "bomber", "transport",
@@ -57,8 +58,10 @@ def test_a_sides_volleys_read_only_the_kinds_of_enemy_units(ruleset: str) -> Non
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_the_end_of_a_round_reads_only_which_kinds_each_side_has(ruleset: str) -> None:
     """The sea fast path asks the end of a round (and of the surprise strikes) once per pair of
-    kinds where it changes nothing: with no orders to retreat or submerge, thinning either side
-    without removing a kind neither ends the battle nor changes anything there."""
+    kinds where it changes no unit: with no orders to retreat or submerge, thinning either side
+    without removing a kind neither ends the battle nor changes anything there, and where the
+    phase only empties whole categories (defenceless transports) and says who won, it does the
+    same to the thinner pair (`pbem.odds.sea._tail_pattern`)."""
     units = dict(load_ruleset(ruleset).units)
     rules = importlib.import_module(f"pbem.rulesets.{ruleset_dir(ruleset).name}.combat_rules").COMBAT_RULES
     kinds = [u for u in KINDS if u in units]
@@ -79,6 +82,8 @@ def test_the_end_of_a_round_reads_only_which_kinds_each_side_has(ruleset: str) -
             assert (got.over == "" and got[1:8] == base[1:8]) == (again.over == "" and again[1:8] == thin[1:8]), (
                 ruleset, phase, attack, defend)
             assert got.over == again.over
+            # and where it only empties whole categories and says who won, it does the same there
+            assert _tail_pattern(base, got) == _tail_pattern(thin, again), (ruleset, phase, attack, defend)
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
