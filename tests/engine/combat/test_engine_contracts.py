@@ -19,24 +19,34 @@ KINDS = ("submarine", "destroyer", "cruiser", "battleship", "aircraft carrier", 
          "tactical bomber")
 
 
+def _fleets(ruleset: str, seed: str, count: int, size: int = 4, **extra: object):  # type: ignore[no-untyped-def]
+    """`count` random fleet battles of the rule system, `size` kinds a side of 1-3 units each, and
+    the rng that drew them (the tests draw more from it); `extra`: more Battle fields."""
+    units = dict(load_ruleset(ruleset).units)
+    rules = importlib.import_module(f"pbem.rulesets.{ruleset_dir(ruleset).name}.combat_rules").COMBAT_RULES
+    kinds = [u for u in KINDS if u in units]
+    rng = random.Random(seed)
+    for _ in range(count):
+        attack = {u: rng.randint(1, 3) for u in rng.sample(kinds, size)}
+        defend = {u: rng.randint(1, 3) for u in rng.sample(kinds, size)}
+        yield Battle("SZ 5", "sea", "Germany", tuple(Force(u, "Germany", n) for u, n in attack.items()),
+                     tuple(Force(u, "United Kingdom", n) for u, n in defend.items()), units, rules, **extra), rng, kinds
+
+
+def _start(engine: Engine, round_: int) -> State:
+    zero_a, zero_d = (0,) * len(engine.a_cats), (0,) * len(engine.d_cats)
+    return State(round_, engine.a_start, engine.d_start, zero_a, zero_d, zero_a, zero_d, zero_a, "")
+
+
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_a_sides_volleys_read_only_the_kinds_of_enemy_units(ruleset: str) -> None:
     """Random fleets and, for each, every way of thinning the enemy that keeps its kinds: the
     surprise and fire volleys of the other side stay the same (rounds 1 and 2)."""
-    units = dict(load_ruleset(ruleset).units)
-    rules = importlib.import_module(f"pbem.rulesets.{ruleset_dir(ruleset).name}.combat_rules").COMBAT_RULES
-    kinds = [u for u in KINDS if u in units]
-    rng = random.Random(ruleset)
     checked = 0
-    for _ in range(40):
-        attack = {u: rng.randint(1, 3) for u in rng.sample(kinds, 4)}
-        defend = {u: rng.randint(1, 3) for u in rng.sample(kinds, 4)}
-        battle = Battle("SZ 5", "sea", "Germany", tuple(Force(u, "Germany", n) for u, n in attack.items()),
-                        tuple(Force(u, "United Kingdom", n) for u, n in defend.items()), units, rules)
+    for battle, _, _ in _fleets(ruleset, ruleset, 40):
         engine = Engine(battle, Orders(), Orders())
-        zero_a, zero_d = (0,) * len(engine.a_cats), (0,) * len(engine.d_cats)
         for round_ in (1, 2):
-            base = State(round_, engine.a_start, engine.d_start, zero_a, zero_d, zero_a, zero_d, zero_a, "")
+            base = _start(engine, round_)
             for side, enemy in (("attacker", "d"), ("defender", "a")):
                 counts = getattr(base, enemy)
                 # the same kinds, one of each; and without one kind the volleys do not read
@@ -50,7 +60,7 @@ def test_a_sides_volleys_read_only_the_kinds_of_enemy_units(ruleset: str) -> Non
                     for phase in ("surprise", "fire"):
                         mine = [v for v in engine.volleys(base, phase) if v.side == side]
                         again = [v for v in Engine(battle, Orders(), Orders()).volleys(other, phase) if v.side == side]
-                        assert mine == again, (ruleset, side, phase, attack, defend, changed)
+                        assert mine == again, (ruleset, side, phase, battle, changed)
                         checked += 1
     assert checked >= 40 * 2 * 2 * 2
 
@@ -72,8 +82,7 @@ def test_the_end_of_a_round_reads_only_which_kinds_each_side_has(ruleset: str) -
         battle = Battle("SZ 5", "sea", "Germany", tuple(Force(u, "Germany", n) for u, n in attack.items()),
                         tuple(Force(u, "United Kingdom", n) for u, n in defend.items()), units, rules)
         engine = Engine(battle, Orders(), Orders())
-        zero_a, zero_d = (0,) * len(engine.a_cats), (0,) * len(engine.d_cats)
-        base = State(2, engine.a_start, engine.d_start, zero_a, zero_d, zero_a, zero_d, zero_a, "")
+        base = _start(engine, 2)
         thin = base._replace(a=tuple(min(n, 1) for n in base.a), d=tuple(min(n, 1) for n in base.d))
         for phase in ("end", "after"):
             def step(st: State) -> State:
@@ -95,17 +104,9 @@ def test_casualties_asked_many_at_once_are_those_asked_one_by_one(ruleset: str) 
     battleship profile), kills behind the strip or not."""
     import numpy as np
 
-    units = dict(load_ruleset(ruleset).units)
-    rules = importlib.import_module(f"pbem.rulesets.{ruleset_dir(ruleset).name}.combat_rules").COMBAT_RULES
-    kinds = [u for u in KINDS if u in units]
-    rng = random.Random(f"many/{ruleset}")
     compared = 0
-    for _ in range(25):
-        attack = {u: rng.randint(1, 3) for u in rng.sample(kinds, 5)}
-        defend = {u: rng.randint(1, 3) for u in rng.sample(kinds, 5)}
-        battle = Battle("SZ 5", "sea", "Germany", tuple(Force(u, "Germany", n) for u, n in attack.items()),
-                        tuple(Force(u, "United Kingdom", n) for u, n in defend.items()), units, rules,
-                        damaged={"United Kingdom": {"battleship": 1}}, attacker_damaged={"Germany": {"battleship": 1}})
+    for battle, rng, kinds in _fleets(ruleset, f"many/{ruleset}", 25, 5, damaged={"United Kingdom": {"battleship": 1}},
+                                      attacker_damaged={"Germany": {"battleship": 1}}):
         orders = Orders(order_of_loss=tuple(rng.sample(kinds, 3)))
         engine = Engine(battle, orders, Orders(order_of_loss=tuple(rng.sample(kinds, 2))))
         for side, start in (("attacker", engine.a_start), ("defender", engine.d_start)):
@@ -140,20 +141,11 @@ def test_casualties_many_refuses_a_plan_that_holds_back_a_unit() -> None:
 def test_one_sides_volleys_are_those_of_both_sides_asked_together(ruleset: str) -> None:
     """The odds ask each side's volleys apart (`Engine.side_volleys`): on random fleets, in rounds 1
     and 2, every phase's volleys of one side are exactly that side's among `Engine.volleys`."""
-    units = dict(load_ruleset(ruleset).units)
-    rules = importlib.import_module(f"pbem.rulesets.{ruleset_dir(ruleset).name}.combat_rules").COMBAT_RULES
-    kinds = [u for u in KINDS if u in units]
-    rng = random.Random(f"side/{ruleset}")
     compared = 0
-    for _ in range(30):
-        attack = {u: rng.randint(1, 3) for u in rng.sample(kinds, 4)}
-        defend = {u: rng.randint(1, 3) for u in rng.sample(kinds, 4)}
-        battle = Battle("SZ 5", "sea", "Germany", tuple(Force(u, "Germany", n) for u, n in attack.items()),
-                        tuple(Force(u, "United Kingdom", n) for u, n in defend.items()), units, rules)
+    for battle, _, _ in _fleets(ruleset, f"side/{ruleset}", 30):
         engine = Engine(battle, Orders(), Orders())
-        zero_a, zero_d = (0,) * len(engine.a_cats), (0,) * len(engine.d_cats)
         for round_ in (1, 2):
-            state = State(round_, engine.a_start, engine.d_start, zero_a, zero_d, zero_a, zero_d, zero_a, "")
+            state = _start(engine, round_)
             for phase in engine.phases:
                 both = engine.volleys(state, phase)
                 for side in ("attacker", "defender"):
