@@ -183,20 +183,40 @@ class _Kernels:
         import numpy as np
 
         self.table = _Table(UNKNOWN)  # target state x (volley id + 1, 0: no volley) -> kernel
-        self.start = np.zeros(0, dtype=np.int64)
-        self.length = np.zeros(0, dtype=np.int64)
-        self.unchanged = np.zeros(0)
-        self.state = np.zeros(0, dtype=np.int64)
-        self.prob = np.zeros(0)
+        # arrays with room to grow (doubled when full: a kernel batch costs its own size, not all
+        # the kernels before it); entries past `kernels` and `entries` are unused
+        self.kernels = 0
+        self.entries = 0
+        self.start = np.zeros(64, dtype=np.int64)
+        self.length = np.zeros(64, dtype=np.int64)
+        self.unchanged = np.zeros(64)
+        self.state = np.zeros(1024, dtype=np.int64)
+        self.prob = np.zeros(1024)
 
     def add(self, state: "np.ndarray", prob: "np.ndarray", length: "np.ndarray", unchanged: "np.ndarray") -> None:
-        import numpy as np
+        k, e = self.kernels, self.entries
+        self.start = _room(self.start, k + len(length))
+        self.length = _room(self.length, k + len(length))
+        self.unchanged = _room(self.unchanged, k + len(length))
+        self.state = _room(self.state, e + len(state))
+        self.prob = _room(self.prob, e + len(state))
+        self.start[k : k + len(length)] = e + length.cumsum() - length
+        self.length[k : k + len(length)] = length
+        self.unchanged[k : k + len(length)] = unchanged
+        self.state[e : e + len(state)] = state
+        self.prob[e : e + len(state)] = prob
+        self.kernels, self.entries = k + len(length), e + len(state)
 
-        self.start = np.concatenate([self.start, len(self.state) + np.cumsum(length) - length])
-        self.length = np.concatenate([self.length, length])
-        self.unchanged = np.concatenate([self.unchanged, unchanged])
-        self.state = np.concatenate([self.state, state])
-        self.prob = np.concatenate([self.prob, prob])
+
+def _room(a: "np.ndarray", n: int) -> "np.ndarray":
+    """`a`, or a copy twice as long (or long enough), so that it holds n entries."""
+    import numpy as np
+
+    if n <= len(a):
+        return a
+    bigger = np.zeros(max(n, 2 * len(a)), dtype=a.dtype)
+    bigger[: len(a)] = a
+    return bigger
 
 
 class FastSea:
@@ -531,7 +551,7 @@ class FastSea:
         same = state == s[kernel]
         kernels.add(state, prob, length, np.bincount(kernel[same], weights=prob[same], minlength=len(pair)))
         table = kernels.table.fit(ns, len(o.rows) + 1)
-        table[s, col] = np.arange(len(pair)) + len(kernels.length) - len(pair)
+        table[s, col] = np.arange(len(pair)) + kernels.kernels - len(pair)
         return kernels
 
     def _round(self, I: "np.ndarray", J: "np.ndarray", W: "np.ndarray", work: _Work
