@@ -381,22 +381,8 @@ class FastSea:
                     table = self.taken[(target, phase)].fit(len(side.keys), len(self.hit_keys[target]))
                     table[s, h] = s
                     continue
-                counts, pending = side.keys[s]
-                if target == "attacker":
-                    st = State(self.engine.steady_round, counts, self.zero_d, pending, self.zero_d,
-                               self.zero_a, self.zero_d, self.zero_a, "")
-                else:
-                    st = State(self.engine.steady_round, self.zero_a, counts, self.zero_a, pending,
-                               self.zero_a, self.zero_d, self.zero_a, "")
-                after = hit(st, volley, self.hit_keys[target][h]) if h else st  # (no hit: no volley needed)
-                # casualties leave the strip as soon as the rules say, side by side, so that the
-                # phases without dice meet fewer pairs: after a surprise strike unless they fire
-                # back (`Engine.surprise_leave`), and at the end of the round (`Engine.end_of_fire`)
-                if phase == "fire":
-                    after = self.engine.end_of_fire(after)
-                else:
-                    after = self.engine.surprise_leave(after, target)  # type: ignore[arg-type]
-                new = side.add((after.a, after.a_pending) if target == "attacker" else (after.d, after.d_pending))
+                st = self._one_side(target, *side.keys[s])
+                new = self._left(target, phase, hit(st, volley, self.hit_keys[target][h]) if h else st)
                 table = self.taken[(target, phase)].fit(len(side.keys), len(self.hit_keys[target]))
                 table[s, h] = new
                 self.asked += 1
@@ -421,18 +407,23 @@ class FastSea:
         for key in zip(map(tuple, after_counts.tolist()), map(tuple, after_pending.tolist())):
             got = found.get(key)  # type: ignore[arg-type]
             if got is None:
-                st = self._one_side(target, *key)  # type: ignore[arg-type]
-                if phase == "fire":
-                    st = self.engine.end_of_fire(st)
-                else:
-                    st = self.engine.surprise_leave(st, target)  # type: ignore[arg-type]
-                got = found[key] = side.add((st.a, st.a_pending) if target == "attacker" else (st.d, st.d_pending))  # type: ignore[index]
+                got = found[key] = self._left(target, phase, self._one_side(target, *key))  # type: ignore[arg-type, index]
             rows.append(got)
         table = self.taken[(target, phase)].fit(len(side.keys), len(self.hit_keys[target]))
         S = np.array([s for s, _ in todo], dtype=np.int64)
         H = np.array([h for _, h in todo], dtype=np.int64)
         table[S, H] = rows
         self.asked += len(todo) // BATCH_ASKS_PER_ASK + len(found)
+
+    def _left(self, target: str, phase: str, st: State) -> int:
+        """The target's state, numbered, once its casualties leave the strip as soon as the rules
+        say, side by side, so that the phases without dice meet fewer pairs: after a surprise
+        strike unless they fire back (`Engine.surprise_leave`), at the end of fire (`Engine.end_of_fire`)."""
+        if phase == "fire":
+            st = self.engine.end_of_fire(st)
+        else:
+            st = self.engine.surprise_leave(st, target)  # type: ignore[arg-type]
+        return self.sides[target].add((st.a, st.a_pending) if target == "attacker" else (st.d, st.d_pending))
 
     def _one_side(self, target: str, counts: tuple[int, ...], pending: tuple[int, ...]) -> State:
         """A state with only `target`'s units: what a question about one side reads."""

@@ -574,8 +574,7 @@ class Engine:
         """`side`'s counts and casualties behind the strip after `hits`, and the casualties taken."""
         counts, pend = list(own), list(own_pending)
         available = [n - p for n, p in zip(counts, pend)]
-        plan = self.plans["attacker-aa"] if step == "aa" and "attacker-aa" in self.plans else self.plans[side]
-        taken = plan.assign(available, hits)
+        taken = self._plan(side, step).assign(available, hits)
         idx = self.a_idx if side == "attacker" else self.d_idx
         cats = self.cats(side)
         for t in taken:
@@ -597,6 +596,10 @@ class Engine:
                 counts[t.category] -= t.count
         return tuple(counts), tuple(pend), taken
 
+    def _plan(self, side: Side, step: str) -> LossPlan:
+        """The order of loss a step's hits follow: antiaircraft hits their own, where written."""
+        return self.plans["attacker-aa"] if step == "aa" and "attacker-aa" in self.plans else self.plans[side]
+
     def casualties_many(
         self, side: Side, counts: "np.ndarray", pending: "np.ndarray", hits: Mapping[FireClass, "np.ndarray"], step: str,
         behind: bool,
@@ -604,8 +607,7 @@ class Engine:
         """`_casualties` for many rows of one side at once, counts and casualties behind the strip
         only (`behind`: kills go there): what the odds calculator asks thousands of times.  Tests
         hold it to `_casualties` row by row."""
-        plan = self.plans["attacker-aa"] if step == "aa" and "attacker-aa" in self.plans else self.plans[side]
-        destroyed, damaged = plan.assign_many(counts - pending, hits)
+        destroyed, damaged = self._plan(side, step).assign_many(counts - pending, hits)
         counts, pending = counts.copy(), pending.copy()
         idx = self.a_idx if side == "attacker" else self.d_idx
         for i, c in enumerate(self.cats(side)):
@@ -698,8 +700,8 @@ class Engine:
         """One volley of step 2 (a surprise strike): its hits become casualties of the other side,
         behind the casualty strip until `after_surprise`.  Like `fire_casualties`, it changes only
         the side it hits."""
-        target: Side = "defender" if volley.side == "attacker" else "attacker"
-        return self._take(target, state, hits, volley.step, True, log)
+        side, step, behind = self._struck("surprise", volley)
+        return self._take(side, state, hits, step, behind, log)
 
     def after_surprise(self, state: State, later: Sequence[tuple[Side, Volley, Mapping[FireClass, int]]] = (),
                        log: list[Event] | None = None) -> State:
@@ -740,21 +742,25 @@ class Engine:
         """One volley of step 3/4: its hits become casualties of the other side (the defender's
         behind the casualty strip, as they fire back).  Each volley changes only the side it hits,
         so the odds calculator may combine the two volleys' outcomes computed separately."""
+        side, step, behind = self._struck("fire", volley)
+        return self._take(side, state, hits, step, behind, log)
+
+    def _struck(self, phase: str, volley: Volley) -> tuple[Side, str, bool]:
+        """Who a volley of step 2 ("surprise") or steps 3/4 ("fire") hits, the step its casualties
+        are chosen in, and whether they go behind the casualty strip (they fire back)."""
+        if phase == "surprise":
+            return ("defender" if volley.side == "attacker" else "attacker"), volley.step, True
         if volley.side == "attacker":
-            return self._take("defender", state, hits, "attacker", True, log)
-        return self._take("attacker", state, hits, "defender", False, log)
+            return "defender", "attacker", True
+        return "attacker", "defender", False
 
     def volley_casualties_many(
         self, volley: Volley, phase: str, counts: "np.ndarray", pending: "np.ndarray", hits: Mapping[FireClass, "np.ndarray"]
     ) -> tuple["np.ndarray", "np.ndarray"]:
         """`surprise_casualties` (phase "surprise") or `fire_casualties` (phase "fire") for many rows
         of the side `volley` hits: its counts and casualties behind the strip per row."""
-        target: Side = "defender" if volley.side == "attacker" else "attacker"
-        if phase == "surprise":
-            return self.casualties_many(target, counts, pending, hits, volley.step, True)
-        if volley.side == "attacker":
-            return self.casualties_many("defender", counts, pending, hits, "attacker", True)
-        return self.casualties_many("attacker", counts, pending, hits, "defender", False)
+        side, step, behind = self._struck(phase, volley)
+        return self.casualties_many(side, counts, pending, hits, step, behind)
 
     def _remove_pending_of(self, side: Side, state: State) -> State:
         if side == "attacker":
