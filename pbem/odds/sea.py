@@ -517,7 +517,6 @@ class FastSea:
         missing = table[S, volleys + 1] == UNKNOWN
         if not missing.any():
             return kernels
-        ns = len(self.sides[target].keys)
         pair = np.unique(S[missing] * (len(o.rows) + 1) + volleys[missing] + 1)
         s, col = pair // (len(o.rows) + 1), pair % (len(o.rows) + 1)
         rows = np.where(col == 0, len(o.rows), col - 1)  # the padded arrays' last row is "no volley"
@@ -548,13 +547,8 @@ class FastSea:
     def _round(self, I: "np.ndarray", J: "np.ndarray", W: "np.ndarray", work: _Work
                ) -> tuple["np.ndarray", "np.ndarray", "np.ndarray", "np.ndarray", "np.ndarray"]:
         """One round from the pairs (I[n], J[n]) with weights W[n], all at once: the pairs reached
-        (i, j, weight, each pair once) and the ends reached (end index, weight).
-
-        In a dice phase each side's volley changes only the other side (`Engine.fire_casualties`),
-        and is fixed by the pair it starts from, so the two volleys are taken one after the other:
-        the attacker's outcomes from every pair, the pairs so reached merged (with the defender's
-        volley each carries), then the defender's outcomes from those.  Merging between the two
-        halves is what makes a round cheaper than every pair times both volleys' outcomes."""
+        (i, j, weight; a pair may come more than once) and the ends reached (end index, weight).
+        A dice phase is two half steps (`_volleys_taken`); after each, pairs that meet are merged."""
         import numpy as np
 
         end_index: list[np.ndarray] = []
