@@ -54,14 +54,14 @@ STATE_BUDGET = 200_000
 UNIT_SECONDS = 7e-6
 REPORT_BUDGET = 40_000
 COMMAND_BUDGET = 150_000
+SIMULATIONS = 2_000
+_HALF_WIDTH = 1.96 * math.sqrt(0.25 / SIMULATIONS)  # the 95 % half-width of a sampled chance, at worst
+TOP = 5
 
 
 def budget_for(seconds: float) -> int:
     """The work units of about `seconds` on a laptop core (game.yaml hosting.odds_seconds)."""
     return max(1, int(seconds / UNIT_SECONDS))
-SIMULATIONS = 2_000
-_HALF_WIDTH = 1.96 * math.sqrt(0.25 / SIMULATIONS)  # the 95 % half-width of a sampled chance, at worst
-TOP = 5
 
 
 @dataclass(frozen=True)
