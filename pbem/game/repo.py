@@ -329,39 +329,33 @@ class GameRepo:
     def read(self, path: str, ref: str | None = None) -> bytes | None:
         """A file's bytes at `ref` (default: the game branch tip), None if it does not exist."""
         if ref is not None and _FULL_SHA.fullmatch(ref):
-            # a commit id (audit reads hundreds of files by commit): one git call, not two; the
-            # commit is checked only when the file is not found
-            result = self._git(["cat-file", "blob", f"{ref}:{_check_path(path)}"], check=False)
-            if result.returncode == 0:
-                return result.stdout
-            self.resolve(ref)  # UnknownRef for a commit that does not exist
-            return None
+            return self.read_many([path], ref)[path]  # a commit id (audit reads hundreds): one git call, not two
         commit = self.resolve(ref)
         result = self._git(["cat-file", "blob", f"{commit}:{_check_path(path)}"], check=False)
         return result.stdout if result.returncode == 0 else None
 
     def read_many(self, paths: list[str], ref: str | None = None) -> dict[str, bytes | None]:
-        """`read` for many files of one commit in one git call (`git cat-file --batch`)."""
-        commit = ref if ref is not None and _FULL_SHA.fullmatch(ref) else self.resolve(ref)
-        request = "".join(f"{commit}:{_check_path(p)}\n" for p in paths).encode()
-        out = self._git(["cat-file", "--batch"], input=request).stdout
-        found: dict[str, bytes | None] = {}
+        """`read` for many files of one commit in one git call (`git cat-file --batch`).  A commit
+        id is checked in the same call (UnknownRef if there is no such commit)."""
+        given = ref is not None and _FULL_SHA.fullmatch(ref)
+        commit = ref if given else self.resolve(ref)
+        names = ([f"{commit}^{{commit}}"] if given else []) + [f"{commit}:{_check_path(p)}" for p in paths]
+        out = self._git(["cat-file", "--batch"], input="".join(f"{n}\n" for n in names).encode()).stdout
+        found: dict[str | None, bytes | None] = {}
         at = 0
-        for p in paths:
+        for p in ([None] if given else []) + list(paths):
             end = out.index(b"\n", at)
             header = out[at:end].split()
-            if len(header) == 3 and header[1] == b"blob":
-                size = int(header[2])
-                found[p] = out[end + 1 : end + 1 + size]
-                at = end + 1 + size + 1  # the content, then a newline
-            else:
-                found[p] = None  # "<name> missing", or not a file
-                at = end + 1
-                if len(header) == 3:
-                    at += int(header[2]) + 1
-        if commit == ref and all(v is None for v in found.values()) and paths:
-            self.resolve(ref)  # UnknownRef for a commit that does not exist
-        return found
+            at = end + 1
+            found[p] = None  # "<name> missing" (a name may hold spaces), or not a file
+            if len(header) == 3 and _FULL_SHA.fullmatch(header[0].decode("ascii", "replace")) and header[2].isdigit():
+                size = int(header[2])  # "<sha> <type> <size>", then the content and a newline
+                if header[1] == b"blob" or (p is None and header[1] == b"commit"):
+                    found[p] = out[at : at + size]
+                at += size + 1
+        if given and found.pop(None) is None:
+            raise UnknownRef(f"no commit {ref!r} in {self.path}")
+        return found  # type: ignore[return-value]
 
     def list(self, directory: str = "", ref: str | None = None) -> list[str]:
         """Repository paths of all files under `directory` (recursively) at `ref`, sorted."""

@@ -117,8 +117,15 @@ def test_commit_then_read_back_and_work_tree_follows(tmp_path: Path) -> None:
     paths = ["orders/japan.yaml", "state/round-0.yaml", "missing.yaml", "orders", "game.yaml"]
     for ref in (sha, first, None):
         assert repo.read_many(paths, ref) == {p: (repo.read(p, ref) if p != "orders" else None) for p in paths}
-    with pytest.raises(UnknownRef):
+    assert repo.read_many(["state/round-0.yaml", "orders/japan.yaml"], first) == {
+        "state/round-0.yaml": b"round: 0\n", "orders/japan.yaml": None}
+    # a missing name with spaces in it ("<name> missing") does not upset the files after it
+    assert repo.read_many(["no such.yaml", "orders/japan.yaml"], sha) == {"no such.yaml": None, "orders/japan.yaml": payload}
+    assert repo.read("no such.yaml", sha) is None
+    with pytest.raises(UnknownRef):  # a commit id that names no commit, checked in the same git call
         repo.read_many(["game.yaml"], "0" * 39 + "1")
+    with pytest.raises(UnknownRef):
+        repo.read_many([], "0" * 39 + "1")
     with pytest.raises(UnknownRef):
         repo.read("game.yaml", "0" * 39 + "1")
 
