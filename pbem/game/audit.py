@@ -153,7 +153,7 @@ def replay_turn(game: Game, parent: str, index: int, link: str | None, extra_lin
     from pbem.io.orders import read_orders_text
 
     state_text = game.state_text(parent)
-    state = game.state(parent)
+    state = game.parse_state(state_text)
     path = orders_path(state, game.ruleset)
     orders_text = game.repo.read(path, parent)
     empty = Replay({}, None, {}, path, orders_text, [])
@@ -197,7 +197,7 @@ def replay_turn(game: Game, parent: str, index: int, link: str | None, extra_lin
     report = build_report(game, state, result, info, source)
     if notes:
         report["notes"] = [*report["notes"], *notes]
-    files, _ = adjudication_files(game.ruleset, state, result.state, report)
+    files, _ = adjudication_files(game.ruleset, state, result.state, report, validate=False)
     return Replay(files, source, info, path, orders_text, [])
 
 
@@ -292,8 +292,9 @@ def audit_game(path: str | Path) -> AuditResult:
         if mode == "committed":
             previous_link = trailers(c).get("Dice-Link", previous_link)
     # belt and braces: every adjudicated orders file at HEAD is still what was adjudicated
+    at_head = repo.read_many(list(adjudicated), history[-1].sha) if adjudicated else {}
     for f, (sha, text) in adjudicated.items():
-        now = repo.read(f)
+        now = at_head[f]
         if now != text and not any(x.file == f for x in result.findings):
             result.findings.append(Finding(history[-1].sha, f, f"orders at HEAD differ from those adjudicated in {sha[:12]}", unified(text, now, f)))
     return result

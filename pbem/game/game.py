@@ -68,17 +68,19 @@ class Game:
 
     # --- reading --------------------------------------------------------------------------------
     def state(self, ref: str | None = None) -> GameState:
-        from pbem.io.state import load_state
-
-        raw = self.repo.read(STATE_FILE, ref)
-        if raw is None:
-            raise GameError(f"no {STATE_FILE} at {ref or 'HEAD'}")
-        return load_state(raw, self.ruleset)
+        return self.parse_state(self.state_text(ref))
 
     def state_text(self, ref: str | None = None) -> bytes:
         raw = self.repo.read(STATE_FILE, ref)
-        assert raw is not None
+        if raw is None:
+            raise GameError(f"no {STATE_FILE} at {ref or 'HEAD'}")
         return raw
+
+    def parse_state(self, raw: bytes) -> GameState:
+        """The state in `raw` (a state.yaml's bytes): for a caller that also needs the bytes."""
+        from pbem.io.state import load_state
+
+        return load_state(raw, self.ruleset)
 
     def power_to_move(self, state: GameState | None = None) -> str:
         state = state or self.state()
@@ -88,9 +90,9 @@ class Game:
         from pbem.io.orders import read_orders_text
 
         out: dict[str, StandingOrders] = {}
-        present = set(self.repo.list("standing", ref))
+        found = self.repo.read_many([standing_path(p.name) for p in self.ruleset.powers], ref)  # one git call
         for p in self.ruleset.powers:
-            raw = self.repo.read(standing_path(p.name), ref) if standing_path(p.name) in present else None
+            raw = found[standing_path(p.name)]
             if raw is None:
                 out[p.name] = StandingOrders(p.name)
                 continue
@@ -345,9 +347,10 @@ def board_svg(ruleset: Ruleset, state: GameState, report: Mapping[str, Any], tit
     return render_map_svg(geometry, view)
 
 
-def adjudication_files(ruleset: Ruleset, before: GameState, after: GameState,
-                       report: Mapping[str, Any]) -> tuple[dict[str, bytes], dict[str, Any]]:
-    """The files one adjudication writes, and the report with its map; `pbem audit` compares the bytes."""
+def adjudication_files(ruleset: Ruleset, before: GameState, after: GameState, report: Mapping[str, Any], *,
+                       validate: bool = True) -> tuple[dict[str, bytes], dict[str, Any]]:
+    """The files one adjudication writes, and the report with its map; `pbem audit` compares the
+    bytes, and need not check its report against the schema again (`validate=False`)."""
     import json
 
     from pbem.io.state import dump_state
@@ -362,7 +365,7 @@ def adjudication_files(ruleset: Ruleset, before: GameState, after: GameState,
         report = dict(report, map={"href": svg_path.rsplit("/", 1)[-1], "alt": f"The board after {possessive(power)} turn, round {before.round}"})
     return files | {
         STATE_FILE: dump_state(after, ruleset).encode(),
-        report_path(before.round, before.turn_index, power, "md"): render_report(report, "md").encode(),
+        report_path(before.round, before.turn_index, power, "md"): render_report(report, "md", validate=validate).encode(),
         report_path(before.round, before.turn_index, power, "json"): (json.dumps(report, indent=2, sort_keys=True, ensure_ascii=False) + "\n").encode(),
     }, dict(report)
 
