@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from html import escape as _escape
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Iterable, Mapping, Protocol, Sequence
-from xml.sax.saxutils import escape, quoteattr
+from typing import TYPE_CHECKING, Iterable, Mapping, NamedTuple, Protocol, Sequence
 
 if TYPE_CHECKING:
     from pbem.engine.ruleset import Ruleset
@@ -38,6 +38,13 @@ HEADER = 120  # height of the title and legend band above the map, in map units
 from pbem.engine.unitnames import ABBREVIATIONS, abbreviation  # noqa: F401 (ABBREVIATIONS: re-exported)
 
 _NO_OVERRIDES: Mapping[str, str] = MappingProxyType({})
+
+
+def escape(text: str) -> str:
+    """&, < and > as entities, for text between tags: xml.sax.saxutils's escape, without its
+    import (which pulls in urllib: some 30 ms of every command that draws the board)."""
+    return _escape(text, quote=False)
+
 
 # Stacks read land, then air, then sea, the way players list them.
 UNIT_ORDER = (
@@ -216,7 +223,7 @@ def render_map_svg(geometry: MapGeometry, view: MapView) -> str:
         (
             f'<svg xmlns="http://www.w3.org/2000/svg" version="1.1" viewBox="0 0 {width} {total_h}" '
             f'width="{width}" height="{total_h}" role="img" aria-labelledby="map-title map-desc" '
-            f"font-family={quoteattr(FONT)}>"
+            f'font-family="{FONT}">'
         ),
         f'<title id="map-title">{escape(view.title)}</title>',
         f'<desc id="map-desc">{escape(_description(view))}</desc>',
@@ -232,6 +239,7 @@ def render_map_svg(geometry: MapGeometry, view: MapView) -> str:
     out.append(f'<g id="board-layer" transform="translate(0,{HEADER})" clip-path="url(#board)">')
     out.append(f'<rect x="0" y="0" width="{width}" height="{height}" fill="{SEA_FILL}"/>')
 
+    drawn = _drawn(geometry)
     out.append('<g id="sea" stroke="' + SEA_STROKE + '" stroke-width="2" stroke-linejoin="round">')
     for name in names:
         shape = geometry.spaces[name]
@@ -239,19 +247,19 @@ def render_map_svg(geometry: MapGeometry, view: MapView) -> str:
             # a sea zone someone controls (a convoy centre) is tinted with its controller's colour
             owner = view.owners.get(name)
             fill = _mix(_colour(view, owner), SEA_FILL, 0.6) if owner else SEA_FILL
-            out.append(_space_path(name, shape, fill, view))
+            out.append(_space_path(name, shape, drawn.paths[name], fill, view))
     out.append("</g>")
     out.append(f'<g id="land" stroke="{LAND_STROKE}" stroke-width="2" stroke-linejoin="round">')
     for name in names:
         shape = geometry.spaces[name]
         if not shape.sea:
-            out.append(_space_path(name, shape, _land_fill(name, view), view))
+            out.append(_space_path(name, shape, drawn.paths[name], _land_fill(name, view), view))
     out.append("</g>")
 
-    origins = _name_layout(geometry)
+    origins = drawn.origins
     out += _battles(geometry, view)  # under the names, so a marked space's name still reads
     out += _names(geometry, origins)
-    occupied = Boxes(_name_box(name, shape, origins[name]) for name, shape in sorted(geometry.spaces.items()))
+    occupied = Boxes(drawn.name_boxes)
     out += _stacks(geometry, view, powers, origins, occupied)
     out += _moves(geometry, view, occupied)
     out.append("</g>")
@@ -360,7 +368,32 @@ def badge_colour(colour: str) -> str:
     return shade
 
 
-def _space_path(name: str, shape: SpaceShape, fill: str, view: MapView) -> str:
+class _Drawn(NamedTuple):
+    """What of a drawing depends on the map alone: made once per map (`_drawn`), as an audit draws
+    the board after every turn."""
+
+    paths: dict[str, str]  # each space's outlines as SVG path data
+    origins: dict[str, tuple[float, float]]  # `_name_layout`
+    name_boxes: list[Box]  # each name's box, spaces in name order
+
+
+_DRAWN: dict[int, tuple[MapGeometry, _Drawn]] = {}  # id of a map -> the map (kept, so the id stays its) and its parts
+
+
+def _drawn(geometry: MapGeometry) -> _Drawn:
+    got = _DRAWN.get(id(geometry))
+    if got is not None and got[0] is geometry:
+        return got[1]
+    origins = _name_layout(geometry)
+    drawn = _Drawn({name: _path(shape.polygons) for name, shape in geometry.spaces.items()}, origins,
+                   [_name_box(name, shape, origins[name]) for name, shape in sorted(geometry.spaces.items())])
+    if len(_DRAWN) >= 8:
+        _DRAWN.clear()
+    _DRAWN[id(geometry)] = (geometry, drawn)
+    return drawn
+
+
+def _space_path(name: str, shape: SpaceShape, path: str, fill: str, view: MapView) -> str:
     owner = view.owners.get(name)
     if shape.sea:
         tip = f"{name} (convoy centre, {owner})" if owner else f"{name} (sea zone)"
@@ -369,7 +402,7 @@ def _space_path(name: str, shape: SpaceShape, fill: str, view: MapView) -> str:
     else:
         tip = f"{name} ({owner or 'neutral'})"
     return (
-        f'<path d="{_path(shape.polygons)}" fill="{fill}" fill-rule="evenodd">'
+        f'<path d="{path}" fill="{fill}" fill-rule="evenodd">'
         f"<title>{escape(tip)}</title></path>"
     )
 

@@ -177,6 +177,19 @@ def test_output_is_deterministic_whatever_the_mapping_order() -> None:
     assert render_map_svg(GEO, VIEW) == render_map_svg(GEO, VIEW) == render_map_svg(GEO, reordered)
 
 
+def test_what_depends_on_the_map_alone_is_made_once_per_map() -> None:
+    """An audit draws the board after every turn: outlines and names are laid out once per map,
+    and a second map of the same size, made apart, is drawn from its own shapes."""
+    import pbem.report.mapsvg as mapsvg
+
+    first = render_map_svg(GEO, VIEW)
+    assert mapsvg._drawn(GEO) is mapsvg._drawn(GEO)
+    moved = Geometry(GEO.width, GEO.height, GEO.wrap_x, dict(GEO.spaces, Middle=_box("Middle", 420, 0)))
+    assert mapsvg._drawn(moved) is not mapsvg._drawn(GEO)
+    assert render_map_svg(GEO, VIEW) == first != render_map_svg(moved, VIEW)
+    assert 'd="M420,0 520,0 520,100 420,100Z"' in render_map_svg(moved, VIEW)
+
+
 def test_unknown_spaces_are_an_error() -> None:
     bad = MapView(title="t", owners={}, colours={}, units={}, moves=(MapMove("Red", "West", "Atlantis"),))
     with pytest.raises(KeyError, match="Atlantis"):
