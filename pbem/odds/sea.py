@@ -96,34 +96,58 @@ class _Table:
 
 class _Outcomes:
     """A side's volleys, numbered, with their outcomes (hit ids of the target, probabilities) padded
-    to one width; the last row is 'no volley': no hit, for certain.  The padded arrays are made
-    when read, once per batch of new volleys (made per volley they cost the square of the volleys)."""
+    to one width; the row after the last volley is 'no volley': no hit, for certain.  The arrays
+    grow with room to spare, so a volley costs its own outcomes, not all the volleys before it."""
 
     def __init__(self) -> None:
+        import numpy as np
+
         self.volleys: dict[tuple[object, ...], int] = {}
-        self.rows: list[tuple["np.ndarray", "np.ndarray"]] = []
-        self._arrays: tuple["np.ndarray", "np.ndarray", "np.ndarray"] | None = None
+        self.count = 0
+        self._G = np.zeros((16, 1), dtype=np.int64)
+        self._P = np.zeros((16, 1))
+        self._P[0, 0] = 1.0  # no volley
+        self._width = np.ones(16, dtype=np.int64)
+        self.widest = 1
         self._cum: "np.ndarray | None" = None
 
     def add(self, groups: tuple[object, ...], hit_ids: "np.ndarray", probs: "np.ndarray") -> int:
+        import numpy as np
+
         got = self.volleys.get(groups)
-        if got is None:
-            got = self.volleys[groups] = len(self.rows)
-            self.rows.append((hit_ids, probs))
-            self._arrays = self._cum = None
+        if got is not None:
+            return got
+        got = self.volleys[groups] = self.count
+        rows, width = self._G.shape
+        if got + 2 > rows or len(hit_ids) > width:
+            rows, width = max(rows, 2 * (got + 2)), max(width, len(hit_ids))
+            G, P = np.zeros((rows, width), dtype=np.int64), np.zeros((rows, width))
+            G[: got + 1, : self._G.shape[1]] = self._G[: got + 1]
+            P[: got + 1, : self._P.shape[1]] = self._P[: got + 1]
+            self._G, self._P, self._width = G, P, _room(self._width, rows)
+        self._G[got, :] = 0
+        self._P[got, :] = 0.0
+        self._G[got, : len(hit_ids)] = hit_ids
+        self._P[got, : len(probs)] = probs
+        self._width[got] = len(hit_ids)
+        self.widest = max(self.widest, len(hit_ids))
+        self._P[got + 1, 0] = 1.0  # no volley: no hit
+        self._width[got + 1] = 1
+        self.count += 1
+        self._cum = None
         return got
 
     @property
     def G(self) -> "np.ndarray":
-        return self._padded()[0]
+        return self._G[: self.count + 1, : self.widest]
 
     @property
     def P(self) -> "np.ndarray":
-        return self._padded()[1]
+        return self._P[: self.count + 1, : self.widest]
 
     @property
     def width(self) -> "np.ndarray":
-        return self._padded()[2]
+        return self._width[: self.count + 1]
 
     @property
     def cumulative(self) -> "np.ndarray":
@@ -133,20 +157,6 @@ class _Outcomes:
         if self._cum is None:
             self._cum = np.cumsum(self.P, axis=1)
         return self._cum
-
-    def _padded(self) -> tuple["np.ndarray", "np.ndarray", "np.ndarray"]:
-        import numpy as np
-
-        if self._arrays is None:
-            width = max([len(g) for g, _ in self.rows], default=1)
-            G = np.zeros((len(self.rows) + 1, width), dtype=np.int64)
-            P = np.zeros((len(self.rows) + 1, width))
-            for k, (g, p) in enumerate(self.rows):
-                G[k, : len(g)] = g
-                P[k, : len(p)] = p
-            P[-1, 0] = 1.0  # no volley: no hit
-            self._arrays = (G, P, np.array([len(g) for g, _ in self.rows] + [1], dtype=np.int64))
-        return self._arrays
 
 
 def _tail_pattern(before: State, after: State) -> tuple[tuple[bool, ...], tuple[bool, ...], str] | None:
@@ -240,6 +250,7 @@ class FastSea:
         self.volley_of: dict[tuple[str, str], _Table] = {}  # (side, phase) -> own state x enemy kinds -> volley
         self.hit_by: dict[tuple[str, str], Volley] = {}  # (side hit, phase) -> a volley that hits it
         self.taken: dict[tuple[str, str], _Table] = {}  # (side hit, phase) -> state x hit id -> state
+        self.left: dict[tuple[str, str, SideKey], int] = {}  # `_left`: (side hit, phase, its units) -> state
         self.kernels: dict[tuple[str, str], _Kernels] = {}  # (side firing, phase) -> its volleys' kernels
         self.tails: dict[str, _Table] = {}  # phase without dice -> pair -> pair or end
         # phase -> kinds of a pair -> 1: unchanged, 2 + k: as tail_patterns[k], 0: asked pair by pair
@@ -418,12 +429,18 @@ class FastSea:
     def _left(self, target: str, phase: str, st: State) -> int:
         """The target's state, numbered, once its casualties leave the strip as soon as the rules
         say, side by side, so that the phases without dice meet fewer pairs: after a surprise
-        strike unless they fire back (`Engine.surprise_leave`), at the end of fire (`Engine.end_of_fire`)."""
-        if phase == "fire":
-            st = self.engine.end_of_fire(st)
-        else:
-            st = self.engine.surprise_leave(st, target)  # type: ignore[arg-type]
-        return self.sides[target].add((st.a, st.a_pending) if target == "attacker" else (st.d, st.d_pending))
+        strike unless they fire back (`Engine.surprise_leave`), at the end of fire (`Engine.end_of_fire`).
+        `st` has the target's units only (`_one_side`); each is asked once (many hits leave the same units)."""
+        here = (st.a, st.a_pending) if target == "attacker" else (st.d, st.d_pending)
+        got = self.left.get((target, phase, here))
+        if got is None:
+            if phase == "fire":
+                st = self.engine.end_of_fire(st)
+            else:
+                st = self.engine.surprise_leave(st, target)  # type: ignore[arg-type]
+            got = self.left[(target, phase, here)] = self.sides[target].add(
+                (st.a, st.a_pending) if target == "attacker" else (st.d, st.d_pending))
+        return got
 
     def _one_side(self, target: str, counts: tuple[int, ...], pending: tuple[int, ...]) -> State:
         """A state with only `target`'s units: what a question about one side reads."""
@@ -513,13 +530,13 @@ class FastSea:
         o = self.outcomes[side]
         target = "defender" if side == "attacker" else "attacker"
         kernels = self.kernels.setdefault((side, phase), _Kernels())
-        table = kernels.table.fit(len(self.sides[target].keys), len(o.rows) + 1)
+        table = kernels.table.fit(len(self.sides[target].keys), o.count + 1)
         missing = table[S, volleys + 1] == UNKNOWN
         if not missing.any():
             return kernels
-        pair = np.unique(S[missing] * (len(o.rows) + 1) + volleys[missing] + 1)
-        s, col = pair // (len(o.rows) + 1), pair % (len(o.rows) + 1)
-        rows = np.where(col == 0, len(o.rows), col - 1)  # the padded arrays' last row is "no volley"
+        pair = np.unique(S[missing] * (o.count + 1) + volleys[missing] + 1)
+        s, col = pair // (o.count + 1), pair % (o.count + 1)
+        rows = np.where(col == 0, o.count, col - 1)  # the padded arrays' last row is "no volley"
         width = o.width[rows]
         bucket = np.ceil(np.log2(width)).astype(np.int64)
         parts = []
@@ -540,7 +557,7 @@ class FastSea:
         length = np.bincount(kernel, minlength=len(pair))
         same = state == s[kernel]
         kernels.add(state, prob, length, np.bincount(kernel[same], weights=prob[same], minlength=len(pair)))
-        table = kernels.table.fit(ns, len(o.rows) + 1)
+        table = kernels.table.fit(ns, o.count + 1)
         table[s, col] = np.arange(len(pair)) + kernels.kernels - len(pair)
         return kernels
 
