@@ -1,0 +1,46 @@
+"""The state file: the units section written space by space is the section written whole."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import pytest
+
+from pbem.game.game import rules_for
+from pbem.io.rulesets import load_ruleset
+from pbem.io.state import HEADER, dump_state, initial_state, load_state, state_to_data
+from pbem.io.yamlfile import dump_yaml
+from pbem.rulesets import RULESETS
+
+
+def _whole(state, ruleset) -> str:  # type: ignore[no-untyped-def]
+    return HEADER + dump_yaml(state_to_data(state, ruleset), flow_leaves=True)
+
+
+@pytest.mark.parametrize("ruleset_id", sorted(RULESETS))
+def test_each_spaces_units_written_apart_give_the_bytes_of_the_whole_section(ruleset_id: str) -> None:
+    """`dump_state` keeps each space's lines and writes again only spaces whose units changed;
+    audit compares the bytes, so they must be those of the whole state dumped at once, for
+    every ruleset's setup and for units moved about: stacks long enough to leave one line, a
+    space emptied, a space gaining units, a state with none."""
+    ruleset = load_ruleset(ruleset_id)
+    state = initial_state(ruleset, None, rules_for(ruleset)[0])
+    assert dump_state(state, ruleset) == _whole(state, ruleset)
+    rng = random.Random(ruleset_id)
+    units = {space: {p: dict(u) for p, u in by.items()} for space, by in state.units.items()}
+    names = sorted(ruleset.units)
+    powers = [p.name for p in ruleset.powers]
+    for _ in range(5):
+        for space in rng.sample(sorted(ruleset.board.spaces), 6):
+            power = rng.choice(powers)
+            units.setdefault(space, {})[power] = {u: rng.randint(1, 12) for u in rng.sample(names, rng.randint(1, len(names)))}
+        for space in rng.sample(sorted(units), 3):
+            del units[space]
+        moved = dataclasses.replace(state, units={s: dict(sorted(by.items())) for s, by in sorted(units.items())})
+        text = dump_state(moved, ruleset)
+        assert text == _whole(moved, ruleset)
+        assert dump_state(moved, ruleset) == text  # the second time from the kept lines
+        assert load_state(text, ruleset).units == {s: {p: dict(sorted(u.items())) for p, u in by.items()} for s, by in moved.units.items()}
+    empty = dataclasses.replace(state, units={})
+    assert dump_state(empty, ruleset) == _whole(empty, ruleset)
