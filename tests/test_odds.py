@@ -449,3 +449,72 @@ def test_a_retreat_that_leaves_land_units_fighting_is_walked_not_crashed():
     # round 1 is the same battle: as many bombers leave; the artillery fights on alone, and dies more
     assert close(partial.expected_survivors["attacker"]["bomber"], whole.expected_survivors["attacker"]["bomber"])
     assert partial.expected_survivors["attacker"]["artillery"] < whole.expected_survivors["attacker"]["artillery"] - 0.01
+
+
+def test_the_grid_convolution_adds_in_one_order_whatever_the_processor():
+    """Reports store the odds unrounded and audit replays them anywhere, so a sum may not depend on
+    the processor: np.convolve's does (BLAS).  `convolve` adds the shorter one's terms one after
+    the other, the same bits as that plain loop, and agrees with np.convolve to rounding."""
+    import random
+
+    import numpy as np
+
+    from pbem.odds.grid import convolve
+
+    rng = random.Random(19)
+    for _ in range(300):
+        x = np.array([rng.random() for _ in range(rng.randint(1, 90))])
+        y = np.array([rng.random() for _ in range(rng.randint(1, 90))])
+        long, short = (x, y) if len(x) >= len(y) else (y, x)
+        plain = np.zeros(len(x) + len(y) - 1)
+        for i, q in enumerate(short):
+            plain[i : i + len(long)] += q * long
+        got = convolve(x, y)
+        assert np.array_equal(got, plain)
+        assert np.allclose(got, np.convolve(x, y), rtol=1e-13, atol=0.0)
+
+
+def test_a_row_past_its_sweeps_is_solved_by_forward_substitution(monkeypatch):
+    """A grid row the Jacobi sweeps do not settle is solved as a lower-triangular system by forward
+    substitution (LAPACK's solve sums in a processor's own order): the same odds to rounding."""
+    import pbem.odds.grid as grid
+
+    battle = land({"infantry": 12, "artillery": 4, "tank": 6, "fighter": 2}, {"infantry": 14, "tank": 4, "fighter": 2})
+    swept = battle_odds(battle)
+    monkeypatch.setattr(grid, "SWEEPS", 0)
+    solved = battle_odds(battle)
+    for field in ("attacker_win", "defender_win", "draw", "capture", "expected_rounds"):
+        assert close(getattr(solved, field), getattr(swept, field)), field
+
+
+_ODDS_OF = """
+import sys
+sys.path.insert(0, {helpers!r})
+from combat_helpers import land
+from pbem.odds import battle_odds
+for attack, defend, budget in {cases!r}:
+    o = battle_odds(land(attack, defend), budget=budget)
+    print(repr((o.attacker_win, o.defender_win, o.draw, o.capture, o.expected_rounds, o.exact)))
+"""
+
+
+def test_odds_are_the_same_bits_with_every_blas_kernel():
+    """The same battle gives the same bits on every machine (audit replays reports byte for byte).
+    NumPy's OpenBLAS picks a kernel per processor; forcing older ones (OPENBLAS_CORETYPE: every
+    x86-64 runs them, other builds ignore it) changes no bit of exact or sampled land odds.  Before
+    the grid's own convolution, the 1942 example game failed audit this way."""
+    import os
+    import subprocess
+
+    cases = [
+        ({"infantry": 30, "artillery": 10, "tank": 15, "fighter": 5, "bomber": 2}, {"infantry": 40, "artillery": 10, "tank": 5, "fighter": 5}, None),
+        ({"infantry": 3, "tank": 2, "fighter": 1}, {"infantry": 2, "antiaircraft artillery": 1}, None),
+        ({"infantry": 150, "artillery": 60, "tank": 60, "fighter": 20}, {"infantry": 200, "tank": 60, "antiaircraft artillery": 2}, 1),
+    ]
+    code = _ODDS_OF.format(helpers=str(Path(__file__).resolve().parent / "engine" / "combat"), cases=cases)
+    runs = {}
+    for kernel in ("", "Nehalem", "Sandybridge"):
+        env = dict(os.environ, OPENBLAS_CORETYPE=kernel)
+        runs[kernel] = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout
+    assert runs[""].count("\n") == len(cases)
+    assert runs["Nehalem"] == runs[""] == runs["Sandybridge"]

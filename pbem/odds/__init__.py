@@ -454,9 +454,11 @@ def _cumulative(groups: tuple[tuple[int, ...], ...], low_luck: bool) -> list[flo
         return list(itertools.accumulate(class_distribution(groups, low_luck)))
     import numpy as np
 
+    from pbem.odds.grid import convolve  # not np.convolve: its last bits depend on the processor
+
     dist = np.ones(1)
     for g in groups:
-        dist = np.convolve(dist, binomial(*g))
+        dist = convolve(dist, binomial(*g))
     return np.cumsum(dist).tolist()
 
 

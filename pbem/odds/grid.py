@@ -23,6 +23,7 @@ only by the odds, never at start-up.
 
 from __future__ import annotations
 
+import math
 from typing import Callable, Sequence
 
 import numpy as np
@@ -120,7 +121,7 @@ def _row_solve(hop: np.ndarray, keep: np.ndarray, lead: np.ndarray, rhs: np.ndar
     `along` is strictly causal (mass moves right only), so Jacobi sweeps reach the exact answer in at
     most one sweep per cell; in a large battle a side that scores no hit at all is rare and a few
     sweeps reach the floating-point fixed point.  A sweep is one short convolution.  Past a few
-    sweeps the row is solved as a dense lower-triangular system."""
+    sweeps the row is solved as a dense lower-triangular system, by forward substitution."""
     if (lead <= 0.0).any():
         raise RuntimeError("a battle state cannot progress")  # the engine ends such battles
     moving = _moving(keep)
@@ -140,16 +141,37 @@ def _row_solve(hop: np.ndarray, keep: np.ndarray, lead: np.ndarray, rhs: np.ndar
         M[:, j] = -_along(e, moving, hop)
     if over is not None:
         M[over] = 0.0
-    M[np.diag_indices_from(M)] = lead
-    return np.linalg.solve(M, rhs)
+    # forward substitution (mass moves right only, so M is lower triangular), each sum correctly
+    # rounded: LAPACK's solve sums in an order that differs from one processor to another
+    x = np.zeros(nd)
+    for j in range(nd):
+        x[j] = (rhs[j] - math.fsum((M[j, :j] * x[:j]).tolist())) / lead[j]
+    return x
 
 
 SWEEPS = 12
 
 
+def convolve(x: np.ndarray | Sequence[float], y: np.ndarray | Sequence[float]) -> np.ndarray:
+    """x convolved with y, every sum taken in the same order on every machine.
+
+    np.convolve sums each term with BLAS, whose order, and so the last bit, differs between
+    processors (AVX2, AVX-512, ARM): the example game, adjudicated on one, failed audit on
+    another over a battle's odds.  Here the shorter one's terms are added one after the other:
+    its outer product with the longer one, each row shifted one place further right (read with
+    one column fewer per row), summed down the columns - elementwise additions only."""
+    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    if len(x) < len(y):
+        x, y = y, x
+    m, n = len(x), len(y)
+    rows = np.zeros((n, m + n))
+    np.multiply.outer(y, x, out=rows[:, :m])
+    return rows.ravel()[: n * (m + n - 1)].reshape(n, m + n - 1).sum(axis=0)
+
+
 def _capped(h: np.ndarray, a: np.ndarray) -> np.ndarray:
     """h convolved with a, the mass past the last column kept in the last column."""
-    full = np.convolve(h, a)
+    full = convolve(h, a)
     n = len(h)
     past = full[n - 1 :].sum()
     out = full[:n]

@@ -293,12 +293,14 @@ class FastLand:
         factors = [self._factor(groups[k], groups[k + 1]) for k in range(len(chain) - 1)]
         import numpy as np
 
+        from pbem.odds.grid import convolve
+
         dists: list = [None] * len(chain)
         dists[-1] = np.array(class_distribution(groups[-1], self.low_luck))
         for k in range(len(chain) - 2, -1, -1):
             b = factors[k]
             if b is not None:
-                dists[k] = np.convolve(dists[k + 1], b)
+                dists[k] = convolve(dists[k + 1], b)  # the same bits on every machine
             else:
                 dists[k] = np.array(class_distribution(groups[k], self.low_luck))
         return dists, factors
