@@ -487,34 +487,47 @@ def test_a_row_past_its_sweeps_is_solved_by_forward_substitution(monkeypatch):
         assert close(getattr(solved, field), getattr(swept, field)), field
 
 
-_ODDS_OF = """
-import sys
-sys.path.insert(0, {helpers!r})
-from combat_helpers import land
-from pbem.odds import battle_odds
-for attack, defend, budget in {cases!r}:
-    o = battle_odds(land(attack, defend), budget=budget)
-    print(repr((o.attacker_win, o.defender_win, o.draw, o.capture, o.expected_rounds, o.exact)))
-"""
-
-
-def test_odds_are_the_same_bits_with_every_blas_kernel():
+def test_odds_are_the_same_bits_with_every_processor_kernel():
     """The same battle gives the same bits on every machine (audit replays reports byte for byte).
-    NumPy's OpenBLAS picks a kernel per processor; forcing older ones (OPENBLAS_CORETYPE: every
-    x86-64 runs them, other builds ignore it) changes no bit of exact or sampled land odds.  Before
-    the grid's own convolution, the 1942 example game failed audit this way."""
+    NumPy's OpenBLAS picks a kernel per processor, and NumPy its own SIMD loops; forcing older
+    ones (OPENBLAS_CORETYPE: every x86-64 runs them; NPY_DISABLE_CPU_FEATURES: NumPy's baseline)
+    changes no bit of exact or sampled odds, land or sea.  Before the grid's own convolution the
+    1942 example game failed audit under an older BLAS kernel."""
     import os
     import subprocess
 
+    try:
+        from numpy._core import _multiarray_umath
+    except ImportError:  # NumPy 1
+        from numpy.core import _multiarray_umath
+
     cases = [
-        ({"infantry": 30, "artillery": 10, "tank": 15, "fighter": 5, "bomber": 2}, {"infantry": 40, "artillery": 10, "tank": 5, "fighter": 5}, None),
-        ({"infantry": 3, "tank": 2, "fighter": 1}, {"infantry": 2, "antiaircraft artillery": 1}, None),
-        ({"infantry": 150, "artillery": 60, "tank": 60, "fighter": 20}, {"infantry": 200, "tank": 60, "antiaircraft artillery": 2}, 1),
+        ("land", {"infantry": 30, "artillery": 10, "tank": 15, "fighter": 5, "bomber": 2}, {"infantry": 40, "artillery": 10, "tank": 5, "fighter": 5}, None),
+        ("land", {"infantry": 3, "tank": 2, "fighter": 1}, {"infantry": 2, "antiaircraft artillery": 1}, None),
+        ("land", {"infantry": 150, "artillery": 60, "tank": 60, "fighter": 20}, {"infantry": 200, "tank": 60, "antiaircraft artillery": 2}, 1),
+        ("sea", {"battleship": 2, "aircraft carrier": 1, "fighter": 2, "destroyer": 2, "submarine": 4, "cruiser": 1},
+         {"battleship": 1, "aircraft carrier": 2, "fighter": 4, "destroyer": 3, "submarine": 2, "transport": 2}, None),
+        ("sea", {"battleship": 6, "destroyer": 9, "submarine": 12, "cruiser": 3}, {"battleship": 3, "destroyer": 9, "submarine": 6}, 1),
     ]
     code = _ODDS_OF.format(helpers=str(Path(__file__).resolve().parent / "engine" / "combat"), cases=cases)
+    baseline = " ".join(_multiarray_umath.__cpu_dispatch__)  # every optional SIMD target of this build
     runs = {}
-    for kernel in ("", "Nehalem", "Sandybridge"):
-        env = dict(os.environ, OPENBLAS_CORETYPE=kernel)
-        runs[kernel] = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout
-    assert runs[""].count("\n") == len(cases)
-    assert runs["Nehalem"] == runs[""] == runs["Sandybridge"]
+    for name, env in (("native", {}), ("Nehalem", {"OPENBLAS_CORETYPE": "Nehalem"}),
+                      ("Sandybridge", {"OPENBLAS_CORETYPE": "Sandybridge"}), ("baseline SIMD", {"NPY_DISABLE_CPU_FEATURES": baseline})):
+        done = subprocess.run([sys.executable, "-c", code], env=dict(os.environ, **env), capture_output=True, text=True, check=True)
+        runs[name] = done.stdout
+    assert runs["native"].count("\n") == len(cases)
+    assert "False" in runs["native"]  # the bounded cases were sampled
+    for name, out in runs.items():
+        assert out == runs["native"], name
+
+
+_ODDS_OF = """
+import sys
+sys.path.insert(0, {helpers!r})
+import combat_helpers
+from pbem.odds import battle_odds
+for kind, attack, defend, budget in {cases!r}:
+    o = battle_odds(getattr(combat_helpers, kind)(attack, defend), budget=budget)
+    print(repr((o.attacker_win, o.defender_win, o.draw, o.capture, o.expected_rounds, o.exact)))
+"""

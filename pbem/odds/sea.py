@@ -538,7 +538,8 @@ class FastSea:
         s, col = pair // (o.count + 1), pair % (o.count + 1)
         rows = np.where(col == 0, o.count, col - 1)  # the padded arrays' last row is "no volley"
         width = o.width[rows]
-        bucket = np.ceil(np.log2(width)).astype(np.int64)
+        # ceil(log2(width)), in integers: NumPy's log2 differs in the last bit between processors
+        bucket = np.searchsorted(1 << np.arange(63, dtype=np.int64), width)
         parts = []
         for b in np.unique(bucket):
             at = np.nonzero(bucket == b)[0]

@@ -522,11 +522,24 @@ def _battles(geometry: MapGeometry, view: MapView) -> list[str]:
 
 def _star(cx: float, cy: float, outer: float, inner: float) -> str:
     pts = []
-    for i in range(10):
+    for i, (cos, sin) in enumerate(_STAR_POINTS):
         r = outer if i % 2 == 0 else inner
-        a = math.pi * i / 5 - math.pi / 2
-        pts.append(f"{_n(cx + r * math.cos(a))},{_n(cy + r * math.sin(a))}")
+        pts.append(f"{_n(cx + r * cos)},{_n(cy + r * sin)}")
     return "M" + " ".join(pts) + "Z"
+
+
+def _star_points() -> tuple[tuple[float, float], ...]:
+    """(cos, sin) of the star's ten points, from the top clockwise (every 36 degrees), by square
+    roots: the C library's cos and sin may differ in the last bit between machines, and the
+    picture is part of the report audit replays byte for byte; IEEE square roots do not."""
+    root5 = math.sqrt(5.0)
+    c36, s36 = (1.0 + root5) / 4.0, math.sqrt(10.0 - 2.0 * root5) / 4.0
+    c72, s72 = (root5 - 1.0) / 4.0, math.sqrt(10.0 + 2.0 * root5) / 4.0
+    return ((0.0, -1.0), (s36, -c36), (s72, -c72), (s72, c72), (s36, c36),
+            (0.0, 1.0), (-s36, c36), (-s72, c72), (-s72, -c72), (-s36, -c36))
+
+
+_STAR_POINTS = _star_points()
 
 
 # Unit stacks ---------------------------------------------------------------------------------------
@@ -636,8 +649,9 @@ class Boxes:
         return [self.boxes[i] for i in sorted(found)]
 
     def cover(self, box: Box) -> float:
-        """How much of `box` the boxes placed cover (summed in the order they were placed)."""
-        return sum(_overlap(box, other) for other in self.near(box))
+        """How much of `box` the boxes placed cover."""
+        # fsum: the same sum on every Python (3.12's sum() compensates, 3.11's does not)
+        return math.fsum(_overlap(box, other) for other in self.near(box))
 
 
 def _stack_anchor(

@@ -37,6 +37,15 @@ def test_amphibious_with_bombardment_and_retreat_text():
     assert "amphibious battle" in res.output and "attacker wins" in res.output
 
 
+
+def test_a_stack_of_a_thousand_units_has_odds():
+    """Unit Profiles (Submarine, attack 2): a stack of 1,100 submarines rolls 1,100 dice; its hit
+    distribution once overflowed a float (comb(1100, 550)) and the command crashed."""
+    res = run("--attack", "1100 sub", "--defend", "2 dd", "--json")
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.output)
+    assert data["attacker_win"] > 0.999 and data["kind"] == "sea"
+
 def test_user_errors_exit_2_without_traceback():
     for args in (
         ("--attack", "3 dragons", "--defend", "1 infantry"),

@@ -15,7 +15,6 @@ whole side, the usual club reading.
 from __future__ import annotations
 
 from functools import lru_cache
-from math import comb
 
 from pbem.engine.combat.engine import Hits, Volley
 from pbem.engine.combat.model import DiceGroup, DiceRolled, DiceSource, FireClass, RolledGroup
@@ -80,12 +79,20 @@ def _pools(groups: tuple[DiceGroup, ...]) -> list[tuple[FireClass, int]]:
 
 @lru_cache(maxsize=None)
 def binomial(n: int, value: int, best_of: int = 1) -> tuple[float, ...]:
-    """P(k hits) for n units, each rolling `best_of` dice hitting on `value` or less, k = 0..n."""
-    p = min(max(value, 0), 6) / 6
-    if best_of > 1:  # a miss needs every die to miss
-        p = 1 - (1 - p) ** best_of
-    q = 1 - p
-    return tuple(comb(n, k) * p**k * q ** (n - k) for k in range(n + 1))
+    """P(k hits) for n units, each rolling `best_of` dice hitting on `value` or less, k = 0..n.
+
+    Made from single units by convolution (two halves, each from its own halves), not from
+    comb(n, k) p^k q^(n-k): `**` is the C library's pow, whose last bit differs between libraries
+    and processors, and audit replays the odds in reports byte for byte; and comb(n, k) past
+    about 1,030 units is too large for a float.  Products and sums only: the same bits anywhere."""
+    if n > 1:
+        half = n // 2
+        return convolve(binomial(half, value, best_of), binomial(n - half, value, best_of))
+    miss = 1 - min(max(value, 0), 6) / 6
+    all_miss = 1.0
+    for _ in range(max(best_of, 1)):  # a miss needs every die to miss
+        all_miss *= miss
+    return (1.0,) if n <= 0 else (all_miss, 1 - all_miss)
 
 
 def convolve(x: tuple[float, ...], y: tuple[float, ...]) -> tuple[float, ...]:
