@@ -12,6 +12,9 @@ from its first commit and checks:
 - with opponents' reveals, every reveal a turn used was made for exactly the orders and standing
   orders adjudicated (its seal), so nothing was changed once the dice could be known;
 - adjudicating again with the same dice gives, byte for byte, the committed state and reports;
+  the replayed reports carry the pbem version the committed ones name, so a game made by an
+  older pbem audits clean where nothing but that label differs, and a turn that differs names
+  both versions (an engine change, not only an edit, can explain it);
 - an orders file never changes once adjudicated, and state and reports change only by adjudication;
 - once the game has players' keys (`allowed_signers`), every commit that changes a power's orders,
   standing orders or dice chain is signed by a key the file committed before it gives to a player
@@ -31,7 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pbem import dice
+from pbem import __version__, dice
 from pbem.game.game import GAME_FILE, STATE_FILE, Game, GameError, adjudication_files, orders_path, read_config
 from pbem.game.repo import CommitInfo, GameRepo
 
@@ -140,11 +143,13 @@ def _opponents(c: CommitInfo) -> dict[str, str] | None:
 
 
 def replay_turn(game: Game, parent: str, index: int, link: str | None, extra_links: dict[str, str] | None = None,
-                notes: list[str] | None = None) -> Replay:
+                notes: list[str] | None = None, engine_version: str | None = None) -> Replay:
     """Adjudicate again the turn whose state is at commit `parent`, with the dice of adjudication `index`.
 
     Committed mode uses the revealed `link` (the secret stays with the adjudicator); local mode
-    recomputes the link with `Game.dice_for_turn`.  The files are made as `Game.adjudicate` makes them.
+    recomputes the link with `Game.dice_for_turn`.  The files are made as `Game.adjudicate` makes them,
+    their reports labelled with `engine_version` when given (the pbem that made the committed
+    ones: the label says which engine ran, it does not follow from the orders and the dice).
     """
     from pbem.engine.orders import Orders
     from pbem.engine.problems import ProblemsError
@@ -197,6 +202,8 @@ def replay_turn(game: Game, parent: str, index: int, link: str | None, extra_lin
     report = build_report(game, state, result, info, source)
     if notes:
         report["notes"] = [*report["notes"], *notes]
+    if engine_version:
+        report["game"] = dict(report["game"], engine_version=engine_version)
     files, _ = adjudication_files(game.ruleset, state, result.state, report, validate=False)
     return Replay(files, source, info, path, orders_text, [])
 
@@ -355,6 +362,18 @@ def possessive_of(name: str) -> str:
     return possessive(name)
 
 
+def _engine_of(changed: dict[str, bytes | None]) -> str | None:
+    """The pbem version an adjudication's committed report names, if it names one."""
+    reports = [f for f in changed if f.startswith("reports/") and f.endswith(".json")]
+    if len(reports) != 1:
+        return None
+    try:
+        version = json.loads(changed[reports[0]] or b"null")["game"]["engine_version"]
+    except (ValueError, TypeError, KeyError):
+        return None  # an unreadable report: the comparison of the files says so
+    return version if isinstance(version, str) and version else None
+
+
 def _audit_adjudication(game: Game, c: CommitInfo, parent: str, expected_index: int, mode: str, previous_link: str | None,
                         adjudicated: dict[str, tuple[str, bytes | None]], result: AuditResult) -> TurnAudit:
     found: list[Finding] = []
@@ -367,8 +386,10 @@ def _audit_adjudication(game: Game, c: CommitInfo, parent: str, expected_index: 
     if mode == "committed" and not (link and previous_link and dice.verify_link(link, previous_link)):
         what = "the anchor" if expected_index == 1 else "the previous link"
         found.append(Finding(c.sha, "Pbem-Dice-Link", f"{(link or 'missing')[:16]}... does not hash to {what} {(previous_link or '?')[:16]}..."))
+    changed = game.repo.read_many(list(c.files_changed), c.sha)  # what the commit wrote, in one call
+    made_by = _engine_of(changed)
     try:
-        replay = replay_turn(game, parent, expected_index, link, _opponents(c), _notes(c))
+        replay = replay_turn(game, parent, expected_index, link, _opponents(c), _notes(c), made_by)
     except Exception as err:  # an unreadable state or orders file is a finding
         replay = Replay({}, None, {}, "?", None, [f"cannot replay: {err}"])
     if replay.orders_text is not None:
@@ -392,15 +413,20 @@ def _audit_adjudication(game: Game, c: CommitInfo, parent: str, expected_index: 
     if replay.files:
         if mode == "local" and link != replay.dice_info.get("link"):
             found.append(Finding(c.sha, "Pbem-Dice-Link", f"{(link or 'missing')[:16]}... is not the link {replay.dice_info['link'][:16]}... of the local seed"))
-        committed = game.repo.read_many(list(replay.files), c.sha)
+        unchanged = [f for f in replay.files if f not in changed]
+        committed = changed | (game.repo.read_many(unchanged, c.sha) if unchanged else {})
+        why = "differs from the replayed adjudication"
+        if made_by and made_by != __version__:
+            why += (f" (adjudicated by pbem {made_by}, replayed by pbem {__version__}: a change of engine can explain it; "
+                    f"audit with pbem {made_by} to tell it from an edit)")
         for f, expected in replay.files.items():
             actual = committed[f]
             if actual != expected:
-                found.append(Finding(c.sha, f, "differs from the replayed adjudication", unified(expected, actual, f)))
+                found.append(Finding(c.sha, f, why, unified(expected, actual, f)))
         extra = [f for f in c.files_changed if f not in replay.files]
         for f in extra:
             found.append(Finding(c.sha, f, "changed by the adjudication commit but not by adjudicating",
-                                 unified(game.repo.read(f, parent), game.repo.read(f, c.sha), f)))
+                                 unified(game.repo.read(f, parent), changed.get(f), f)))
     result.findings.extend(found)
     return TurnAudit(expected_index, c.sha, trailers(c).get("Round", "?"), trailers(c).get("Power", "?"), tuple(found))
 

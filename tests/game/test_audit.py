@@ -104,6 +104,26 @@ def test_report_edited(game: Path) -> None:
     assert code == 1 and rel in out
 
 
+
+def test_a_game_made_by_an_older_pbem_audits_clean_and_names_both_versions(game: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Reports name the pbem that made them; audit by a newer pbem replays them under that name, so
+    an upgrade alone fails no turn.  A turn that differs names both versions: an engine change
+    (odds to the last digit, a rule fixed) may explain it, and the older pbem can tell."""
+    from pbem import __version__ as made_by
+
+    monkeypatch.setattr("pbem.game.reportdata.__version__", "9.9.9")
+    monkeypatch.setattr("pbem.game.audit.__version__", "9.9.9")
+    assert audit_game(game).ok
+    last = git(game, "log", "-1", "--format=%H").strip()
+    report = next(f for f in git(game, "show", "--name-only", "--format=", last).split() if f.endswith(".md"))
+    (game / report).write_text((game / report).read_text() + "\nA die changed.\n")
+    git(game, "commit", "-q", "--amend", "-a", "--no-edit")
+    result = audit_game(game)
+    assert [f.file for f in result.findings] == [report]
+    assert f"adjudicated by pbem {made_by}, replayed by pbem 9.9.9" in result.first.message
+    monkeypatch.undo()
+    assert "replayed by" not in audit_game(game).first.message  # the same pbem: no engine to blame
+
 def test_link_that_does_not_hash_to_the_previous_one(game: Path) -> None:
     message = git(game, "log", "-1", "--format=%B")
     link = next(line.split(": ", 1)[1] for line in message.splitlines() if line.startswith("Pbem-Dice-Link: "))
