@@ -204,3 +204,22 @@ def test_audit_warns_when_the_files_differ_from_the_commit_it_audits(tmp_path: P
     result = audit_game(g.path)
     assert result.ok
     assert len(result.warnings) == 1 and "state.yaml" in result.warnings[0] and "differ from the commit audited" in result.warnings[0]
+
+
+@pytest.mark.parametrize("ruleset", ["1942-2e", "global-1940-ams"])
+def test_a_game_audits_clean_in_a_process_with_other_string_hashes(tmp_path: Path, ruleset: str) -> None:
+    """A game adjudicated in one process replays byte for byte in another whose string hashes (and
+    so the order of every set of names) differ: no output may follow a set's order.  One process
+    could not tell, as it adjudicates and audits with the same hashes."""
+    import os
+    import sys
+
+    def pbem(seed: str, *args: str) -> subprocess.CompletedProcess:
+        env = dict(os.environ, PYTHONHASHSEED=seed, XDG_CONFIG_HOME=str(tmp_path / "xdg"))
+        env.pop("PBEM_DICE_SECRET", None)
+        return subprocess.run([sys.executable, "-m", "pbem", *args], env=env, capture_output=True, text=True)
+
+    made = pbem("1", "demo", str(tmp_path / "game"), "--ruleset", ruleset)
+    assert made.returncode == 0, made.stderr
+    audited = pbem("2", "audit", "--game", str(tmp_path / "game"))
+    assert audited.returncode == 0 and "audit ok" in audited.stdout, audited.stdout + audited.stderr
