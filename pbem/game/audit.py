@@ -243,8 +243,13 @@ def _check_first(repo: GameRepo, first: CommitInfo, result: AuditResult) -> tupl
 
 def audit_game(path: str | Path) -> AuditResult:
     """Walk branch main from its first commit and check every commit; see the module docstring."""
-    result = AuditResult()
     repo = GameRepo(Path(path))
+    with repo.batch_reads():  # a few files of every commit: one git process, not one per read
+        return _audit(path, repo)
+
+
+def _audit(path: str | Path, repo: GameRepo) -> AuditResult:
+    result = AuditResult()
     history = repo.history()
     differs = repo.work_tree_differences()
     if differs:
@@ -264,6 +269,13 @@ def audit_game(path: str | Path) -> AuditResult:
     except GameError as err:
         result.findings.append(Finding(history[-1].sha, GAME_FILE, str(err)))
         return result
+    with game.repo.batch_reads():
+        _audit_history(game, repo, history, config_raw, result)
+    return result
+
+
+def _audit_history(game: Game, repo: GameRepo, history: list[CommitInfo], config_raw: bytes, result: AuditResult) -> None:
+    """Every commit after the first, then the orders at the tip."""
     if game.repo.read(GAME_FILE) != config_raw:
         # replay with the first commit's settings, whatever HEAD says
         game.config = read_config(config_raw)
@@ -304,7 +316,6 @@ def audit_game(path: str | Path) -> AuditResult:
         now = at_head[f]
         if now != text and not any(x.file == f for x in result.findings):
             result.findings.append(Finding(history[-1].sha, f, f"orders at HEAD differ from those adjudicated in {sha[:12]}", unified(text, now, f)))
-    return result
 
 
 def _file_owner(game: Game, path: str) -> str | None:

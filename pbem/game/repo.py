@@ -35,6 +35,7 @@ Trailers: `commit(trailers={"Round": "1", "Power": "Germany"})` ends the message
 
 from __future__ import annotations
 
+import io
 import os
 import re
 import shutil
@@ -44,6 +45,7 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 from filelock import FileLock, Timeout
 
@@ -163,6 +165,53 @@ def _run(args: list[str], *, cwd: Path | None = None, git_dir: Path | None = Non
     return result
 
 
+
+class _CatFile:
+    """One `git cat-file --batch` process answering name after name (`GameRepo.batch_reads`).
+    A request is written only once the previous answer is read, so neither pipe can fill up."""
+
+    def __init__(self, git_dir: Path):
+        self.proc = subprocess.Popen(["git", *_SAFE_CONFIG, f"--git-dir={git_dir}", "cat-file", "--batch"],
+                                     cwd=git_dir, env=_git_env(), stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+
+    def ask(self, name: str) -> tuple[list[bytes], bytes | None]:
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        try:
+            self.proc.stdin.write(name.encode() + b"\n")
+            self.proc.stdin.flush()
+        except OSError as err:
+            raise GitFailed(["cat-file", "--batch"], -1, f"git stopped answering: {err}") from None
+        return _batch_answer(self.proc.stdout)
+
+    def close(self) -> None:
+        try:
+            if self.proc.stdin is not None:
+                self.proc.stdin.close()
+            self.proc.wait(timeout=10)
+        except (OSError, subprocess.TimeoutExpired):
+            self.proc.kill()
+            self.proc.wait()
+        finally:
+            if self.proc.stdout is not None:
+                self.proc.stdout.close()
+
+
+def _batch_answer(stream: BinaryIO) -> tuple[list[bytes], bytes | None]:
+    """One answer of `git cat-file --batch`: its header's words ("<sha> <type> <size>", or
+    "<name> missing", a name that may hold spaces) and, for an object, its content."""
+    line = stream.readline()
+    if not line.endswith(b"\n"):
+        raise GitFailed(["cat-file", "--batch"], -1, "git stopped answering")
+    header = line.split()
+    if len(header) == 3 and _FULL_SHA.fullmatch(header[0].decode("ascii", "replace")) and header[2].isdigit():
+        size = int(header[2])
+        body = stream.read(size + 1)  # the content, then a newline
+        if len(body) != size + 1:
+            raise GitFailed(["cat-file", "--batch"], -1, "git stopped answering")
+        return header, body[:size]
+    return header, None
+
 def _check_path(path: str) -> str:
     """A repository path: relative, '/'-separated, no '.', '..', '.git' or empty parts."""
     parts = path.split("/")
@@ -208,6 +257,8 @@ def _parse_message(message: str) -> tuple[str, str, dict[str, str]]:
 
 class GameRepo:
     """A game's git repository (bare or with a work tree); all writes via `commit()`."""
+
+    _cat: _CatFile | None = None  # the open `git cat-file --batch` of `batch_reads`
 
     def __init__(self, path: str | os.PathLike[str], *, branch: str = "main",
                  lock_timeout: float = 30.0):
@@ -335,27 +386,39 @@ class GameRepo:
         return result.stdout if result.returncode == 0 else None
 
     def read_many(self, paths: list[str], ref: str | None = None) -> dict[str, bytes | None]:
-        """`read` for many files of one commit in one git call (`git cat-file --batch`).  A commit
-        id is checked in the same call (UnknownRef if there is no such commit)."""
+        """`read` for many files of one commit in one git call (`git cat-file --batch`), or none
+        within `batch_reads`.  A commit id is checked in the same call (UnknownRef if there is no
+        such commit)."""
         given = ref is not None and _FULL_SHA.fullmatch(ref)
         commit = ref if given else self.resolve(ref)
         names = ([f"{commit}^{{commit}}"] if given else []) + [f"{commit}:{_check_path(p)}" for p in paths]
-        out = self._git(["cat-file", "--batch"], input="".join(f"{n}\n" for n in names).encode()).stdout
+        if self._cat is not None:
+            answers = [self._cat.ask(n) for n in names]
+        else:
+            out = io.BytesIO(self._git(["cat-file", "--batch"], input="".join(f"{n}\n" for n in names).encode()).stdout)
+            answers = [_batch_answer(out) for _ in names]
         found: dict[str | None, bytes | None] = {}
-        at = 0
-        for p in ([None] if given else []) + list(paths):
-            end = out.index(b"\n", at)
-            header = out[at:end].split()
-            at = end + 1
-            found[p] = None  # "<name> missing" (a name may hold spaces), or not a file
-            if len(header) == 3 and _FULL_SHA.fullmatch(header[0].decode("ascii", "replace")) and header[2].isdigit():
-                size = int(header[2])  # "<sha> <type> <size>", then the content and a newline
-                if header[1] == b"blob" or (p is None and header[1] == b"commit"):
-                    found[p] = out[at : at + size]
-                at += size + 1
+        for p, (header, body) in zip(([None] if given else []) + list(paths), answers):
+            # a file's blob, or the commit itself; "missing" or another type of object: None
+            found[p] = body if body is not None and (header[1] == b"blob" or (p is None and header[1] == b"commit")) else None
         if given and found.pop(None) is None:
             raise UnknownRef(f"no commit {ref!r} in {self.path}")
         return found  # type: ignore[return-value]
+
+    @contextmanager
+    def batch_reads(self) -> Iterator[None]:
+        """Within the block, `read_many` (and `read` by commit id) asks one `git cat-file --batch`
+        process kept open, instead of starting git for every call: audit reads a few files of
+        every commit of a long history, and starting git costs more than reading."""
+        if self._cat is not None:
+            yield
+            return
+        self._cat = _CatFile(self.git_dir)
+        try:
+            yield
+        finally:
+            cat, self._cat = self._cat, None
+            cat.close()
 
     def list(self, directory: str = "", ref: str | None = None) -> list[str]:
         """Repository paths of all files under `directory` (recursively) at `ref`, sorted."""

@@ -130,6 +130,31 @@ def test_commit_then_read_back_and_work_tree_follows(tmp_path: Path) -> None:
         repo.read("game.yaml", "0" * 39 + "1")
 
 
+
+def test_batch_reads_answer_as_single_calls_and_end_their_process(tmp_path: Path) -> None:
+    """Within `batch_reads` one git process answers every read (audit reads a few files of each
+    commit): the same bytes, misses and errors as a call each, a commit made meanwhile readable,
+    and no process left once the block ends."""
+    repo = new_game(tmp_path / "game")
+    first = repo.head()
+    big = bytes(range(256)) * 4000 + b"\n"  # larger than a pipe's buffer
+    sha = repo.commit({"orders/japan.yaml": b"line\r\nbinary \x00\xff\n", "big.bin": big}, "Japan submits orders")
+    paths = ["orders/japan.yaml", "big.bin", "state/round-0.yaml", "missing.yaml", "no such.yaml", "orders", "game.yaml"]
+    alone = {ref: repo.read_many(paths, ref) for ref in (sha, first, None)}
+    with repo.batch_reads():
+        process = repo._cat.proc  # type: ignore[union-attr]
+        for _ in range(2):
+            for ref in (sha, first, None):
+                assert repo.read_many(paths, ref) == alone[ref]
+            assert repo.read("big.bin", sha) == big
+        with pytest.raises(UnknownRef):
+            repo.read_many(["game.yaml"], "0" * 39 + "1")
+        assert repo.read("game.yaml", sha) == alone[sha]["game.yaml"]  # still answering after a miss
+        later = repo.commit({"orders/japan.yaml": b"changed\n"}, "Japan changes its orders")
+        assert repo.read("orders/japan.yaml", later) == b"changed\n"
+    assert process.poll() is not None and repo._cat is None
+    assert repo.read_many(paths, sha) == alone[sha]
+
 def test_deleting_a_missing_file_and_empty_commits(tmp_path: Path) -> None:
     repo = new_game(tmp_path / "game")
     sha = repo.commit({"never-there.yaml": None}, "Nothing to delete")
