@@ -480,25 +480,23 @@ def luck_records(path: str | Path) -> list[Any]:
 
     repo = GameRepo(Path(path))
     records = []
-    for c in repo.history():
-        if trailers(c).get("Phase") != "adjudication":
+    reports = [(c.sha, f) for c in repo.history() if trailers(c).get("Phase") == "adjudication"
+               for f in c.files_changed if f.startswith("reports/") and f.endswith(".json")]
+    with repo.batch_reads():  # a report per power-turn: one git process, not two per report
+        texts = [repo.read(f, sha) for sha, f in reports]  # each as its adjudication committed it
+    for raw in texts:
+        if raw is None:
             continue
-        for f in c.files_changed:
-            if not (f.startswith("reports/") and f.endswith(".json")):
-                continue
-            raw = repo.read(f)
-            if raw is None:
-                continue
-            report = json.loads(raw)
-            for b in report.get("battles", []):
-                name = f"round {report.get('round')} {report.get('power')}: {b['space']}"
-                for r in b.get("rounds", []):
-                    for step in r.get("steps", []):
-                        for g in step.get("groups", []):
-                            values = tuple(g.get("dice") or ())
-                            if values:
-                                hit_on = max(0, min(6, int(g["hit_on"])))
-                                records.append(LuckRecord(step["power"], name, values, (hit_on,) * len(values)))
+        report = json.loads(raw)
+        for b in report.get("battles", []):
+            name = f"round {report.get('round')} {report.get('power')}: {b['space']}"
+            for r in b.get("rounds", []):
+                for step in r.get("steps", []):
+                    for g in step.get("groups", []):
+                        values = tuple(g.get("dice") or ())
+                        if values:
+                            hit_on = max(0, min(6, int(g["hit_on"])))
+                            records.append(LuckRecord(step["power"], name, values, (hit_on,) * len(values)))
     return records
 
 

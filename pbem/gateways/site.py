@@ -100,36 +100,37 @@ def site_data(game_dir: str | Path) -> dict[str, Any]:
     powers = [p.name for p in ruleset.powers]
     turns: list[dict[str, Any]] = []
     luck = {p: (0.0, 0.0, 0) for p in powers}
-    for c in game.repo.history():
-        t = trailers(c)
-        if t.get("Phase") != "adjudication":
-            continue
-        round_, power = int(t["Round"]), t["Power"]
-        index = ruleset.turn_order.index(power)
-        raw = game.repo.read(report_path(round_, index, power, "json"), c.sha)
-        if raw is None:
-            continue
-        report = json.loads(raw)
-        state = game.state(c.sha)
-        for p, (e, v, a) in _luck_of_report(report).items():
-            if p in luck:
-                pe, pv, pa = luck[p]
-                luck[p] = (pe + e, pv + v, pa + a)
-        turns.append({
-            "number": len(turns) + 1,
-            "round": round_,
-            "power": power,
-            "commit": c.sha,
-            "page": turn_page(round_, index, power),
-            "board": turn_page(round_, index, power).removesuffix(".html") + ".svg",
-            "income": _income(game, state.control),
-            "treasury": {p: game.ruleset.treasury_of(state.treasury, p) for p in powers},
-            "tuv": _tuv(game, state.units),
-            "battles": [_battle_summary(game, b) for b in report.get("battles", [])],
-            "luck": {p: {"expected_hits": round(luck[p][0], 4), "actual_hits": luck[p][2],
-                         "luck": round(luck[p][2] - luck[p][0], 4), "band": round(2 * math.sqrt(luck[p][1]), 4)}
-                     for p in powers},
-        })
+    with game.repo.batch_reads():  # a report and a state per power-turn: one git process, not two
+        for c in game.repo.history():
+            t = trailers(c)
+            if t.get("Phase") != "adjudication":
+                continue
+            round_, power = int(t["Round"]), t["Power"]
+            index = ruleset.turn_order.index(power)
+            raw = game.repo.read(report_path(round_, index, power, "json"), c.sha)
+            if raw is None:
+                continue
+            report = json.loads(raw)
+            state = game.state(c.sha)
+            for p, (e, v, a) in _luck_of_report(report).items():
+                if p in luck:
+                    pe, pv, pa = luck[p]
+                    luck[p] = (pe + e, pv + v, pa + a)
+            turns.append({
+                "number": len(turns) + 1,
+                "round": round_,
+                "power": power,
+                "commit": c.sha,
+                "page": turn_page(round_, index, power),
+                "board": turn_page(round_, index, power).removesuffix(".html") + ".svg",
+                "income": _income(game, state.control),
+                "treasury": {p: game.ruleset.treasury_of(state.treasury, p) for p in powers},
+                "tuv": _tuv(game, state.units),
+                "battles": [_battle_summary(game, b) for b in report.get("battles", [])],
+                "luck": {p: {"expected_hits": round(luck[p][0], 4), "actual_hits": luck[p][2],
+                             "luck": round(luck[p][2] - luck[p][0], 4), "band": round(2 * math.sqrt(luck[p][1]), 4)}
+                         for p in powers},
+            })
     state = game.state()
     audit = audit_game(game_dir)
     capitals = {p.name: all(state.control.get(c.capital) == c.name for c in p.economies) for p in ruleset.powers}
