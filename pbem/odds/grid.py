@@ -1,10 +1,10 @@
-"""The numeric kernel of the land fast path: one pair of loss chains solved as a grid, with NumPy.
+"""The numeric kernel of the land fast path: pairs of loss chains solved as grids, with NumPy.
 
-Cell (i, j) is the attacker at position i of its chain of losses and the defender at position j
-of its own.  From a cell the defender scores h hits with probability P[j][h] (the attacker moves
-to row i + h) and the attacker k hits with probability A[i][k] (the defender moves to column
-j + k); hits past a chain's end stop at its end.  A round that moves neither side is summed in
-closed form, so every cell is solved once, rows in order:
+Cell (i, j) of a grid is one side at position i of its chain of losses (the rows) and the other
+side at position j of its own (the columns).  From a cell the column side scores h hits with
+probability P[j][h] (moving to row i + h) and the row side k hits with probability A[i][k]
+(moving to column j + k); hits past a chain's end stop at its end.  A round that moves neither
+side is summed in closed form, so every cell is solved once, rows in order:
 
 - the mass reaching row r from earlier rows is a convolution along j with A[r].  Instead of one
   convolution per pair of rows, the mass pending for every later row is kept in `pending`
@@ -13,12 +13,19 @@ closed form, so every cell is solved once, rows in order:
   scheme), O(n^2) per row and O(n^3) in all for n units a side.  Where no such B exists (Low
   Luck, a casualty that changes other units' values) the pending mass is convolved with A[r]
   at once and kept apart (`direct`);
-- within row r the defender misses and the attacker's hits move right: the expected rounds
+- within row r the column side misses and the row side's hits move right: the expected rounds
   started at each cell of the row solve one lower-triangular system.
 
+Grids that share their rows (one defender against attackers that lost different aircraft to
+AA fire) are solved together, each step one NumPy call for all of them: a row costs a few dozen
+calls whatever its length, so the calls, not the arithmetic, set the time of all but the
+largest battles.  A grid narrower than the widest is padded with cells that hold no mass.
+
 Which cells end the battle is the caller's question (`over_row`): the engine's own end phase
-answers it, so no rule is restated here.  Only the arithmetic lives here.  NumPy is imported
-only by the odds, never at start-up.
+answers it, so no rule is restated here.  Only the arithmetic lives here.  Every sum is taken in
+one fixed order with elementwise operations (no BLAS, whose order differs between processors),
+so the same battle gives the same bits on every machine.  NumPy is imported only by the odds,
+never at start-up.
 """
 
 from __future__ import annotations
@@ -29,127 +36,188 @@ from typing import Callable, Sequence
 import numpy as np
 
 
-def solve_grid(
+def solve_grids(
     A: Sequence[Sequence[float]],
     B: Sequence[Sequence[float] | None],
-    P: Sequence[Sequence[float]],
-    fresh: np.ndarray,
-    arriving: np.ndarray | None,
-    over_row: Callable[[int], np.ndarray],
-) -> tuple[np.ndarray, np.ndarray]:
-    """Where the battle ends and how long it lasts, from the grid's starting mass.
+    P: Sequence[Sequence[Sequence[float]]],
+    fresh: Sequence[np.ndarray],
+    arriving: Sequence[np.ndarray | None],
+    over_row: Callable[[int, int], np.ndarray],
+) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """Where the battle ends and how long it lasts, for grids that share their rows.
 
-    `A[i]`, `P[j]`: the hit distributions of the attacker at row i and the defender at column j;
-    `B[i]`: the distribution with A[i] = A[i+1] * B[i], or None; `fresh[i, j]`: mass that starts
-    a round at (i, j); `arriving[i, j]`: mass arriving at (i, j) after a round's casualties, before
-    its end phase; `over_row(i)`: the cells of row i whose end phase ends the battle.
+    `A[i]`: the row side's hit distribution at row i; `B[i]`: the distribution with
+    A[i] = A[i+1] * B[i], or None; for grid g, `P[g][j]`: the column side's hit distribution at
+    column j, `fresh[g][i, j]`: mass that starts a round at (i, j), `arriving[g][i, j]` (or None):
+    mass arriving at (i, j) after a round's casualties, before its end phase; `over_row(g, i)`:
+    the cells of grid g's row i whose end phase ends the battle.
 
-    Returns `ending[i, j]`, the probability that the battle ends at cell (i, j) (its end phase
-    then says how), and `started[i, j]`, the expected number of rounds started there.
+    Returns, per grid, `ending[i, j]`, the probability that the battle ends at cell (i, j) (its
+    end phase then says how), and `started[i, j]`, the expected number of rounds started there.
     """
-    na, nd = fresh.shape
-    W = nd - 1  # the defender's chain end
-    hmax = max(max(len(p) for p in P), na + 1)
-    PT = np.zeros((hmax, nd))  # PT[h, j] = P[j][h]
-    for j, p in enumerate(P):
-        PT[: len(p), j] = p
-    SUF = np.cumsum(PT[::-1], axis=0)[::-1]  # SUF[h, j] = P(defender at j scores at least h hits)
-    pending = np.zeros((na, nd))
-    direct = np.zeros((na, nd)) if arriving is None else np.array(arriving, dtype=float)
-    ending = np.zeros((na, nd))
-    started = np.zeros((na, nd))
-    ones = np.ones(nd)
+    G = len(P)
+    na = fresh[0].shape[0]
+    widths = [len(p) for p in P]
+    nd = max(widths)
+    W = np.array(widths) - 1  # each grid's column chain end
+    grids = np.arange(G)
+    padding = np.arange(nd)[None, :] > W[:, None]  # cells past a grid's chain end: no mass ever
+    narrower = bool(padding.any())
+    hmax = max(max(len(q) for p in P for q in p), na + 1)
+    PT = np.zeros((G, hmax, nd))  # PT[g, h, j] = P[g][j][h]
+    for g, p in enumerate(P):
+        for j, q in enumerate(p):
+            PT[g, : len(q), j] = q
+    PT[:, 0][padding] = 1.0
+    SUF = np.cumsum(PT[:, ::-1], axis=1)[:, ::-1]  # SUF[g, h, j]: the column side at j scores h hits or more
+    F = np.zeros((G, na, nd))
+    direct = np.zeros((G, na, nd))
+    for g in range(G):
+        F[g, :, : widths[g]] = fresh[g]
+        if arriving[g] is not None:
+            direct[g, :, : widths[g]] = arriving[g]
+    pending = np.zeros((G, na, nd))
+    ending = np.zeros((G, na, nd))
+    started = np.zeros((G, na, nd))
+    ones = np.ones((G, nd))
+    shifts = _Along(W, nd, max(len(x) for x in A))
     for r in range(na):
+        room = na - 1 - r  # the column side's hits beyond this all stop at the row chain's end
         a = np.asarray(A[r], dtype=float)
-        room = na - 1 - r  # the defender's hits beyond this all stop at the attacker's chain end
-        inflow = direct[r] + _capped(pending[r], a)
-        keep = PT[0] if room else ones  # the defender's hits leave the row unchanged
-        hop = a.copy()  # the attacker's hits that move along the row (when the defender misses)
-        hop[0] = 0.0
+        along = shifts.use(a)
+        inflow = direct[:, r] + along.moved(pending[:, r], stays=True)
+        keep = PT[:, 0] if room else ones  # the column side's hits leave the row unchanged
         stay = keep * a[0]
-        if W:
-            stay[W] = keep[W]  # at the chain end every hit of the attacker changes nothing
-        over = over_row(r)
-        ends = bool(over.any())
-        rhs = fresh[r] + inflow
+        stay[grids, W] = keep[grids, W]  # at a chain end every hit of the row side changes nothing
+        over = np.ones((G, nd), dtype=bool)  # (padding cells too: they take no mass)
+        for g in range(G):
+            over[g, : widths[g]] = over_row(g, r)
+        rhs = F[:, r] + inflow
         lead = 1.0 - stay
-        if ends:
-            lead[over] = 1.0  # a cell that ends plays the one round its fresh mass starts
-            rhs[over] = fresh[r][over]
-        S = _row_solve(hop, keep, lead, rhs, over if ends else None) if rhs.any() else rhs
-        started[r] = S
-        if ends:
-            ending[r] = np.where(over, inflow + _along(S, _moving(keep), hop) + S * stay, 0.0)
+        lead[over] = 1.0  # a cell that ends plays the one round its fresh mass starts
+        rhs[over] = F[:, r][over]
+        moving = keep.copy()
+        moving[grids, W] = 0.0  # at a chain end the row side's hits move nothing along the row
+        S = _row_solve(along, moving, lead, rhs, over) if rhs.any() else rhs
+        started[:, r] = S
+        ending[:, r] = np.where(over, inflow + along.moved(moving * S) + S * stay, 0.0)
         if not room:
             break
         if S.any():
             if room > 1:
-                pending[r + 1 : na - 1] += S * PT[1:room]
-            pending[na - 1] += S * SUF[room]
+                pending[:, r + 1 : na - 1] += S[:, None, :] * PT[:, 1:room]
+            pending[:, na - 1] += S * SUF[:, room]
         b = B[r]
-        block = pending[r + 1 :]
+        block = pending[:, r + 1 :]
         if b is None:
-            direct[r + 1 :] += _capped_rows(block, a)
+            direct[:, r + 1 :] += _capped_rows(block, a, W)
             block[:] = 0.0
-        elif len(b) == 2 and W:  # one die: the usual step, done in place
+        elif len(b) == 2:  # one die: the usual step, done in place
             b0, b1 = b
-            block[:, W] = b0 * block[:, W] + b1 * (block[:, W - 1] + block[:, W])
-            block[:, 1:W] = b0 * block[:, 1:W] + b1 * block[:, : W - 1]
-            block[:, 0] *= b0
+            moved = b1 * block
+            block *= b0
+            block[:, :, 1:] += moved[:, :, :-1]
+            block[grids, :, W] += moved[grids, :, W]  # a hit at the chain end stays there
+            if narrower:
+                block[np.broadcast_to(padding[:, None, :], block.shape)] = 0.0
         else:
-            pending[r + 1 :] = _capped_rows(block, b)
-    return ending, started
+            pending[:, r + 1 :] = _capped_rows(block, b, W)
+    return [ending[g, :, : widths[g]] for g in range(G)], [started[g, :, : widths[g]] for g in range(G)]
 
 
-def _along(x: np.ndarray, moving: np.ndarray, hop: np.ndarray) -> np.ndarray:
-    """The mass that rounds started at `x` move along their row: the defender misses (`moving` is
-    that chance, 0 at the chain end, where a hit changes nothing: it is part of the cell's stay),
-    the attacker hits (`hop`)."""
-    return _capped(moving * x, hop)
+class _Along:
+    """What the row side's hits move along a row of every grid: mass at column j goes to j + k
+    with chance a[k] (`use` sets a row's distribution), stopping at its grid's chain end W[g].
+
+    The products of every k with every column are rows, each shifted one place further right
+    (read with one column fewer per row), summed down: elementwise additions in one fixed order.
+    Hits past the widest chain end all stop at a chain end: one entry holds them.  The buffers
+    are made once for all rows (a row's sweeps call this a few times each)."""
+
+    def __init__(self, W: np.ndarray, nd: int, longest: int):
+        self.W = W
+        self.most = max(int(W.max()), 1)
+        G, self.nd = len(W), nd
+        k = min(longest, self.most + 1)
+        span = nd + k  # a grid's stretch of a product row: its columns, then room to shift
+        self.width = G * span
+        self.products = np.zeros((k, G, span))  # only the columns are written: the room stays 0
+        self.full = np.zeros(self.width + 1)  # the last two entries are never reached: they stay 0
+        self.grid_full = self.full[: self.width].reshape(G, span)
+        ends = np.arange(G) * span + W  # where each grid's chain end lies in `full`
+        self.bounds = np.ravel(np.column_stack((ends, np.arange(1, G + 1) * span)))
+        self.rows = np.arange(G)
+        self.outside = (np.arange(nd)[None, :] > W[:, None]) if (W < nd - 1).any() else None
+
+    def use(self, a: np.ndarray) -> "_Along":
+        most = self.most
+        a = np.array(a[: most + 1], dtype=float) if len(a) <= most + 1 else np.append(a[:most], a[most:].sum())
+        self.a = a[:, None, None]
+        self.hop = self.a.copy()
+        self.hop[0] = 0.0  # no hit: the cell's stay, not a move
+        k = len(a)
+        self.columns = self.products[:k, :, : self.nd]
+        self.skewed = self.products.reshape(-1)[: k * (self.width - 1)].reshape(k, self.width - 1)  # row t from column t
+        return self
+
+    def moved(self, h: np.ndarray, stays: bool = False) -> np.ndarray:
+        """Where mass `h` (grids x columns) is after the row side's hits: moved only
+        (`stays`=False, the mass of no hit dropped), or all of it."""
+        np.multiply(self.a if stays else self.hop, h[None], out=self.columns)
+        self.skewed.sum(axis=0, out=self.full[: self.width - 1])  # grid_full[g, t]: the mass reaching column t
+        out = self.grid_full[:, : self.nd].copy()
+        out[self.rows, self.W] = np.add.reduceat(self.full, self.bounds)[::2]  # what reaches the end or passes it
+        if self.outside is not None:
+            out[self.outside] = 0.0
+        return out
 
 
-def _moving(keep: np.ndarray) -> np.ndarray:
-    """`keep` with the chain end's entry 0: the factor `_along` applies to the mass it moves."""
-    out = keep.copy()
-    out[-1] = 0.0
-    return out
-
-
-def _row_solve(hop: np.ndarray, keep: np.ndarray, lead: np.ndarray, rhs: np.ndarray, over: np.ndarray | None) -> np.ndarray:
-    """x with lead * x - along(x) = rhs, where cells that end (`over`) take no mass along the row.
+def _row_solve(along: _Along, moving: np.ndarray, lead: np.ndarray, rhs: np.ndarray, over: np.ndarray) -> np.ndarray:
+    """x with lead * x - along(moving * x) = rhs in every grid's row, where cells that end
+    (`over`) take no mass along the row (`moving`: the chance that the column side misses).
 
     `along` is strictly causal (mass moves right only), so Jacobi sweeps reach the exact answer in at
     most one sweep per cell; in a large battle a side that scores no hit at all is rare and a few
-    sweeps reach the floating-point fixed point.  A sweep is one short convolution.  Past a few
-    sweeps the row is solved as a dense lower-triangular system, by forward substitution."""
+    sweeps reach the floating-point fixed point.  Past a few sweeps each grid's row is solved as
+    the lower-triangular system it is, by forward substitution."""
     if (lead <= 0.0).any():
         raise RuntimeError("a battle state cannot progress")  # the engine ends such battles
-    moving = _moving(keep)
     x = rhs / lead
     for _ in range(SWEEPS):
-        y = (rhs + _along(x, moving, hop)) / lead
-        if over is not None:
-            np.copyto(y, rhs, where=over)
+        y = (rhs + along.moved(moving * x)) / lead
+        np.copyto(y, rhs, where=over)
         if (x == y).all():
             return y
         x = y
-    nd = len(rhs)
-    M = np.zeros((nd, nd))
-    for j in range(nd - 1):  # column j: where the mass leaving cell j along the row lands
-        e = np.zeros(nd)
-        e[j] = 1.0
-        M[:, j] = -_along(e, moving, hop)
-    if over is not None:
-        M[over] = 0.0
-    # forward substitution (mass moves right only, so M is lower triangular), each sum correctly
-    # rounded: LAPACK's solve sums in an order that differs from one processor to another
-    x = np.zeros(nd)
-    for j in range(nd):
-        x[j] = (rhs[j] - math.fsum((M[j, :j] * x[:j]).tolist())) / lead[j]
-    return x
+    G, nd = rhs.shape
+    out = np.zeros((G, nd))
+    for g in range(G):
+        units = _Along(np.full(nd, along.W[g]), nd, len(along.a)).use(along.a[:, 0, 0])  # one grid's row, a cell at a time
+        M = units.moved(np.diag(moving[g])).T  # M[i, j]: the mass cell i receives from cell j
+        M[over[g]] = 0.0
+        # forward substitution, each sum correctly rounded: LAPACK's solve sums in an order that
+        # differs from one processor to another
+        x = out[g]
+        for j in range(nd):
+            x[j] = (rhs[g, j] + math.fsum((M[j, :j] * x[:j]).tolist())) / lead[g, j]
+    return out
 
 
 SWEEPS = 12
+
+
+def _capped_rows(block: np.ndarray, a: Sequence[float], W: np.ndarray) -> np.ndarray:
+    """Every row of every grid's `block` (grids x rows x columns) convolved with `a`, the mass
+    past a grid's chain end W[g] kept there."""
+    G, rows, nd = block.shape
+    out = np.zeros((G, rows, nd + len(a)))
+    for k, q in enumerate(a):  # one hit count after the other: the same order everywhere
+        if q:
+            out[:, :, k : k + nd] += q * block
+    past = np.arange(nd + len(a))[None, :] >= W[:, None]
+    capped = np.where((np.arange(nd)[None, :] < W[:, None])[:, None, :], out[:, :, :nd], 0.0)
+    capped[np.arange(G), :, W] = np.where(past[:, None, :], out, 0.0).sum(axis=2)
+    return capped
 
 
 def convolve(x: np.ndarray | Sequence[float], y: np.ndarray | Sequence[float]) -> np.ndarray:
@@ -167,31 +235,3 @@ def convolve(x: np.ndarray | Sequence[float], y: np.ndarray | Sequence[float]) -
     rows = np.zeros((n, m + n))
     np.multiply.outer(y, x, out=rows[:, :m])
     return rows.ravel()[: n * (m + n - 1)].reshape(n, m + n - 1).sum(axis=0)
-
-
-def _capped(h: np.ndarray, a: np.ndarray) -> np.ndarray:
-    """h convolved with a, the mass past the last column kept in the last column."""
-    full = convolve(h, a)
-    n = len(h)
-    past = full[n - 1 :].sum()
-    out = full[:n]
-    out[-1] = past
-    return out
-
-
-def _capped_rows(block: np.ndarray, a: Sequence[float]) -> np.ndarray:
-    """`_capped` for every row of `block` at once."""
-    rows, nd = block.shape
-    W = nd - 1
-    out = np.zeros((rows, nd))
-    if not rows:
-        return out
-    for k, q in enumerate(a):
-        if not q:
-            continue
-        if k < W:
-            out[:, k:W] += q * block[:, : W - k]
-            out[:, W] += q * block[:, W - k :].sum(axis=1)
-        else:
-            out[:, W] += q * block.sum(axis=1)
-    return out

@@ -3,8 +3,10 @@
 After the rounds that differ (AA fire, bombardment, first-cycle values), each side's losses in a
 land battle follow a chain - the state after k casualties - so a state is a pair of chain
 positions and a round is an outer product of two hit distributions.  `pbem.odds.grid` solves the
-grid; this module builds its chains and distributions from the engine and reads its ends.  Past
-the work bound the same chains serve the sample (`FastLand.play`).
+grids, the defender's chain as rows, so that the grids of attackers that lost different aircraft
+to AA fire, against one defender, are solved together; this module builds their chains and
+distributions from the engine and reads their ends.  Past the work bound the same chains serve
+the sample (`FastLand.play`).
 """
 
 from __future__ import annotations
@@ -154,67 +156,74 @@ class FastLand:
                      for f, _ in grids.values())
                  + self.CHAIN_UNITS * (sum(map(len, a_chains.values())) + sum(map(len, d_chains.values())))
                  + sum(len(on_a) * len(on_d) // self.CELLS_PER_UNIT for _, _, on_a, on_d in self.arrivals))
+        # grids that share the defender's chain are solved together, its positions the rows
+        by_defender: dict[tuple[int, ...], list[tuple[tuple[int, ...], np.ndarray, np.ndarray]]] = {}
         for (ka, kd), (fresh, arriving) in grids.items():
-            self._grid(a_chains[ka], d_chains[kd], fresh, arriving, finals, totals)
+            by_defender.setdefault(kd, []).append((ka, fresh, arriving))
+        for kd, group in by_defender.items():
+            self._grids(d_chains[kd], [(a_chains[ka], fresh, arriving) for ka, fresh, arriving in group], finals, totals)
         return finals, totals[0], int(totals[1])
 
-    def _grid(
+    def _grids(
         self,
-        ca: list[tuple[int, ...]],
         cd: list[tuple[int, ...]],
-        fresh: np.ndarray,
-        arriving: np.ndarray,
+        group: list[tuple[list[tuple[int, ...]], np.ndarray, np.ndarray]],
         finals: dict[State, float],
         totals: list[float],
     ) -> None:
-        """Solve one pair of chains (`grid.solve_grid`); the engine's end phase says which cells end
-        the battle and how."""
+        """Solve the grids of one defender chain against each attacker chain (`grid.solve_grids`,
+        the defender's positions the rows); the engine's end phase says which cells end the
+        battle and how."""
         import numpy as np
 
-        from pbem.odds.grid import solve_grid
+        from pbem.odds.grid import solve_grids
 
         engine = self.engine
-        nd = len(cd)
-        A, Bs = self._dists("attacker", ca)
-        P, _ = self._dists("defender", cd)
+        A, Bs = self._dists("defender", cd)
+        P = [self._dists("attacker", ca)[0] for ca, _, _ in group]
         # With no retreat by the attacker, a steady land round ends once a side is gone or can no longer
-        # hit: losing more never revives a battle, so along a row the cells that end are those from the
-        # first that does - found by bisection, each other cell needing no call of the end phase.
+        # hit: losing more never revives a battle, so along a row (the attacker losing more) the cells
+        # that end are those from the first that does - found by bisection, each other cell needing no
+        # call of the end phase.
         monotone = engine.orders["attacker"].retreat.kind == "never"  # type: ignore[index]
+        edges = [len(ca) for ca, _, _ in group]  # per grid: the first cell that ends on the row before
 
-        def ended(i: int, j: int) -> State:
-            return self._cell_end(ca[i], cd[j])
+        def over_row(g: int, i: int) -> np.ndarray:
+            ca = group[g][0]
+            n = len(ca)
 
-        edge = [nd]  # the first cell that ends on the row before: a row further down ends no later
+            def ended(j: int) -> State:
+                return self._cell_end(ca[j], cd[i])
 
-        def over_row(i: int) -> np.ndarray:
-            if monotone:
-                lo, up = 0, edge[0]
-                if up and not ended(i, up - 1).over:
+            if monotone:  # a row further down (the defender weaker) ends no later
+                lo, up = 0, edges[g]
+                if up and not ended(up - 1).over:
                     lo = up  # the usual case: the same edge as the row before
                 while lo < up:
                     mid = (lo + up) // 2
-                    if ended(i, mid).over:
+                    if ended(mid).over:
                         up = mid
                     else:
                         lo = mid + 1
-                edge[0] = lo
-                return np.arange(nd) >= lo
-            out = np.zeros(nd, dtype=bool)
-            for j in range(nd):
-                st = ended(i, j)
+                edges[g] = lo
+                return np.arange(n) >= lo
+            out = np.zeros(n, dtype=bool)
+            for j in range(n):
+                st = ended(j)
                 if st.over:
                     out[j] = True
-                elif st.a != ca[i] or st.d != cd[j]:
+                elif st.a != ca[j] or st.d != cd[i]:
                     raise AssertionError("the end of a land round left the loss chains")
             return out
 
-        ending, started = solve_grid(A, Bs, P, fresh, arriving, over_row)
-        for i, j in zip(*np.nonzero(ending)):
-            st = ended(int(i), int(j))._replace(round=0)
-            finals[st] = finals.get(st, 0.0) + float(ending[i, j])
-        totals[0] += float(started.sum())
-        totals[1] += int(np.count_nonzero(started))
+        endings, starts = solve_grids(A, Bs, P, [fresh.T for _, fresh, _ in group], [arriving.T for _, _, arriving in group],
+                                      over_row)
+        for (ca, _, _), ending, started in zip(group, endings, starts):
+            for i, j in zip(*np.nonzero(ending)):
+                st = self._cell_end(ca[int(j)], cd[int(i)])._replace(round=0)
+                finals[st] = finals.get(st, 0.0) + float(ending[i, j])
+            totals[0] += float(started.sum())
+            totals[1] += int(np.count_nonzero(started))
 
     # the sample ---------------------------------------------------------------
     def play(self, state: State, draw: Callable[[], float], hits: tuple[int, int] | None = None) -> State:
