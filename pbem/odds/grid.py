@@ -98,9 +98,9 @@ def solve_grids(
         rhs[over] = F[:, r][over]
         moving = keep.copy()
         moving[grids, W] = 0.0  # at a chain end the row side's hits move nothing along the row
-        S = _row_solve(along, moving, lead, rhs, over) if rhs.any() else rhs
+        S, moved = _row_solve(along, moving, lead, rhs, over) if rhs.any() else (rhs, rhs)
         started[:, r] = S
-        ending[:, r] = np.where(over, inflow + along.moved(moving * S) + S * stay, 0.0)
+        ending[:, r] = np.where(over, inflow + moved + S * stay, 0.0)
         if not room:
             break
         if S.any():
@@ -172,9 +172,11 @@ class _Along:
         return out
 
 
-def _row_solve(along: _Along, moving: np.ndarray, lead: np.ndarray, rhs: np.ndarray, over: np.ndarray) -> np.ndarray:
+def _row_solve(along: _Along, moving: np.ndarray, lead: np.ndarray, rhs: np.ndarray, over: np.ndarray
+               ) -> tuple[np.ndarray, np.ndarray]:
     """x with lead * x - along(moving * x) = rhs in every grid's row, where cells that end
-    (`over`) take no mass along the row (`moving`: the chance that the column side misses).
+    (`over`) take no mass along the row (`moving`: the chance that the column side misses), and
+    along(moving * x), the mass the rounds started move along the row (into cells that end too).
 
     `along` is strictly causal (mass moves right only), so Jacobi sweeps reach the exact answer in at
     most one sweep per cell; in a large battle a side that scores no hit at all is rare and a few
@@ -184,10 +186,11 @@ def _row_solve(along: _Along, moving: np.ndarray, lead: np.ndarray, rhs: np.ndar
         raise RuntimeError("a battle state cannot progress")  # the engine ends such battles
     x = rhs / lead
     for _ in range(SWEEPS):
-        y = (rhs + along.moved(moving * x)) / lead
+        moved = along.moved(moving * x)
+        y = (rhs + moved) / lead
         np.copyto(y, rhs, where=over)
         if (x == y).all():
-            return y
+            return y, moved  # (moved from x, which is y)
         x = y
     G, nd = rhs.shape
     out = np.zeros((G, nd))
@@ -200,7 +203,7 @@ def _row_solve(along: _Along, moving: np.ndarray, lead: np.ndarray, rhs: np.ndar
         x = out[g]
         for j in range(nd):
             x[j] = (rhs[g, j] + math.fsum((M[j, :j] * x[:j]).tolist())) / lead[g, j]
-    return out
+    return out, along.moved(moving * out)
 
 
 SWEEPS = 12
