@@ -266,7 +266,9 @@ def odds(
     if as_json:
         click.echo(json.dumps(data, indent=2, sort_keys=True))
         return
-    pct = lambda x: f"{100 * x:5.1f}%"  # noqa: E731
+    from pbem.report.render import stored_odds
+
+    pct = lambda x: f"{100 * stored_odds(x):5.1f}%"  # noqa: E731  # (as reports show it)
     click.echo(f"{kind} battle, {'exact' if result.exact else f'simulated ±{100 * (result.confidence or 0):.1f}%'}")
     click.echo(f"  attacker wins  {pct(result.attacker_win)}")
     click.echo(f"  defender wins  {pct(result.defender_win)}")

@@ -88,19 +88,21 @@ def battle_odds(battle: cm.Battle, att: cm.Orders, dfn: cm.Orders, low_luck: boo
         from pbem.odds import battle_odds as exact
     except ImportError:  # pragma: no cover - odds module absent
         return None
+    from pbem.report.render import stored_odds
+
     odds = exact(battle, att, dfn, low_luck=low_luck, budget=budget)
-    # Unrounded: rounding happens once, where a figure is shown (pbem.report.render.odds_phrase),
-    # so reports, `pbem validate` and `pbem odds` agree to the last digit they print.
+    # Ten decimals (stored_odds): every command shows a figure from the same rounding, and a
+    # reordering of the calculator's sums leaves committed reports as they are.
     out = {
-        "attacker_win": float(odds.attacker_win),
-        "defender_win": float(odds.defender_win),
-        "draw": float(odds.draw),
-        "retreat": float(odds.retreat),
-        "stalemate": float(odds.stalemate),
-        "capture": float(getattr(odds, "capture", 0.0) or 0.0),
+        "attacker_win": stored_odds(odds.attacker_win),
+        "defender_win": stored_odds(odds.defender_win),
+        "draw": stored_odds(odds.draw),
+        "retreat": stored_odds(odds.retreat),
+        "stalemate": stored_odds(odds.stalemate),
+        "capture": stored_odds(getattr(odds, "capture", 0.0) or 0.0),
     }
     if not odds.exact:  # past the odds' bound (pbem.odds.REPORT_BUDGET): sampled, and said so
-        out.update(exact=False, confidence=float(odds.confidence or 0.0))
+        out.update(exact=False, confidence=stored_odds(odds.confidence or 0.0))
     return out
 
 

@@ -127,13 +127,25 @@ def roll_text(roll: Mapping[str, Any], arrow: str = "->") -> str:
     return f"{roll['power']}, {roll['what']}: {dice_text(roll['dice'])} {arrow} {roll['result']}"
 
 
+ODDS_DIGITS = 10
+
+
+def stored_odds(value: float) -> float:
+    """A chance as reports store it and every command shows it: rounded to ten decimals (by
+    Python's own correctly rounded `round`, the same everywhere).  The calculator's last bits move
+    whenever its sums are reordered (a faster solve, another processor), and audit replays reports
+    byte for byte: rounded, a figure changes with such a move (about 1e-15) only if it lies that
+    close to a rounding boundary, about one figure in 100,000, not in most battles of a game."""
+    return round(float(value), ODDS_DIGITS)
+
+
 def percent(value: float) -> str:
-    return f"{value * 100:.1f}%"
+    return f"{stored_odds(value) * 100:.1f}%"
 
 
 def odds_phrase(odds: Mapping[str, Any], kind: str = "land") -> str:
-    """The odds as every command and report says them, from unrounded probabilities so that
-    `pbem validate`, the reports and `pbem odds` show the same figures; the outcomes add up to 100%."""
+    """The odds as every command and report says them, each from the stored figure
+    (`stored_odds`), so that `pbem validate`, the reports and `pbem odds` show the same figures."""
     parts = [f"attacker wins {percent(odds['attacker_win'])}", f"defender wins {percent(odds['defender_win'])}",
              f"both destroyed {percent(odds['draw'])}"]
     if odds.get("retreat"):

@@ -36,3 +36,39 @@ def test_every_format_shows_units_removed_without_dice() -> None:
         out = " ".join(render_report(data, fmt).split())  # words, whatever the line wrapping
         assert "2 transports" in out or '"transport"' in out, fmt
         assert "defenceless transports are destroyed" in out, fmt
+
+
+def test_stored_odds_keep_ten_decimals_so_a_last_bit_of_the_calculator_changes_nothing(monkeypatch) -> None:
+    """Audit replays reports byte for byte with whatever pbem runs it: a faster solve or another
+    processor's sums move the calculator's last bit, and the report stored the full float, so such a
+    change failed audit of every earlier game.  Reports keep ten decimals (Python's correctly
+    rounded `round`), and every command shows its figures from that same rounding."""
+    import pbem.odds
+    from pbem.engine.combat import Battle, Force
+    from pbem.engine.combat.model import Orders
+    from pbem.game.reportdata import battle_odds
+    from pbem.report.render import percent
+    from pbem.rulesets.aa1942_2e.combat_rules import COMBAT_RULES
+
+    units = load_ruleset("1942-2e").units
+    battle = Battle("Ukraine", "land", "Germany", (Force("infantry", "Germany", 3), Force("tank", "Germany", 2)),
+                    (Force("infantry", "Soviet Union", 4),), units, COMBAT_RULES)
+    stored = battle_odds(battle, Orders(hold_territory=True), Orders(), False, 40_000)
+    assert stored is not None
+    assert all(v == round(v, 10) for v in stored.values())
+    exact = pbem.odds.battle_odds(battle, Orders(hold_territory=True), Orders(), budget=40_000)
+    assert abs(stored["attacker_win"] - exact.attacker_win) <= 5e-11
+
+    real = pbem.odds.battle_odds
+
+    def one_bit_off(*args, **kw):  # the same battle with every chance moved by its last bit
+        import dataclasses
+        import math
+
+        odds = real(*args, **kw)
+        return dataclasses.replace(odds, **{f: math.nextafter(getattr(odds, f), 2.0) for f in ("attacker_win", "defender_win", "draw")})
+
+    monkeypatch.setattr(pbem.odds, "battle_odds", one_bit_off)
+    moved = battle_odds(battle, Orders(hold_territory=True), Orders(), False, 40_000)
+    assert moved == stored
+    assert percent(exact.attacker_win) == percent(stored["attacker_win"])
