@@ -165,7 +165,6 @@ def _run(args: list[str], *, cwd: Path | None = None, git_dir: Path | None = Non
     return result
 
 
-
 class _CatFile:
     """One `git cat-file --batch` process answering name after name (`GameRepo.batch_reads`).
     A request is written only once the previous answer is read, so neither pipe can fill up."""
@@ -211,6 +210,7 @@ def _batch_answer(stream: BinaryIO) -> tuple[list[bytes], bytes | None]:
             raise GitFailed(["cat-file", "--batch"], -1, "git stopped answering")
         return header, body[:size]
     return header, None
+
 
 def _check_path(path: str) -> str:
     """A repository path: relative, '/'-separated, no '.', '..', '.git' or empty parts."""

@@ -114,10 +114,10 @@ def solve_grids(
             block[:] = 0.0
         elif len(b) == 2:  # one die: the usual step, done in place
             b0, b1 = b
-            moved = b1 * block
+            hit = b1 * block
             block *= b0
-            block[:, :, 1:] += moved[:, :, :-1]
-            block[grids, :, W] += moved[grids, :, W]  # a hit at the chain end stays there
+            block[:, :, 1:] += hit[:, :, :-1]
+            block[grids, :, W] += hit[grids, :, W]  # a hit at the chain end stays there
             if narrower:
                 block[np.broadcast_to(padding[:, None, :], block.shape)] = 0.0
         else:
