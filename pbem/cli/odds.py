@@ -42,7 +42,8 @@ _ITEM = re.compile(r"^\s*(?:(\d+)\s*(?:x\s+)?)?(.+?)\s*$")
 
 
 def parse_units(text: str, units: Mapping[str, UnitType]) -> dict[str, int]:
-    """'3 infantry, 1 artillery' -> {'infantry': 3, 'artillery': 1} (a missing count means 1)."""
+    """'3 infantry, 1 artillery' -> {'infantry': 3, 'artillery': 1} (a missing count means 1; a
+    count of 0 means none, so '0 destroyer' adds nothing)."""
     out: dict[str, int] = {}
     for item in re.split(r"[,;+]|\band\b", text):
         if not item.strip():
@@ -52,7 +53,8 @@ def parse_units(text: str, units: Mapping[str, UnitType]) -> dict[str, int]:
             raise click.BadParameter(f"cannot read {item.strip()!r}: write it like '3 infantry'")
         count = int(match.group(1)) if match.group(1) else 1
         unit = resolve_unit(match.group(2), units)
-        out[unit] = out.get(unit, 0) + count
+        if count:
+            out[unit] = out.get(unit, 0) + count
     return out
 
 
@@ -85,6 +87,12 @@ def _ruleset(ruleset_id: str):  # -> (Ruleset, CombatRules)
         raise click.BadParameter(str(exc), param_hint="--ruleset") from None
     module = importlib.import_module(f"pbem.rulesets.{registry.RULESETS[canonical]}.combat_rules")
     return ruleset, module.COMBAT_RULES
+
+
+def _rules(ruleset):  # -> Rules: the ruleset's own choices (here: may antiaircraft guns move in combat?)
+    import pbem.rulesets as registry
+
+    return importlib.import_module(f"pbem.rulesets.{registry.RULESETS[ruleset.id]}.rules").RULES
 
 
 def _power(ruleset, text: str | None, hint: str) -> str | None:  # type: ignore[no-untyped-def]
@@ -201,6 +209,11 @@ def odds(
                 raise click.BadParameter(f"{unit} cannot fight in a {kind} battle", param_hint=side)
             if battle_kind == "land" and domain == "sea":
                 raise click.BadParameter(f"{unit} cannot fight in a {kind} battle", param_hint=side)
+    if not _rules(ruleset).movement.aa_moves_in_combat:
+        for side, spec in (("--attack", a), ("--seaborne", boat)):
+            for unit in spec:
+                if units[unit].has("moves_noncombat_only"):
+                    raise click.BadParameter(f"{unit} cannot attack: it moves in noncombat move only", param_hint=side)
     if (ships or boat) and kind != "amphibious":
         raise click.BadParameter("--bombard and --seaborne need --kind amphibious", param_hint="--kind")
     bombard_list: list[str] = []

@@ -37,7 +37,6 @@ def test_amphibious_with_bombardment_and_retreat_text():
     assert "amphibious battle" in res.output and "attacker wins" in res.output
 
 
-
 def test_a_stack_of_a_thousand_units_has_odds():
     """Unit Profiles (Submarine, attack 2): a stack of 1,100 submarines rolls 1,100 dice; its hit
     distribution once overflowed a float (comb(1100, 550)) and the command crashed."""
@@ -45,6 +44,32 @@ def test_a_stack_of_a_thousand_units_has_odds():
     assert res.exit_code == 0, res.output
     data = json.loads(res.output)
     assert data["attacker_win"] > 0.999 and data["kind"] == "sea"
+
+
+def test_a_count_of_zero_is_no_unit():
+    """A force of none: "0 destroyer" adds nothing, so an attack of nothing is a user error, not
+    the engine's ValueError; a defence of nothing loses at once (Step 7, Conclude Combat, p. 18)."""
+    res = run("--attack", "0 dd", "--defend", "2 aircraft carrier")
+    assert res.exit_code == 2 and "no attacking units" in res.output and "Traceback" not in res.output, res.output
+    res = run("--attack", "1 inf, 0 tank", "--defend", "0 inf", "--json")
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.output)
+    assert data["attacker_win"] == 1.0 and data["capture"] == 1.0 and "tank" not in data["expected_survivors"]["attacker"]
+
+
+def test_an_antiaircraft_gun_does_not_attack():
+    """Revised unit chart, Antiaircraft Gun: "Move: 1 (Noncombat only)"; 1942 Second Edition,
+    Antiaircraft Artillery likewise moves in noncombat move only.  An attack or an amphibious
+    landing with one is refused as orders refuse it; a Revised gun, never a casualty, left the
+    attacker unable to lose and the calculator stuck ("a battle state cannot progress")."""
+    for ruleset, gun in (("revised", "antiaircraft gun"), ("1942-2e", "antiaircraft artillery")):
+        res = run("--ruleset", ruleset, "--attack", f"1 {gun}, 1 infantry", "--defend", "1 infantry")
+        assert res.exit_code == 2 and "cannot attack" in res.output and "Traceback" not in res.output, res.output
+    res = run("--ruleset", "revised", "--attack", "1 tank", "--seaborne", "1 aa", "--kind", "amphibious", "--defend", "1 infantry")
+    assert res.exit_code == 2 and "--seaborne" in res.output, res.output
+    res = run("--ruleset", "revised", "--attack", "1 tank", "--defend", "1 infantry, 1 aa", "--json")
+    assert res.exit_code == 0, res.output
+
 
 def test_user_errors_exit_2_without_traceback():
     for args in (
