@@ -304,6 +304,62 @@ def test_a_large_land_battle_is_sampled_on_its_chains(monkeypatch):
     assert battle_odds(battle, budget=1) == odds  # the same sample again
 
 
+def _counting_engine_calls(monkeypatch) -> dict[str, int]:  # type: ignore[no-untyped-def]
+    from pbem.engine.combat.engine import Engine
+
+    calls = {"fire": 0, "end": 0}
+    fire_casualties, apply = Engine.fire_casualties, Engine.apply
+
+    def counted_fire(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        calls["fire"] += 1
+        return fire_casualties(self, *args, **kwargs)
+
+    def counted_apply(self, state, phase, *args, **kwargs):  # type: ignore[no-untyped-def]
+        calls["end"] += phase == "end"
+        return apply(self, state, phase, *args, **kwargs)
+
+    monkeypatch.setattr(Engine, "fire_casualties", counted_fire)
+    monkeypatch.setattr(Engine, "apply", counted_apply)
+    return calls
+
+
+def test_a_fleet_volley_past_the_bound_is_not_paid_for_before_the_sample(monkeypatch):
+    """Issue 19, no command spends more than its bound: a fleet's volley has tens of thousands of
+    outcomes, each a question to the engine, and the walk used to ask them all before charging
+    them (seconds past the bound).  Submerging subs keep this battle off the sea fast path; the
+    exact attempt now stops before the volley that would pass its budget (Naval Combat,
+    Submarine: submerge, p. 16)."""
+    from pbem.engine.combat.engine import Engine
+    from pbem.odds import ASK_UNITS, REPORT_BUDGET, _solve
+    from pbem.odds.work import _TooBig
+
+    fleet = {"battleship": 40, "aircraft carrier": 20, "fighter": 40, "destroyer": 40, "submarine": 60, "cruiser": 20}
+    engine = Engine(sea(fleet, fleet), Orders(submerge="always"), Orders(submerge="always"))
+    calls = _counting_engine_calls(monkeypatch)
+    with pytest.raises(_TooBig):
+        _solve(engine, False, budget=REPORT_BUDGET)
+    assert 0 < calls["fire"] * ASK_UNITS <= REPORT_BUDGET
+
+
+def test_the_states_a_fire_phase_makes_are_not_ended_past_the_bound(monkeypatch):
+    """Each state a fire phase makes meets the end phase, one engine question each, which were
+    asked before the bound was checked and never charged: they are now charged before they are
+    asked, and the attempt stops before them once they would pass the bound."""
+    import pbem.odds as odds
+    from pbem.engine.combat.engine import Engine
+    from pbem.odds.work import _TooBig
+
+    engine = Engine(sea({"battleship": 2, "destroyer": 3, "submarine": 2}, {"cruiser": 2, "destroyer": 3}),
+                    Orders(submerge="always"), Orders(submerge="always"))
+    calls = _counting_engine_calls(monkeypatch)
+    assert odds._solve(engine, False, budget=10**8)[0]  # within the bound: solved
+    calls["end"] = 0
+    monkeypatch.setattr(odds, "END_UNITS", 10**9)
+    with pytest.raises(_TooBig):
+        odds._solve(engine, False, budget=10**8)
+    assert calls["end"] == 0
+
+
 def test_a_battle_within_the_bound_is_exact():
     """The bound changes nothing for the battles players fight every turn."""
     battle = land({"infantry": 5, "artillery": 2, "tank": 3}, {"infantry": 6, "tank": 2})

@@ -46,11 +46,12 @@ from pbem.odds.work import _TooBig, _Work
 
 STATE_BUDGET = 200_000
 # Work units an exact computation may spend (a unit is about 7 microseconds on a laptop core: a
-# round outcome of the general walk; the fast paths count their rows, questions to the engine and
-# outcomes combined in the same unit).  REPORT_BUDGET bounds the odds that `validate`,
-# `adjudicate`, reports and `audit` print (about a quarter of a second); `pbem odds` allows
-# COMMAND_BUDGET (about a second) unless told `--exact`.  A unit is deterministic, unlike a clock,
-# so every machine makes the same choice between exact and sampled.
+# round outcome of the general walk, or half a question it puts to the engine; the fast paths
+# count their rows, questions to the engine and outcomes combined in the same unit).
+# REPORT_BUDGET bounds the odds that `validate`, `adjudicate`, reports and `audit` print (about a
+# quarter of a second); `pbem odds` allows COMMAND_BUDGET (about a second) unless told `--exact`.
+# A unit is deterministic, unlike a clock, so every machine makes the same choice between exact
+# and sampled.
 UNIT_SECONDS = 7e-6
 REPORT_BUDGET = 40_000
 COMMAND_BUDGET = 150_000
@@ -153,6 +154,8 @@ def _round(
             if not volleys:
                 after = memo.get((phase, st))
                 if after is None:
+                    if work is not None:
+                        work.add(END_UNITS)
                     after = memo[(phase, st)] = engine.apply(st, phase, [])
                 nxt[after] = nxt.get(after, 0.0) + p
                 continue
@@ -160,9 +163,10 @@ def _round(
                 if defer is not None and defer.takes(st, volleys):
                     defer.arrive(st, p, volleys)
                     continue
-                hit_a, hit_d = _fire_sides(engine, st, volleys, low_luck)
+                hit_a, hit_d = _fire_sides(engine, st, volleys, low_luck, work)
                 if work is not None:
                     work.add(len(hit_d) * len(hit_a) + len(hit_a) + len(hit_d))
+                    work.ahead(END_UNITS * len(hit_d) * len(hit_a))  # each state made may meet the end phase
                 rest = (st.a_submerged, st.d_submerged, st.a_retreated, st.over, st.no_combat)
                 for (a, a_pending), pa in hit_a:
                     q = p * pa
@@ -172,7 +176,7 @@ def _round(
                 continue
             options = [volley_distribution(v, low_luck) for v in volleys]
             if work is not None:
-                work.add(math.prod(len(o) for o in options))
+                work.add(ASK_UNITS * math.prod(len(o) for o in options))
             for combo in itertools.product(*options):
                 q = p
                 hits = []
@@ -191,16 +195,25 @@ def _round(
 
 
 Outcomes = list[tuple[tuple[tuple[int, ...], tuple[int, ...]], float]]  # (counts, pending) -> probability
+# Work units of a question to the engine, charged before it is asked (measured against the units'
+# time): a volley's outcome applied to the side it hits, a state's phase without dice.
+ASK_UNITS = 2
+END_UNITS = 1
 
 
-def _fire_sides(engine: Engine, st: State, volleys, low_luck: bool) -> tuple[Outcomes, Outcomes]:
+def _fire_sides(engine: Engine, st: State, volleys, low_luck: bool, work: _Work | None = None
+                ) -> tuple[Outcomes, Outcomes]:
     """The fire phase from `st`, per side hit: each volley's outcomes are applied once
     (`Engine.fire_casualties`: a volley changes only the side it hits), to be combined after,
-    instead of once per combination.  Returns the attacker's and the defender's outcomes."""
+    instead of once per combination.  Returns the attacker's and the defender's outcomes.
+    With `work`, each volley's outcomes are charged (`ASK_UNITS` each) before they are asked."""
     sides: dict[str, Outcomes] = {}
     for v in volleys:
         got: dict[tuple[tuple[int, ...], tuple[int, ...]], float] = {}
-        for h, pr in volley_distribution(v, low_luck):
+        dist = volley_distribution(v, low_luck)
+        if work is not None:
+            work.add(ASK_UNITS * len(dist))
+        for h, pr in dist:
             after = engine.fire_casualties(st, v, dict(h))
             key = (after.d, after.d_pending) if v.side == "attacker" else (after.a, after.a_pending)
             got[key] = got.get(key, 0.0) + pr

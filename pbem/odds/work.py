@@ -18,3 +18,10 @@ class _Work:
         self.spent += units
         if self.budget is not None and self.spent > self.budget:
             raise _TooBig
+
+    def ahead(self, units: int) -> None:
+        """Stop before a step that may cost up to `units` more, where that would pass the budget,
+        rather than find out once it is paid: the states a fleet's fire phase makes, each of which
+        may meet the end phase.  Nothing is charged; the step charges what it did."""
+        if self.budget is not None and self.spent + units > self.budget:
+            raise _TooBig
