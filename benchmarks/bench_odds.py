@@ -23,7 +23,8 @@ print: exact, or sampled past the work budget.
 
 The targets of the issue: (c) 10 ms, (d) 40 ms, (e) 3 ms, (e) doubled 100 ms, (e) tripled 1 s,
 100 v 100 with AA 60 ms.  Then battles far past the bound (400 a side with AAA, 800 a side, (e)
-five and ten times over) show what the bound costs: the exact attempt and the sample after it.
+five and ten times over, and five times over with submarines that submerge, which the general walk
+plays) show what the bound costs: the exact attempt and the sample after it.
 
 Run: python benchmarks/bench_odds.py [--runs N] [--exact-budget UNITS]
 """
@@ -85,6 +86,8 @@ LARGE = {
                        {"infantry": 480, "artillery": 160, "tank": 120, "fighter": 40}), LAND_ORDER),
     "(e) x5": (battle("sea", times(E_ATTACK, 5), times(E_DEFEND, 5)), SEA_ORDER),
     "(e) x10": (battle("sea", times(E_ATTACK, 10), times(E_DEFEND, 10)), SEA_ORDER),
+    # submarines that submerge keep a battle off the sea fast path: the general walk, then its sample
+    "(e) x5 submerge": (battle("sea", times(E_ATTACK, 5), times(E_DEFEND, 5)), SEA_ORDER, "always"),
 }
 ODDS_COMMAND = ["odds", "--attack", "30 inf, 10 art, 20 tank", "--defend", "30 inf, 10 art, 20 tank"]
 
@@ -94,8 +97,8 @@ AACALC2_NAMES = {"infantry": "inf", "artillery": "art", "tank": "arm", "fighter"
                  "aircraft carrier": "acc", "battleship": "bat", "antiaircraft artillery": "aa"}
 
 
-def run(b: Battle, order: tuple[str, ...], budget: int | None) -> tuple[float, object]:
-    orders = Orders(order_of_loss=order), Orders(order_of_loss=order)
+def run(b: Battle, order: tuple[str, ...], budget: int | None, submerge: str = "never") -> tuple[float, object]:
+    orders = Orders(order_of_loss=order, submerge=submerge), Orders(order_of_loss=order, submerge=submerge)  # type: ignore[arg-type]
     start = time.perf_counter()
     odds = battle_odds(b, *orders, budget=budget)
     return time.perf_counter() - start, odds
@@ -168,9 +171,9 @@ def main() -> None:
     print(f"bounded: the budget of validate, adjudicate and the reports ({REPORT_BUDGET} units); "
           f"pbem odds allows {COMMAND_BUDGET}")
     print(f"\n{'past the bound':15} {'reports s':>9} {'P(att)':>8}  {'pbem odds s':>11} {'P(att)':>8}  answers")
-    for name, (b, order) in LARGE.items():
-        rep_t, rep = min((run(b, order, REPORT_BUDGET) for _ in range(args.runs)), key=lambda r: r[0])
-        cmd_t, cmd = min((run(b, order, COMMAND_BUDGET) for _ in range(args.runs)), key=lambda r: r[0])
+    for name, (b, order, *submerge) in LARGE.items():
+        rep_t, rep = min((run(b, order, REPORT_BUDGET, *submerge) for _ in range(args.runs)), key=lambda r: r[0])
+        cmd_t, cmd = min((run(b, order, COMMAND_BUDGET, *submerge) for _ in range(args.runs)), key=lambda r: r[0])
         how = lambda odds: "exact" if odds.exact else "sampled"  # type: ignore[attr-defined]  # noqa: E731
         print(f"{name:15} {rep_t:9.3f} {rep.attacker_win:8.4f}  {cmd_t:11.3f} {cmd.attacker_win:8.4f}  "  # type: ignore[attr-defined]
               f"{how(rep)}, {how(cmd)}")
