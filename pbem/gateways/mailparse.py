@@ -94,7 +94,7 @@ def decode_bytes(raw: bytes, declared: str | None) -> str:
     if declared:
         try:
             return raw.decode(declared)
-        except (LookupError, UnicodeDecodeError):
+        except (LookupError, ValueError):  # unknown, or a name no codec takes ("utf-8\x00")
             pass
     return raw.decode("cp1252", "replace")
 
@@ -217,7 +217,10 @@ def _lossy(part: Message) -> str:
     bad = [n for n in names if n in _LOSSY]
     cte = _header(part, "Content-Transfer-Encoding").strip().lower()
     if cte == "quoted-printable":
-        payload = part.get_payload(decode=False)
+        try:
+            payload = part.get_payload(decode=False)
+        except Exception:  # noqa: BLE001 -- the standard library decodes with the declared charset, whatever it is
+            payload = None
         if isinstance(payload, str) and re.search(r"=(?![0-9A-Fa-f]{2}|\r?\n|$)", payload, re.MULTILINE):
             bad.append("a broken quoted-printable escape")
     return ", ".join(bad)
@@ -330,13 +333,14 @@ def is_automatic(msg: Message, sender: str) -> bool:
 
 def _header_text(value: str) -> str:
     """A header decoded from RFC 2047 words, tolerating unknown charsets."""
+    from email.errors import HeaderParseError
     from email.header import decode_header
 
     out = []
     try:
         for chunk, charset in decode_header(str(value)):
             out.append(decode_bytes(chunk, charset) if isinstance(chunk, bytes) else chunk)
-    except (ValueError, LookupError):
+    except (ValueError, LookupError, HeaderParseError):  # e.g. an encoded word of broken base64
         return str(value)
     return re.sub(r"\s+", " ", "".join(out)).strip()
 

@@ -133,6 +133,13 @@ def test_parsing_survives_what_clients_send() -> None:
     assert (mail.sender, mail.game_id, mail.power_hint) == ("joerg@players.test", "demo", "germany")
     assert mail.candidates[0].text == "power: Germany\nround: 1\n"
     assert parse_mail(b"garbage without headers").candidates == ()
+    # a sender's name in broken base64, a charset name with a NUL in it: still read, not set aside
+    raw = (b"From: =?utf-8?b?w6lsw?= <ann@players.test>\r\nSubject: [pbem demo] Germany\r\n"
+           b"Content-Type: text/plain; charset=\"utf-8\x00\"\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\n"
+           b"power: Germany\r\nround: 1\r\n-- \r\nAnn M=FCller\r\n")
+    mail = parse_mail(raw)
+    assert (mail.sender, mail.game_id, mail.power_hint) == ("ann@players.test", "demo", "Germany")
+    assert mail.candidates[0].text == "power: Germany\nround: 1\n" and not mail.problems
 
 
 def test_configuration_mistakes_are_messages_not_tracebacks(tmp_path: Path) -> None:
