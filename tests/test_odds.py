@@ -326,15 +326,15 @@ def _counting_engine_calls(monkeypatch) -> dict[str, int]:  # type: ignore[no-un
 def test_a_fleet_volley_past_the_bound_is_not_paid_for_before_the_sample(monkeypatch):
     """Issue 19, no command spends more than its bound: a fleet's volley has tens of thousands of
     outcomes, each a question to the engine, and the walk used to ask them all before charging
-    them (seconds past the bound).  Submerging subs keep this battle off the sea fast path; the
-    exact attempt now stops before the volley that would pass its budget (Naval Combat,
-    Submarine: submerge, p. 16)."""
+    them (seconds past the bound).  A retreat order keeps this battle off the sea fast path; the
+    exact attempt now stops before the volley that would pass its budget (Conduct Combat, Step 6,
+    Press Attack or Retreat)."""
     from pbem.engine.combat.engine import Engine
     from pbem.odds import ASK_UNITS, REPORT_BUDGET, _solve
     from pbem.odds.work import _TooBig
 
     fleet = {"battleship": 40, "aircraft carrier": 20, "fighter": 40, "destroyer": 40, "submarine": 60, "cruiser": 20}
-    engine = Engine(sea(fleet, fleet), Orders(submerge="always"), Orders(submerge="always"))
+    engine = Engine(sea(fleet, fleet), Orders(retreat=RetreatCondition("after_round", 3)), Orders())
     calls = _counting_engine_calls(monkeypatch)
     with pytest.raises(_TooBig):
         _solve(engine, False, budget=REPORT_BUDGET)
@@ -350,7 +350,7 @@ def test_the_states_a_fire_phase_makes_are_not_ended_past_the_bound(monkeypatch)
     from pbem.odds.work import _TooBig
 
     engine = Engine(sea({"battleship": 2, "destroyer": 3, "submarine": 2}, {"cruiser": 2, "destroyer": 3}),
-                    Orders(submerge="always"), Orders(submerge="always"))
+                    Orders(retreat=RetreatCondition("after_round", 2)), Orders())
     calls = _counting_engine_calls(monkeypatch)
     assert odds._solve(engine, False, budget=10**8)[0]  # within the bound: solved
     calls["end"] = 0
@@ -412,6 +412,55 @@ def test_sea_fast_path_agrees_with_the_state_by_state_walk(case):
     with and without destroyers, aircraft, damaged battleships, transports, Low Luck) it gives the
     walk's answer to 1e-12."""
     assert_fast_path_agrees(*case[1:])
+
+
+def _submerging_fleets(n: int):
+    """Random fleets with submarines on both sides, whose orders submerge them whenever they may."""
+    import importlib
+    import random
+
+    from pbem.engine.combat import Battle
+    from pbem.io.rulesets import load_ruleset, ruleset_dir
+
+    rng = random.Random(1942)
+    out = []
+    for k in range(n):
+        ruleset = SEA_RULESETS[k % len(SEA_RULESETS)]
+        units = dict(load_ruleset(ruleset).units)
+        rules = importlib.import_module(f"pbem.rulesets.{ruleset_dir(ruleset).name}.combat_rules").COMBAT_RULES
+        kinds = [u for u in ("destroyer", "cruiser", "battleship", "aircraft carrier", "fighter", "transport") if u in units]
+        attack = {"submarine": rng.randint(1, 3), **{u: rng.randint(0, 2) for u in rng.sample(kinds, 2) if u != "transport"}}
+        defend = {"submarine": rng.randint(1, 3), **{u: rng.randint(0, 2) for u in rng.sample(kinds, 2)}}
+        submerge = rng.choice([("always", "always"), ("always", "never"), ("never", "always")])
+        battle = Battle("SZ 5", "sea", "Germany", forces("Germany", attack), forces("United Kingdom", defend), units, rules)
+        out.append((ruleset, battle, Orders(submerge=submerge[0]), Orders(submerge=submerge[1]), k % 7 == 0))
+    return out
+
+
+@pytest.mark.parametrize("case", _submerging_fleets(24), ids=lambda c: c[0])
+def test_sea_fast_path_plays_submarines_that_submerge(case):
+    """Subs whose standing orders submerge them whenever they may (Conduct Combat, Step 2, Submarine
+    Surprise Strike or Submerge; unless an enemy destroyer is present) leave the strip without a
+    hit.  They are part of a side's state in the sea tables, so such fleets are solved there too,
+    exact and fast, instead of being walked state by state or sampled past the bound; the answer is
+    the walk's to 1e-12.  (Europe's and Pacific's defending subs submerge instead of firing back and
+    may take a parting shot: those battles keep the walk.)"""
+    from pbem.engine.combat.engine import Engine
+    from pbem.odds.sea import FastSea
+
+    ruleset, battle, attacker, defender, low_luck = case
+    engine = Engine(battle, attacker, defender)
+    assert (FastSea.maybe(engine, low_luck) is None) == ("parting" in engine.phases)
+    assert_fast_path_agrees(battle, attacker, defender, low_luck)
+
+
+def test_a_fleet_whose_subs_submerge_has_exact_odds_within_the_bound():
+    """Issue 19's fleet (e), every sub told to submerge: exact within the reports' bound, where the
+    walk needed twice that bound and the reports printed a sample."""
+    fleet_a = {"battleship": 2, "aircraft carrier": 1, "fighter": 2, "destroyer": 2, "submarine": 4, "cruiser": 1}
+    fleet_d = {"battleship": 1, "aircraft carrier": 2, "fighter": 4, "destroyer": 3, "submarine": 2, "transport": 2}
+    odds = battle_odds(sea(fleet_a, fleet_d), Orders(submerge="always"), Orders(submerge="always"))
+    assert odds.exact and odds == battle_odds(sea(fleet_a, fleet_d), Orders(submerge="always"), Orders(submerge="always"), budget=None)
 
 
 @pytest.mark.parametrize("radix", [1 << 12, 3])

@@ -20,8 +20,11 @@ in layers of decreasing hit points (a round that changes anything costs hit poin
 only feeds later ones), every pair of a layer at once, a round that changes nothing summed in
 closed form (`_stay`).
 
-Valid when nothing but hits changes the battle in steady rounds: no submerging, no retreat by
-order (`FastSea.maybe`).  NumPy is imported only when the odds are computed.
+Submerged units are part of a side's state.  Subs that submerge at the start of step 2 move by
+what the enemy has (a destroyer stops them), so that is a step of its own, like a phase without
+dice; subs that submerge at the end of a round do so in the end phase.  Valid when nothing else
+moves units off the strip: no retreat by order, no parting shot (`FastSea.maybe`).  NumPy is
+imported only when the odds are computed.
 """
 
 from __future__ import annotations
@@ -44,7 +47,7 @@ HIT_CLASSES = 5  # and at most this many fire classes per target (4096 ** 5 < 2 
 UNKNOWN = -1
 NO_VOLLEY = -1
 UNASKED = -2
-SideKey = tuple[tuple[int, ...], tuple[int, ...]]  # units on the strip, casualties behind it
+SideKey = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]  # units on the strip, casualties behind it, submerged
 
 
 class _Sides:
@@ -67,7 +70,7 @@ class _Sides:
         if got is None:
             got = self.index[key] = len(self.keys)
             self.keys.append(key)
-            present = tuple(n > 0 for n in key[0])
+            present = tuple(n > 0 for n in key[0]) + tuple(n > 0 for n in key[2])
             self.sig.append(self.sigs.setdefault(present, len(self.sigs)))
             self.seen.append(self.seens.setdefault(self._seen_by(key[0]), len(self.seens)))
             self.hp.append(sum((n - p) * (1 if c.damaged else c.profile.hits) for n, p, c in zip(key[0], key[1], self.cats)))
@@ -261,13 +264,18 @@ class FastSea:
         self.zero_a = (0,) * len(engine.a_cats)
         self.zero_d = (0,) * len(engine.d_cats)
         self.asked = 0
+        # the phases of a round, with subs that submerge at the start of step 2 as a step of their
+        # own: it moves a side's units by what the other side has (a destroyer), so no side's table holds it
+        phases = engine.phases
+        if any(o.submerge == "always" for o in engine.orders.values()) and "surprise" in phases:
+            at = phases.index("surprise")
+            phases = phases[:at] + ("submerge",) + phases[at:]
+        self.steps = phases
 
     @classmethod
     def maybe(cls, engine: Engine, low_luck: bool) -> "FastSea | None":
         if engine.kind != "sea" or "parting" in engine.phases:
             return None
-        if any(o.submerge != "never" for o in engine.orders.values()):
-            return None  # submerged units leave the strip without a hit: use the general walk
         if engine.orders["attacker"].retreat.kind != "never":  # type: ignore[index]
             return None
         return cls(engine, low_luck)
@@ -276,15 +284,15 @@ class FastSea:
         return False  # no phase of an earlier round is handed over
 
     def add(self, state: State, m: float) -> None:
-        if any(state.a_pending) or any(state.d_pending) or any(state.a_submerged) or any(state.d_submerged) or any(state.a_retreated):
-            raise AssertionError("a steady sea round starts with units off the strip")
-        key = ((state.a, state.a_pending), (state.d, state.d_pending))
+        if any(state.a_pending) or any(state.d_pending) or any(state.a_retreated):
+            raise AssertionError("a steady sea round starts with casualties or retreated units")
+        key = ((state.a, state.a_pending, state.a_submerged), (state.d, state.d_pending, state.d_submerged))
         self.entries[key] = self.entries.get(key, 0.0) + m
 
     # the engine's answers ----------------------------------------------------------
     def _state(self, i: int, j: int) -> State:
-        (a, ap), (d, dp) = self.sides["attacker"].keys[i], self.sides["defender"].keys[j]
-        return State(self.engine.steady_round, a, d, ap, dp, self.zero_a, self.zero_d, self.zero_a, "")
+        (a, ap, asub), (d, dp, dsub) = self.sides["attacker"].keys[i], self.sides["defender"].keys[j]
+        return State(self.engine.steady_round, a, d, ap, dp, asub, dsub, self.zero_a, "")
 
     def _code(self, st: State) -> int:
         """A state after a phase: its pair's code, or the end of the battle."""
@@ -295,10 +303,10 @@ class FastSea:
                 got = self.final_index[end] = len(self.finals)
                 self.finals.append(end)
             return -(2 + got)
-        if any(st.a_submerged) or any(st.d_submerged) or any(st.a_retreated):
-            raise AssertionError("a steady sea round moved units off the strip")
-        i = self.sides["attacker"].add((st.a, st.a_pending))
-        j = self.sides["defender"].add((st.d, st.d_pending))
+        if any(st.a_retreated):
+            raise AssertionError("a steady sea round retreated")
+        i = self.sides["attacker"].add((st.a, st.a_pending, st.a_submerged))
+        j = self.sides["defender"].add((st.d, st.d_pending, st.d_submerged))
         return i * STRIDE + j
 
     def _outcomes_of(self, target: str, volley: Volley) -> tuple["np.ndarray", "np.ndarray"]:
@@ -415,7 +423,7 @@ class FastSea:
         after_counts, after_pending = self.engine.volley_casualties_many(volley, phase, counts, pending, hits)  # type: ignore[arg-type]
         found: dict[SideKey, int] = {}
         rows = []
-        for key in zip(map(tuple, after_counts.tolist()), map(tuple, after_pending.tolist())):
+        for key in zip(map(tuple, after_counts.tolist()), map(tuple, after_pending.tolist()), (k[2] for k in keys)):
             got = found.get(key)  # type: ignore[arg-type]
             if got is None:
                 got = found[key] = self._left(target, phase, self._one_side(target, *key))  # type: ignore[arg-type, index]
@@ -431,7 +439,7 @@ class FastSea:
         say, side by side, so that the phases without dice meet fewer pairs: after a surprise
         strike unless they fire back (`Engine.surprise_leave`), at the end of fire (`Engine.end_of_fire`).
         `st` has the target's units only (`_one_side`); each is asked once (many hits leave the same units)."""
-        here = (st.a, st.a_pending) if target == "attacker" else (st.d, st.d_pending)
+        here = (st.a, st.a_pending, st.a_submerged) if target == "attacker" else (st.d, st.d_pending, st.d_submerged)
         got = self.left.get((target, phase, here))
         if got is None:
             if phase == "fire":
@@ -439,16 +447,18 @@ class FastSea:
             else:
                 st = self.engine.surprise_leave(st, target)  # type: ignore[arg-type]
             got = self.left[(target, phase, here)] = self.sides[target].add(
-                (st.a, st.a_pending) if target == "attacker" else (st.d, st.d_pending))
+                (st.a, st.a_pending, st.a_submerged) if target == "attacker" else (st.d, st.d_pending, st.d_submerged))
         return got
 
-    def _one_side(self, target: str, counts: tuple[int, ...], pending: tuple[int, ...]) -> State:
-        """A state with only `target`'s units: what a question about one side reads."""
+    def _one_side(self, target: str, counts: tuple[int, ...], pending: tuple[int, ...], submerged: tuple[int, ...]
+                  ) -> State:
+        """A state with only `target`'s units: what a question about one side reads (its
+        submerged units are carried through unread)."""
         if target == "attacker":
             return State(self.engine.steady_round, counts, self.zero_d, pending, self.zero_d,
-                         self.zero_a, self.zero_d, self.zero_a, "")
+                         submerged, self.zero_d, self.zero_a, "")
         return State(self.engine.steady_round, self.zero_a, counts, self.zero_a, pending,
-                     self.zero_a, self.zero_d, self.zero_a, "")
+                     self.zero_a, submerged, self.zero_a, "")
 
     def _tail(self, phase: str, I: "np.ndarray", J: "np.ndarray") -> "np.ndarray":
         """What a phase without dice makes of each pair: a pair's code or an end's.
@@ -486,7 +496,12 @@ class FastSea:
                                                          d=tuple(0 if z else n for n, z in zip(st.d, zero_d)), over=over))
                     table = self.tails[phase].fit(len(A.keys), len(D.keys))
                     continue
-                after = self.engine.after_surprise(st) if phase == "after-surprise" else self.engine.apply(st, phase, [])
+                if phase == "after-surprise":
+                    after = self.engine.after_surprise(st)
+                elif phase == "submerge":
+                    after = self.engine.submerge(st)
+                else:
+                    after = self.engine.apply(st, phase, [])
                 code = self._code(after)
                 if kinds[a, d] == UNKNOWN:
                     pattern = _tail_pattern(st, after) if settled else None
@@ -572,7 +587,7 @@ class FastSea:
         end_index: list[np.ndarray] = []
         end_weight: list[np.ndarray] = []
         i, j, w = I, J, W
-        for phase in self.engine.phases:
+        for phase in self.steps:
             if not len(i):
                 break
             parts: list[tuple[np.ndarray, np.ndarray, int]] = []  # pairs reached as i * nd + j, weights, nd
@@ -640,7 +655,7 @@ class FastSea:
 
         code = I * STRIDE + J
         stay = np.ones(len(I))
-        for phase in self.engine.phases:
+        for phase in self.steps:
             if phase not in ("surprise", "fire"):
                 stay *= self._tail(phase, I, J) == code
                 continue
@@ -720,8 +735,8 @@ class FastSea:
             return (bits.random_raw(k) >> np.uint64(11)).astype(np.float64) * (1.0 / 9007199254740992.0)
 
         A, D = self.sides["attacker"], self.sides["defender"]
-        i = np.full(n, A.add((start.a, start.a_pending)), dtype=np.int64)
-        j = np.full(n, D.add((start.d, start.d_pending)), dtype=np.int64)
+        i = np.full(n, A.add((start.a, start.a_pending, start.a_submerged)), dtype=np.int64)
+        j = np.full(n, D.add((start.d, start.d_pending, start.d_submerged)), dtype=np.int64)
         which = np.arange(n)  # the samples still fighting
         end = np.full(n, -1, dtype=np.int64)
         last = np.zeros(n, dtype=np.int64)
@@ -729,7 +744,7 @@ class FastSea:
         while len(which):
             if rnd > 10_000:
                 raise RuntimeError("a sampled battle did not end")
-            for phase in self.engine.phases:
+            for phase in self.steps:
                 if not len(which):
                     break
                 if phase in ("surprise", "fire"):

@@ -652,6 +652,11 @@ class Engine:
                 and self._submerges_at(side, "instead_of_return_fire")
                 and not (self.rules.submerge_cancelled_by_destroyer and self._has("attacker", state.a, "destroyer")))
 
+    def submerge(self, state: State) -> State:
+        """The subs that submerge at the start of step 2 instead of striking, as `apply` of the
+        surprise phase moves them first: the odds' sea tables ask it apart from the strikes."""
+        return self._submerge(state, None)
+
     def _submerge(self, state: State, log: list[Event] | None, timing: str = "instead_of_surprise_strike") -> State:
         """Subs whose orders say so submerge, at the point of the round the rules set (`timing`)."""
         if self.kind != "sea":
