@@ -23,8 +23,9 @@ print: exact, or sampled past the work budget.
 
 The targets of the issue: (c) 10 ms, (d) 40 ms, (e) 3 ms, (e) doubled 100 ms, (e) tripled 1 s,
 100 v 100 with AA 60 ms.  Then battles far past the bound (400 a side with AAA, 800 a side, (e)
-five and ten times over, and five times over with submarines that submerge, which the general walk
-plays) show what the bound costs: the exact attempt and the sample after it.
+five and ten times over, five times over with submarines that submerge, and five times over with
+an attacker that retreats after round 3, which the general walk plays) show what the bound costs:
+the exact attempt and the sample after it.
 
 Run: python benchmarks/bench_odds.py [--runs N] [--exact-budget UNITS]
 """
@@ -41,7 +42,7 @@ import time
 from pathlib import Path
 
 from pbem.engine.combat import Battle, Force
-from pbem.engine.combat.model import Orders
+from pbem.engine.combat.model import Orders, RetreatCondition
 from pbem.io.rulesets import load_ruleset
 from pbem.engine.combat.engine import Engine
 from pbem.odds import COMMAND_BUDGET, REPORT_BUDGET, _solve, _summarise, _TooBig, battle_odds
@@ -86,8 +87,11 @@ LARGE = {
                        {"infantry": 480, "artillery": 160, "tank": 120, "fighter": 40}), LAND_ORDER),
     "(e) x5": (battle("sea", times(E_ATTACK, 5), times(E_DEFEND, 5)), SEA_ORDER),
     "(e) x10": (battle("sea", times(E_ATTACK, 10), times(E_DEFEND, 10)), SEA_ORDER),
-    # submarines that submerge keep a battle off the sea fast path: the general walk, then its sample
-    "(e) x5 submerge": (battle("sea", times(E_ATTACK, 5), times(E_DEFEND, 5)), SEA_ORDER, "always"),
+    "(e) x5 submerge": (battle("sea", times(E_ATTACK, 5), times(E_DEFEND, 5)), SEA_ORDER,
+                        ({"submerge": "always"}, {"submerge": "always"})),
+    # a retreat by order keeps a battle off the sea fast path: the general walk, then its sample
+    "(e) x5 retreat": (battle("sea", times(E_ATTACK, 5), times(E_DEFEND, 5)), SEA_ORDER,
+                       ({"retreat": RetreatCondition("after_round", 3)}, {})),
 }
 ODDS_COMMAND = ["odds", "--attack", "30 inf, 10 art, 20 tank", "--defend", "30 inf, 10 art, 20 tank"]
 
@@ -97,8 +101,10 @@ AACALC2_NAMES = {"infantry": "inf", "artillery": "art", "tank": "arm", "fighter"
                  "aircraft carrier": "acc", "battleship": "bat", "antiaircraft artillery": "aa"}
 
 
-def run(b: Battle, order: tuple[str, ...], budget: int | None, submerge: str = "never") -> tuple[float, object]:
-    orders = Orders(order_of_loss=order, submerge=submerge), Orders(order_of_loss=order, submerge=submerge)  # type: ignore[arg-type]
+def run(b: Battle, order: tuple[str, ...], budget: int | None,
+        extra: tuple[dict[str, object], dict[str, object]] = ({}, {})) -> tuple[float, object]:
+    """pbem's odds of `b`, timed; `extra`: more orders of the attacker and of the defender."""
+    orders = Orders(order_of_loss=order, **extra[0]), Orders(order_of_loss=order, **extra[1])  # type: ignore[arg-type]
     start = time.perf_counter()
     odds = battle_odds(b, *orders, budget=budget)
     return time.perf_counter() - start, odds
@@ -171,9 +177,9 @@ def main() -> None:
     print(f"bounded: the budget of validate, adjudicate and the reports ({REPORT_BUDGET} units); "
           f"pbem odds allows {COMMAND_BUDGET}")
     print(f"\n{'past the bound':15} {'reports s':>9} {'P(att)':>8}  {'pbem odds s':>11} {'P(att)':>8}  answers")
-    for name, (b, order, *submerge) in LARGE.items():
-        rep_t, rep = min((run(b, order, REPORT_BUDGET, *submerge) for _ in range(args.runs)), key=lambda r: r[0])
-        cmd_t, cmd = min((run(b, order, COMMAND_BUDGET, *submerge) for _ in range(args.runs)), key=lambda r: r[0])
+    for name, (b, order, *extra) in LARGE.items():
+        rep_t, rep = min((run(b, order, REPORT_BUDGET, *extra) for _ in range(args.runs)), key=lambda r: r[0])
+        cmd_t, cmd = min((run(b, order, COMMAND_BUDGET, *extra) for _ in range(args.runs)), key=lambda r: r[0])
         how = lambda odds: "exact" if odds.exact else "sampled"  # type: ignore[attr-defined]  # noqa: E731
         print(f"{name:15} {rep_t:9.3f} {rep.attacker_win:8.4f}  {cmd_t:11.3f} {cmd.attacker_win:8.4f}  "  # type: ignore[attr-defined]
               f"{how(rep)}, {how(cmd)}")
