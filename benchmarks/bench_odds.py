@@ -24,8 +24,8 @@ print: exact, or sampled past the work budget.
 The targets of the issue: (c) 10 ms, (d) 40 ms, (e) 3 ms, (e) doubled 100 ms, (e) tripled 1 s,
 100 v 100 with AA 60 ms.  Then battles far past the bound (400 a side with AAA, 800 a side, (e)
 five and ten times over, five times over with submarines that submerge, and five times over with
-an attacker that retreats after round 3, which the general walk plays) show what the bound costs:
-the exact attempt and the sample after it.
+an attacker whose aircraft retreat after round 3 while its ships have nowhere to go, which the
+general walk plays) show what the bound costs: the exact attempt and the sample after it.
 
 Run: python benchmarks/bench_odds.py [--runs N] [--exact-budget UNITS]
 """
@@ -89,7 +89,7 @@ LARGE = {
     "(e) x10": (battle("sea", times(E_ATTACK, 10), times(E_DEFEND, 10)), SEA_ORDER),
     "(e) x5 submerge": (battle("sea", times(E_ATTACK, 5), times(E_DEFEND, 5)), SEA_ORDER,
                         ({"submerge": "always"}, {"submerge": "always"})),
-    # a retreat by order keeps a battle off the sea fast path: the general walk, then its sample
+    # a retreat that leaves the ships behind keeps a battle off the sea fast path: the general walk
     "(e) x5 retreat": (battle("sea", times(E_ATTACK, 5), times(E_DEFEND, 5)), SEA_ORDER,
                        ({"retreat": RetreatCondition("after_round", 3)}, {})),
 }

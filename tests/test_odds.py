@@ -326,9 +326,9 @@ def _counting_engine_calls(monkeypatch) -> dict[str, int]:  # type: ignore[no-un
 def test_a_fleet_volley_past_the_bound_is_not_paid_for_before_the_sample(monkeypatch):
     """Issue 19, no command spends more than its bound: a fleet's volley has tens of thousands of
     outcomes, each a question to the engine, and the walk used to ask them all before charging
-    them (seconds past the bound).  A retreat order keeps this battle off the sea fast path; the
-    exact attempt now stops before the volley that would pass its budget (Conduct Combat, Step 6,
-    Press Attack or Retreat)."""
+    them (seconds past the bound).  A retreat order that only the aircraft can follow (the ships
+    have nowhere to go) keeps this battle off the sea fast path; the exact attempt now stops before
+    the volley that would pass its budget (Conduct Combat, Step 6, Press Attack or Retreat)."""
     from pbem.engine.combat.engine import Engine
     from pbem.odds import ASK_UNITS, REPORT_BUDGET, _solve
     from pbem.odds.work import _TooBig
@@ -445,6 +445,49 @@ def test_sea_fast_path_plays_submarines_that_submerge(case):
     exact and fast, instead of being walked state by state or sampled past the bound; the answer is
     the walk's to 1e-12.  (Europe's and Pacific's defending subs submerge instead of firing back and
     may take a parting shot: those battles keep the walk.)"""
+    from pbem.engine.combat.engine import Engine
+    from pbem.odds.sea import FastSea
+
+    ruleset, battle, attacker, defender, low_luck = case
+    engine = Engine(battle, attacker, defender)
+    assert (FastSea.maybe(engine, low_luck) is None) == ("parting" in engine.phases)
+    assert_fast_path_agrees(battle, attacker, defender, low_luck)
+
+
+def _retreating_fleets(n: int):
+    """Random fleets whose attacker retreats by its orders, with a sea zone to retreat to."""
+    import importlib
+    import random
+
+    from pbem.engine.combat import Battle
+    from pbem.io.rulesets import load_ruleset, ruleset_dir
+
+    rng = random.Random(1943)
+    out = []
+    for k in range(n):
+        ruleset = SEA_RULESETS[k % len(SEA_RULESETS)]
+        units = dict(load_ruleset(ruleset).units)
+        rules = importlib.import_module(f"pbem.rulesets.{ruleset_dir(ruleset).name}.combat_rules").COMBAT_RULES
+        kinds = [u for u in ("submarine", "destroyer", "cruiser", "battleship", "aircraft carrier", "fighter", "transport")
+                 if u in units]
+        attack = {u: rng.randint(1, 3) for u in rng.sample(kinds, 3) if u != "transport"} or {"destroyer": 2}
+        defend = {u: rng.randint(1, 3) for u in rng.sample(kinds, 3)}
+        retreat = rng.choice([RetreatCondition("after_round", rng.randint(1, 3)),
+                              RetreatCondition("when_attackers_at_most", rng.randint(1, 3)),
+                              RetreatCondition("when_defenders_outnumber")])
+        battle = Battle("SZ 5", "sea", "Germany", forces("Germany", attack), forces("United Kingdom", defend), units, rules,
+                        retreat_to=("SZ 6",))
+        out.append((ruleset, battle, Orders(retreat=retreat, submerge=rng.choice(["never", "always"])), Orders(), k % 7 == 0))
+    return out
+
+
+@pytest.mark.parametrize("case", _retreating_fleets(24), ids=lambda c: c[0])
+def test_sea_fast_path_plays_an_attacker_that_retreats(case):
+    """An attacker that retreats by its standing orders (after a round, when it is down to a few
+    units, when outnumbered; Conduct Combat, Step 6, Press Attack or Retreat) leaves with all its
+    units to the sea zone it names.  The sea tables play it in their end phase, asked pair by pair
+    where the retreat counts units, so such fleets are exact and fast too; the answer is the walk's
+    to 1e-12."""
     from pbem.engine.combat.engine import Engine
     from pbem.odds.sea import FastSea
 

@@ -22,9 +22,10 @@ closed form (`_stay`).
 
 Submerged units are part of a side's state.  Subs that submerge at the start of step 2 move by
 what the enemy has (a destroyer stops them), so that is a step of its own, like a phase without
-dice; subs that submerge at the end of a round do so in the end phase.  Valid when nothing else
-moves units off the strip: no retreat by order, no parting shot (`FastSea.maybe`).  NumPy is
-imported only when the odds are computed.
+dice; subs that submerge at the end of a round do so in the end phase, as does an attacker that
+retreats by its orders (that phase is asked pair by pair where the retreat counts units).  Valid
+when nothing else moves units off the strip: no retreat that leaves units behind, no parting shot
+(`FastSea.maybe`).  NumPy is imported only when the odds are computed.
 """
 
 from __future__ import annotations
@@ -271,13 +272,16 @@ class FastSea:
             at = phases.index("surprise")
             phases = phases[:at] + ("submerge",) + phases[at:]
         self.steps = phases
+        # a retreat by the attacker's numbers (not by the round) is decided in the end phase by
+        # counting units, not only by their kinds: that phase is then asked pair by pair
+        self.counted_end = engine.orders["attacker"].retreat.kind not in ("never", "after_round")  # type: ignore[index]
 
     @classmethod
     def maybe(cls, engine: Engine, low_luck: bool) -> "FastSea | None":
         if engine.kind != "sea" or "parting" in engine.phases:
             return None
-        if engine.orders["attacker"].retreat.kind != "never":  # type: ignore[index]
-            return None
+        if engine.orders["attacker"].retreat.kind != "never" and engine.battle.can_retreat and not all(engine.retreating):
+            return None  # a partial retreat leaves units fighting beside those gone: use the general walk
         return cls(engine, low_luck)
 
     def takes(self, st: State, volleys) -> bool:  # type: ignore[no-untyped-def]
@@ -304,7 +308,7 @@ class FastSea:
                 self.finals.append(end)
             return -(2 + got)
         if any(st.a_retreated):
-            raise AssertionError("a steady sea round retreated")
+            raise AssertionError("a steady sea round retreated in part")
         i = self.sides["attacker"].add((st.a, st.a_pending, st.a_submerged))
         j = self.sides["defender"].add((st.d, st.d_pending, st.d_submerged))
         return i * STRIDE + j
@@ -477,20 +481,21 @@ class FastSea:
         missing = np.nonzero(got == UNKNOWN)[0]
         if len(missing):
             kinds = self.kinds_left.setdefault(phase, _Table(UNKNOWN)).fit(len(A.sigs), len(D.sigs))
+            by_kinds = not (phase == "end" and self.counted_end)
             mi, mj = I[missing], J[missing]
             sa, sd = np.asarray(A.sig)[mi], np.asarray(D.sig)[mj]
-            same = kinds[sa, sd] == 1
+            same = (kinds[sa, sd] == 1) & by_kinds
             table[mi[same], mj[same]] = mi[same] * STRIDE + mj[same]
             for i, j, a, d in sorted(set(zip(mi[~same].tolist(), mj[~same].tolist(), sa[~same].tolist(), sd[~same].tolist()))):
                 if table[i, j] != UNKNOWN:
                     continue
                 kinds = self.kinds_left[phase].fit(len(A.sigs), len(D.sigs))
-                if kinds[a, d] == 1:
+                if kinds[a, d] == 1 and by_kinds:
                     table[i, j] = i * STRIDE + j
                     continue
                 st = self._state(i, j)
                 settled = not any(st.a_pending) and not any(st.d_pending)
-                if kinds[a, d] >= 2 and settled:  # as for another pair of these kinds
+                if kinds[a, d] >= 2 and settled and by_kinds:  # as for another pair of these kinds
                     zero_a, zero_d, over = self.tail_patterns[kinds[a, d] - 2]
                     table[i, j] = self._code(st._replace(a=tuple(0 if z else n for n, z in zip(st.a, zero_a)),
                                                          d=tuple(0 if z else n for n, z in zip(st.d, zero_d)), over=over))
