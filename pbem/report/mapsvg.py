@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import lru_cache
 from html import escape as _escape
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Iterable, Mapping, NamedTuple, Protocol, Sequence
@@ -331,6 +332,7 @@ def _land_fill(name: str, view: MapView) -> str:
     return land_tint(_colour(view, owner))
 
 
+@lru_cache(maxsize=256)  # a handful of power colours, asked for every space and stack of every board
 def land_tint(colour: str) -> str:
     """A territory's fill: dark power colours lightened so names stay readable on them, light ones
     left nearly as they are so they do not fade into the neutrals' near white."""
@@ -356,6 +358,7 @@ def _contrast(a: str, b: str) -> float:
 MIN_BADGE_CONTRAST = 2.0
 
 
+@lru_cache(maxsize=256)
 def badge_colour(colour: str) -> str:
     """The power's colour for unit stacks and move labels, darkened just enough to read on the
     power's own territories: tan badges on tan land, orange on orange, were invisible."""
