@@ -7,7 +7,7 @@ gives the same bytes on any machine, and `git diff` between two turns shows only
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from pbem.engine.model import GameState
@@ -15,7 +15,7 @@ from pbem.engine.problems import Problem, ProblemsError
 from pbem.engine.rules import Rules
 from pbem.engine.ruleset import Ruleset
 from pbem.io.schemas import check
-from pbem.io.yamlfile import dump_yaml, load_yaml
+from pbem.io.yamlfile import _FLOW_LEAF_WIDTH, dump_yaml, load_yaml
 
 HEADER = (
     "# pbem game state: written by `pbem adjudicate`; do not edit by hand (`pbem audit` finds edits).\n"
@@ -84,24 +84,57 @@ def dump_state(state: GameState, ruleset: Ruleset) -> str:
     units = data.pop("units")  # the last section
     if not units:
         return HEADER + dump_yaml({**data, "units": units}, flow_leaves=True)
-    return HEADER + dump_yaml(data, flow_leaves=True) + "units:\n" + "".join(_space_units(space, by) for space, by in units.items())
+    control = data["control"]  # the section before it: a line per territory, most alike every turn
+    if _flow_width(control) <= _FLOW_LEAF_WIDTH:  # a short one goes on one line: dumped with the rest
+        head = dump_yaml(data, flow_leaves=True)
+    else:
+        del data["control"]
+        head = dump_yaml(data, flow_leaves=True) + "control:\n" + _kept_entries(
+            control, _CONTROL_LINES, lambda territory, controller: (territory, controller), flow_leaves=False)
+    return HEADER + head + "units:\n" + _kept_entries(units, _SPACE_UNITS, lambda space, by: repr((space, by)), flow_leaves=True)
 
 
-_SPACE_UNITS: dict[str, str] = {}  # one space's units (their repr) -> their lines in state.yaml
+def _flow_width(mapping: Mapping[str, Any]) -> int:
+    """At least the width `dump_yaml` measures to put a mapping of scalars on one line."""
+    return sum(len(str(k)) + 2 + len(str(v)) + 2 for k, v in mapping.items())
 
 
-def _space_units(space: str, by: dict[str, dict[str, int]]) -> str:
-    """One space's lines of the units section, made once per content: a turn changes the units of
-    few spaces, and PyYAML's emitter (pure Python, for the same bytes everywhere) took a quarter of
-    an audit.  The same bytes as the section dumped whole (tests/io/test_state.py)."""
-    key = repr((space, by))
-    text = _SPACE_UNITS.get(key)
-    if text is None:
-        text = "".join("  " + line for line in dump_yaml({space: by}, flow_leaves=True).splitlines(keepends=True))
-        if len(_SPACE_UNITS) >= 50_000:
-            _SPACE_UNITS.clear()
-        _SPACE_UNITS[key] = text
-    return text
+# A section's entries (a territory's controller, a space's units) as their lines in state.yaml,
+# kept by content: a turn changes few of them, and PyYAML's emitter (pure Python, for the same
+# bytes everywhere) took a quarter of an audit.
+_CONTROL_LINES: dict[Any, str] = {}
+_SPACE_UNITS: dict[Any, str] = {}
+
+
+def _kept_entries(section: Mapping[str, Any], kept: dict[Any, str], key: Callable[[str, Any], Any], *,
+                  flow_leaves: bool) -> str:
+    """The lines of a block mapping nested one level in, its entries new since the last call dumped
+    together and split apart: the same bytes as the section dumped whole (tests/io/test_state.py)."""
+    keys = {name: key(name, value) for name, value in section.items()}
+    new = {name: value for name, value in section.items() if keys[name] not in kept}
+    if new:
+        if len(kept) >= 50_000:
+            kept.clear()
+            new = dict(section)
+        entries = _top_level_entries(dump_yaml(new, flow_leaves=flow_leaves))
+        if len(entries) != len(new):  # an entry of more than one top-level line: dumped one by one
+            entries = [dump_yaml({name: value}, flow_leaves=flow_leaves) for name, value in new.items()]
+        for name, text in zip(new, entries):
+            kept[keys[name]] = "".join("  " + line for line in text.splitlines(keepends=True))
+    return "".join(kept[keys[name]] for name in section)
+
+
+def _top_level_entries(text: str) -> list[str]:
+    """A block mapping's text cut before each line that starts a top-level key."""
+    entries: list[str] = []
+    for line in text.splitlines(keepends=True):
+        if not line.startswith((" ", ": ")):  # ": " ends a long key's "? " entry
+            entries.append(line)
+        elif entries:
+            entries[-1] += line
+        else:
+            return []
+    return entries
 
 
 def load_state(text: str | bytes, ruleset: Ruleset, filename: str = "state.yaml") -> GameState:

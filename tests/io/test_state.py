@@ -1,4 +1,4 @@
-"""The state file: the units section written space by space is the section written whole."""
+"""The state file: the units and control sections written line by line are the sections written whole."""
 
 from __future__ import annotations
 
@@ -44,3 +44,29 @@ def test_each_spaces_units_written_apart_give_the_bytes_of_the_whole_section(rul
         assert load_state(text, ruleset).units == {s: {p: dict(sorted(u.items())) for p, u in by.items()} for s, by in moved.units.items()}
     empty = dataclasses.replace(state, units={})
     assert dump_state(empty, ruleset) == _whole(empty, ruleset)
+
+
+@pytest.mark.parametrize("ruleset_id", sorted(RULESETS))
+def test_each_territorys_control_written_apart_gives_the_bytes_of_the_whole_section(ruleset_id: str) -> None:
+    """`dump_state` keeps each territory's line of the control section too: captures, a territory
+    controlled by none (a neutral attacked and not taken, 1940 Global E11), names that YAML must
+    quote or write as an explicit key, and a control section short enough to go on one line give
+    the bytes of the whole state dumped at once."""
+    ruleset = load_ruleset(ruleset_id)
+    state = initial_state(ruleset, None, rules_for(ruleset)[0])
+    rng = random.Random(ruleset_id)
+    powers = [p.name for p in ruleset.powers]
+    control = dict(state.control)
+    for _ in range(5):
+        for territory in rng.sample(sorted(control), 8):
+            control[territory] = rng.choice([*powers, None])
+        control["yes"] = rng.choice(powers)  # read back as true unless quoted
+        control["Front: 2"] = None
+        control["a name longer than a YAML simple key " * 4] = rng.choice(powers)  # written as "? name" / ": value"
+        moved = dataclasses.replace(state, control=dict(sorted(control.items())))
+        text = dump_state(moved, ruleset)
+        assert text == _whole(moved, ruleset)
+        assert dump_state(moved, ruleset) == text  # the second time from the kept lines
+    for short in ({}, {"Malta": powers[0]}, {"Malta": powers[0], "Gibraltar": None}):
+        few = dataclasses.replace(state, control=short)
+        assert dump_state(few, ruleset) == _whole(few, ruleset)
