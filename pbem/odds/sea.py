@@ -23,9 +23,10 @@ closed form (`_stay`).
 Submerged units are part of a side's state.  Subs that submerge at the start of step 2 move by
 what the enemy has (a destroyer stops them), so that is a step of its own, like a phase without
 dice; subs that submerge at the end of a round do so in the end phase, as does an attacker that
-retreats by its orders (that phase is asked pair by pair where the retreat counts units).  Valid
-when nothing else moves units off the strip: no retreat that leaves units behind, no parting shot
-(`FastSea.maybe`).  NumPy is imported only when the odds are computed.
+retreats by its orders (that phase is asked pair by pair where the retreat counts units).  Europe's
+parting shot is a volley of its own after the fire, from the defending subs hit in it, which stay
+behind the strip until the end phase.  Valid unless a retreat leaves units behind (`FastSea.maybe`).
+NumPy is imported only when the odds are computed.
 """
 
 from __future__ import annotations
@@ -47,6 +48,7 @@ HIT_RADIX = 1 << 12  # `_outcomes_of` codes hits per class in this base (more di
 HIT_CLASSES = 5  # and at most this many fire classes per target (4096 ** 5 < 2 ** 63)
 UNKNOWN = -1
 NO_VOLLEY = -1
+DICE_PHASES = ("surprise", "fire", "parting")  # the phases whose volleys the tables play
 UNASKED = -2
 SideKey = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]  # units on the strip, casualties behind it, submerged
 
@@ -71,7 +73,7 @@ class _Sides:
         if got is None:
             got = self.index[key] = len(self.keys)
             self.keys.append(key)
-            present = tuple(n > 0 for n in key[0]) + tuple(n > 0 for n in key[2])
+            present = tuple(n > 0 for n in key[0]) + tuple(n > 0 for n in key[1]) + tuple(n > 0 for n in key[2])
             self.sig.append(self.sigs.setdefault(present, len(self.sigs)))
             self.seen.append(self.seens.setdefault(self._seen_by(key[0]), len(self.seens)))
             self.hp.append(sum((n - p) * (1 if c.damaged else c.profile.hits) for n, p, c in zip(key[0], key[1], self.cats)))
@@ -237,8 +239,8 @@ class FastSea:
     """Steady sea rounds solved as a programme over pairs of side states (see the module docstring)."""
 
     # Work units (see pbem.odds.STATE_BUDGET): a question put to the engine, and outcomes combined
-    ASK_UNITS = 10
-    OUTCOMES_PER_UNIT = 70
+    ASK_UNITS = 7
+    OUTCOMES_PER_UNIT = 100
 
     def __init__(self, engine: Engine, low_luck: bool):
         self.engine = engine
@@ -272,13 +274,14 @@ class FastSea:
             at = phases.index("surprise")
             phases = phases[:at] + ("submerge",) + phases[at:]
         self.steps = phases
+        self.parting = "parting" in phases
         # a retreat by the attacker's numbers (not by the round) is decided in the end phase by
         # counting units, not only by their kinds: that phase is then asked pair by pair
         self.counted_end = engine.orders["attacker"].retreat.kind not in ("never", "after_round")  # type: ignore[index]
 
     @classmethod
     def maybe(cls, engine: Engine, low_luck: bool) -> "FastSea | None":
-        if engine.kind != "sea" or "parting" in engine.phases:
+        if engine.kind != "sea":
             return None
         if engine.orders["attacker"].retreat.kind != "never" and engine.battle.can_retreat and not all(engine.retreating):
             return None  # a partial retreat leaves units fighting beside those gone: use the general walk
@@ -398,7 +401,8 @@ class FastSea:
                 self._taken_many(target, phase, volley, sorted(todo))
                 todo = set()
                 table = self.taken[(target, phase)].fit(len(side.keys), len(self.hit_keys[target]))
-            hit = self.engine.surprise_casualties if phase == "surprise" else self.engine.fire_casualties
+            hit = {"surprise": self.engine.surprise_casualties, "fire": self.engine.fire_casualties,
+                   "parting": self.engine.parting_casualties}[phase]
             for s, h in sorted(todo):
                 if h == 0 and not any(side.keys[s][1]):  # no hit, no casualty behind the strip: no change
                     table = self.taken[(target, phase)].fit(len(side.keys), len(self.hit_keys[target]))
@@ -446,10 +450,12 @@ class FastSea:
         here = (st.a, st.a_pending, st.a_submerged) if target == "attacker" else (st.d, st.d_pending, st.d_submerged)
         got = self.left.get((target, phase, here))
         if got is None:
-            if phase == "fire":
+            if phase == "fire" and not (self.parting and target == "defender"):
                 st = self.engine.end_of_fire(st)
-            else:
+            elif phase == "surprise":
                 st = self.engine.surprise_leave(st, target)  # type: ignore[arg-type]
+            # else a parting shot's casualties leave at once, and the defender's of a round with
+            # parting shots stay behind the strip for them (the end phase removes them)
             got = self.left[(target, phase, here)] = self.sides[target].add(
                 (st.a, st.a_pending, st.a_submerged) if target == "attacker" else (st.d, st.d_pending, st.d_submerged))
         return got
@@ -606,7 +612,7 @@ class FastSea:
                     codes, w = codes[~done], w[~done]
                 parts.append((codes, w, STRIDE))
 
-            if phase not in ("surprise", "fire"):
+            if phase not in DICE_PHASES:
                 reached(self._tail(phase, i, j), w)
             else:
                 va, vd = self._volleys(phase, i, j)
@@ -623,7 +629,7 @@ class FastSea:
             nd = len(self.sides["defender"].keys)  # after every state the phase met
             key = np.concatenate([k if base == nd else k // base * nd + k % base for k, _, base in parts])
             w = np.concatenate([p[1] for p in parts])
-            if phase in ("surprise", "fire"):  # pairs that meet again go on as one
+            if phase in DICE_PHASES:  # pairs that meet again go on as one
                 key, w = _merge(key, w, len(self.sides["attacker"].keys) * nd)
             i, j = key // nd, key % nd
             work.add(self.ASK_UNITS * self.asked)
@@ -661,7 +667,7 @@ class FastSea:
         code = I * STRIDE + J
         stay = np.ones(len(I))
         for phase in self.steps:
-            if phase not in ("surprise", "fire"):
+            if phase not in DICE_PHASES:
                 stay *= self._tail(phase, I, J) == code
                 continue
             va, vd = self._volleys(phase, I, J)
@@ -752,7 +758,7 @@ class FastSea:
             for phase in self.steps:
                 if not len(which):
                     break
-                if phase in ("surprise", "fire"):
+                if phase in DICE_PHASES:
                     va, vd = self._volleys(phase, i, j)
                     new_i, new_j = i.copy(), j.copy()
                     for side, v, here, out in (("attacker", va, j, new_j), ("defender", vd, i, new_i)):

@@ -540,7 +540,7 @@ class Engine:
             return self._apply_fire(state, hits, log)
         if phase == "parting":
             volley = self._parting_volley(state)
-            return self._take("attacker", state, hits[0], "parting-shot", False, log) if volley.groups and hits else state
+            return self.parting_casualties(state, volley, hits[0], log) if volley.groups and hits else state
         return self._end_round(state, log)
 
     def _take(
@@ -750,9 +750,20 @@ class Engine:
         side, step, behind = self._struck("fire", volley)
         return self._take(side, state, hits, step, behind, log)
 
+    def parting_casualties(
+        self, state: State, volley: Volley, hits: Mapping[FireClass, int], log: list[Event] | None = None
+    ) -> State:
+        """Europe's parting shot: its hits are the attacker's casualties at once.  Like
+        `fire_casualties`, it changes only the side it hits."""
+        side, step, behind = self._struck("parting", volley)
+        return self._take(side, state, hits, step, behind, log)
+
     def _struck(self, phase: str, volley: Volley) -> tuple[Side, str, bool]:
-        """Who a volley of step 2 ("surprise") or steps 3/4 ("fire") hits, the step its casualties
-        are chosen in, and whether they go behind the casualty strip (they fire back)."""
+        """Who a volley of step 2 ("surprise"), steps 3/4 ("fire") or a parting shot ("parting")
+        hits, the step its casualties are chosen in, and whether they go behind the casualty strip
+        (they fire back)."""
+        if phase == "parting":
+            return "attacker", "parting-shot", False
         if phase == "surprise":
             return ("defender" if volley.side == "attacker" else "attacker"), volley.step, True
         if volley.side == "attacker":
@@ -762,8 +773,9 @@ class Engine:
     def volley_casualties_many(
         self, volley: Volley, phase: str, counts: "np.ndarray", pending: "np.ndarray", hits: Mapping[FireClass, "np.ndarray"]
     ) -> tuple["np.ndarray", "np.ndarray"]:
-        """`surprise_casualties` (phase "surprise") or `fire_casualties` (phase "fire") for many rows
-        of the side `volley` hits: its counts and casualties behind the strip per row."""
+        """`surprise_casualties` (phase "surprise"), `fire_casualties` (phase "fire") or
+        `parting_casualties` for many rows of the side `volley` hits: its counts and casualties
+        behind the strip per row."""
         side, step, behind = self._struck(phase, volley)
         return self.casualties_many(side, counts, pending, hits, step, behind)
 

@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from pbem.engine.combat import Battle, Force, Orders
+from pbem.engine.combat import Battle, Force, Orders, RetreatCondition
 from pbem.engine.combat.engine import Engine, State
 from pbem.io.rulesets import load_ruleset, ruleset_dir
 from pbem.odds.sea import _tail_pattern
@@ -65,13 +65,16 @@ def test_a_sides_volleys_read_only_the_kinds_of_enemy_units(ruleset: str) -> Non
     assert checked >= 40 * 2 * 2 * 2
 
 
+@pytest.mark.parametrize("orders", ["none", "submerge", "retreat after round 2"])
 @pytest.mark.parametrize("ruleset", RULESETS)
-def test_the_end_of_a_round_reads_only_which_kinds_each_side_has(ruleset: str) -> None:
+def test_the_end_of_a_round_reads_only_which_kinds_each_side_has(ruleset: str, orders: str) -> None:
     """The sea fast path asks the end of a round (and of the surprise strikes) once per pair of
-    kinds where it changes no unit: with no orders to retreat or submerge, thinning either side
-    without removing a kind neither ends the battle nor changes anything there, and where the
-    phase only empties whole categories (defenceless transports) and says who won, it does the
-    same to the thinner pair (`pbem.odds.sea._tail_pattern`)."""
+    kinds where it changes no unit: thinning either side without removing a kind neither ends the
+    battle nor changes anything there, and where the phase only empties whole categories
+    (defenceless transports) and says who won, it does the same to the thinner pair
+    (`pbem.odds.sea._tail_pattern`).  So too with subs that submerge when they may, and with an
+    attacker that retreats after a round; a retreat by numbers counts units, and the sea path asks
+    that end phase pair by pair."""
     units = dict(load_ruleset(ruleset).units)
     rules = importlib.import_module(f"pbem.rulesets.{ruleset_dir(ruleset).name}.combat_rules").COMBAT_RULES
     kinds = [u for u in KINDS if u in units]
@@ -80,8 +83,10 @@ def test_the_end_of_a_round_reads_only_which_kinds_each_side_has(ruleset: str) -
         attack = {u: rng.randint(1, 3) for u in rng.sample(kinds, rng.randint(1, 4))}
         defend = {u: rng.randint(1, 3) for u in rng.sample(kinds, rng.randint(1, 4))}
         battle = Battle("SZ 5", "sea", "Germany", tuple(Force(u, "Germany", n) for u, n in attack.items()),
-                        tuple(Force(u, "United Kingdom", n) for u, n in defend.items()), units, rules)
-        engine = Engine(battle, Orders(), Orders())
+                        tuple(Force(u, "United Kingdom", n) for u, n in defend.items()), units, rules, retreat_to=("SZ 6",))
+        submerge = "always" if orders == "submerge" else "never"
+        retreat = RetreatCondition("after_round", 2) if orders.startswith("retreat") else RetreatCondition()
+        engine = Engine(battle, Orders(submerge=submerge, retreat=retreat), Orders(submerge=submerge))
         base = _start(engine, 2)
         thin = base._replace(a=tuple(min(n, 1) for n in base.a), d=tuple(min(n, 1) for n in base.d))
         for phase in ("end", "after"):
@@ -114,7 +119,7 @@ def test_casualties_asked_many_at_once_are_those_asked_one_by_one(ruleset: str) 
             pending = [tuple(rng.randint(0, n) if rng.random() < 0.3 else 0 for n in c) for c in counts]
             classes = rng.sample(["any", "not_air", "not_sub", "air"], rng.randint(1, 3))
             hits = [{k: rng.randint(0, 4) for k in classes} for _ in counts]
-            for step, behind in (("attacker", True), ("defender", False), ("surprise-attacker", True)):
+            for step, behind in (("attacker", True), ("defender", False), ("surprise-attacker", True), ("parting-shot", False)):
                 got_counts, got_pending = engine.casualties_many(
                     side, np.array(counts), np.array(pending), {k: np.array([h[k] for h in hits]) for k in classes},
                     step, behind)
@@ -122,7 +127,7 @@ def test_casualties_asked_many_at_once_are_those_asked_one_by_one(ruleset: str) 
                     alone = engine._casualties(side, c, p, h, step, behind)[:2]
                     assert (tuple(got_counts[n].tolist()), tuple(got_pending[n].tolist())) == alone, (ruleset, c, p, h)
                     compared += 1
-    assert compared == 25 * 2 * 30 * 3
+    assert compared == 25 * 2 * 30 * 4
 
 
 def test_casualties_many_refuses_a_plan_that_holds_back_a_unit() -> None:
