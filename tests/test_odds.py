@@ -414,20 +414,27 @@ def test_sea_fast_path_agrees_with_the_state_by_state_walk(case):
     assert_fast_path_agrees(*case[1:])
 
 
+def _sea_rules(k: int):  # type: ignore[no-untyped-def]
+    """The k-th rule system of SEA_RULESETS in turn: its id, units and combat rules."""
+    import importlib
+
+    from pbem.io.rulesets import load_ruleset, ruleset_dir
+
+    ruleset = SEA_RULESETS[k % len(SEA_RULESETS)]
+    rules = importlib.import_module(f"pbem.rulesets.{ruleset_dir(ruleset).name}.combat_rules").COMBAT_RULES
+    return ruleset, dict(load_ruleset(ruleset).units), rules
+
+
 def _submerging_fleets(n: int):
     """Random fleets with submarines on both sides, whose orders submerge them whenever they may."""
-    import importlib
     import random
 
     from pbem.engine.combat import Battle
-    from pbem.io.rulesets import load_ruleset, ruleset_dir
 
     rng = random.Random(1942)
     out = []
     for k in range(n):
-        ruleset = SEA_RULESETS[k % len(SEA_RULESETS)]
-        units = dict(load_ruleset(ruleset).units)
-        rules = importlib.import_module(f"pbem.rulesets.{ruleset_dir(ruleset).name}.combat_rules").COMBAT_RULES
+        ruleset, units, rules = _sea_rules(k)
         kinds = [u for u in ("destroyer", "cruiser", "battleship", "aircraft carrier", "fighter", "transport") if u in units]
         attack = {"submarine": rng.randint(1, 3), **{u: rng.randint(0, 2) for u in rng.sample(kinds, 2) if u != "transport"}}
         defend = {"submarine": rng.randint(1, 3), **{u: rng.randint(0, 2) for u in rng.sample(kinds, 2)}}
@@ -437,38 +444,16 @@ def _submerging_fleets(n: int):
     return out
 
 
-@pytest.mark.parametrize("case", _submerging_fleets(24), ids=lambda c: c[0])
-def test_sea_fast_path_plays_submarines_that_submerge(case):
-    """Subs whose standing orders submerge them whenever they may (Conduct Combat, Step 2, Submarine
-    Surprise Strike or Submerge; unless an enemy destroyer is present) leave the strip without a
-    hit.  They are part of a side's state in the sea tables, so such fleets are solved there too,
-    exact and fast, instead of being walked state by state or sampled past the bound; the answer is
-    the walk's to 1e-12.  Europe's and Pacific's defending subs submerge instead of firing back, at
-    the end of the round, and those hit take a parting shot first (German Submarines vs. Allied
-    Ships): the tables play the parting shot as a volley of its own."""
-    from pbem.engine.combat.engine import Engine
-    from pbem.odds.sea import FastSea
-
-    ruleset, battle, attacker, defender, low_luck = case
-    engine = Engine(battle, attacker, defender)
-    assert FastSea.maybe(engine, low_luck) is not None
-    assert_fast_path_agrees(battle, attacker, defender, low_luck)
-
-
 def _retreating_fleets(n: int):
     """Random fleets whose attacker retreats by its orders, with a sea zone to retreat to."""
-    import importlib
     import random
 
     from pbem.engine.combat import Battle
-    from pbem.io.rulesets import load_ruleset, ruleset_dir
 
     rng = random.Random(1943)
     out = []
     for k in range(n):
-        ruleset = SEA_RULESETS[k % len(SEA_RULESETS)]
-        units = dict(load_ruleset(ruleset).units)
-        rules = importlib.import_module(f"pbem.rulesets.{ruleset_dir(ruleset).name}.combat_rules").COMBAT_RULES
+        ruleset, units, rules = _sea_rules(k)
         kinds = [u for u in ("submarine", "destroyer", "cruiser", "battleship", "aircraft carrier", "fighter", "transport")
                  if u in units]
         attack = {u: rng.randint(1, 3) for u in rng.sample(kinds, 3) if u != "transport"} or {"destroyer": 2}
@@ -482,19 +467,23 @@ def _retreating_fleets(n: int):
     return out
 
 
-@pytest.mark.parametrize("case", _retreating_fleets(24), ids=lambda c: c[0])
-def test_sea_fast_path_plays_an_attacker_that_retreats(case):
-    """An attacker that retreats by its standing orders (after a round, when it is down to a few
-    units, when outnumbered; Conduct Combat, Step 6, Press Attack or Retreat) leaves with all its
-    units to the sea zone it names.  The sea tables play it in their end phase, asked pair by pair
-    where the retreat counts units, so such fleets are exact and fast too; the answer is the walk's
-    to 1e-12."""
+@pytest.mark.parametrize("case", _submerging_fleets(24) + _retreating_fleets(24), ids=lambda c: c[0])
+def test_sea_fast_path_plays_subs_that_submerge_and_attackers_that_retreat(case):
+    """Subs whose standing orders submerge them whenever they may (Conduct Combat, Step 2, Submarine
+    Surprise Strike or Submerge; unless an enemy destroyer is present) leave the strip without a
+    hit; they are part of a side's state in the sea tables.  Europe's and Pacific's defending subs
+    submerge instead of firing back, at the end of the round, and those hit take a parting shot
+    first (German Submarines vs. Allied Ships): the tables play it as a volley of its own.  An
+    attacker that retreats by its orders (after a round, when down to a few units, when
+    outnumbered; Step 6, Press Attack or Retreat) leaves with all its units to the sea zone it
+    names, in the end phase, asked pair by pair where the retreat counts units.  Such fleets are
+    solved in the tables, exact and fast, instead of being walked state by state or sampled past
+    the bound; the answer is the walk's to 1e-12."""
     from pbem.engine.combat.engine import Engine
     from pbem.odds.sea import FastSea
 
     ruleset, battle, attacker, defender, low_luck = case
-    engine = Engine(battle, attacker, defender)
-    assert FastSea.maybe(engine, low_luck) is not None
+    assert FastSea.maybe(Engine(battle, attacker, defender), low_luck) is not None
     assert_fast_path_agrees(battle, attacker, defender, low_luck)
 
 
