@@ -266,7 +266,7 @@ class FastSea:
         self.final_index: dict[State, int] = {}
         self.zero_a = (0,) * len(engine.a_cats)
         self.zero_d = (0,) * len(engine.d_cats)
-        self.asked = 0
+        self.work: _Work | None = None  # what `solve` may spend; questions to the engine are charged as they are asked
         # the phases of a round, with subs that submerge at the start of step 2 as a step of their
         # own: it moves a side's units by what the other side has (a destroyer), so no side's table holds it
         phases = engine.phases
@@ -383,7 +383,7 @@ class FastSea:
                     if found is None:
                         found = self.outcomes[side].add(v.groups, *self._outcomes_of(target, v))
                 table[own[k], seen[k]] = found
-                self.asked += 1
+                self._asked(1)
         return ta[I, sig_d], td[J, sig_a]
 
     def _taken(self, target: str, phase: str, S: "np.ndarray", H: "np.ndarray") -> "np.ndarray":
@@ -412,7 +412,7 @@ class FastSea:
                 new = self._left(target, phase, hit(st, volley, self.hit_keys[target][h]) if h else st)
                 table = self.taken[(target, phase)].fit(len(side.keys), len(self.hit_keys[target]))
                 table[s, h] = new
-                self.asked += 1
+                self._asked(1)
             got = table[S, H]
         return got
 
@@ -428,6 +428,7 @@ class FastSea:
         hit_keys = [self.hit_keys[target][h] for _, h in todo]
         classes = sorted({k for hk in hit_keys for k in hk})
         hits = {k: np.array([hk.get(k, 0) for hk in hit_keys], dtype=np.int64) for k in classes}
+        self._asked(len(todo) // BATCH_ASKS_PER_ASK)  # before the batch: past the bound, it is not asked
         after_counts, after_pending = self.engine.volley_casualties_many(volley, phase, counts, pending, hits)  # type: ignore[arg-type]
         found: dict[SideKey, int] = {}
         rows = []
@@ -440,7 +441,13 @@ class FastSea:
         S = np.array([s for s, _ in todo], dtype=np.int64)
         H = np.array([h for _, h in todo], dtype=np.int64)
         table[S, H] = rows
-        self.asked += len(todo) // BATCH_ASKS_PER_ASK + len(found)
+        self._asked(len(found))
+
+    def _asked(self, questions: int) -> None:
+        """Charge questions to the engine to the work of `solve` as they are asked, so that a
+        layer's tables stop being built once past the bound (none in the sample)."""
+        if self.work is not None:
+            self.work.add(self.ASK_UNITS * questions)
 
     def _left(self, target: str, phase: str, st: State) -> int:
         """The target's state, numbered, once its casualties leave the strip as soon as the rules
@@ -526,7 +533,7 @@ class FastSea:
                         kinds[a, d] = 0
                 table = self.tails[phase].fit(len(A.keys), len(D.keys))
                 table[i, j] = code
-                self.asked += 1
+                self._asked(1)
             got = table[I, J]
         return got
 
@@ -632,8 +639,6 @@ class FastSea:
             if phase in DICE_PHASES:  # pairs that meet again go on as one
                 key, w = _merge(key, w, len(self.sides["attacker"].keys) * nd)
             i, j = key // nd, key % nd
-            work.add(self.ASK_UNITS * self.asked)
-            self.asked = 0
         e = np.concatenate(end_index) if end_index else np.zeros(0, dtype=np.int64)
         ew = np.concatenate(end_weight) if end_weight else np.zeros(0)
         return i, j, w, e, ew
@@ -686,6 +691,7 @@ class FastSea:
     def solve(self, work: _Work) -> tuple[dict[State, float], float, int]:
         import numpy as np
 
+        self.work = work
         A, D = self.sides["attacker"], self.sides["defender"]
         starts = [(A.add(a), D.add(d), m) for (a, d), m in self.entries.items()]
         mass = np.zeros((len(A.keys), len(D.keys)))  # pairs waiting for their layer
@@ -740,6 +746,7 @@ class FastSea:
         the ends, each 1/n, and the expected rounds."""
         import numpy as np
 
+        self.work = None  # the exact attempt's budget is spent: the sample asks freely
         bits = np.random.PCG64(seed)
 
         def uniform(k: int) -> np.ndarray:
@@ -794,7 +801,6 @@ class FastSea:
                     keep = ~done
                     which, codes = which[keep], codes[keep]
                 i, j = codes // STRIDE, codes % STRIDE
-                self.asked = 0
             rnd += 1
         finals: dict[State, float] = {}
         rounds = 0.0
