@@ -6,7 +6,6 @@ ruleset's units, plurals accepted).  Mistakes are user errors (exit code 2, one 
 
 from __future__ import annotations
 
-import importlib
 import json
 import re
 from typing import Mapping
@@ -75,24 +74,16 @@ def parse_retreat(text: str | None):  # -> RetreatCondition
     )
 
 
-def _ruleset(ruleset_id: str):  # -> (Ruleset, CombatRules)
+def _ruleset(ruleset_id: str):  # -> (Ruleset, Rules, CombatRules)
     from pbem.engine.problems import ProblemsError
+    from pbem.game.game import rules_for
     from pbem.io.rulesets import load_ruleset, resolve_ruleset_id
-    import pbem.rulesets as registry
 
     try:
-        canonical = resolve_ruleset_id(ruleset_id)
-        ruleset = load_ruleset(canonical)
+        ruleset = load_ruleset(resolve_ruleset_id(ruleset_id))
     except ProblemsError as exc:
         raise click.BadParameter(str(exc), param_hint="--ruleset") from None
-    module = importlib.import_module(f"pbem.rulesets.{registry.RULESETS[canonical]}.combat_rules")
-    return ruleset, module.COMBAT_RULES
-
-
-def _rules(ruleset):  # -> Rules: the ruleset's own choices (here: may antiaircraft guns move in combat?)
-    import pbem.rulesets as registry
-
-    return importlib.import_module(f"pbem.rulesets.{registry.RULESETS[ruleset.id]}.rules").RULES
+    return (ruleset, *rules_for(ruleset))
 
 
 def _power(ruleset, text: str | None, hint: str) -> str | None:  # type: ignore[no-untyped-def]
@@ -104,13 +95,10 @@ def _power(ruleset, text: str | None, hint: str) -> str | None:  # type: ignore[
         raise click.BadParameter(str(exc.args[0]), param_hint=hint) from None
 
 
-def _modifiers(ruleset, kind: str, attacker: str | None, defender: str | None, controller: str | None, round_: int,  # type: ignore[no-untyped-def]
-               attacking: Mapping[str, int], seaborne: bool, options: Mapping[str, object]):
+def _modifiers(ruleset, rules, kind: str, attacker: str | None, defender: str | None, controller: str | None,  # type: ignore[no-untyped-def]
+               round_: int, attacking: Mapping[str, int], seaborne: bool, options: Mapping[str, object]):
     """The ruleset's battle modifiers (Rules.hooks.battle_modifiers) for a battle between these
     powers in this round and territory, as `Battle` fields for the calculator's two sides."""
-    from pbem.game.game import rules_for
-
-    rules, _ = rules_for(ruleset)
     hook = rules.hooks.battle_modifiers
     if hook is None or (attacker is None and defender is None):
         return {}, None, frozenset()
@@ -187,7 +175,7 @@ def odds(
     from pbem.engine.combat.model import Battle, Force, Orders
     from pbem.odds import COMMAND_BUDGET, battle_odds
 
-    ruleset, rules = _ruleset(ruleset_id)
+    ruleset, rules, combat_rules = _ruleset(ruleset_id)
     units = ruleset.units
     a = parse_units(attack, units)
     d = parse_units(defend, units)
@@ -209,7 +197,7 @@ def odds(
                 raise click.BadParameter(f"{unit} cannot fight in a {kind} battle", param_hint=side)
             if battle_kind == "land" and domain == "sea":
                 raise click.BadParameter(f"{unit} cannot fight in a {kind} battle", param_hint=side)
-    if not _rules(ruleset).movement.aa_moves_in_combat:
+    if not rules.movement.aa_moves_in_combat:
         for side, spec in (("--attack", a), ("--seaborne", boat)):
             for unit in spec:
                 if units[unit].has("moves_noncombat_only"):
@@ -230,7 +218,7 @@ def odds(
         v = value.strip().lower()
         options[name.strip()] = True if v == "true" else False if v == "false" else int(v) if v.isdigit() else value.strip()
     profiles, aa_hit, aa_immune = _modifiers(
-        ruleset, kind, _power(ruleset, attacker_power, "--attacker-power"), _power(ruleset, defender_power, "--defender-power"),
+        ruleset, rules, kind, _power(ruleset, attacker_power, "--attacker-power"), _power(ruleset, defender_power, "--defender-power"),
         _power(ruleset, controller, "--controller"), round_, {**a, **boat}, bool(boat), options)
     ool_a = tuple(parse_units(attacker_ool, units)) if attacker_ool else ()
     ool_d = tuple(parse_units(defender_ool, units)) if defender_ool else ()
@@ -244,7 +232,7 @@ def odds(
         attackers=attackers,
         defenders=tuple(Force(u, "defender", n) for u, n in d.items()),
         units=units,
-        rules=rules,
+        rules=combat_rules,
         bombard=tuple(bombard_list),
         retreat_to=("retreat",),
         profiles=profiles,

@@ -15,7 +15,7 @@ from pbem.engine.problems import Problem, ProblemsError
 from pbem.engine.rules import Rules
 from pbem.engine.ruleset import Ruleset
 from pbem.io.schemas import check
-from pbem.io.yamlfile import _FLOW_LEAF_WIDTH, dump_yaml, load_yaml
+from pbem.io.yamlfile import FLOW_LEAF_WIDTH, dump_yaml, load_yaml
 
 HEADER = (
     "# pbem game state: written by `pbem adjudicate`; do not edit by hand (`pbem audit` finds edits).\n"
@@ -85,7 +85,7 @@ def dump_state(state: GameState, ruleset: Ruleset) -> str:
     if not units:
         return HEADER + dump_yaml({**data, "units": units}, flow_leaves=True)
     control = data["control"]  # the section before it: a line per territory, most alike every turn
-    if _flow_width(control) <= _FLOW_LEAF_WIDTH:  # a short one goes on one line: dumped with the rest
+    if _flow_width(control) <= FLOW_LEAF_WIDTH:  # a short one goes on one line: dumped with the rest
         head = dump_yaml(data, flow_leaves=True)
     else:
         del data["control"]

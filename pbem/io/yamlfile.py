@@ -478,7 +478,7 @@ def _kind_name(value: Any) -> str:
 # --------------------------------------------------------------------------- writing
 
 
-_FLOW_LEAF_WIDTH = 72  # rendered length up to which a mapping/list of scalars goes on one line
+FLOW_LEAF_WIDTH = 72  # rendered length up to which a mapping/list of scalars goes on one line
 _PLAINISH = re.compile(r"[^\n\r\x85\u2028\u2029]*")
 
 
@@ -524,7 +524,7 @@ def _short_leaves(nodes: list[yaml.Node]) -> bool:
         if not isinstance(node, ScalarNode) or node.style == "|" or "\n" in node.value:
             return False
         width += len(node.value) + 2
-    return width <= _FLOW_LEAF_WIDTH
+    return width <= FLOW_LEAF_WIDTH
 
 
 def _represent_dict(dumper: _Dumper, value: dict[Any, Any]) -> yaml.Node:
