@@ -62,7 +62,6 @@ def solve_grids(
     W = np.array(widths) - 1  # each grid's column chain end
     grids = np.arange(G)
     padding = np.arange(nd)[None, :] > W[:, None]  # cells past a grid's chain end: no mass ever
-    narrower = bool(padding.any())
     hmax = max(max(len(q) for p in P for q in p), na + 1)
     PT = np.zeros((G, hmax, nd))  # PT[g, h, j] = P[g][j][h]
     for g, p in enumerate(P):
@@ -116,10 +115,10 @@ def solve_grids(
             b0, b1 = b
             hit = b1 * block
             block *= b0
+            at_end = hit[grids, :, W]  # a hit at the chain end stays there, not past it
+            hit[grids, :, W] = 0.0
             block[:, :, 1:] += hit[:, :, :-1]
-            block[grids, :, W] += hit[grids, :, W]  # a hit at the chain end stays there
-            if narrower:
-                block[np.broadcast_to(padding[:, None, :], block.shape)] = 0.0
+            block[grids, :, W] += at_end
         else:
             pending[:, r + 1 :] = _capped_rows(block, b, W)
     return [ending[g, :, : widths[g]] for g in range(G)], [started[g, :, : widths[g]] for g in range(G)]
