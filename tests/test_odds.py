@@ -241,7 +241,7 @@ def test_past_the_bound_battles_are_sampled_and_say_so():
     confidence half-width; the sample agrees with the exact answer within it."""
     battle = sea({"submarine": 2, "destroyer": 1}, {"destroyer": 1, "transport": 1})
     exact = battle_odds(battle, budget=None)
-    sampled = battle_odds(battle, budget=1)
+    sampled = battle_odds(battle, budget=1, sample_budget=None)  # every one of SIMULATIONS battles
     assert exact.exact and not sampled.exact
     assert sampled.confidence is not None and 0 < sampled.confidence < 0.05
     for field in ("attacker_win", "defender_win", "draw"):
@@ -278,7 +278,7 @@ def test_a_land_battle_past_the_bound_is_sampled_on_its_loss_chains(case):
     twice its 95 % half-width (AAA profile p. 25, General Combat pp. 16-18, Condition B p. 18)."""
     battle, attacker, defender, low_luck = case
     exact = battle_odds(battle, attacker, defender, low_luck=low_luck, budget=None)
-    sampled = battle_odds(battle, attacker, defender, low_luck=low_luck, budget=1)
+    sampled = battle_odds(battle, attacker, defender, low_luck=low_luck, budget=1, sample_budget=None)
     assert not sampled.exact
     for field in ("attacker_win", "defender_win", "draw", "retreat"):
         assert abs(getattr(sampled, field) - getattr(exact, field)) < 2 * sampled.confidence, field
@@ -299,9 +299,41 @@ def test_a_large_land_battle_is_sampled_on_its_chains(monkeypatch):
 
     monkeypatch.setattr(FastLand, "play", counting)
     battle = land({"infantry": 150, "artillery": 60, "tank": 60, "fighter": 20}, {"infantry": 200, "tank": 60, "antiaircraft artillery": 2})
-    odds = battle_odds(battle, budget=1)
+    odds = battle_odds(battle, budget=1, sample_budget=None)
     assert not odds.exact and len(played) == 2000  # every sampled battle
-    assert battle_odds(battle, budget=1) == odds  # the same sample again
+    assert battle_odds(battle, budget=1, sample_budget=None) == odds  # the same sample again
+
+
+@pytest.mark.parametrize("kind", ["land chains", "sea tables", "general"])
+def test_the_sample_past_the_bound_has_a_bound_of_its_own(kind):
+    """Issue 19: no command spends more than its bound on odds, the sample included.  The sample
+    counts its work as the exact attempt does and stops once it has spent its own budget (by
+    default the exact attempt's again), after FEWEST_SIMULATIONS battles at least; its confidence
+    half-width is that of the battles it played, and it is the same sample on every run."""
+    from pbem.odds import FEWEST_SIMULATIONS, SIMULATIONS, half_width
+
+    if kind == "land chains":
+        battle, orders = land({"infantry": 40, "artillery": 10, "tank": 10}, {"infantry": 45, "tank": 10}), (Orders(), Orders())
+    elif kind == "sea tables":
+        battle = sea({"battleship": 2, "destroyer": 4, "submarine": 4, "fighter": 2, "aircraft carrier": 1},
+                     {"battleship": 1, "destroyer": 4, "submarine": 2, "fighter": 4, "aircraft carrier": 2})
+        orders = (Orders(), Orders())
+    else:  # an attacker whose aircraft retreat while its ships stay: the general walk and sampler
+        battle = sea({"battleship": 1, "destroyer": 3, "fighter": 3, "aircraft carrier": 1},
+                     {"destroyer": 4, "submarine": 2, "cruiser": 2}, retreat_to=("SZ 6",))
+        orders = (Orders(retreat=RetreatCondition("after_round", 2)), Orders())
+    few = battle_odds(battle, *orders, budget=1, sample_budget=1)
+    some = battle_odds(battle, *orders, budget=1, sample_budget=4_000)
+    every = battle_odds(battle, *orders, budget=1, sample_budget=None)
+    assert not few.exact and not some.exact and not every.exact
+    assert few.states == FEWEST_SIMULATIONS and every.states == SIMULATIONS
+    assert FEWEST_SIMULATIONS <= some.states < SIMULATIONS
+    for odds in (few, some, every):
+        assert odds.confidence == half_width(odds.states)
+    assert few.confidence > some.confidence >= every.confidence
+    assert battle_odds(battle, *orders, budget=1, sample_budget=4_000) == some
+    # by default the sample may spend what the exact attempt could
+    assert battle_odds(battle, *orders, budget=2_000) == battle_odds(battle, *orders, budget=2_000, sample_budget=2_000)
 
 
 def _counting_engine_calls(monkeypatch) -> dict[str, int]:  # type: ignore[no-untyped-def]
@@ -533,12 +565,12 @@ def test_a_fleet_past_the_bound_is_sampled_through_the_sea_tables_and_agrees_wit
                  {"battleship": 1, "aircraft carrier": 2, "fighter": 4, "destroyer": 3, "submarine": 2, "transport": 2})
     orders = (Orders(order_of_loss=order), Orders(order_of_loss=order))
     exact = battle_odds(battle, *orders, budget=None)
-    sampled = battle_odds(battle, *orders, budget=5_000)
+    sampled = battle_odds(battle, *orders, budget=5_000, sample_budget=None)
     assert exact.exact and not sampled.exact and sampled.confidence
     for field in ("attacker_win", "defender_win"):
         assert abs(getattr(sampled, field) - getattr(exact, field)) < sampled.confidence, field
     assert abs(sampled.expected_rounds - exact.expected_rounds) < 0.2
-    assert battle_odds(battle, *orders, budget=5_000) == sampled
+    assert battle_odds(battle, *orders, budget=5_000, sample_budget=None) == sampled
 
 
 # aacalc2 (github mshih01/aacalc2), the exact calculator players use, on 1942 Second Edition

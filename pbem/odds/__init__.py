@@ -55,8 +55,13 @@ STATE_BUDGET = 200_000
 UNIT_SECONDS = 7e-6
 REPORT_BUDGET = 40_000
 COMMAND_BUDGET = 150_000
+# The sample past the bound plays up to SIMULATIONS battles and may spend the budget again (in the
+# same units, charged as it goes), but always plays FEWEST_SIMULATIONS: fewer battles, a wider
+# confidence interval, and the odds never cost more than twice the budget (plus those few battles).
 SIMULATIONS = 2_000
-_HALF_WIDTH = 1.96 * math.sqrt(0.25 / SIMULATIONS)  # the 95 % half-width of a sampled chance, at worst
+FEWEST_SIMULATIONS = 250
+SAMPLE_STEP_UNITS = 1  # a phase (or a steady land round) of one sampled battle
+AS_MUCH_AGAIN = -1  # `battle_odds(sample_budget=...)`: the sample may spend what the exact attempt could
 TOP = 5
 
 
@@ -100,9 +105,14 @@ def battle_odds(
     *,
     low_luck: bool = False,
     budget: int | None = REPORT_BUDGET,
+    sample_budget: int | None = AS_MUCH_AGAIN,
 ) -> Odds:
     """The exact distribution of the battle's outcomes (see the module docstring), or, past
-    `budget` work units (None: no bound), a sample of it flagged `exact=False`."""
+    `budget` work units (None: no bound), a sample of it flagged `exact=False`, which may spend
+    `sample_budget` units more (by default `budget` again; None: SIMULATIONS battles whatever they
+    cost) and plays at least FEWEST_SIMULATIONS battles."""
+    if sample_budget == AS_MUCH_AGAIN:
+        sample_budget = budget
     engine = Engine(battle, attacker_orders, defender_orders)
     try:
         finals, rounds, states, neglected = _solve(engine, low_luck, budget=budget)
@@ -112,9 +122,10 @@ def battle_odds(
             # every round of this battle is a steady one: the sea path's tables, filled by the
             # attempt, answer most steps of the sample too
             seed = _seed(battle, attacker_orders, defender_orders, low_luck)
-            finals, rounds = fast.sample(engine.initial(), seed, SIMULATIONS)
-            return _summarise(engine, finals, rounds, SIMULATIONS, exact=False, confidence=_HALF_WIDTH)
-        return _sample(engine, battle, attacker_orders, defender_orders, low_luck, fast if isinstance(fast, FastLand) else None)
+            finals, rounds, played = fast.sample(engine.initial(), seed, SIMULATIONS, FEWEST_SIMULATIONS, sample_budget)
+            return _summarise(engine, finals, rounds, played, exact=False, confidence=half_width(played))
+        return _sample(engine, battle, attacker_orders, defender_orders, low_luck, fast if isinstance(fast, FastLand) else None,
+                       sample_budget)
     odds = _summarise(engine, finals, rounds, states, exact=True, confidence=None)
     return replace(odds, neglected=neglected)
 
@@ -368,16 +379,27 @@ def _summarise(
 # the fallback
 
 
+def half_width(played: int) -> float:
+    """The 95 % half-width of a chance sampled from `played` battles, at worst (a chance of 1/2)."""
+    return 1.96 * math.sqrt(0.25 / played)
+
+
 def _sample(
     engine: Engine, battle: Battle, attacker_orders: Orders, defender_orders: Orders, low_luck: bool,
-    land: FastLand | None = None,
+    land: FastLand | None = None, budget: int | None = None,
 ) -> Odds:
     """The battle sampled `SIMULATIONS` times through the engine's own step functions: each volley's
     hits drawn per fire class from its exact distribution, by a generator seeded from the battle
     and the orders themselves, so every machine draws the same sample.  States are numbered and
     each step (a state, a phase, the hits drawn) is asked of the engine once: large battles
     revisit them often, and a sample step is then a few lookups.  With `land`, the steady rounds
-    of a land battle are played on its loss chains (`FastLand.play`): a round is then two draws."""
+    of a land battle are played on its loss chains (`FastLand.play`): a round is then two draws.
+    Once the sample has spent `budget` work units (and played `FEWEST_SIMULATIONS`), it stops
+    after the battle it is playing: a question to the engine costs what it does in the exact
+    walk, a step `SAMPLE_STEP_UNITS`."""
+    work = _Work(None)  # counted, never stopped mid-battle
+    if land is not None:
+        land.work = work
     rng = random.Random(_seed(battle, attacker_orders, defender_orders, low_luck))
     draw = rng.random
     samplers: dict[object, tuple[tuple[str, list[float], float, int], ...]] = {}
@@ -416,7 +438,10 @@ def _sample(
     # special round's fire phase when the grid would take it (`FastLand.takes`)
     on_chains: dict[tuple[int, int], bool] = {}
     fire = phases.index("fire")
-    for _ in range(SIMULATIONS):
+    played = 0
+    outcomes: list[State] = []
+    while played < SIMULATIONS and not (played >= FEWEST_SIMULATIONS and budget is not None and work.spent > budget):
+        played += 1
         sid = start
         state = states[sid]
         while not state.over:
@@ -426,8 +451,10 @@ def _sample(
                 state = land.play(state, draw)
                 break
             for k in range(len(phases)):
+                work.spent += SAMPLE_STEP_UNITS
                 spec = asked.get((sid, k))
                 if spec is None:
+                    work.spent += END_UNITS
                     volleys = engine.volleys(states[sid], phases[k])
                     spec = asked[(sid, k)] = tuple(sampler(v) for v in volleys)
                     if land is not None and k == fire:
@@ -441,6 +468,7 @@ def _sample(
                     break
                 after = steps.get((sid, k, drawn))
                 if after is None:
+                    work.spent += ASK_UNITS
                     hits, at = [], 0
                     for volley in spec:
                         hits.append({cls: drawn[at + n] for n, (cls, _, _, _) in enumerate(volley)})
@@ -453,10 +481,12 @@ def _sample(
             else:
                 continue
             break
-        rounds += (0 if state.no_combat else state.round) / SIMULATIONS
+        outcomes.append(state)
+    for state in outcomes:  # each 1/played, summed in the order played
+        rounds += (0 if state.no_combat else state.round) / played
         end = state._replace(round=0)
-        finals[end] = finals.get(end, 0.0) + 1.0 / SIMULATIONS
-    return _summarise(engine, finals, rounds, SIMULATIONS, exact=False, confidence=_HALF_WIDTH)
+        finals[end] = finals.get(end, 0.0) + 1.0 / played
+    return _summarise(engine, finals, rounds, played, exact=False, confidence=half_width(played))
 
 
 def _cumulative(groups: tuple[tuple[int, ...], ...], low_luck: bool) -> list[float]:

@@ -48,6 +48,7 @@ class FastLand:
         self.chains: dict[str, dict[tuple[int, ...], list[tuple[int, ...]]]] = {"attacker": {}, "defender": {}}
         self._pos: dict[str, dict[tuple[int, ...], tuple[tuple[int, ...], int]]] = {"attacker": {}, "defender": {}}
         self._cums: dict[tuple[str, tuple[int, ...], int], dict[int, list[float]]] = {}  # for the sample
+        self.work: _Work | None = None  # the sample's work, counted as it plays (`play`)
         # The end phase of the last special round may be left to the grid when it is the grid's own:
         # no retreat (the end phase does not depend on the round) and nothing but the end phase
         # after the fire phase.
@@ -93,6 +94,7 @@ class FastLand:
     CHAIN_UNITS = 4
     CELLS_PER_UNIT = 200
     CUBE_PER_UNIT = 2000
+    PLAY_UNITS = 1  # a steady round of the sample: two draws and the end phase
 
     # chains -----------------------------------------------------------------
     def _locate(self, side: str, counts: tuple[int, ...]) -> tuple[tuple[int, ...], int]:
@@ -245,6 +247,8 @@ class FastLand:
             else:
                 (on_a, on_d), hits = hits, None
             i, j = min(i + on_a, last_a), min(j + on_d, last_d)
+            if self.work is not None:
+                self.work.spent += self.PLAY_UNITS
             after = self._cell_end(ca[i], cd[j])
             if after.over:
                 return after._replace(round=rnd)
@@ -292,6 +296,8 @@ class FastLand:
         key = (side, chain[0], len(chain))
         got = self._dist_memo.get(key)
         if got is None:
+            if self.work is not None:  # (the grids charge their chains before they are made)
+                self.work.spent += self.CHAIN_UNITS * len(chain)
             got = self._dist_memo[key] = self._chain_dists(side, chain)
         return got
 

@@ -31,7 +31,7 @@ NumPy is imported only when the odds are computed.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from pbem.engine.combat.engine import Engine, State, Volley
 from pbem.engine.combat.rolling import class_distributions, volley_distribution
@@ -241,6 +241,7 @@ class FastSea:
     # Work units (see pbem.odds.STATE_BUDGET): a question put to the engine, and outcomes combined
     ASK_UNITS = 7
     OUTCOMES_PER_UNIT = 100
+    PHASE_UNITS = 5  # a phase of the sample, played for a batch of battles at once (`sample`)
 
     def __init__(self, engine: Engine, low_luck: bool):
         self.engine = engine
@@ -738,19 +739,46 @@ class FastSea:
         return out, rounds, pairs
 
     # the sample past the budget ----------------------------------------------------
-    def sample(self, start: State, seed: int, n: int) -> tuple[dict[State, float], float]:
-        """The battle from `start` (a steady round) played `n` times at once through the same
+    def sample(self, start: State, seed: int, most: int, fewest: int, budget: int | None
+               ) -> tuple[dict[State, float], float, int]:
+        """The battle from `start` (a steady round) played up to `most` times through the same
         tables, which the exact attempt has mostly filled: each volley's outcome drawn from its
         exact distribution.  The uniform numbers come from PCG64's bit stream (stable across NumPy
-        versions and machines) turned into doubles here, so audit draws the same sample.  Returns
-        the ends, each 1/n, and the expected rounds."""
+        versions and machines) turned into doubles here, so audit draws the same sample.  The
+        battles are played in batches, all of a batch at once: `fewest` first, then as many again
+        as have been played, until the work units spent pass `budget` (questions to the engine as
+        in the exact attempt, a phase `PHASE_UNITS` plus its battles).  Returns the ends, each
+        1/played, the expected rounds and the battles played."""
         import numpy as np
 
-        self.work = None  # the exact attempt's budget is spent: the sample asks freely
+        work = self.work = _Work(None)  # the exact attempt's budget is spent: the sample counts its own
         bits = np.random.PCG64(seed)
 
         def uniform(k: int) -> np.ndarray:
             return (bits.random_raw(k) >> np.uint64(11)).astype(np.float64) * (1.0 / 9007199254740992.0)
+
+        ends: list[np.ndarray] = []
+        lasts: list[np.ndarray] = []
+        played = 0
+        while played < most and not (played >= fewest and budget is not None and work.spent > budget):
+            n = min(max(fewest, played), most - played)
+            end, last = self._play(start, n, uniform, work)
+            ends.append(end)
+            lasts.append(last)
+            played += n
+        end, last = np.concatenate(ends), np.concatenate(lasts)
+        finals: dict[State, float] = {}
+        rounds = 0.0
+        for k in range(played):  # in sample order, as the general sample adds them
+            st = self.finals[int(end[k])]
+            finals[st] = finals.get(st, 0.0) + 1.0 / played
+            rounds += int(last[k]) / played
+        return finals, rounds, played
+
+    def _play(self, start: State, n: int, uniform: "Callable[[int], np.ndarray]", work: _Work
+              ) -> tuple["np.ndarray", "np.ndarray"]:
+        """`n` battles from `start` played at once: the index of each one's end, and its last round."""
+        import numpy as np
 
         A, D = self.sides["attacker"], self.sides["defender"]
         i = np.full(n, A.add((start.a, start.a_pending, start.a_submerged)), dtype=np.int64)
@@ -765,6 +793,7 @@ class FastSea:
             for phase in self.steps:
                 if not len(which):
                     break
+                work.spent += self.PHASE_UNITS + len(which) // self.OUTCOMES_PER_UNIT
                 if phase in DICE_PHASES:
                     va, vd = self._volleys(phase, i, j)
                     new_i, new_j = i.copy(), j.copy()
@@ -802,10 +831,4 @@ class FastSea:
                     which, codes = which[keep], codes[keep]
                 i, j = codes // STRIDE, codes % STRIDE
             rnd += 1
-        finals: dict[State, float] = {}
-        rounds = 0.0
-        for k in range(n):  # in sample order, as the general sample adds them
-            st = self.finals[int(end[k])]
-            finals[st] = finals.get(st, 0.0) + 1.0 / n
-            rounds += int(last[k]) / n
-        return finals, rounds
+        return end, last
