@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Callable
 
 from pbem.engine.combat.engine import Engine, State
 from pbem.engine.combat.rolling import class_distribution
+from pbem.odds.kinds import tail_pattern
 from pbem.odds.work import _Work
 
 if TYPE_CHECKING:
@@ -49,6 +50,11 @@ class FastLand:
         self._pos: dict[str, dict[tuple[int, ...], tuple[tuple[int, ...], int]]] = {"attacker": {}, "defender": {}}
         self._cums: dict[tuple[str, tuple[int, ...], int], dict[int, list[float]]] = {}  # for the sample
         self.work: _Work | None = None  # the sample's work, counted as it plays (`play`)
+        # the end phase by kinds (`_cell_end`): what it does to a pair of kinds of units
+        self._end_kinds: dict[tuple[tuple[bool, ...], tuple[bool, ...]], object] = {}
+        self._by_kinds = engine.orders["attacker"].retreat.kind in ("never", "after_round")  # type: ignore[index]
+        zero_a, zero_d = (0,) * len(engine.a_cats), (0,) * len(engine.d_cats)
+        self._zeros = (zero_a, zero_d, zero_a, zero_d, zero_a)  # nothing pending, submerged or retreated
         # The end phase of the last special round may be left to the grid when it is the grid's own:
         # no retreat (the end phase does not depend on the round) and nothing but the end phase
         # after the fire phase.
@@ -259,15 +265,37 @@ class FastLand:
                 raise RuntimeError("a sampled battle did not end")
 
     def _cell_end(self, a: tuple[int, ...], d: tuple[int, ...]) -> State:
-        """The end phase of a steady round at this pair of chain states, asked of the engine once:
-        grids share cells (attackers that lost different aircraft to AA all end at nothing), and
-        the sample meets them again and again."""
+        """The end phase of a steady round at this pair of chain states, kept: grids share cells
+        (attackers that lost different aircraft to AA all end at nothing), and the sample meets
+        them again and again.  The engine is asked once per pair of kinds where the phase leaves
+        the cell as it is or only empties whole categories (AAA left alone) and says who won
+        (`pbem.odds.kinds`); with a retreat by numbers it reads more than kinds and is asked per cell."""
         got = self._ended.get((a, d))
         if got is None:
             engine = self.engine
-            zero_a, zero_d = (0,) * len(engine.a_cats), (0,) * len(engine.d_cats)
-            state = State(engine.steady_round, a, d, zero_a, zero_d, zero_a, zero_d, zero_a, "")
-            got = self._ended[(a, d)] = engine._end_round(state, None)
+            state = State(engine.steady_round, a, d, *self._zeros, "")
+            if not self._by_kinds:
+                got = engine._end_round(state, None)
+            else:
+                kinds = (tuple([n > 0 for n in a]), tuple([n > 0 for n in d]))
+                how = self._end_kinds.get(kinds)
+                if how is None:
+                    got = engine._end_round(state, None)
+                    if got[1:] == state[1:] and got.round == state.round + 1:
+                        how = "same"
+                    else:
+                        pattern = tail_pattern(state, got)
+                        how = pattern if pattern is not None and pattern[2] and got.round == state.round else "ask"
+                    self._end_kinds[kinds] = how
+                elif how == "same":
+                    got = State(state.round + 1, *state[1:])
+                elif how == "ask":
+                    got = engine._end_round(state, None)
+                else:
+                    emptied_a, emptied_d, over = how
+                    got = State(state.round, tuple(0 if z else n for n, z in zip(a, emptied_a)),
+                                tuple(0 if z else n for n, z in zip(d, emptied_d)), *self._zeros, over)
+            self._ended[(a, d)] = got
         return got
 
     def _cumulative(self, side: str, chain: list[tuple[int, ...]]) -> Callable[[int], list[float]]:

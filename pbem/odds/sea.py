@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Callable
 
 from pbem.engine.combat.engine import Engine, State, Volley
 from pbem.engine.combat.rolling import class_distributions, volley_distribution
+from pbem.odds.kinds import tail_pattern
 from pbem.odds.work import _Work
 
 if TYPE_CHECKING:
@@ -163,18 +164,6 @@ class _Outcomes:
         if self._cum is None:
             self._cum = np.cumsum(self.P, axis=1)
         return self._cum
-
-
-def _tail_pattern(before: State, after: State) -> tuple[tuple[bool, ...], tuple[bool, ...], str] | None:
-    """What a phase without dice did, if it only removed whole categories of units and said who
-    won: the categories it emptied on each side and the winner; None if it did anything else."""
-    if after[3:8] != before[3:8]:
-        return None
-    for n, m in zip(before.a + before.d, after.a + after.d):
-        if m != n and m != 0:
-            return None
-    return (tuple(m == 0 and n > 0 for n, m in zip(before.a, after.a)),
-            tuple(m == 0 and n > 0 for n, m in zip(before.d, after.d)), after.over)
 
 
 def _merge(keys: "np.ndarray", weights: "np.ndarray", space: int) -> tuple["np.ndarray", "np.ndarray"]:
@@ -485,7 +474,7 @@ class FastSea:
         end of the battle; held by tests/engine/combat/test_engine_contracts.py), so where it
         leaves one pair of those kinds unchanged it leaves every such pair unchanged, and where it
         only removes whole kinds of units (defenceless transports) and says who won, it does the
-        same to every such pair with no casualty behind the strip (`_tail_pattern`); the engine is
+        same to every such pair with no casualty behind the strip (`tail_pattern`); the engine is
         asked pair by pair only where it does something else."""
         import numpy as np
 
@@ -523,7 +512,7 @@ class FastSea:
                     after = self.engine.apply(st, phase, [])
                 code = self._code(after)
                 if kinds[a, d] == UNKNOWN:
-                    pattern = _tail_pattern(st, after) if settled else None
+                    pattern = tail_pattern(st, after) if settled else None
                     if code == i * STRIDE + j:
                         kinds[a, d] = 1
                     elif pattern is not None:

@@ -1,6 +1,6 @@
 """The engine's promises to the odds calculator: a side's volleys read only its own units and which
 kinds of units the enemy has (`Engine.enemy_kinds`), never how many; a phase without dice reads
-only which kinds each side has where it changes nothing (`pbem.odds.sea`)."""
+only which kinds each side has where it changes nothing (`pbem.odds.kinds`)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pytest
 from pbem.engine.combat import Battle, Force, Orders, RetreatCondition
 from pbem.engine.combat.engine import Engine, State
 from pbem.io.rulesets import load_ruleset, ruleset_dir
-from pbem.odds.sea import _tail_pattern
+from pbem.odds.kinds import tail_pattern
 
 RULESETS = ("1942-2e", "revised", "europe-1999", "pacific-2001", "global-1940", "global-1940-ams")
 KINDS = ("submarine", "destroyer", "cruiser", "battleship", "aircraft carrier", "fighter", "bomber", "transport",
@@ -72,7 +72,7 @@ def test_the_end_of_a_round_reads_only_which_kinds_each_side_has(ruleset: str, o
     kinds where it changes no unit: thinning either side without removing a kind neither ends the
     battle nor changes anything there, and where the phase only empties whole categories
     (defenceless transports) and says who won, it does the same to the thinner pair
-    (`pbem.odds.sea._tail_pattern`).  So too with subs that submerge when they may, and with an
+    (`pbem.odds.kinds.tail_pattern`).  So too with subs that submerge when they may, and with an
     attacker that retreats after a round; a retreat by numbers counts units, and the sea path asks
     that end phase pair by pair."""
     units = dict(load_ruleset(ruleset).units)
@@ -97,7 +97,45 @@ def test_the_end_of_a_round_reads_only_which_kinds_each_side_has(ruleset: str, o
                 ruleset, phase, attack, defend)
             assert got.over == again.over
             # and where it only empties whole categories and says who won, it does the same there
-            assert _tail_pattern(base, got) == _tail_pattern(thin, again), (ruleset, phase, attack, defend)
+            assert tail_pattern(base, got) == tail_pattern(thin, again), (ruleset, phase, attack, defend)
+
+
+LAND_KINDS = ("infantry", "mechanized infantry", "marine", "artillery", "tank", "armor", "fighter", "tactical bomber",
+              "bomber", "antiaircraft artillery", "antiaircraft gun", "pill box")
+IMMOBILE = ("antiaircraft artillery", "antiaircraft gun", "pill box")  # defend only
+
+
+@pytest.mark.parametrize("orders", ["none", "retreat after round 2"])
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_the_end_of_a_land_round_reads_only_which_kinds_each_side_has(ruleset: str, orders: str) -> None:
+    """The land path asks the end of a steady round once per pair of kinds (`pbem.odds.land`,
+    `FastLand._cell_end`) where it changes nothing, or only empties whole categories - AAA with
+    no defending combat units (AAA profile) - and says who won: thinning either side without
+    removing a kind does the same there.  So too with an attacker that retreats after a round."""
+    units = dict(load_ruleset(ruleset).units)
+    rules = importlib.import_module(f"pbem.rulesets.{ruleset_dir(ruleset).name}.combat_rules").COMBAT_RULES
+    kinds = [u for u in LAND_KINDS if u in units]
+    rng = random.Random(f"land end/{ruleset}")
+    checked = set()
+    for _ in range(80):
+        attack = {u: rng.randint(1, 3) for u in rng.sample(kinds, rng.randint(1, 4)) if u not in IMMOBILE}
+        defend = {u: rng.randint(1, 3) for u in rng.sample(kinds, rng.randint(1, 4))}
+        if not attack:
+            continue
+        battle = Battle("Ukraine", "land", "Germany", tuple(Force(u, "Germany", n) for u, n in attack.items()),
+                        tuple(Force(u, "Soviet Union", n) for u, n in defend.items()), units, rules, retreat_to=("Poland",))
+        retreat = RetreatCondition("after_round", 2) if orders.startswith("retreat") else RetreatCondition()
+        engine = Engine(battle, Orders(retreat=retreat), Orders())
+        for round_ in (engine.steady_round, engine.steady_round + 1):
+            base = _start(engine, round_)
+            thin = base._replace(a=tuple(min(n, 1) for n in base.a), d=tuple(min(n, 1) for n in base.d))
+            got, again = engine._end_round(base, None), engine._end_round(thin, None)
+            same = got[1:] == base[1:] and got.round == base.round + 1
+            assert same == (again[1:] == thin[1:] and again.round == thin.round + 1), (ruleset, attack, defend)
+            assert got.over == again.over and got.round == again.round
+            assert tail_pattern(base, got) == tail_pattern(thin, again), (ruleset, attack, defend)
+            checked.add("same" if same else "over" if got.over else "other")
+    assert "over" in checked and ("same" in checked or orders != "none")  # (a retreat after round 2 ends every steady round)
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)

@@ -1,0 +1,24 @@
+"""What the odds' fast paths read of a phase without dice by the kinds of units alone.
+
+The engine promises (tests/engine/combat/test_engine_contracts.py) that the end of a round, and
+the end of the surprise strikes, read only which kinds of units each side has where they change
+nothing or only empty whole categories (defenceless transports, AAA left alone) and say who won:
+the sea path (`pbem.odds.sea`) and the land path (`pbem.odds.land`) then ask such a phase once per
+pair of kinds instead of once per pair of states.
+"""
+
+from __future__ import annotations
+
+from pbem.engine.combat.engine import State
+
+
+def tail_pattern(before: State, after: State) -> tuple[tuple[bool, ...], tuple[bool, ...], str] | None:
+    """What a phase without dice did, if it only removed whole categories of units and said who
+    won: the categories it emptied on each side and the winner; None if it did anything else."""
+    if after[3:8] != before[3:8]:
+        return None
+    for n, m in zip(before.a + before.d, after.a + after.d):
+        if m != n and m != 0:
+            return None
+    return (tuple(m == 0 and n > 0 for n, m in zip(before.a, after.a)),
+            tuple(m == 0 and n > 0 for n, m in zip(before.d, after.d)), after.over)
