@@ -20,9 +20,14 @@ def _norm(text: str) -> str:
 
 
 def _names(units: Mapping[str, UnitType]) -> dict[str, str]:
+    """Names as players write them: each name, its aliases, and the short name the map draws on
+    unit stacks ("2 tnk"), as orders accept them (`pbem.io.orders`)."""
+    from pbem.engine.unitnames import unique_abbreviations
+
+    short = unique_abbreviations(units)
     table: dict[str, str] = {}
     for name, profile in units.items():
-        for alias in (name, *profile.aliases):
+        for alias in (name, *profile.aliases, *([short[name]] if name in short else [])):
             table[_norm(alias)] = name
     return table
 
@@ -34,7 +39,11 @@ def resolve_unit(text: str, units: Mapping[str, UnitType]) -> str:
     for candidate in (key, key[:-1] if key.endswith("s") else None, key[:-2] if key.endswith("es") else None):
         if candidate and candidate in table:
             return table[candidate]
-    raise click.BadParameter(f"unknown unit {text!r}; known: {', '.join(sorted(units))}")
+    from pbem.engine.unitnames import unique_abbreviations
+
+    short = unique_abbreviations(units)
+    known = ", ".join(f"{u} ({short[u]})" if u in short else u for u in sorted(units))
+    raise click.BadParameter(f"unknown unit {text!r}; known: {known}")
 
 
 _ITEM = re.compile(r"^\s*(?:(\d+)\s*(?:x\s+)?)?(.+?)\s*$")
@@ -142,7 +151,7 @@ def _modifiers(ruleset, rules, kind: str, attacker: str | None, defender: str | 
 @click.option("--option", "game_options", multiple=True, help="A game option as NAME=VALUE (true/false or a number), e.g. "
               "first_turn_surprise=false.")
 @click.option("--exact", "no_bound", is_flag=True, help="Compute exactly however long it takes (by default a battle too "
-              "large for the bound is sampled instead, and says so).")
+              "large for the bound is sampled instead, within the same bound again, and says so).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def odds(
     ruleset_id: str,

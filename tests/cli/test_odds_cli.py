@@ -30,6 +30,18 @@ def test_sea_battle_is_inferred_and_aliases_parse():
     assert json.loads(res.output)["kind"] == "sea" and json.loads(res.output)["capture"] is None
 
 
+def test_the_short_names_the_map_draws_are_units_here_as_in_orders():
+    """A player who reads "2 tnk" on the map writes it to `pbem odds` as to an orders file; an
+    unknown name lists every unit with its short name."""
+    short = run("--attack", "2 tnk, 1 art", "--defend", "2 inf, 1 aa", "--json")
+    full = run("--attack", "2 tank, 1 artillery", "--defend", "2 infantry, 1 antiaircraft artillery", "--json")
+    assert short.exit_code == 0 and short.output == full.output, short.output
+    sea = run("--attack", "2 dd", "--defend", "1 trn, 1 ca", "--json")
+    assert sea.exit_code == 0 and json.loads(sea.output)["kind"] == "sea", sea.output
+    wrong = run("--attack", "2 dd", "--defend", "1 tp")
+    assert wrong.exit_code == 2 and "transport (trn)" in wrong.output and "Traceback" not in wrong.output
+
+
 def test_amphibious_with_bombardment_and_retreat_text():
     """Amphibious Assaults (p. 15): bombardment by a battleship supporting seaborne infantry."""
     res = run("--attack", "1 tank", "--seaborne", "2 infantry", "--bombard", "1 battleship", "--defend", "3 infantry", "--retreat", "after round 2")
