@@ -556,6 +556,36 @@ def test_sea_outcomes_are_the_volleys_distribution_in_its_order(monkeypatch, rad
     assert max(classes) >= 2  # several fire classes: a product, not a single distribution
 
 
+def test_a_huge_fleets_casualty_table_keeps_only_the_cells_asked_and_answers_the_same(monkeypatch):
+    """Issue 19: a fleet of hundreds of ships meets tens of thousands of hit patterns, and a dense
+    table of casualties per side state and pattern took hundreds of megabytes (and the time to
+    fill them, past the bound).  Past TAKEN_DENSE_CELLS it keeps only the cells asked: the same
+    odds, bit for bit, exact and sampled, here with the limit lowered so that a small fleet
+    uses it."""
+    from pbem.odds import sea as sea_path
+
+    fleets = [
+        (sea({"battleship": 2, "aircraft carrier": 1, "fighter": 2, "destroyer": 2, "submarine": 4, "cruiser": 1},
+             {"battleship": 1, "aircraft carrier": 2, "fighter": 4, "destroyer": 3, "submarine": 2, "transport": 2}),
+         Orders(), Orders()),
+        (sea({"submarine": 3, "destroyer": 1, "fighter": 2}, {"submarine": 2, "transport": 2, "fighter": 1}),
+         Orders(submerge="always"), Orders(submerge="always")),
+    ]
+    dense = [(battle_odds(b, a, d, budget=None), battle_odds(b, a, d, budget=2_000, sample_budget=None)) for b, a, d in fleets]
+    made = []
+    original = sea_path._Sparse.__init__
+
+    def counting(self, *args):  # type: ignore[no-untyped-def]
+        made.append(1)
+        original(self, *args)
+
+    monkeypatch.setattr(sea_path, "TAKEN_DENSE_CELLS", 300)
+    monkeypatch.setattr(sea_path._Sparse, "__init__", counting)
+    sparse = [(battle_odds(b, a, d, budget=None), battle_odds(b, a, d, budget=2_000, sample_budget=None)) for b, a, d in fleets]
+    assert made and sparse == dense
+    assert not dense[0][1].exact  # the sample too went through the sparse table
+
+
 def test_a_fleet_past_the_bound_is_sampled_through_the_sea_tables_and_agrees_with_its_exact_odds():
     """Past the bound a fleet battle is sampled through the sea path's tables (the exact attempt
     filled most of them): issue 19's battle (e) sampled lies within the confidence half-width of

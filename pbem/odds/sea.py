@@ -48,6 +48,8 @@ BATCH_ASKS_PER_ASK = 8  # work: a batched casualty question costs about this fra
 HIT_RADIX = 1 << 12  # `_outcomes_of` codes hits per class in this base (more dice in a class: not coded)
 HIT_CLASSES = 5  # and at most this many fire classes per target (4096 ** 5 < 2 ** 63)
 UNKNOWN = -1
+SPARSE_ROW = 1 << 31  # `_Sparse`: a cell's key is its row times this plus its column
+TAKEN_DENSE_CELLS = 1 << 22  # past this many cells (32 MB) a table of casualties keeps only those asked
 NO_VOLLEY = -1
 DICE_PHASES = ("surprise", "fire", "parting")  # the phases whose volleys the tables play
 UNASKED = -2
@@ -82,23 +84,78 @@ class _Sides:
 
 
 class _Table:
-    """Integers over (row, column) indices that grow as states appear; `fill` marks the unasked."""
+    """Integers over (row, column) indices that grow as states appear; `fill` marks the unasked.
+    With `sparse_past`, a table that would hold more cells than that keeps only those set
+    (`_Sparse`): a huge fleet meets tens of thousands of hit patterns, few of them in each state."""
 
-    def __init__(self, fill: int):
+    def __init__(self, fill: int, sparse_past: int | None = None):
         import numpy as np
 
         self.fill = fill
         self.a = np.full((16, 16), fill, dtype=np.int64)
+        self.sparse_past = sparse_past
+        self.sparse: _Sparse | None = None
 
-    def fit(self, rows: int, cols: int) -> "np.ndarray":
+    def fit(self, rows: int, cols: int) -> "np.ndarray | _Sparse":
         import numpy as np
 
+        if self.sparse is not None:
+            return self.sparse
         r, c = self.a.shape
         if rows > r or cols > c:
-            bigger = np.full((max(rows, 2 * r), max(cols, 2 * c)), self.fill, dtype=np.int64)
+            shape = (max(rows, 2 * r), max(cols, 2 * c))
+            if self.sparse_past is not None and shape[0] * shape[1] > self.sparse_past:
+                self.sparse = _Sparse(self.a, self.fill)
+                return self.sparse
+            bigger = np.full(shape, self.fill, dtype=np.int64)
             bigger[:r, :c] = self.a
             self.a = bigger
         return self.a
+
+
+class _Sparse:
+    """A `_Table`'s cells that are set, by key (row * 2**31 + column), sorted: indexed like the
+    array it replaces, [rows, columns] with broadcasting, `fill` where a cell is not set."""
+
+    def __init__(self, dense: "np.ndarray", fill: int):
+        import numpy as np
+
+        self.fill = fill
+        r, c = np.nonzero(dense != fill)  # in row-major order: the keys come sorted
+        self.keys = r.astype(np.int64) * SPARSE_ROW + c
+        self.values = dense[r, c]
+
+    def _find(self, rows: object, cols: object) -> tuple["np.ndarray", "np.ndarray", "np.ndarray"]:
+        import numpy as np
+
+        key = np.asarray(rows, dtype=np.int64) * SPARSE_ROW + np.asarray(cols, dtype=np.int64)
+        at = np.searchsorted(self.keys, key)
+        near = np.minimum(at, max(len(self.keys) - 1, 0))
+        found = (self.keys[near] == key) if len(self.keys) else np.zeros(key.shape, dtype=bool)
+        return key, at, found
+
+    def __getitem__(self, index: tuple[object, object]) -> "np.ndarray":
+        import numpy as np
+
+        key, at, found = self._find(*index)
+        if not len(self.keys):
+            return np.full(key.shape, self.fill, dtype=np.int64)
+        return np.where(found, self.values[np.minimum(at, len(self.keys) - 1)], self.fill)
+
+    def __setitem__(self, index: tuple[object, object], values: object) -> None:
+        import numpy as np
+
+        key, at, found = self._find(*index)
+        key, values = np.broadcast_arrays(key, np.asarray(values, dtype=np.int64))
+        key, at, found, values = key.ravel(), np.broadcast_to(at, key.shape).ravel(), np.broadcast_to(found, key.shape).ravel(), values.ravel()
+        self.values[at[found]] = values[found]
+        new = np.nonzero(~found)[0]
+        if len(new):
+            order = new[np.argsort(key[new], kind="stable")]
+            last = np.append(key[order][1:] != key[order][:-1], True)  # a key set twice keeps its last value
+            order = order[last]
+            self.keys = np.insert(self.keys, at[order], key[order])
+            self.values = np.insert(self.values, at[order], values[order])
 
 
 class _Outcomes:
@@ -381,7 +438,7 @@ class FastSea:
         import numpy as np
 
         side = self.sides[target]
-        table = self.taken.setdefault((target, phase), _Table(UNKNOWN)).fit(len(side.keys), len(self.hit_keys[target]))
+        table = self.taken.setdefault((target, phase), _Table(UNKNOWN, TAKEN_DENSE_CELLS)).fit(len(side.keys), len(self.hit_keys[target]))
         got = table[S, H]
         if (got == UNKNOWN).any():
             S_, H_ = np.broadcast_arrays(S, H)
