@@ -147,7 +147,8 @@ class _Sparse:
 
         key, at, found = self._find(*index)
         key, values = np.broadcast_arrays(key, np.asarray(values, dtype=np.int64))
-        key, at, found, values = key.ravel(), np.broadcast_to(at, key.shape).ravel(), np.broadcast_to(found, key.shape).ravel(), values.ravel()
+        at, found = np.broadcast_to(at, key.shape).ravel(), np.broadcast_to(found, key.shape).ravel()
+        key, values = key.ravel(), values.ravel()
         self.values[at[found]] = values[found]
         new = np.nonzero(~found)[0]
         if len(new):
