@@ -45,6 +45,7 @@ CHUNK = 1 << 20  # outcomes combined at once (memory: a few arrays of this many 
 STRIDE = 1 << 21  # a pair of side states (i, j) is coded i * STRIDE + j; an ended battle -(2 + its index)
 BATCH = 32  # casualty questions asked of the engine at once from this many (`_taken_many`)
 BATCH_ASKS_PER_ASK = 8  # work: a batched casualty question costs about this fraction of one asked alone
+FOUND_PER_ASK = 8  # and a result of the batch met before (its state numbered, its casualties known) this fraction
 HIT_RADIX = 1 << 12  # `_outcomes_of` codes hits per class in this base (more dice in a class: not coded)
 HIT_CLASSES = 5  # and at most this many fire classes per target (4096 ** 5 < 2 ** 63)
 UNKNOWN = -1
@@ -480,16 +481,18 @@ class FastSea:
         after_counts, after_pending = self.engine.volley_casualties_many(volley, phase, counts, pending, hits)  # type: ignore[arg-type]
         found: dict[SideKey, int] = {}
         rows = []
+        fresh = 0  # results whose casualties `_left` has not seen leave: a question to the engine each
         for key in zip(map(tuple, after_counts.tolist()), map(tuple, after_pending.tolist()), (k[2] for k in keys)):
             got = found.get(key)  # type: ignore[arg-type]
             if got is None:
+                fresh += (target, phase, key) not in self.left
                 got = found[key] = self._left(target, phase, self._one_side(target, *key))  # type: ignore[arg-type, index]
             rows.append(got)
         table = self.taken[(target, phase)].fit(len(side.keys), len(self.hit_keys[target]))
         S = np.array([s for s, _ in todo], dtype=np.int64)
         H = np.array([h for _, h in todo], dtype=np.int64)
         table[S, H] = rows
-        self._asked(len(found))
+        self._asked(fresh + len(found) // FOUND_PER_ASK)
 
     def _asked(self, questions: int) -> None:
         """Charge questions to the engine to the work of `solve` as they are asked, so that a
