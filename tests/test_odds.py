@@ -550,10 +550,57 @@ def test_sea_outcomes_are_the_volleys_distribution_in_its_order(monkeypatch, rad
         target = "defender" if v.side == "attacker" else "attacker"
         ids, probs = fast._outcomes_of(target, v)
         plain = volley_distribution(v, False)
-        assert [fast.hit_keys[target][h] for h in ids.tolist()] == [{c: k for c, k in hits if k} for hits, _ in plain]
+        assert [fast.hit_ids[target].hits(h) for h in ids.tolist()] == [{c: k for c, k in hits if k} for hits, _ in plain]
         assert probs.tolist() == [p for _, p in plain]
         classes.append(len({c for hits, _ in plain for c, _ in hits}))
     assert max(classes) >= 2  # several fire classes: a product, not a single distribution
+
+
+@pytest.mark.parametrize("radix", [1 << 12, 3])
+def test_hits_asked_of_the_engine_are_those_each_outcome_stands_for(monkeypatch, radix):
+    """Issue 19: a huge fleet's volleys bring tens of thousands of hit patterns, so the sea path
+    numbers them as codes and turns a code into hits per class only when the engine is asked
+    (`_HitIds`); per pattern, and by the batch, they must be the hits of `volley_distribution`,
+    those coded and those too large to code (a radix of 3: the full fleets' volleys) alike, the
+    two kinds at the same side."""
+    import pbem.odds.sea as sea_path
+    from pbem.engine.combat.engine import Engine
+    from pbem.engine.combat.rolling import volley_distribution
+
+    monkeypatch.setattr(sea_path, "HIT_RADIX", radix)
+    engine = Engine(sea({"submarine": 3, "destroyer": 2, "fighter": 4, "battleship": 1},
+                        {"submarine": 2, "aircraft carrier": 1, "fighter": 2, "cruiser": 3}), Orders(), Orders())
+    fast = sea_path.FastSea(engine, low_luck=False)
+    full = engine.initial()
+    thinned = full._replace(a=tuple(min(n, 1) for n in full.a), d=tuple(min(n, 1) for n in full.d))
+    for v in engine.volleys(full, "fire") + engine.volleys(thinned, "fire"):
+        target = "defender" if v.side == "attacker" else "attacker"
+        ids, _ = fast._outcomes_of(target, v)
+        plain = [{c: k for c, k in hits if k} for hits, _ in volley_distribution(v, False)]
+        by_class = fast.hit_ids[target].per_class(ids)
+        assert [{c: int(n[k]) for c, n in by_class.items() if n[k]} for k in range(len(ids))] == plain
+        assert sorted(by_class) == sorted({c for hits in plain for c in hits})
+        assert ids.tolist() == fast._outcomes_of(target, v)[0].tolist()  # asked again: the same ids
+
+
+def test_a_sides_volleys_take_room_by_their_own_outcomes():
+    """Issue 19: a fleet of hundreds of ships has volleys of tens of thousands of outcomes beside
+    many of a few; kept padded to the widest, a side's table took a gigabyte.  Kept end to end,
+    it takes room by the outcomes there are, and each volley reads back as its own."""
+    import numpy as np
+
+    from pbem.odds.sea import _Outcomes
+
+    o = _Outcomes()
+    wide = o.add(("wide",), np.arange(5000), np.full(5000, 1 / 5000))
+    narrow = [o.add(("narrow", k), np.array([0, 7, 9]), np.array([0.5, 0.25, 0.25])) for k in range(300)]
+    assert o.add(("wide",), np.arange(3), np.ones(3)) == wide  # met before: its outcomes are kept
+    assert len(o._ids) <= 2 * (5000 + 3 * 300 + 1)
+    hit, prob = o.padded(np.array([wide, narrow[-1], o.count]), 4)
+    assert hit.tolist() == [[0, 1, 2, 3], [0, 7, 9, 0], [0, 0, 0, 0]]
+    assert prob.tolist() == [[1 / 5000] * 4, [0.5, 0.25, 0.25, 0.0], [1.0, 0.0, 0.0, 0.0]]
+    u = np.array([0.0, 0.49, 0.5, 0.74, 0.75, 0.999])
+    assert o.draw(np.full(len(u), narrow[7]), u).tolist() == [0, 0, 7, 7, 9, 9]
 
 
 def test_a_huge_fleets_casualty_table_keeps_only_the_cells_asked_and_answers_the_same(monkeypatch):

@@ -31,7 +31,7 @@ NumPy is imported only when the odds are computed.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Callable, Iterable
 
 from pbem.engine.combat.engine import Engine, State, Volley
 from pbem.engine.combat.rolling import class_distributions, volley_distribution
@@ -160,22 +160,124 @@ class _Sparse:
             self.values = np.insert(self.values, at[order], values[order])
 
 
+class _HitIds:
+    """The hits one side takes from a volley (hits per fire class), numbered as they appear;
+    0 is no hit.  Hits are coded as one number, their counts per class in base HIT_RADIX, the
+    classes in the order met (at most HIT_CLASSES, fewer than HIT_RADIX hits each), and a huge
+    fleet's volleys bring tens of thousands of new ones at once: they are numbered with NumPy
+    and turned into hits per class only when a question to the engine needs them.  Hits that
+    cannot be coded are numbered by themselves."""
+
+    def __init__(self) -> None:
+        import numpy as np
+
+        self.position: dict[str, int] = {}  # a fire class's digit
+        self.codes = np.zeros(1, dtype=np.int64)  # codes met, sorted, and their ids
+        self.ids = np.zeros(1, dtype=np.int64)
+        self.code_of = np.zeros(16, dtype=np.int64)  # an id's code, or UNKNOWN: not coded
+        self.by_hits: dict[tuple[tuple[str, int], ...], int] = {}  # the ids of hits not coded
+        self.known: dict[int, dict[str, int]] = {0: {}}  # hits per class, by id, as asked
+        self.count = 1
+
+    def __len__(self) -> int:
+        return self.count
+
+    def place(self, classes: "Iterable[str]") -> bool:
+        """Give new classes their digits: whether hits of these classes can all be coded."""
+        classes = tuple(classes)
+        for c in classes:
+            self.position.setdefault(c, len(self.position))
+        return all(self.position[c] < HIT_CLASSES for c in classes)
+
+    def _digits(self) -> tuple[list[str], "np.ndarray"]:
+        import numpy as np
+
+        order = sorted((at, c) for c, at in self.position.items() if at < HIT_CLASSES)
+        return [c for _, c in order], HIT_RADIX ** np.array([at for at, _ in order], dtype=np.int64)
+
+    def of_codes(self, code: "np.ndarray") -> "np.ndarray":
+        """The ids of coded hits, a new one numbered in the order it first comes."""
+        import numpy as np
+
+        distinct, first, inverse = np.unique(code, return_index=True, return_inverse=True)
+        at = np.minimum(np.searchsorted(self.codes, distinct), len(self.codes) - 1)
+        known = self.codes[at] == distinct
+        got = np.where(known, self.ids[at], UNKNOWN)
+        new = np.flatnonzero(~known)
+        if len(new):
+            new = new[np.argsort(first[new], kind="stable")]
+            got[new] = np.arange(self.count, self.count + len(new))
+            self.code_of = _room(self.code_of, self.count + len(new))
+            self.code_of[self.count : self.count + len(new)] = distinct[new]
+            self.count += len(new)
+            codes, ids = np.concatenate([self.codes, distinct[new]]), np.concatenate([self.ids, got[new]])
+            by_code = np.argsort(codes, kind="stable")
+            self.codes, self.ids = codes[by_code], ids[by_code]
+        return got[inverse.reshape(-1)]
+
+    def of_hits(self, hits: tuple[tuple[str, int], ...]) -> int:
+        """The id of hits per class (classes sorted, none without a hit; their digits placed)."""
+        import numpy as np
+
+        if all(self.position[c] < HIT_CLASSES and n < HIT_RADIX for c, n in hits):
+            code = sum(n * HIT_RADIX ** self.position[c] for c, n in hits)
+            return int(self.of_codes(np.array([code], dtype=np.int64))[0])
+        got = self.by_hits.get(hits)
+        if got is None:
+            got = self.by_hits[hits] = self.count
+            self.code_of = _room(self.code_of, self.count + 1)
+            self.code_of[self.count] = UNKNOWN
+            self.known[got] = dict(hits)
+            self.count += 1
+        return got
+
+    def hits(self, h: int) -> dict[str, int]:
+        """Hits per class of id h."""
+        got = self.known.get(h)
+        if got is None:
+            code = int(self.code_of[h])
+            names, place = self._digits()
+            got = self.known[h] = {c: code // int(b) % HIT_RADIX for c, b in zip(names, place) if code // int(b) % HIT_RADIX}
+        return got
+
+    def per_class(self, H: "np.ndarray") -> dict[str, "np.ndarray"]:
+        """Hits per class of ids H, as arrays (a class none of them hits is left out)."""
+        import numpy as np
+
+        code = self.code_of[H]
+        coded = code != UNKNOWN
+        names, place = self._digits()
+        out: dict[str, np.ndarray] = {}
+        for c, b in zip(names, place):
+            n = np.where(coded, code // b % HIT_RADIX, 0)
+            if n.any():
+                out[c] = n
+        for k in np.flatnonzero(~coded).tolist():
+            for c, n in self.hits(int(H[k])).items():
+                out.setdefault(c, np.zeros(len(H), dtype=np.int64))[k] = n
+        return {c: out[c] for c in sorted(out)}
+
+
 class _Outcomes:
-    """A side's volleys, numbered, with their outcomes (hit ids of the target, probabilities) padded
-    to one width; the row after the last volley is 'no volley': no hit, for certain.  The arrays
-    grow with room to spare, so a volley costs its own outcomes, not all the volleys before it."""
+    """A side's volleys, numbered, with their outcomes (hit ids of the target, probabilities)
+    kept end to end, each volley's from `start` for `width` entries, with their running sums
+    (for the sample to bisect); the row after the last volley is 'no volley': no hit, for
+    certain.  The arrays grow with room to spare, so a volley costs its own outcomes, not all
+    the volleys before it nor the widest one (a huge fleet's volleys have tens of thousands
+    of outcomes, most volleys far fewer)."""
 
     def __init__(self) -> None:
         import numpy as np
 
         self.volleys: dict[tuple[object, ...], int] = {}
         self.count = 0
-        self._G = np.zeros((16, 1), dtype=np.int64)
-        self._P = np.zeros((16, 1))
-        self._P[0, 0] = 1.0  # no volley
+        self._ids = np.zeros(64, dtype=np.int64)  # entry 0: no volley's one outcome, no hit
+        self._probs = np.zeros(64)
+        self._cum = np.zeros(64)
+        self._probs[0] = self._cum[0] = 1.0
+        self._entries = 1
+        self._start = np.zeros(16, dtype=np.int64)
         self._width = np.ones(16, dtype=np.int64)
-        self.widest = 1
-        self._cum: "np.ndarray | None" = None
 
     def add(self, groups: tuple[object, ...], hit_ids: "np.ndarray", probs: "np.ndarray") -> int:
         import numpy as np
@@ -184,45 +286,46 @@ class _Outcomes:
         if got is not None:
             return got
         got = self.volleys[groups] = self.count
-        rows, width = self._G.shape
-        if got + 2 > rows or len(hit_ids) > width:
-            rows, width = max(rows, 2 * (got + 2)), max(width, len(hit_ids))
-            G, P = np.zeros((rows, width), dtype=np.int64), np.zeros((rows, width))
-            G[: got + 1, : self._G.shape[1]] = self._G[: got + 1]
-            P[: got + 1, : self._P.shape[1]] = self._P[: got + 1]
-            self._G, self._P, self._width = G, P, _room(self._width, rows)
-        self._G[got, :] = 0
-        self._P[got, :] = 0.0
-        self._G[got, : len(hit_ids)] = hit_ids
-        self._P[got, : len(probs)] = probs
-        self._width[got] = len(hit_ids)
-        self.widest = max(self.widest, len(hit_ids))
-        self._P[got + 1, 0] = 1.0  # no volley: no hit
-        self._width[got + 1] = 1
+        e, n = self._entries, len(hit_ids)
+        self._ids, self._probs, self._cum = (_room(self._ids, e + n), _room(self._probs, e + n), _room(self._cum, e + n))
+        self._ids[e : e + n] = hit_ids
+        self._probs[e : e + n] = probs
+        self._cum[e : e + n] = np.cumsum(probs)
+        self._start, self._width = _room(self._start, got + 2), _room(self._width, got + 2)
+        self._start[got], self._width[got] = e, n
+        self._start[got + 1], self._width[got + 1] = 0, 1  # no volley
+        self._entries = e + n
         self.count += 1
-        self._cum = None
         return got
-
-    @property
-    def G(self) -> "np.ndarray":
-        return self._G[: self.count + 1, : self.widest]
-
-    @property
-    def P(self) -> "np.ndarray":
-        return self._P[: self.count + 1, : self.widest]
 
     @property
     def width(self) -> "np.ndarray":
         return self._width[: self.count + 1]
 
-    @property
-    def cumulative(self) -> "np.ndarray":
-        """P summed along each row, for the sample to bisect."""
+    def padded(self, rows: "np.ndarray", k: int) -> tuple["np.ndarray", "np.ndarray"]:
+        """The outcomes of volleys `rows`, the first k of each, as arrays (rows x k): hit ids,
+        and probabilities, 0 past a volley's own outcomes."""
         import numpy as np
 
-        if self._cum is None:
-            self._cum = np.cumsum(self.P, axis=1)
-        return self._cum
+        column = np.arange(k)
+        inside = column[None, :] < self._width[rows][:, None]
+        at = np.where(inside, self._start[rows][:, None] + column[None, :], 0)
+        return np.where(inside, self._ids[at], 0), np.where(inside, self._probs[at], 0.0)
+
+    def draw(self, rows: "np.ndarray", u: "np.ndarray") -> "np.ndarray":
+        """Each volley's outcome (a hit id) at the uniform number u in [0, 1): the first whose
+        running sum passes u times the volley's total, found by bisection per volley."""
+        import numpy as np
+
+        start, width = self._start[rows], self._width[rows]
+        u = u * self._cum[start + width - 1]
+        pick = np.empty(len(rows), dtype=np.int64)
+        by_row = np.argsort(rows, kind="stable")
+        edges = np.flatnonzero(np.diff(rows[by_row])) + 1
+        for at in np.split(by_row, edges):
+            b = int(start[at[0]])
+            pick[at] = np.searchsorted(self._cum[b : b + int(width[at[0]])], u[at], side="right")
+        return self._ids[start + np.minimum(pick, width - 1)]
 
 
 def _merge(keys: "np.ndarray", weights: "np.ndarray", space: int) -> tuple["np.ndarray", "np.ndarray"]:
@@ -297,10 +400,7 @@ class FastSea:
         self.entries: dict[tuple[SideKey, SideKey], float] = {}
         self.neglected = 0.0
         self.sides = {"attacker": _Sides(engine, "attacker"), "defender": _Sides(engine, "defender")}
-        self.hit_ids: dict[str, dict[tuple[tuple[str, int], ...], int]] = {"attacker": {(): 0}, "defender": {(): 0}}
-        self.hit_keys: dict[str, list[dict[str, int]]] = {"attacker": [{}], "defender": [{}]}
-        self.hit_codes: dict[str, dict[int, int]] = {"attacker": {}, "defender": {}}  # `_outcomes_of`
-        self.class_position: dict[str, dict[str, int]] = {"attacker": {}, "defender": {}}
+        self.hit_ids = {"attacker": _HitIds(), "defender": _HitIds()}  # the hits each side takes, numbered
         self.outcomes = {"attacker": _Outcomes(), "defender": _Outcomes()}
         self.volley_of: dict[tuple[str, str], _Table] = {}  # (side, phase) -> own state x enemy kinds -> volley
         self.hit_by: dict[tuple[str, str], Volley] = {}  # (side hit, phase) -> a volley that hits it
@@ -373,12 +473,10 @@ class FastSea:
         import numpy as np
 
         classes = class_distributions(volley, self.low_luck)
-        position = self.class_position[target]
-        for cls, _ in classes:
-            position.setdefault(cls, len(position))
-        if len(position) > HIT_CLASSES or any(len(dist) > HIT_RADIX for _, dist in classes):
+        ids = self.hit_ids[target]
+        if not ids.place(cls for cls, _ in classes) or any(len(dist) > HIT_RADIX for _, dist in classes):
             outcomes = volley_distribution(volley, self.low_luck)  # too many classes or dice to code
-            return (np.array([self._hit_id(target, tuple(x for x in h if x[1])) for h, _ in outcomes], dtype=np.int64),
+            return (np.array([ids.of_hits(tuple(x for x in h if x[1])) for h, _ in outcomes], dtype=np.int64),
                     np.array([p for _, p in outcomes]))
         prob = np.ones(1)
         code = np.zeros(1, dtype=np.int64)
@@ -386,26 +484,8 @@ class FastSea:
             d = np.asarray(dist)
             k = np.flatnonzero(d > 0.0)
             prob = (prob[:, None] * d[k][None, :]).ravel()
-            code = (code[:, None] + k[None, :] * HIT_RADIX ** position[cls]).ravel()
-        ids = self.hit_codes[target]
-        order = sorted(position.items())
-        out = []
-        for c in code.tolist():
-            got = ids.get(c)
-            if got is None:
-                hits = tuple((cls, c // HIT_RADIX ** at % HIT_RADIX) for cls, at in order if c // HIT_RADIX ** at % HIT_RADIX)
-                got = ids[c] = self._hit_id(target, hits)
-            out.append(got)
-        return np.array(out, dtype=np.int64), prob
-
-    def _hit_id(self, target: str, hits: tuple[tuple[str, int], ...]) -> int:
-        """The id of hits per class (classes sorted, none without a hit)."""
-        ids = self.hit_ids[target]
-        got = ids.get(hits)
-        if got is None:
-            got = ids[hits] = len(self.hit_keys[target])
-            self.hit_keys[target].append(dict(hits))
-        return got
+            code = (code[:, None] + k[None, :] * HIT_RADIX ** ids.position[cls]).ravel()
+        return ids.of_codes(code), prob
 
     def _volleys(self, phase: str, I: "np.ndarray", J: "np.ndarray") -> tuple["np.ndarray", "np.ndarray"]:
         """Each pair's volleys in `phase` (ids, or NO_VOLLEY), asking the engine once per own state and
@@ -440,7 +520,7 @@ class FastSea:
         import numpy as np
 
         side = self.sides[target]
-        table = self.taken.setdefault((target, phase), _Table(UNKNOWN, TAKEN_DENSE_CELLS)).fit(len(side.keys), len(self.hit_keys[target]))
+        table = self.taken.setdefault((target, phase), _Table(UNKNOWN, TAKEN_DENSE_CELLS)).fit(len(side.keys), len(self.hit_ids[target]))
         got = table[S, H]
         if (got == UNKNOWN).any():
             S_, H_ = np.broadcast_arrays(S, H)
@@ -449,17 +529,17 @@ class FastSea:
             if len(todo) >= BATCH and volley is not None:
                 self._taken_many(target, phase, volley, sorted(todo))
                 todo = set()
-                table = self.taken[(target, phase)].fit(len(side.keys), len(self.hit_keys[target]))
+                table = self.taken[(target, phase)].fit(len(side.keys), len(self.hit_ids[target]))
             hit = {"surprise": self.engine.surprise_casualties, "fire": self.engine.fire_casualties,
                    "parting": self.engine.parting_casualties}[phase]
             for s, h in sorted(todo):
                 if h == 0 and not any(side.keys[s][1]):  # no hit, no casualty behind the strip: no change
-                    table = self.taken[(target, phase)].fit(len(side.keys), len(self.hit_keys[target]))
+                    table = self.taken[(target, phase)].fit(len(side.keys), len(self.hit_ids[target]))
                     table[s, h] = s
                     continue
                 st = self._one_side(target, *side.keys[s])
-                new = self._left(target, phase, hit(st, volley, self.hit_keys[target][h]) if h else st)
-                table = self.taken[(target, phase)].fit(len(side.keys), len(self.hit_keys[target]))
+                new = self._left(target, phase, hit(st, volley, self.hit_ids[target].hits(h)) if h else st)
+                table = self.taken[(target, phase)].fit(len(side.keys), len(self.hit_ids[target]))
                 table[s, h] = new
                 self._asked(1)
             got = table[S, H]
@@ -474,9 +554,9 @@ class FastSea:
         keys = [side.keys[s] for s, _ in todo]
         counts = np.array([k[0] for k in keys], dtype=np.int64)
         pending = np.array([k[1] for k in keys], dtype=np.int64)
-        hit_keys = [self.hit_keys[target][h] for _, h in todo]
-        classes = sorted({k for hk in hit_keys for k in hk})
-        hits = {k: np.array([hk.get(k, 0) for hk in hit_keys], dtype=np.int64) for k in classes}
+        S = np.array([s for s, _ in todo], dtype=np.int64)
+        H = np.array([h for _, h in todo], dtype=np.int64)
+        hits = self.hit_ids[target].per_class(H)
         self._asked(len(todo) // BATCH_ASKS_PER_ASK)  # before the batch: past the bound, it is not asked
         after_counts, after_pending = self.engine.volley_casualties_many(volley, phase, counts, pending, hits)  # type: ignore[arg-type]
         found: dict[SideKey, int] = {}
@@ -488,9 +568,7 @@ class FastSea:
                 fresh += (target, phase, key) not in self.left
                 got = found[key] = self._left(target, phase, self._one_side(target, *key))  # type: ignore[arg-type, index]
             rows.append(got)
-        table = self.taken[(target, phase)].fit(len(side.keys), len(self.hit_keys[target]))
-        S = np.array([s for s, _ in todo], dtype=np.int64)
-        H = np.array([h for _, h in todo], dtype=np.int64)
+        table = self.taken[(target, phase)].fit(len(side.keys), len(self.hit_ids[target]))
         table[S, H] = rows
         self._asked(fresh + len(found) // FOUND_PER_ASK)
 
@@ -631,8 +709,8 @@ class FastSea:
             step = max(1, CHUNK // k)
             for begin in range(0, len(at), step):
                 part = at[begin : begin + step]
-                after = self._taken(target, phase, s[part][:, None], o.G[rows[part], :k])
-                prob = o.P[rows[part], :k]
+                hit, prob = o.padded(rows[part], k)
+                after = self._taken(target, phase, s[part][:, None], hit)
                 keep = prob > 0.0
                 parts.append((np.broadcast_to(part[:, None], prob.shape)[keep], after[keep], prob[keep]))
         ns = len(self.sides[target].keys)  # `_taken` may have met new states
@@ -852,19 +930,8 @@ class FastSea:
                         loud = np.nonzero(v != NO_VOLLEY)[0]
                         if not len(loud):
                             continue
-                        rows = v[loud]
-                        cum = o.cumulative
-                        u = uniform(len(loud)) * cum[rows, -1]
-                        # each draw's outcome: how many of its row's cumulative sums are <= u,
-                        # found per volley by bisection (a large fleet's volleys have thousands)
-                        pick = np.empty(len(loud), dtype=np.int64)
-                        by_row = np.argsort(rows, kind="stable")
-                        edges = np.flatnonzero(np.diff(rows[by_row])) + 1
-                        for at in np.split(by_row, edges):
-                            pick[at] = np.searchsorted(cum[rows[at[0]]], u[at], side="right")
-                        pick = np.minimum(pick, o.width[rows] - 1)
                         target = "defender" if side == "attacker" else "attacker"
-                        out[loud] = self._taken(target, phase, here[loud], o.G[rows, pick])
+                        out[loud] = self._taken(target, phase, here[loud], o.draw(v[loud], uniform(len(loud))))
                     codes = new_i * STRIDE + new_j
                     quiet = (va == NO_VOLLEY) & (vd == NO_VOLLEY)
                     if quiet.any():
