@@ -633,6 +633,36 @@ def test_a_huge_fleets_casualty_table_keeps_only_the_cells_asked_and_answers_the
     assert not dense[0][1].exact  # the sample too went through the sparse table
 
 
+def test_phases_without_dice_give_the_same_odds_pair_by_pair_and_all_at_once(monkeypatch):
+    """Issue 19: in a huge fleet's first layers a phase without dice (defenceless transports, the
+    end of a round, subs submerging) meets tens of thousands of pairs, and settling them one by
+    one took longer than the bound allowed.  Many at once, the engine is asked for the first pair
+    of each kinds of units and the rest follow by kinds, as they do one by one: the same odds,
+    exact and sampled, whichever way every phase is taken."""
+    from pbem.odds import sea as sea_path
+
+    fleets = [
+        (sea({"battleship": 2, "aircraft carrier": 1, "fighter": 2, "destroyer": 2, "submarine": 4, "cruiser": 1},
+             {"battleship": 1, "aircraft carrier": 2, "fighter": 4, "destroyer": 3, "submarine": 2, "transport": 2}),
+         Orders(), Orders()),
+        (sea({"submarine": 3, "destroyer": 1, "fighter": 2}, {"submarine": 2, "transport": 3, "fighter": 1}),
+         Orders(submerge="always"), Orders(submerge="always")),
+    ]
+    answers = {}
+    for few in (0, 10**9):
+        monkeypatch.setattr(sea_path, "FEW_PAIRS", few)
+        answers[few] = [(battle_odds(b, a, d, budget=None), battle_odds(b, a, d, budget=2_000, sample_budget=None))
+                        for b, a, d in fleets]
+    for (exact, sampled), (exact_, sampled_) in zip(answers[0], answers[10**9]):
+        assert exact.exact
+        assert exact.attacker_win == pytest.approx(exact_.attacker_win, abs=1e-12)
+        assert exact.defender_win == pytest.approx(exact_.defender_win, abs=1e-12)
+        for side, left in exact.expected_survivors.items():
+            assert left == pytest.approx(exact_.expected_survivors[side], abs=1e-12)
+        assert sampled.attacker_win == sampled_.attacker_win and sampled.expected_rounds == sampled_.expected_rounds
+    assert not answers[0][0][1].exact  # the first fleet's sample went through the same tables
+
+
 def test_a_fleet_past_the_bound_is_sampled_through_the_sea_tables_and_agrees_with_its_exact_odds():
     """Past the bound a fleet battle is sampled through the sea path's tables (the exact attempt
     filled most of them): issue 19's battle (e) sampled lies within the confidence half-width of

@@ -31,6 +31,7 @@ NumPy is imported only when the odds are computed.
 
 from __future__ import annotations
 
+from itertools import repeat
 from typing import TYPE_CHECKING, Callable, Iterable
 
 from pbem.engine.combat.engine import Engine, State, Volley
@@ -54,6 +55,8 @@ TAKEN_DENSE_CELLS = 1 << 22  # past this many cells (32 MB) a table of casualtie
 NO_VOLLEY = -1
 DICE_PHASES = ("surprise", "fire", "parting")  # the phases whose volleys the tables play
 UNASKED = -2
+FEW_CODES = 32  # `_HitIds.of_codes`: up to this many codes, asked one by one
+FEW_PAIRS = 64  # `FastSea._tail`: up to this many pairs, asked one by one
 SideKey = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]  # units on the strip, casualties behind it, submerged
 
 
@@ -71,6 +74,7 @@ class _Sides:
         self.seens: dict[tuple[bool, ...], int] = {}
         self._seen_by = lambda counts: engine.enemy_kinds("defender" if side == "attacker" else "attacker", counts)
         self.hp: list[int] = []
+        self.settled: list[bool] = []  # no casualty behind the strip
 
     def add(self, key: SideKey) -> int:
         got = self.index.get(key)
@@ -81,6 +85,7 @@ class _Sides:
             self.sig.append(self.sigs.setdefault(present, len(self.sigs)))
             self.seen.append(self.seens.setdefault(self._seen_by(key[0]), len(self.seens)))
             self.hp.append(sum((n - p) * (1 if c.damaged else c.profile.hits) for n, p, c in zip(key[0], key[1], self.cats)))
+            self.settled.append(not any(key[1]))
         return got
 
 
@@ -172,8 +177,7 @@ class _HitIds:
         import numpy as np
 
         self.position: dict[str, int] = {}  # a fire class's digit
-        self.codes = np.zeros(1, dtype=np.int64)  # codes met, sorted, and their ids
-        self.ids = np.zeros(1, dtype=np.int64)
+        self.by_code: dict[int, int] = {0: 0}  # the ids of codes met
         self.code_of = np.zeros(16, dtype=np.int64)  # an id's code, or UNKNOWN: not coded
         self.by_hits: dict[tuple[tuple[str, int], ...], int] = {}  # the ids of hits not coded
         self.known: dict[int, dict[str, int]] = {0: {}}  # hits per class, by id, as asked
@@ -199,21 +203,31 @@ class _HitIds:
         """The ids of coded hits, a new one numbered in the order it first comes."""
         import numpy as np
 
+        by_code = self.by_code
+        if len(code) <= FEW_CODES:  # one at a time costs less than NumPy's calls
+            out = []
+            for c in code.tolist():
+                got = by_code.get(c)
+                if got is None:
+                    got = self._number(np.array([c], dtype=np.int64))
+                out.append(got)
+            return np.array(out, dtype=np.int64)
         distinct, first, inverse = np.unique(code, return_index=True, return_inverse=True)
-        at = np.minimum(np.searchsorted(self.codes, distinct), len(self.codes) - 1)
-        known = self.codes[at] == distinct
-        got = np.where(known, self.ids[at], UNKNOWN)
-        new = np.flatnonzero(~known)
+        got = np.fromiter(map(by_code.get, distinct.tolist(), repeat(UNKNOWN)), dtype=np.int64, count=len(distinct))
+        new = np.flatnonzero(got == UNKNOWN)
         if len(new):
             new = new[np.argsort(first[new], kind="stable")]
-            got[new] = np.arange(self.count, self.count + len(new))
-            self.code_of = _room(self.code_of, self.count + len(new))
-            self.code_of[self.count : self.count + len(new)] = distinct[new]
-            self.count += len(new)
-            codes, ids = np.concatenate([self.codes, distinct[new]]), np.concatenate([self.ids, got[new]])
-            by_code = np.argsort(codes, kind="stable")
-            self.codes, self.ids = codes[by_code], ids[by_code]
+            got[new] = self._number(distinct[new]) + np.arange(len(new))
         return got[inverse.reshape(-1)]
+
+    def _number(self, codes: "np.ndarray") -> int:
+        """Number new codes in this order: the first one's id."""
+        first = self.count
+        self.code_of = _room(self.code_of, first + len(codes))
+        self.code_of[first : first + len(codes)] = codes
+        self.by_code.update(zip(codes.tolist(), range(first, first + len(codes))))
+        self.count += len(codes)
+        return first
 
     def of_hits(self, hits: tuple[tuple[str, int], ...]) -> int:
         """The id of hits per class (classes sorted, none without a hit; their digits placed)."""
@@ -622,49 +636,116 @@ class FastSea:
         got = table[I, J]
         missing = np.nonzero(got == UNKNOWN)[0]
         if len(missing):
-            kinds = self.kinds_left.setdefault(phase, _Table(UNKNOWN)).fit(len(A.sigs), len(D.sigs))
+            kinds_of = self.kinds_left.setdefault(phase, _Table(UNKNOWN))
             by_kinds = not (phase == "end" and self.counted_end)
-            mi, mj = I[missing], J[missing]
+            if len(missing) <= FEW_PAIRS:
+                mi, mj = I[missing], J[missing]
+                same = (kinds_of.fit(len(A.sigs), len(D.sigs))[np.asarray(A.sig)[mi], np.asarray(D.sig)[mj]] == 1) & by_kinds
+                table[mi[same], mj[same]] = mi[same] * STRIDE + mj[same]
+                self._tail_one_by_one(phase, mi[~same], mj[~same], by_kinds)
+                return self.tails[phase].fit(len(A.keys), len(D.keys))[I, J]
+            pair = np.unique(I[missing] * STRIDE + J[missing])  # each pair once, in order
+            mi, mj = pair // STRIDE, pair % STRIDE
             sa, sd = np.asarray(A.sig)[mi], np.asarray(D.sig)[mj]
-            same = (kinds[sa, sd] == 1) & by_kinds
-            table[mi[same], mj[same]] = mi[same] * STRIDE + mj[same]
-            for i, j, a, d in sorted(set(zip(mi[~same].tolist(), mj[~same].tolist(), sa[~same].tolist(), sd[~same].tolist()))):
-                if table[i, j] != UNKNOWN:
-                    continue
-                kinds = self.kinds_left[phase].fit(len(A.sigs), len(D.sigs))
-                if kinds[a, d] == 1 and by_kinds:
-                    table[i, j] = i * STRIDE + j
-                    continue
-                st = self._state(i, j)
-                settled = not any(st.a_pending) and not any(st.d_pending)
-                if kinds[a, d] >= 2 and settled and by_kinds:  # as for another pair of these kinds
-                    zero_a, zero_d, over = self.tail_patterns[kinds[a, d] - 2]
-                    table[i, j] = self._code(st._replace(a=tuple(0 if z else n for n, z in zip(st.a, zero_a)),
-                                                         d=tuple(0 if z else n for n, z in zip(st.d, zero_d)), over=over))
-                    table = self.tails[phase].fit(len(A.keys), len(D.keys))
-                    continue
-                if phase == "after-surprise":
-                    after = self.engine.after_surprise(st)
-                elif phase == "submerge":
-                    after = self.engine.submerge(st)
-                else:
-                    after = self.engine.apply(st, phase, [])
-                code = self._code(after)
-                if kinds[a, d] == UNKNOWN:
-                    pattern = tail_pattern(st, after) if settled else None
-                    if code == i * STRIDE + j:
-                        kinds[a, d] = 1
-                    elif pattern is not None:
-                        if pattern not in self.tail_patterns:
-                            self.tail_patterns.append(pattern)
-                        kinds[a, d] = 2 + self.tail_patterns.index(pattern)
-                    else:
-                        kinds[a, d] = 0
+            settled = np.asarray(A.settled)[mi] & np.asarray(D.settled)[mj]
+            if by_kinds:  # the first pair of kinds not met before asks the engine for all of them
+                unknown = np.flatnonzero(kinds_of.fit(len(A.sigs), len(D.sigs))[sa, sd] == UNKNOWN)
+                _, first = np.unique(sa[unknown] * len(D.sigs) + sd[unknown], return_index=True)
+                for n in np.sort(unknown[first]).tolist():
+                    self._ask_tail(phase, int(mi[n]), int(mj[n]), int(sa[n]), int(sd[n]), bool(settled[n]))
+            todo = self.tails[phase].fit(len(A.keys), len(D.keys))[mi, mj] == UNKNOWN
+            if by_kinds:
+                kinds = kinds_of.fit(len(A.sigs), len(D.sigs))[sa, sd]
+                same = todo & (kinds == 1)
                 table = self.tails[phase].fit(len(A.keys), len(D.keys))
-                table[i, j] = code
-                self._asked(1)
-            got = table[I, J]
+                table[mi[same], mj[same]] = pair[same]
+                known = todo & (kinds >= 2) & settled
+                self._by_pattern(phase, mi[known], mj[known], kinds[known] - 2)
+                todo &= ~same & ~known
+            for n in np.flatnonzero(todo).tolist():
+                self._ask_tail(phase, int(mi[n]), int(mj[n]), int(sa[n]), int(sd[n]), bool(settled[n]))
+            got = self.tails[phase].fit(len(A.keys), len(D.keys))[I, J]
         return got
+
+    def _tail_one_by_one(self, phase: str, I: "np.ndarray", J: "np.ndarray", by_kinds: bool) -> None:
+        """`_tail` of a few pairs, each in turn (NumPy's calls cost more there than a loop): the
+        same questions asked of the engine, the same answers."""
+        A, D = self.sides["attacker"], self.sides["defender"]
+        for i, j in sorted(set(zip(I.tolist(), J.tolist()))):
+            if self.tails[phase].fit(len(A.keys), len(D.keys))[i, j] != UNKNOWN:
+                continue
+            a, d = A.sig[i], D.sig[j]
+            kinds = self.kinds_left[phase].fit(len(A.sigs), len(D.sigs))[a, d] if by_kinds else 0
+            settled = A.settled[i] and D.settled[j]
+            if kinds == 1:
+                self.tails[phase].fit(len(A.keys), len(D.keys))[i, j] = i * STRIDE + j
+            elif kinds >= 2 and settled:  # as for another pair of these kinds (`_by_pattern`)
+                zero_a, zero_d, over = self.tail_patterns[kinds - 2]
+                (a_, ap, asub), (d_, dp, dsub) = A.keys[i], D.keys[j]
+                code = self._code(State(self.engine.steady_round, tuple(0 if z else n for n, z in zip(a_, zero_a)),
+                                        tuple(0 if z else n for n, z in zip(d_, zero_d)), ap, dp, asub, dsub, self.zero_a, over))
+                self.tails[phase].fit(len(A.keys), len(D.keys))[i, j] = code
+            else:
+                self._ask_tail(phase, i, j, a, d, settled)
+
+    def _ask_tail(self, phase: str, i: int, j: int, a: int, d: int, settled: bool) -> None:
+        """`_tail` of pair (i, j), whose sides' kinds are numbered a and d, asked of the engine;
+        the first pair of its kinds says what the phase does to every such pair."""
+        st = self._state(i, j)
+        if phase == "after-surprise":
+            after = self.engine.after_surprise(st)
+        elif phase == "submerge":
+            after = self.engine.submerge(st)
+        else:
+            after = self.engine.apply(st, phase, [])
+        code = self._code(after)
+        A, D = self.sides["attacker"], self.sides["defender"]
+        kinds = self.kinds_left[phase].fit(len(A.sigs), len(D.sigs))
+        if kinds[a, d] == UNKNOWN:
+            pattern = tail_pattern(st, after) if settled else None
+            if code == i * STRIDE + j:
+                kinds[a, d] = 1
+            elif pattern is not None:
+                if pattern not in self.tail_patterns:
+                    self.tail_patterns.append(pattern)
+                kinds[a, d] = 2 + self.tail_patterns.index(pattern)
+            else:
+                kinds[a, d] = 0
+        self.tails[phase].fit(len(A.keys), len(D.keys))[i, j] = code
+        self._asked(1)
+
+    def _by_pattern(self, phase: str, I: "np.ndarray", J: "np.ndarray", K: "np.ndarray") -> None:
+        """`_tail` of pairs (I[n], J[n]) with nothing behind the strip, whose kinds of units the
+        phase treats as `tail_patterns[K[n]]` says: whole kinds removed, each side's new state
+        found once per state and pattern, and the battle ended or not."""
+        import numpy as np
+
+        if not len(I):
+            return
+        after = []
+        for side, S, which in (("attacker", I, 0), ("defender", J, 1)):
+            sides = self.sides[side]
+            distinct, inverse = np.unique(S * len(self.tail_patterns) + K, return_inverse=True)
+            new = np.empty(len(distinct), dtype=np.int64)
+            for n, code in enumerate(distinct.tolist()):
+                s, k = divmod(code, len(self.tail_patterns))
+                counts, pending, submerged = sides.keys[s]
+                zero = self.tail_patterns[k][which]
+                new[n] = sides.add((tuple(0 if z else c for c, z in zip(counts, zero)), pending, submerged))
+            after.append(new[inverse.reshape(-1)])
+            self._asked(len(distinct) // FOUND_PER_ASK)
+        codes = after[0] * STRIDE + after[1]
+        over = np.array([bool(p[2]) for p in self.tail_patterns])[K]
+        for n in np.flatnonzero(over).tolist():
+            codes[n] = self._end(int(after[0][n]), int(after[1][n]), self.tail_patterns[int(K[n])][2])
+        self._asked(int(over.sum()) // FOUND_PER_ASK + len(I) // self.OUTCOMES_PER_UNIT)
+        table = self.tails[phase].fit(len(self.sides["attacker"].keys), len(self.sides["defender"].keys))
+        table[I, J] = codes
+
+    def _end(self, i: int, j: int, over: str) -> int:
+        """The code of the end of the battle with the sides in states i and j (`_code`)."""
+        (a, ap, asub), (d, dp, dsub) = self.sides["attacker"].keys[i], self.sides["defender"].keys[j]
+        return self._code(State(self.engine.steady_round, a, d, ap, dp, asub, dsub, self.zero_a, over))
 
     # a round for many pairs at once -------------------------------------------------
     def _fire_at(self, side: str, phase: str, volleys: "np.ndarray", S: "np.ndarray", W: "np.ndarray",
