@@ -538,15 +538,17 @@ class FastSea:
         got = table[S, H]
         if (got == UNKNOWN).any():
             S_, H_ = np.broadcast_arrays(S, H)
-            todo = {(int(s), int(h)) for s, h in zip(S_[got == UNKNOWN], H_[got == UNKNOWN])}
+            ids = len(self.hit_ids[target])
+            key = np.unique(S_[got == UNKNOWN].astype(np.int64) * ids + H_[got == UNKNOWN])  # each (s, h) once, in order
+            todo = list(zip((key // ids).tolist(), (key % ids).tolist()))
             volley = self.hit_by.get((target, phase))
             if len(todo) >= BATCH and volley is not None:
-                self._taken_many(target, phase, volley, sorted(todo))
-                todo = set()
+                self._taken_many(target, phase, volley, todo)
+                todo = []
                 table = self.taken[(target, phase)].fit(len(side.keys), len(self.hit_ids[target]))
             hit = {"surprise": self.engine.surprise_casualties, "fire": self.engine.fire_casualties,
                    "parting": self.engine.parting_casualties}[phase]
-            for s, h in sorted(todo):
+            for s, h in todo:
                 if h == 0 and not any(side.keys[s][1]):  # no hit, no casualty behind the strip: no change
                     table = self.taken[(target, phase)].fit(len(side.keys), len(self.hit_ids[target]))
                     table[s, h] = s
