@@ -11,7 +11,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent / "engine" / "combat"))
 from combat_helpers import Seeded, forces, land, sea  # noqa: E402
 
-from pbem.engine.combat import Orders, RetreatCondition, fight  # noqa: E402
+from pbem.engine.combat import Battle, Orders, RetreatCondition, fight  # noqa: E402
 from pbem.odds import battle_odds  # noqa: E402
 
 
@@ -603,6 +603,17 @@ def test_a_sides_volleys_take_room_by_their_own_outcomes():
     assert o.draw(np.full(len(u), narrow[7]), u).tolist() == [0, 0, 7, 7, 9, 9]
 
 
+def _fleet_e_and_subs_that_submerge(transports: int) -> list[tuple[Battle, Orders, Orders]]:
+    """Issue 19's fleet (e), and subs that submerge against subs guarding `transports` transports."""
+    return [
+        (sea({"battleship": 2, "aircraft carrier": 1, "fighter": 2, "destroyer": 2, "submarine": 4, "cruiser": 1},
+             {"battleship": 1, "aircraft carrier": 2, "fighter": 4, "destroyer": 3, "submarine": 2, "transport": 2}),
+         Orders(), Orders()),
+        (sea({"submarine": 3, "destroyer": 1, "fighter": 2}, {"submarine": 2, "transport": transports, "fighter": 1}),
+         Orders(submerge="always"), Orders(submerge="always")),
+    ]
+
+
 def test_a_huge_fleets_casualty_table_keeps_only_the_cells_asked_and_answers_the_same(monkeypatch):
     """Issue 19: a fleet of hundreds of ships meets tens of thousands of hit patterns, and a dense
     table of casualties per side state and pattern took hundreds of megabytes (and the time to
@@ -611,13 +622,7 @@ def test_a_huge_fleets_casualty_table_keeps_only_the_cells_asked_and_answers_the
     uses it."""
     from pbem.odds import sea as sea_path
 
-    fleets = [
-        (sea({"battleship": 2, "aircraft carrier": 1, "fighter": 2, "destroyer": 2, "submarine": 4, "cruiser": 1},
-             {"battleship": 1, "aircraft carrier": 2, "fighter": 4, "destroyer": 3, "submarine": 2, "transport": 2}),
-         Orders(), Orders()),
-        (sea({"submarine": 3, "destroyer": 1, "fighter": 2}, {"submarine": 2, "transport": 2, "fighter": 1}),
-         Orders(submerge="always"), Orders(submerge="always")),
-    ]
+    fleets = _fleet_e_and_subs_that_submerge(transports=2)
     dense = [(battle_odds(b, a, d, budget=None), battle_odds(b, a, d, budget=2_000, sample_budget=None)) for b, a, d in fleets]
     made = []
     original = sea_path._Sparse.__init__
@@ -641,13 +646,7 @@ def test_phases_without_dice_give_the_same_odds_pair_by_pair_and_all_at_once(mon
     exact and sampled, whichever way every phase is taken."""
     from pbem.odds import sea as sea_path
 
-    fleets = [
-        (sea({"battleship": 2, "aircraft carrier": 1, "fighter": 2, "destroyer": 2, "submarine": 4, "cruiser": 1},
-             {"battleship": 1, "aircraft carrier": 2, "fighter": 4, "destroyer": 3, "submarine": 2, "transport": 2}),
-         Orders(), Orders()),
-        (sea({"submarine": 3, "destroyer": 1, "fighter": 2}, {"submarine": 2, "transport": 3, "fighter": 1}),
-         Orders(submerge="always"), Orders(submerge="always")),
-    ]
+    fleets = _fleet_e_and_subs_that_submerge(transports=3)
     answers = {}
     for few in (0, 10**9):
         monkeypatch.setattr(sea_path, "FEW_PAIRS", few)
