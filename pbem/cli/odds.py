@@ -85,8 +85,7 @@ def parse_retreat(text: str | None):  # -> RetreatCondition
 
 def _ruleset(ruleset_id: str):  # -> (Ruleset, Rules, CombatRules)
     from pbem.engine.problems import ProblemsError
-    from pbem.game.game import rules_for
-    from pbem.io.rulesets import load_ruleset, resolve_ruleset_id
+    from pbem.io.rulesets import load_ruleset, resolve_ruleset_id, rules_for
 
     try:
         ruleset = load_ruleset(resolve_ruleset_id(ruleset_id))

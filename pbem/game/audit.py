@@ -232,7 +232,7 @@ def _check_first(repo: GameRepo, first: CommitInfo, result: AuditResult) -> tupl
         add(Finding(first.sha, GAME_FILE, f"ruleset_hash {config.ruleset_hash[:12]} is not the data hash {ruleset.data_hash[:12]} "
                     f"of the {ruleset.id} ruleset loaded: the ruleset changed under this game (use {config.engine})"))
         return config_raw, None
-    from pbem.game.game import rules_for
+    from pbem.io.rulesets import rules_for
 
     expected = dump_state(initial_state(ruleset, config.options, rules_for(ruleset)[0]), ruleset).encode()
     actual = repo.read(STATE_FILE, first.sha)

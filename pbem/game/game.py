@@ -12,33 +12,21 @@ Layout of a game repository:
 
 from __future__ import annotations
 
-import importlib
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
 from pbem import __version__
-from pbem.engine.combat.rules import CombatRules
 from pbem.engine.model import GameState
 from pbem.engine.orders import Orders, StandingOrders
 from pbem.engine.problems import Problem, ProblemsError
 from pbem.engine.words import possessive  # noqa: F401 (the gateways take possessive from here)
-from pbem.engine.rules import Rules
 from pbem.engine.ruleset import Ruleset
 from pbem.engine.turn import TurnResult, run_turn
 from pbem.game.config import GameConfig, dump_config, read_config
 from pbem.game.reportdata import build_report
 from pbem.game.reveal import check_seals, encode, opponent_links, revealed_for_turn
+from pbem.io.rulesets import rules_for
 from pbem.game.layout import GAME_FILE, STATE_FILE, GameError, orders_path, report_path, slug, standing_path
-
-
-def rules_for(ruleset: Ruleset) -> tuple[Rules, CombatRules]:
-    """The ruleset's own `rules.py` and `combat_rules.py`: its choices where the engine leaves one open."""
-    from pbem.rulesets import RULESETS
-
-    folder = RULESETS[ruleset.id]
-    rules = importlib.import_module(f"pbem.rulesets.{folder}.rules").RULES
-    combat = importlib.import_module(f"pbem.rulesets.{folder}.combat_rules").COMBAT_RULES
-    return rules, combat
 
 
 class Game:

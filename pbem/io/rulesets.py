@@ -30,6 +30,8 @@ from pbem.engine.problems import PathItem, Problem, ProblemsError
 from pbem.engine.ruleset import CityGroup, Phase, RuleOption, Ruleset, SideVictory, VictoryRules
 
 if TYPE_CHECKING:  # YAML and JSON Schema are imported only when data has to be validated
+    from pbem.engine.combat.rules import CombatRules
+    from pbem.engine.rules import Rules
     from pbem.io.yamlfile import YamlDocument
 
 __all__ = [
@@ -37,6 +39,7 @@ __all__ = [
     "canonical_hash",
     "load_ruleset",
     "load_ruleset_dir",
+    "rules_for",
     "resolve_ruleset_id",
     "ruleset_dir",
     "schemas_dir",
@@ -120,6 +123,17 @@ def _extends(directory: Path) -> str | None:
 def load_ruleset(ruleset_id: str) -> Ruleset:
     """The ruleset by id or alias, loaded and validated once per process."""
     return _load_cached(resolve_ruleset_id(ruleset_id))
+
+
+def rules_for(ruleset: Ruleset) -> tuple["Rules", "CombatRules"]:
+    """The ruleset's own `rules.py` and `combat_rules.py`: its choices where the engine leaves one
+    open.  Here rather than beside `Game`, so that `pbem odds` does not import the turn engine."""
+    import importlib
+
+    folder = registry.RULESETS[ruleset.id]
+    rules = importlib.import_module(f"pbem.rulesets.{folder}.rules").RULES
+    combat = importlib.import_module(f"pbem.rulesets.{folder}.combat_rules").COMBAT_RULES
+    return rules, combat
 
 
 @functools.cache

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pbem.game.game import rules_for
+from pbem.io.rulesets import rules_for
 from pbem.io.rulesets import load_ruleset
 from pbem.rulesets import RULESETS
 

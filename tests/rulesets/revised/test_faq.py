@@ -298,7 +298,7 @@ def test_each_combat_is_resolved_completely_before_the_next() -> None:
     Each combat is resolved completely before moving on to the next.\""""
     from pbem.dice import FixedDice
     from pbem.engine.turn import run_turn
-    from pbem.game.game import rules_for
+    from pbem.io.rulesets import rules_for
     from tests.engine.scenario import orders
 
     st = state(turn="Soviet Union", ruleset=REV, clear=("West Russia", "Ukraine S.S.R."),
