@@ -8,8 +8,9 @@ obscure failure in the middle of a game.
 Parsing and validating take a few hundred milliseconds, most of a quick command such as `pbem odds`,
 so data that passed is cached as JSON under the user's cache directory
 (`$XDG_CACHE_HOME/pbem/rulesets`, else `~/.cache/pbem/rulesets`), keyed by the sha256 of the data
-files, the schemas, this loader's code and the versions of Python, jsonschema and PyYAML: changed
-data, schemas, code or libraries miss the cache and are validated again.  `PBEM_NO_CACHE=1` turns the cache off; a cache that cannot be written is skipped.
+files, the schemas, this loader's code, the version of Python and the installed jsonschema and PyYAML
+(where they are, their first file's size and time of change): changed data, schemas, code or
+libraries miss the cache and are validated again.  `PBEM_NO_CACHE=1` turns the cache off; a cache that cannot be written is skipped.
 """
 
 from __future__ import annotations
@@ -277,21 +278,25 @@ def _cache_dir() -> Path | None:
 @functools.cache
 def _environment() -> str:
     """What else a validated result depends on: the Python, the jsonschema that validated it and
-    the YAML parser that read it (their versions are read from the installed metadata, so
-    jsonschema is not imported: skipping that import is what the cache is for)."""
+    the YAML parser that read it.  A library is told by where its code is installed and by the
+    size and time of change of its first file, which installing another version rewrites: found
+    without importing jsonschema (skipping that import is what the cache is for) or
+    importlib.metadata (whose import took a tenth of a quick command)."""
+    import importlib.util
     import sys
-    from importlib import metadata
 
     import yaml
 
-    versions = []
-    for package in ("jsonschema", "PyYAML"):
+    libraries = []
+    for name, package in (("jsonschema", "jsonschema"), ("PyYAML", "yaml")):
+        spec = importlib.util.find_spec(package)
         try:
-            versions.append(f"{package}={metadata.version(package)}")
-        except metadata.PackageNotFoundError:
-            versions.append(f"{package}=?")
+            found = os.stat(spec.origin) if spec is not None and spec.origin else None
+        except OSError:
+            found = None
+        libraries.append(f"{name}=" + (f"{spec.origin}:{found.st_size}:{found.st_mtime_ns}" if found and spec else "?"))
     libyaml = "libyaml" if getattr(yaml, "__with_libyaml__", False) else "pure"
-    return f"python={sys.version_info[:3]};{';'.join(versions)};{libyaml}"
+    return f"python={sys.version_info[:3]};{';'.join(libraries)};{libyaml}"
 
 
 def _cache_key(raw: Mapping[str, bytes | OSError], schemas: Path) -> str | None:

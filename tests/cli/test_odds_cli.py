@@ -162,12 +162,13 @@ def test_unknown_powers_and_options_are_user_errors():
 
 def test_odds_imports_neither_the_turn_engine_nor_the_game_repository() -> None:
     """Issue 19: a whole `pbem odds` took 0.4 s, a quarter of it importing the turn engine and the
-    game repository (through pbem.game.game) only to find the ruleset's rules."""
+    game repository (through pbem.game.game) only to find the ruleset's rules, and a tenth
+    importing importlib.metadata to key the ruleset cache by the libraries' versions."""
     import subprocess
     import sys
 
     code = ("import sys; sys.argv = ['pbem', 'odds', '--attack', '3 inf', '--defend', '2 inf']\n"
             "from pbem.cli import main\ntry:\n    main()\nexcept SystemExit:\n    pass\n"
-            "print(sorted(m for m in sys.modules if m in ('pbem.engine.turn', 'pbem.game.game', 'git')))")
+            "print(sorted(m for m in sys.modules if m in ('pbem.engine.turn', 'pbem.game.game', 'git', 'importlib.metadata')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert "attacker" in out.lower() and out.strip().splitlines()[-1] == "[]"
