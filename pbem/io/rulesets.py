@@ -226,12 +226,14 @@ def load_ruleset_dir(directory: Path) -> Ruleset:
     directory = Path(directory)
     schemas = schemas_dir()
     raw: dict[str, bytes | OSError] = {}
-    parent = _extends(directory)
+    parent: str | None = None
     for name in FILES:
         try:
             raw[name] = (directory / f"{name}.yaml").read_bytes()
         except OSError as e:
             raw[name] = e
+            if name != "ruleset" and parent is None:
+                parent = _extends(directory)  # (read only when a file is missing: it imports PyYAML)
             if parent is not None and name != "ruleset":
                 # a file the folder does not have is the extended ruleset's (ruleset.yaml `extends:`)
                 try:
@@ -285,8 +287,6 @@ def _environment() -> str:
     import importlib.util
     import sys
 
-    import yaml
-
     libraries = []
     for name, package in (("jsonschema", "jsonschema"), ("PyYAML", "yaml")):
         spec = importlib.util.find_spec(package)
@@ -295,7 +295,10 @@ def _environment() -> str:
         except OSError:
             found = None
         libraries.append(f"{name}=" + (f"{spec.origin}:{found.st_size}:{found.st_mtime_ns}" if found and spec else "?"))
-    libyaml = "libyaml" if getattr(yaml, "__with_libyaml__", False) else "pure"
+    # PyYAML reads with libyaml where its compiled module sits beside it
+    spec = importlib.util.find_spec("yaml")
+    folder = Path(spec.origin).parent if spec is not None and spec.origin else None
+    libyaml = "libyaml" if folder is not None and any(folder.glob("_yaml.*")) else "pure"
     return f"python={sys.version_info[:3]};{';'.join(libraries)};{libyaml}"
 
 

@@ -160,15 +160,21 @@ def test_unknown_powers_and_options_are_user_errors():
         assert res.exit_code == 2 and "Traceback" not in res.output, res.output
 
 
-def test_odds_imports_neither_the_turn_engine_nor_the_game_repository() -> None:
+def test_odds_imports_neither_the_turn_engine_nor_the_game_repository(tmp_path) -> None:  # type: ignore[no-untyped-def]
     """Issue 19: a whole `pbem odds` took 0.4 s, a quarter of it importing the turn engine and the
     game repository (through pbem.game.game) only to find the ruleset's rules, and a tenth
-    importing importlib.metadata to key the ruleset cache by the libraries' versions."""
+    importing importlib.metadata to key the ruleset cache by the libraries' versions.  Once the
+    ruleset is in the cache, it is read without PyYAML or jsonschema either."""
+    import os
     import subprocess
     import sys
 
     code = ("import sys; sys.argv = ['pbem', 'odds', '--attack', '3 inf', '--defend', '2 inf']\n"
             "from pbem.cli import main\ntry:\n    main()\nexcept SystemExit:\n    pass\n"
-            "print(sorted(m for m in sys.modules if m in ('pbem.engine.turn', 'pbem.game.game', 'git', 'importlib.metadata')))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    assert "attacker" in out.lower() and out.strip().splitlines()[-1] == "[]"
+            "print(sorted(m for m in sys.modules if m in ('pbem.engine.turn', 'pbem.game.game', 'git', 'importlib.metadata',"
+            " 'yaml', 'jsonschema')))")
+    env = {k: v for k, v in os.environ.items() if k != "PBEM_NO_CACHE"} | {"XDG_CACHE_HOME": str(tmp_path)}
+    first, second = (subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env).stdout
+                     for _ in range(2))
+    assert "attacker" in first.lower() and "'pbem.engine.turn'" not in first and "'importlib.metadata'" not in first
+    assert "attacker" in second.lower() and second.strip().splitlines()[-1] == "[]"
