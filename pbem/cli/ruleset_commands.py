@@ -42,8 +42,7 @@ SECTIONS = ("powers", "spaces", "units", "options", "declarations")
 
 def describe_ruleset(ruleset_id: str) -> dict[str, object]:
     """Everything a player looks up while writing orders, as one plain structure (text and JSON share it)."""
-    from pbem.io.rulesets import rules_for
-    from pbem.io.rulesets import load_ruleset
+    from pbem.io.rulesets import load_ruleset, rules_for
 
     ruleset = load_ruleset(ruleset_id)
     rules, _ = rules_for(ruleset)

@@ -141,8 +141,7 @@ def run_paths(paths: Iterable[str | Path]) -> Iterator[CaseResult]:
 
 def _run(case: Case, failures: list[str]) -> None:
     from pbem.dice import DiceExhausted, FixedDice
-    from pbem.io.rulesets import rules_for
-    from pbem.io.rulesets import load_ruleset
+    from pbem.io.rulesets import load_ruleset, rules_for
 
     try:
         ruleset = load_ruleset(case.ruleset)

@@ -25,8 +25,8 @@ from pbem.engine.turn import TurnResult, run_turn
 from pbem.game.config import GameConfig, dump_config, read_config
 from pbem.game.reportdata import build_report
 from pbem.game.reveal import check_seals, encode, opponent_links, revealed_for_turn
-from pbem.io.rulesets import rules_for
 from pbem.game.layout import GAME_FILE, STATE_FILE, GameError, orders_path, report_path, slug, standing_path
+from pbem.io.rulesets import rules_for
 
 
 class Game:
