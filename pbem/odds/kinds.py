@@ -22,3 +22,8 @@ def tail_pattern(before: State, after: State) -> tuple[tuple[bool, ...], tuple[b
             return None
     return (tuple(m == 0 and n > 0 for n, m in zip(before.a, after.a)),
             tuple(m == 0 and n > 0 for n, m in zip(before.d, after.d)), after.over)
+
+
+def without(counts: tuple[int, ...], emptied: tuple[bool, ...]) -> tuple[int, ...]:
+    """`counts` with the categories a `tail_pattern` emptied at 0."""
+    return tuple(0 if z else n for n, z in zip(counts, emptied))

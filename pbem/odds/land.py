@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Callable
 
 from pbem.engine.combat.engine import Engine, State
 from pbem.engine.combat.rolling import class_distribution
-from pbem.odds.kinds import tail_pattern
+from pbem.odds.kinds import tail_pattern, without
 from pbem.odds.work import _Work
 
 if TYPE_CHECKING:
@@ -293,8 +293,7 @@ class FastLand:
                     got = engine._end_round(state, None)
                 else:
                     emptied_a, emptied_d, over = how
-                    got = State(state.round, tuple(0 if z else n for n, z in zip(a, emptied_a)),
-                                tuple(0 if z else n for n, z in zip(d, emptied_d)), *self._zeros, over)
+                    got = State(state.round, without(a, emptied_a), without(d, emptied_d), *self._zeros, over)
             self._ended[(a, d)] = got
         return got
 

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Callable, Iterable
 
 from pbem.engine.combat.engine import Engine, State, Volley
 from pbem.engine.combat.rolling import class_distributions, volley_distribution
-from pbem.odds.kinds import tail_pattern
+from pbem.odds.kinds import tail_pattern, without
 from pbem.odds.work import _Work
 
 if TYPE_CHECKING:
@@ -684,8 +684,8 @@ class FastSea:
             elif kinds >= 2 and settled:  # as for another pair of these kinds (`_by_pattern`)
                 zero_a, zero_d, over = self.tail_patterns[kinds - 2]
                 (a_, ap, asub), (d_, dp, dsub) = A.keys[i], D.keys[j]
-                code = self._code(State(self.engine.steady_round, tuple(0 if z else n for n, z in zip(a_, zero_a)),
-                                        tuple(0 if z else n for n, z in zip(d_, zero_d)), ap, dp, asub, dsub, self.zero_a, over))
+                code = self._code(State(self.engine.steady_round, without(a_, zero_a), without(d_, zero_d),
+                                        ap, dp, asub, dsub, self.zero_a, over))
                 self.tails[phase].fit(len(A.keys), len(D.keys))[i, j] = code
             else:
                 self._ask_tail(phase, i, j, a, d, settled)
@@ -733,7 +733,7 @@ class FastSea:
                 s, k = divmod(code, len(self.tail_patterns))
                 counts, pending, submerged = sides.keys[s]
                 zero = self.tail_patterns[k][which]
-                new[n] = sides.add((tuple(0 if z else c for c, z in zip(counts, zero)), pending, submerged))
+                new[n] = sides.add((without(counts, zero), pending, submerged))
             after.append(new[inverse.reshape(-1)])
             self._asked(len(distinct) // FOUND_PER_ASK)
         codes = after[0] * STRIDE + after[1]
