@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Iterable, Mapping, NamedTuple, Sequence
 from pbem.engine.combat.casualties import Category, LossPlan, Taken, can_hit
 from pbem.engine.combat.model import (
     Battle,
+    Boost,
     CasualtiesChosen,
     Casualty,
     DiceGroup,
@@ -76,6 +77,18 @@ def _tuple_sub(x: Sequence[int], y: Sequence[int]) -> tuple[int, ...]:
 
 def _tuple_add(x: Sequence[int], y: Sequence[int]) -> tuple[int, ...]:
     return tuple(map(operator.add, x, y))
+
+
+class _Firing(NamedTuple):
+    """A side's dice in one kind of round (round 1 or later), per category whatever its count."""
+
+    # per category: its value, submarine?, aircraft?, may artillery support it?, does it pair?, dice per unit
+    categories: tuple[tuple[int, bool, bool, bool, bool, int], ...]
+    infantry: tuple[int, ...]  # categories artillery supports this round (an attack only)
+    artillery: tuple[int, ...]
+    per_artillery: int  # infantry each artillery supports (0: none, or not the attacker)
+    any_paired: bool
+    boosts: tuple[Boost, ...]
 
 
 class Engine:
@@ -160,6 +173,7 @@ class Engine:
         self._doomed_memo: dict[tuple[str, tuple[bool, ...], tuple[bool, ...]], bool] = {}
         self._conclude_memo: dict[tuple[tuple[bool, ...], tuple[bool, ...], bool], Winner | None] = {}
         self._take_memo: dict[tuple[object, ...], tuple[tuple[int, ...], tuple[int, ...]]] = {}
+        self._firing_memo: dict[tuple[str, bool], _Firing] = {}
 
     def _first_cycle_differs(self) -> bool:
         """Does a unit here fire with a first-cycle profile (its value, or artillery support, differs)?"""
@@ -441,40 +455,62 @@ class Engine:
             got = self._volley_memo[key] = self._make_fire_volley(side, state)
         return got
 
+    def _firing(self, side: Side, rnd: int) -> _Firing:
+        """What the side's categories fire with in round `rnd`, whatever their counts: built once
+        per side for round 1 and once for later rounds (nothing else changes a unit's dice)."""
+        key = (side, rnd == 1)
+        got = self._firing_memo.get(key)
+        if got is None:
+            cats = self.cats(side)
+            attacking = side == "attacker"
+            dice_of = self.battle.attack_dice if attacking else {}
+            per_artillery = self.rules.artillery_supports if self.battle.artillery_supports is None else self.battle.artillery_supports
+            got = self._firing_memo[key] = _Firing(
+                tuple(
+                    (self._round_value(side, c, rnd), c.profile.has("submarine"), c.profile.domain == "air",
+                     c.profile.has("infantry") and not self._first_cycle(c, rnd),
+                     attacking and bool(c.profile.paired_attack), dice_of.get(c.owner, {}).get(c.unit, 1) if dice_of else 1)
+                    for c in cats),
+                # a first-cycle profile is the unit's value: "Artillery allows infantry to attack with
+                # a 2, not with a +1" (Revised FAQ, Marines)
+                tuple(i for i in self._tagged_with(side, "infantry") if not self._first_cycle(cats[i], rnd))
+                if attacking and per_artillery else (),
+                self._tagged_with(side, "artillery") if attacking and per_artillery else (),
+                per_artillery if attacking else 0,
+                attacking and any(c.profile.paired_attack for c in cats),
+                tuple(b for b in self.battle.boosts if b.side == side),
+            )
+        return got
+
     def _make_fire_volley(self, side: Side, state: State) -> Volley:
         own = state.a if side == "attacker" else state.d  # includes casualties behind the strip
         enemy = state.d if side == "attacker" else state.a
         cats = self.cats(side)
+        firing = self._firing(side, state.round)
         surprised = self._surprise(side, state)
         air_cls = self._air_class(side, own, enemy)
         sub_cls: FireClass | None = None  # asked when a submarine fires
         supported = 0
-        rnd = state.round
-        per_artillery = self.rules.artillery_supports if self.battle.artillery_supports is None else self.battle.artillery_supports
-        if side == "attacker" and per_artillery:
-            # a first-cycle profile is the unit's value: "Artillery allows infantry to attack with
-            # a 2, not with a +1" (Revised FAQ, Marines)
-            infantry = sum(own[i] for i in self._tagged_with(side, "infantry") if not self._first_cycle(cats[i], rnd))
-            artillery = sum(own[i] for i in self._tagged_with(side, "artillery"))
-            supported = min(infantry, artillery * per_artillery)
+        if firing.per_artillery:
+            infantry = sum([own[i] for i in firing.infantry])
+            artillery = sum([own[i] for i in firing.artillery])
+            supported = min(infantry, artillery * firing.per_artillery)
         # units that attack better paired one to one with a partner (1940: a tactical bomber with a
         # fighter or a tank): a pool of partners per set of partner tags, each partner pairing once
         # one pool of partner units shared by every kind that pairs (a tank pairs with a tactical
         # bomber or, with AMS Blitz Tactics, a mechanized infantry - not with both)
         partners: list[list] = []  # [tags, count left]
-        if side == "attacker" and any(c.profile.paired_attack for c in cats):
+        if firing.any_paired:
             partners = [[c.profile.tags, n] for n, c in zip(own, cats) if n and not c.profile.paired_attack]
         groups: dict[tuple[str, int, str, str], int] = {}
-        boosts = {(b.owner, b.unit): [b.count, b.delta, b.note] for b in self.battle.boosts if b.side == side}
-        holding = self._holds_fire_to_submerge(side, state)
-        for n, c in zip(own, cats):
-            if not n:
-                continue
-            value = self._round_value(side, c, rnd)
-            if value <= 0:
+        boosts = {(b.owner, b.unit): [b.count, b.delta, b.note] for b in firing.boosts} if firing.boosts else None
+        holding = self._holds_fire_to_submerge(side, state) if self.kind == "sea" else False
+        bonus = self.rules.artillery_bonus
+        for n, c, (value, is_sub, is_air, supportable, paired_attack, dice) in zip(own, cats, firing.categories):
+            if not n or value <= 0:
                 continue
             cls: FireClass = "any"
-            if c.profile.has("submarine"):
+            if is_sub:
                 if surprised:
                     continue  # fired (or submerged) in step 2
                 if holding:
@@ -482,17 +518,17 @@ class Engine:
                 if sub_cls is None:
                     sub_cls = self._sub_class(side, enemy)
                 cls = sub_cls
-            elif c.profile.domain == "air":
+            elif is_air:
                 cls = air_cls
-            if c.profile.has("infantry") and supported and not self._first_cycle(c, rnd):
+            if supportable and supported:
                 boosted = min(n, supported)
                 supported -= boosted
-                key = (c.unit, value + self.rules.artillery_bonus, cls, "supported by artillery")
+                key = (c.unit, value + bonus, cls, "supported by artillery")
                 groups[key] = groups.get(key, 0) + boosted
                 n -= boosted
                 if not n:
                     continue
-            if side == "attacker" and c.profile.paired_attack:
+            if paired_attack:
                 paired = 0
                 for partner in partners:
                     if paired < n and partner[1] and partner[0] & set(c.profile.paired_with):
@@ -505,7 +541,7 @@ class Engine:
                     n -= paired
                     if not n:
                         continue
-            boost = boosts.get((c.owner, c.unit))
+            boost = boosts.get((c.owner, c.unit)) if boosts else None
             if boost and boost[0] > 0:
                 boosted = min(n, boost[0])
                 boost[0] -= boosted
@@ -514,16 +550,15 @@ class Engine:
                 n -= boosted
                 if not n:
                     continue
-            if side == "attacker" and self.battle.attack_dice:
-                n *= self.battle.attack_dice.get(c.owner, {}).get(c.unit, 1)
+            if dice != 1:
+                n *= dice
                 if not n:
                     continue  # units that only take hits (e.g. Europe's allied ships against a submarine)
             key = (c.unit, value, cls, "")
             groups[key] = groups.get(key, 0) + n
         ordered = sorted(groups.items(), key=lambda kv: (kv[0][1], kv[0][0], kv[0][3], kv[0][2]))
-        step = "attacker" if side == "attacker" else "defender"
         best = self.battle.best_of.get(self.battle.attacker, {}) if side == "attacker" else {}  # an attack only
-        return Volley(side, step, tuple(DiceGroup(u, v, n, cls, note, best.get(u, 1)) for (u, v, cls, note), n in ordered))
+        return Volley(side, side, tuple(DiceGroup(u, v, n, cls, note, best.get(u, 1)) for (u, v, cls, note), n in ordered))
 
     # ------------------------------------------------------------------ apply
     def apply(
