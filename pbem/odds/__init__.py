@@ -303,8 +303,7 @@ def _walk(engine: Engine, low_luck: bool, fast: FastLand | FastSea | None, budge
 
 def _unit_counts(engine: Engine, side: str, *vectors: tuple[int, ...]) -> dict[str, int]:
     out: dict[str, int] = {}
-    for i, c in enumerate(engine.cats(side)):  # type: ignore[arg-type]
-        n = sum(v[i] for v in vectors)
+    for c, n in zip(engine.cats(side), map(sum, zip(*vectors))):  # type: ignore[arg-type]
         if n:
             out[c.unit] = out.get(c.unit, 0) + n
     return out
@@ -326,30 +325,40 @@ def _summarise(
         "defender": _unit_counts(engine, "defender", engine.d_start),
     }
     grouped: dict[tuple[str, tuple[tuple[str, int], ...], tuple[tuple[str, int], ...]], float] = {}
-    counted: dict[tuple[str, tuple[tuple[int, ...], ...]], dict[str, int]] = {}  # finals share one side's units
+    # finals share one side's units: what is left of a side is read once per distinct vector (its
+    # units, the losses against the start as (count lost, cost) per unit in the start's order, the
+    # units sorted for the grouping key)
+    counted: dict[tuple[str, tuple[tuple[int, ...], ...]], tuple[dict[str, int], list[tuple[int, float]], tuple]] = {}
+    cost = {u: engine.battle.units[u].cost for side in start for u in start[side]}
 
-    def units(side: str, *vectors: tuple[int, ...]) -> dict[str, int]:
+    def units(side: str, *vectors: tuple[int, ...]) -> tuple[dict[str, int], list[tuple[int, float]], tuple]:
         got = counted.get((side, vectors))
         if got is None:
-            got = counted[(side, vectors)] = _unit_counts(engine, side, *vectors)
+            left = _unit_counts(engine, side, *vectors)
+            lost = [(n - left.get(unit, 0), cost[unit]) for unit, n in start[side].items()]
+            got = counted[(side, vectors)] = (left, lost, tuple(sorted(left.items())))
         return got
 
+    surv_a, surv_d = surv["attacker"], surv["defender"]
+    loss_a, loss_d = loss["attacker"], loss["defender"]
     for st, p in finals.items():
         p /= total
         win[st.over] += p
         if captured(engine, st):
             cap += p
-        left = {
-            "attacker": units("attacker", st.a, st.a_retreated, st.a_submerged),
-            "defender": units("defender", st.d, st.d_submerged),
-        }
-        for side in ("attacker", "defender"):
-            for unit, n in left[side].items():
-                surv[side][unit] = surv[side].get(unit, 0.0) + p * n
-            for unit, n in start[side].items():
-                loss[side] += p * (n - left[side].get(unit, 0)) * engine.battle.units[unit].cost
-        key = (st.over, tuple(sorted(left["attacker"].items())), tuple(sorted(left["defender"].items())))
+        left_a, lost_a, key_a = units("attacker", st.a, st.a_retreated, st.a_submerged)
+        left_d, lost_d, key_d = units("defender", st.d, st.d_submerged)
+        for unit, n in left_a.items():
+            surv_a[unit] = surv_a.get(unit, 0.0) + p * n
+        for n, c in lost_a:
+            loss_a += p * n * c
+        for unit, n in left_d.items():
+            surv_d[unit] = surv_d.get(unit, 0.0) + p * n
+        for n, c in lost_d:
+            loss_d += p * n * c
+        key = (st.over, key_a, key_d)
         grouped[key] = grouped.get(key, 0.0) + p
+    loss = {"attacker": loss_a, "defender": loss_d}
     for side in ("attacker", "defender"):
         for unit in start[side]:
             surv[side].setdefault(unit, 0.0)

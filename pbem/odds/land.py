@@ -227,9 +227,10 @@ class FastLand:
         endings, starts = solve_grids(A, Bs, P, [fresh.T for _, fresh, _ in group], [arriving.T for _, _, arriving in group],
                                       over_row)
         for (ca, _, _), ending, started in zip(group, endings, starts):
-            for i, j in zip(*np.nonzero(ending)):
-                st = self._cell_end(ca[int(j)], cd[int(i)])._replace(round=0)
-                finals[st] = finals.get(st, 0.0) + float(ending[i, j])
+            rows, columns = np.nonzero(ending)
+            for i, j, p in zip(rows.tolist(), columns.tolist(), ending[rows, columns].tolist()):
+                st = self._cell_end(ca[j], cd[i])._replace(round=0)
+                finals[st] = finals.get(st, 0.0) + p
             totals[0] += float(started.sum())
             totals[1] += int(np.count_nonzero(started))
 
@@ -277,7 +278,7 @@ class FastLand:
             if not self._by_kinds:
                 got = engine._end_round(state, None)
             else:
-                kinds = (tuple([n > 0 for n in a]), tuple([n > 0 for n in d]))
+                kinds = (tuple(map(bool, a)), tuple(map(bool, d)))  # (counts are never negative)
                 how = self._end_kinds.get(kinds)
                 if how is None:
                     got = engine._end_round(state, None)
