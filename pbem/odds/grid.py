@@ -80,23 +80,28 @@ def solve_grids(
     started = np.zeros((G, na, nd))
     ones = np.ones((G, nd))
     shifts = _Along(W, nd, max(len(x) for x in A))
+    ends = grids * nd + W  # each grid's chain end in a flattened row of every grid
+    # the column side's hits leave the row unchanged (`keep`), on every row but the last; at a chain
+    # end the row side's hits move nothing along the row (`moving`)
+    keep_row = PT[:, 0]
+    moving_row, moving_last = keep_row.copy(), ones.copy()
+    moving_row.reshape(-1)[ends] = 0.0
+    moving_last.reshape(-1)[ends] = 0.0
+    over = np.ones((G, nd), dtype=bool)  # the row's cells that end (padding cells too: they take no mass)
     for r in range(na):
         room = na - 1 - r  # the column side's hits beyond this all stop at the row chain's end
         a = np.asarray(A[r], dtype=float)
         along = shifts.use(a)
         inflow = direct[:, r] + along.moved(pending[:, r], stays=True)
-        keep = PT[:, 0] if room else ones  # the column side's hits leave the row unchanged
+        keep = keep_row if room else ones
         stay = keep * a[0]
-        stay[grids, W] = keep[grids, W]  # at a chain end every hit of the row side changes nothing
-        over = np.ones((G, nd), dtype=bool)  # (padding cells too: they take no mass)
+        stay.reshape(-1)[ends] = keep.reshape(-1)[ends]  # at a chain end every hit of the row side changes nothing
         for g in range(G):
             over[g, : widths[g]] = over_row(g, r)
-        rhs = F[:, r] + inflow
-        lead = 1.0 - stay
-        lead[over] = 1.0  # a cell that ends plays the one round its fresh mass starts
-        rhs[over] = F[:, r][over]
-        moving = keep.copy()
-        moving[grids, W] = 0.0  # at a chain end the row side's hits move nothing along the row
+        fresh_r = F[:, r]
+        rhs = np.where(over, fresh_r, fresh_r + inflow)
+        lead = np.where(over, 1.0, 1.0 - stay)  # a cell that ends plays the one round its fresh mass starts
+        moving = moving_row if room else moving_last
         S, moved = _row_solve(along, moving, lead, rhs, over) if rhs.any() else (rhs, rhs)
         started[:, r] = S
         ending[:, r] = np.where(over, inflow + moved + S * stay, 0.0)
@@ -145,7 +150,9 @@ class _Along:
         self.grid_full = self.full[: self.width].reshape(G, span)
         ends = np.arange(G) * span + W  # where each grid's chain end lies in `full`
         self.bounds = np.ravel(np.column_stack((ends, np.arange(1, G + 1) * span)))
-        self.rows = np.arange(G)
+        self.ends = np.arange(G) * nd + W  # each grid's chain end in a flattened row of every grid
+        self.head = self.full[: self.width - 1]
+        self.columns_of_full = self.grid_full[:, :nd]
         self.outside = (np.arange(nd)[None, :] > W[:, None]) if (W < nd - 1).any() else None
 
     def use(self, a: np.ndarray) -> "_Along":
@@ -163,9 +170,9 @@ class _Along:
         """Where mass `h` (grids x columns) is after the row side's hits: moved only
         (`stays`=False, the mass of no hit dropped), or all of it."""
         np.multiply(self.a if stays else self.hop, h[None], out=self.columns)
-        self.skewed.sum(axis=0, out=self.full[: self.width - 1])  # grid_full[g, t]: the mass reaching column t
-        out = self.grid_full[:, : self.nd].copy()
-        out[self.rows, self.W] = np.add.reduceat(self.full, self.bounds)[::2]  # what reaches the end or passes it
+        self.skewed.sum(axis=0, out=self.head)  # grid_full[g, t]: the mass reaching column t
+        out = self.columns_of_full.copy()
+        out.reshape(-1)[self.ends] = np.add.reduceat(self.full, self.bounds)[::2]  # what reaches the end or passes it
         if self.outside is not None:
             out[self.outside] = 0.0
         return out
