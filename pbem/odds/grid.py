@@ -195,7 +195,7 @@ def _row_solve(along: _Along, moving: np.ndarray, lead: np.ndarray, rhs: np.ndar
         moved = along.moved(moving * x)
         y = (rhs + moved) / lead
         np.copyto(y, rhs, where=over)
-        if (x == y).all():
+        if x.tobytes() == y.tobytes():  # (no NaN, and no -0.0: every term is a product of chances)
             return y, moved  # (moved from x, which is y)
         x = y
     G, nd = rhs.shape
@@ -241,6 +241,11 @@ def convolve(x: np.ndarray | Sequence[float], y: np.ndarray | Sequence[float]) -
     if len(x) < len(y):
         x, y = y, x
     m, n = len(x), len(y)
+    if n == 2:  # one more die (a loss chain's step): the same two terms, added in the same order
+        out = np.zeros(m + 1)
+        np.multiply(x, y[0], out=out[:m])
+        out[1:] += x * y[1]
+        return out
     rows = np.zeros((n, m + n))
     np.multiply.outer(y, x, out=rows[:, :m])
     return rows.ravel()[: n * (m + n - 1)].reshape(n, m + n - 1).sum(axis=0)

@@ -195,6 +195,7 @@ class FastLand:
         # call of the end phase.
         monotone = engine.orders["attacker"].retreat.kind == "never"  # type: ignore[index]
         edges = [len(ca) for ca, _, _ in group]  # per grid: the first cell that ends on the row before
+        from_edge: dict[tuple[int, int], np.ndarray] = {}  # the cells from an edge on, per row length
 
         def over_row(g: int, i: int) -> np.ndarray:
             ca = group[g][0]
@@ -214,7 +215,10 @@ class FastLand:
                     else:
                         lo = mid + 1
                 edges[g] = lo
-                return np.arange(n) >= lo
+                got = from_edge.get((n, lo))
+                if got is None:
+                    got = from_edge[(n, lo)] = np.arange(n) >= lo  # (read, never written)
+                return got
             out = np.zeros(n, dtype=bool)
             for j in range(n):
                 st = ended(j)
