@@ -233,7 +233,7 @@ class FastLand:
         for (ca, _, _), ending, started in zip(group, endings, starts):
             rows, columns = np.nonzero(ending)
             for i, j, p in zip(rows.tolist(), columns.tolist(), ending[rows, columns].tolist()):
-                st = self._cell_end(ca[j], cd[i])._replace(round=0)
+                st = State(0, *self._cell_end(ca[j], cd[i])[1:])
                 finals[st] = finals.get(st, 0.0) + p
             totals[0] += float(started.sum())
             totals[1] += int(np.count_nonzero(started))
@@ -278,27 +278,28 @@ class FastLand:
         got = self._ended.get((a, d))
         if got is None:
             engine = self.engine
-            state = State(engine.steady_round, a, d, *self._zeros, "")
-            if not self._by_kinds:
+            kinds = (tuple(map(bool, a)), tuple(map(bool, d))) if self._by_kinds else None  # (counts are never negative)
+            how = self._end_kinds.get(kinds) if kinds is not None else "ask"
+            if how is None or how == "ask":
+                state = State(engine.steady_round, a, d, *self._zeros, "")
                 got = engine._end_round(state, None)
-            else:
-                kinds = (tuple(map(bool, a)), tuple(map(bool, d)))  # (counts are never negative)
-                how = self._end_kinds.get(kinds)
                 if how is None:
-                    got = engine._end_round(state, None)
                     if got[1:] == state[1:] and got.round == state.round + 1:
                         how = "same"
                     else:
                         pattern = tail_pattern(state, got)
-                        how = pattern if pattern is not None and pattern[2] and got.round == state.round else "ask"
+                        if pattern is not None and pattern[2] and got.round == state.round:
+                            emptied_a, emptied_d, over = pattern  # (None: nothing emptied)
+                            how = (emptied_a if any(emptied_a) else None, emptied_d if any(emptied_d) else None, over)
+                        else:
+                            how = "ask"
                     self._end_kinds[kinds] = how
-                elif how == "same":
-                    got = State(state.round + 1, *state[1:])
-                elif how == "ask":
-                    got = engine._end_round(state, None)
-                else:
-                    emptied_a, emptied_d, over = how
-                    got = State(state.round, without(a, emptied_a), without(d, emptied_d), *self._zeros, over)
+            elif how == "same":
+                got = State(engine.steady_round + 1, a, d, *self._zeros, "")
+            else:
+                emptied_a, emptied_d, over = how
+                got = State(engine.steady_round, a if emptied_a is None else without(a, emptied_a),
+                            d if emptied_d is None else without(d, emptied_d), *self._zeros, over)
             self._ended[(a, d)] = got
         return got
 
