@@ -349,6 +349,8 @@ class Engine:
         if phase == "fire" and not state.over:
             v = self._fire_volley(side, state)
             return (v,) if v.groups else ()
+        if phase == "surprise" and not state.over:
+            return self._surprise_volleys(self._submerge(state, log=None), only=side)
         return tuple(v for v in self.volleys(state, phase) if v.side == side)
 
     def _parting_volley(self, state: State) -> Volley:
@@ -403,13 +405,14 @@ class Engine:
                     out.append(Volley("defender", "aa", (DiceGroup("antiaircraft", hit, shots, "air"),)))
         return tuple(out)
 
-    def _surprise_volleys(self, state: State) -> tuple[Volley, ...]:
+    def _surprise_volleys(self, state: State, only: Side | None = None) -> tuple[Volley, ...]:
+        """The volleys of step 2 (of one side with `only`)."""
         out: list[Volley] = []
         for side, step, value in (
             ("attacker", "surprise-attacker", self.rules.sub_surprise_attack_value),
             ("defender", "surprise-defender", self.rules.sub_surprise_defense_value),
         ):
-            if not self._surprise(side, state):
+            if only not in (None, side) or not self._surprise(side, state):
                 continue
             own = state.a if side == "attacker" else state.d
             enemy = state.d if side == "attacker" else state.a
@@ -436,6 +439,8 @@ class Engine:
             # Units that fire in opening fire and are lost for it (Battle.sacrifices): enemy sea
             # units only; they are off the strip, so no hit can be assigned to them.
             for side in ("attacker", "defender"):
+                if only not in (None, side):
+                    continue
                 sgroups: dict[tuple[str, int, str], int] = {}
                 for s in self.sacrifices:
                     if s.side == side:
