@@ -339,8 +339,6 @@ def _summarise(
             got = counted[(side, vectors)] = (left, lost, tuple(sorted(left.items())))
         return got
 
-    surv_a, surv_d = surv["attacker"], surv["defender"]
-    loss_a, loss_d = loss["attacker"], loss["defender"]
     for st, p in finals.items():
         p /= total
         win[st.over] += p
@@ -348,17 +346,14 @@ def _summarise(
             cap += p
         left_a, lost_a, key_a = units("attacker", st.a, st.a_retreated, st.a_submerged)
         left_d, lost_d, key_d = units("defender", st.d, st.d_submerged)
-        for unit, n in left_a.items():
-            surv_a[unit] = surv_a.get(unit, 0.0) + p * n
-        for n, c in lost_a:
-            loss_a += p * n * c
-        for unit, n in left_d.items():
-            surv_d[unit] = surv_d.get(unit, 0.0) + p * n
-        for n, c in lost_d:
-            loss_d += p * n * c
+        for side, left, lost in (("attacker", left_a, lost_a), ("defender", left_d, lost_d)):
+            kept = surv[side]
+            for unit, n in left.items():
+                kept[unit] = kept.get(unit, 0.0) + p * n
+            for n, c in lost:
+                loss[side] += p * n * c
         key = (st.over, key_a, key_d)
         grouped[key] = grouped.get(key, 0.0) + p
-    loss = {"attacker": loss_a, "defender": loss_d}
     for side in ("attacker", "defender"):
         for unit in start[side]:
             surv[side].setdefault(unit, 0.0)
