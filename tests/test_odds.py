@@ -638,6 +638,24 @@ def test_a_huge_fleets_casualty_table_keeps_only_the_cells_asked_and_answers_the
     assert not dense[0][1].exact  # the sample too went through the sparse table
 
 
+def test_a_sea_table_grows_only_along_the_side_that_met_new_states():
+    """Issue 19 (no odds computation past its bound): a Europe 1999 fleet whose sample met 1,483
+    defender states and 262 attacker ones grew its tables of pairs to 12,480 x 2,944 cells (300 MB
+    each, 1.6 s past a bound of 0.28 s), because the rows doubled whenever the columns did.  A
+    table grows by doubling, but only where it is short, and keeps what it holds."""
+    from pbem.odds.sea import UNKNOWN, _Table
+
+    table = _Table(UNKNOWN)
+    a = table.fit(3, 3)
+    a[2, 1] = 7
+    for cols in (17, 40, 300, 3000):
+        a = table.fit(3, cols)
+    assert a.shape == (16, 3000)
+    a = table.fit(20, 3000)
+    assert a.shape == (32, 3000)
+    assert a[2, 1] == 7 and (a == UNKNOWN).sum() == a.size - 1
+
+
 def test_phases_without_dice_give_the_same_odds_pair_by_pair_and_all_at_once(monkeypatch):
     """Issue 19: in a huge fleet's first layers a phase without dice (defenceless transports, the
     end of a round, subs submerging) meets tens of thousands of pairs, and settling them one by

@@ -109,7 +109,9 @@ class _Table:
             return self.sparse
         r, c = self.a.shape
         if rows > r or cols > c:
-            shape = (max(rows, 2 * r), max(cols, 2 * c))
+            # only the dimension that is short grows (doubling): one side meeting thousands of
+            # states must not double the other's rows with it, to hundreds of MB of fill
+            shape = (r if rows <= r else max(rows, 2 * r), c if cols <= c else max(cols, 2 * c))
             if self.sparse_past is not None and shape[0] * shape[1] > self.sparse_past:
                 self.sparse = _Sparse(self.a, self.fill)
                 return self.sparse
