@@ -583,6 +583,32 @@ def test_hits_asked_of_the_engine_are_those_each_outcome_stands_for(monkeypatch,
         assert ids.tolist() == fast._outcomes_of(target, v)[0].tolist()  # asked again: the same ids
 
 
+def test_hit_codes_are_numbered_in_the_order_they_first_come_in_small_and_large_batches():
+    """Issue 19: a huge fleet's volleys have up to 90,000 outcomes each, looked up at once among
+    the codes met before (`_HitIds.of_codes`, by a sorted index).  The ids must be those of a
+    plain numbering in the order codes first come - repeats, batches small and large mixed,
+    uncoded hits between them - since kernels and the sample's draws are keyed by them."""
+    import random
+
+    import numpy as np
+
+    from pbem.odds.sea import FEW_CODES, _HitIds
+
+    rng = random.Random(19)
+    ids = _HitIds()
+    ids.place(["a", "b"])
+    plain: dict[int, int] = {0: 0}
+    for k in range(60):
+        size = rng.choice([1, FEW_CODES, FEW_CODES + 1, 500, 5000])
+        codes = [rng.randrange(0, 4 * size) for _ in range(size)]
+        expect = [plain.setdefault(c, len(plain)) for c in codes]
+        assert ids.of_codes(np.array(codes, dtype=np.int64)).tolist() == expect
+        if k % 7 == 0:  # an uncoded pattern takes the next id
+            assert ids.of_hits((("a", 5000 + k),)) == len(plain)
+            plain[-1 - k] = len(plain)
+    assert len(ids) == len(plain)
+
+
 def test_a_sides_volleys_take_room_by_their_own_outcomes():
     """Issue 19: a fleet of hundreds of ships has volleys of tens of thousands of outcomes beside
     many of a few; kept padded to the widest, a side's table took a gigabyte.  Kept end to end,

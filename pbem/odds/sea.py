@@ -31,7 +31,6 @@ NumPy is imported only when the odds are computed.
 
 from __future__ import annotations
 
-from itertools import repeat
 from typing import TYPE_CHECKING, Callable, Iterable
 
 from pbem.engine.combat.engine import Engine, State, Volley
@@ -184,6 +183,11 @@ class _HitIds:
         self.by_hits: dict[tuple[tuple[str, int], ...], int] = {}  # the ids of hits not coded
         self.known: dict[int, dict[str, int]] = {0: {}}  # hits per class, by id, as asked
         self.count = 1
+        # the codes met, sorted, with their ids: a huge volley's tens of thousands of outcomes are
+        # looked up at once (`of_codes`); ids numbered since `_indexed` are merged in when needed
+        self._codes = np.zeros(1, dtype=np.int64)
+        self._ids = np.zeros(1, dtype=np.int64)
+        self._indexed = 1
 
     def __len__(self) -> int:
         return self.count
@@ -214,13 +218,35 @@ class _HitIds:
                     got = self._number(np.array([c], dtype=np.int64))
                 out.append(got)
             return np.array(out, dtype=np.int64)
-        distinct, first, inverse = np.unique(code, return_index=True, return_inverse=True)
-        got = np.fromiter(map(by_code.get, distinct.tolist(), repeat(UNKNOWN)), dtype=np.int64, count=len(distinct))
-        new = np.flatnonzero(got == UNKNOWN)
-        if len(new):
-            new = new[np.argsort(first[new], kind="stable")]
-            got[new] = self._number(distinct[new]) + np.arange(len(new))
-        return got[inverse.reshape(-1)]
+        known, ids = self._index()
+        at = np.minimum(np.searchsorted(known, code), len(known) - 1)
+        found = known[at] == code
+        got = np.where(found, ids[at], UNKNOWN)
+        if not found.all():
+            unknown = np.flatnonzero(~found)
+            new, first, inverse = np.unique(code[unknown], return_index=True, return_inverse=True)
+            order = np.argsort(first, kind="stable")  # numbered in the order they first come
+            rank = np.empty(len(new), dtype=np.int64)
+            rank[order] = np.arange(len(new))
+            got[unknown] = self._number(new[order]) + rank[inverse.reshape(-1)]
+        return got
+
+    def _index(self) -> tuple["np.ndarray", "np.ndarray"]:
+        """The codes met, sorted, and their ids, with the codes numbered since last time merged in."""
+        import numpy as np
+
+        if self._indexed < self.count:
+            codes = self.code_of[self._indexed : self.count]
+            coded = codes != UNKNOWN
+            ids = np.arange(self._indexed, self.count)[coded]
+            codes = codes[coded]
+            order = np.argsort(codes, kind="stable")
+            codes, ids = codes[order], ids[order]
+            at = np.searchsorted(self._codes, codes)
+            self._codes = np.insert(self._codes, at, codes)
+            self._ids = np.insert(self._ids, at, ids)
+            self._indexed = self.count
+        return self._codes, self._ids
 
     def _number(self, codes: "np.ndarray") -> int:
         """Number new codes in this order: the first one's id."""
