@@ -643,7 +643,7 @@ def _fleet_e_and_subs_that_submerge(transports: int) -> list[tuple[Battle, Order
 def test_a_huge_fleets_casualty_table_keeps_only_the_cells_asked_and_answers_the_same(monkeypatch):
     """Issue 19: a fleet of hundreds of ships meets tens of thousands of hit patterns, and a dense
     table of casualties per side state and pattern took hundreds of megabytes (and the time to
-    fill them, past the bound).  Past TAKEN_DENSE_CELLS it keeps only the cells asked: the same
+    fill them, past the bound).  Past DENSE_CELLS it keeps only the cells asked: the same
     odds, bit for bit, exact and sampled, here with the limit lowered so that a small fleet
     uses it."""
     from pbem.odds import sea as sea_path
@@ -657,7 +657,7 @@ def test_a_huge_fleets_casualty_table_keeps_only_the_cells_asked_and_answers_the
         made.append(1)
         original(self, *args)
 
-    monkeypatch.setattr(sea_path, "TAKEN_DENSE_CELLS", 300)
+    monkeypatch.setattr(sea_path, "DENSE_CELLS", 300)
     monkeypatch.setattr(sea_path._Sparse, "__init__", counting)
     sparse = [(battle_odds(b, a, d, budget=None), battle_odds(b, a, d, budget=2_000, sample_budget=None)) for b, a, d in fleets]
     assert made and sparse == dense

@@ -50,7 +50,7 @@ HIT_RADIX = 1 << 12  # `_outcomes_of` codes hits per class in this base (more di
 HIT_CLASSES = 5  # and at most this many fire classes per target (4096 ** 5 < 2 ** 63)
 UNKNOWN = -1
 SPARSE_ROW = 1 << 31  # `_Sparse`: a cell's key is its row times this plus its column
-TAKEN_DENSE_CELLS = 1 << 22  # past this many cells (32 MB) a table of casualties keeps only those asked
+DENSE_CELLS = 1 << 22  # past this many cells (32 MB) a table of casualties or of pairs keeps only the cells set
 NO_VOLLEY = -1
 DICE_PHASES = ("surprise", "fire", "parting")  # the phases whose volleys the tables play
 UNASKED = -2
@@ -562,7 +562,7 @@ class FastSea:
         import numpy as np
 
         side = self.sides[target]
-        table = self.taken.setdefault((target, phase), _Table(UNKNOWN, TAKEN_DENSE_CELLS)).fit(len(side.keys), len(self.hit_ids[target]))
+        table = self.taken.setdefault((target, phase), _Table(UNKNOWN, DENSE_CELLS)).fit(len(side.keys), len(self.hit_ids[target]))
         got = table[S, H]
         if (got == UNKNOWN).any():
             S_, H_ = np.broadcast_arrays(S, H)
@@ -662,7 +662,7 @@ class FastSea:
         import numpy as np
 
         A, D = self.sides["attacker"], self.sides["defender"]
-        table = self.tails.setdefault(phase, _Table(UNKNOWN)).fit(len(A.keys), len(D.keys))
+        table = self.tails.setdefault(phase, _Table(UNKNOWN, DENSE_CELLS)).fit(len(A.keys), len(D.keys))
         got = table[I, J]
         missing = np.nonzero(got == UNKNOWN)[0]
         if len(missing):
