@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Callable
 
 from pbem.engine.combat.engine import Engine, State
 from pbem.engine.combat.rolling import class_distribution
-from pbem.odds.kinds import tail_pattern, without
+from pbem.odds.kinds import retreat_pattern, retreated, tail_pattern, without
 from pbem.odds.work import _Work
 
 if TYPE_CHECKING:
@@ -273,8 +273,9 @@ class FastLand:
         """The end phase of a steady round at this pair of chain states, kept: grids share cells
         (attackers that lost different aircraft to AA all end at nothing), and the sample meets
         them again and again.  The engine is asked once per pair of kinds where the phase leaves
-        the cell as it is or only empties whole categories (AAA left alone) and says who won
-        (`pbem.odds.kinds`); with a retreat by numbers it reads more than kinds and is asked per cell."""
+        the cell as it is, only empties whole categories (AAA left alone) and says who won, or
+        ends the battle by withdrawing whole categories of attackers (a retreat after a round;
+        `pbem.odds.kinds`); with a retreat by numbers it reads more than kinds and is asked per cell."""
         got = self._ended.get((a, d))
         if got is None:
             engine = self.engine
@@ -288,14 +289,19 @@ class FastLand:
                         how = "same"
                     else:
                         pattern = tail_pattern(state, got)
+                        withdrawn = retreat_pattern(state, got) if got.round == state.round else None
                         if pattern is not None and pattern[2] and got.round == state.round:
                             emptied_a, emptied_d, over = pattern  # (None: nothing emptied)
                             how = (emptied_a if any(emptied_a) else None, emptied_d if any(emptied_d) else None, over)
+                        elif withdrawn is not None:
+                            how = ("retreat", withdrawn)
                         else:
                             how = "ask"
                     self._end_kinds[kinds] = how
             elif how == "same":
                 got = State(engine.steady_round + 1, a, d, *self._zeros, "")
+            elif how[0] == "retreat":
+                got = retreated(State(engine.steady_round, a, d, *self._zeros, ""), how[1])
             else:
                 emptied_a, emptied_d, over = how
                 got = State(engine.steady_round, a if emptied_a is None else without(a, emptied_a),

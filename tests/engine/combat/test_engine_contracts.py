@@ -12,7 +12,7 @@ import pytest
 from pbem.engine.combat import Battle, Force, Orders, RetreatCondition
 from pbem.engine.combat.engine import Engine, State
 from pbem.io.rulesets import load_ruleset, ruleset_dir
-from pbem.odds.kinds import tail_pattern
+from pbem.odds.kinds import retreat_pattern, retreated, tail_pattern
 
 RULESETS = ("1942-2e", "revised", "europe-1999", "pacific-2001", "global-1940", "global-1940-ams")
 KINDS = ("submarine", "destroyer", "cruiser", "battleship", "aircraft carrier", "fighter", "bomber", "transport",
@@ -111,7 +111,9 @@ def test_the_end_of_a_land_round_reads_only_which_kinds_each_side_has(ruleset: s
     """The land path asks the end of a steady round once per pair of kinds (`pbem.odds.land`,
     `FastLand._cell_end`) where it changes nothing, or only empties whole categories - AAA with
     no defending combat units (AAA profile) - and says who won: thinning either side without
-    removing a kind does the same there.  So too with an attacker that retreats after a round."""
+    removing a kind does the same there.  So too with an attacker that retreats after a round:
+    where the whole attack withdraws, the same categories withdraw from the thinner pair
+    (`pbem.odds.kinds.retreat_pattern`)."""
     units = dict(load_ruleset(ruleset).units)
     rules = importlib.import_module(f"pbem.rulesets.{ruleset_dir(ruleset).name}.combat_rules").COMBAT_RULES
     kinds = [u for u in LAND_KINDS if u in units]
@@ -134,8 +136,16 @@ def test_the_end_of_a_land_round_reads_only_which_kinds_each_side_has(ruleset: s
             assert same == (again[1:] == thin[1:] and again.round == thin.round + 1), (ruleset, attack, defend)
             assert got.over == again.over and got.round == again.round
             assert tail_pattern(base, got) == tail_pattern(thin, again), (ruleset, attack, defend)
+            # where it ends the battle by withdrawing whole categories of attackers, it withdraws
+            # the same categories there, and nothing else changes
+            withdrawn = retreat_pattern(base, got)
+            assert withdrawn == retreat_pattern(thin, again), (ruleset, attack, defend)
+            if withdrawn is not None:
+                assert retreated(base, withdrawn) == got and retreated(thin, withdrawn) == again, (ruleset, attack, defend)
+                checked.add("retreat")
             checked.add("same" if same else "over" if got.over else "other")
     assert "over" in checked and ("same" in checked or orders != "none")  # (a retreat after round 2 ends every steady round)
+    assert ("retreat" in checked) == (orders != "none")
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
