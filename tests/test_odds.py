@@ -373,6 +373,37 @@ def test_a_fleet_volley_past_the_bound_is_not_paid_for_before_the_sample(monkeyp
     assert 0 < calls["fire"] * ASK_UNITS <= REPORT_BUDGET
 
 
+def test_land_loss_chains_are_charged_as_they_are_made_and_stop_at_the_bound(monkeypatch):
+    """Issue 19, no command spends more than its bound: after antiaircraft fire (General Combat,
+    Step 1) the attackers that lost different aircraft lie on different loss chains, and the land
+    path built every chain, one casualty question per state, before it charged them (a Revised
+    battle of 240 v 200 units with 27 AA guns: 2,680 chains, 6.7 s against a bound of 0.28 s).
+    Chains, and the grids between them, are now charged as they are made, and the attempt stops
+    at the first that passes the bound."""
+    from pbem.engine.combat.engine import Engine
+    from pbem.odds import _solve
+    from pbem.odds import land as land_path
+    from pbem.odds.work import _TooBig
+
+    made: list[int] = []
+    original = land_path.FastLand._chain
+
+    def counting(self, side, start):  # type: ignore[no-untyped-def]
+        chain = original(self, side, start)
+        made.append(len(chain))
+        return chain
+
+    monkeypatch.setattr(land_path.FastLand, "_chain", counting)
+    battle = land({"infantry": 20, "tank": 15, "fighter": 12, "bomber": 12}, {"infantry": 25, "antiaircraft artillery": 6})
+    assert _solve(Engine(battle, Orders(), Orders()), False, budget=None)[0]
+    every = len(made)
+    made.clear()
+    with pytest.raises(_TooBig):
+        _solve(Engine(battle, Orders(), Orders()), False, budget=3_000)
+    assert 0 < len(made) < every / 2
+    assert land_path.FastLand.CHAIN_UNITS * sum(made[:-1]) <= 3_000
+
+
 def test_the_states_a_fire_phase_makes_are_not_ended_past_the_bound(monkeypatch):
     """Each state a fire phase makes meets the end phase, one engine question each, which were
     asked before the bound was checked and never charged: they are now charged before they are

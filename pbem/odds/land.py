@@ -103,21 +103,32 @@ class FastLand:
     PLAY_UNITS = 1  # a steady round of the sample: two draws and the end phase
 
     # chains -----------------------------------------------------------------
-    def _locate(self, side: str, counts: tuple[int, ...]) -> tuple[tuple[int, ...], int]:
+    def _locate(self, side: str, counts: tuple[int, ...], work: _Work | None = None) -> tuple[tuple[int, ...], int]:
         """The chain `counts` lies on (by its first state) and its position there; a state not yet
-        on a chain starts one."""
+        on a chain starts one, charged to `work` (the exact attempt's) once made."""
         pos = self._pos[side]
         if counts not in pos:
             chain = self.chains[side][counts] = self._chain(side, counts)
             for i, s in enumerate(chain):
                 pos.setdefault(s, (counts, i))
+            if work is not None:
+                work.add(self.CHAIN_UNITS * len(chain))
         return pos[counts]
 
     def _chain(self, side: str, start: tuple[int, ...]) -> list[tuple[int, ...]]:
+        """The states from `start` as the side loses one unit at a time.  Where it meets a state
+        on a chain made before, the rest is that chain's (the casualty read depends on the state
+        alone): after antiaircraft fire thousands of chains start apart and soon meet."""
         plan = self.engine.plans[side]  # type: ignore[index]
-        chain = [start]
+        pos = self._pos[side]
+        chain = [start]  # (not on a chain yet: `_locate`)
         counts = start
         while any(counts):
+            met = pos.get(counts)
+            if met is not None:
+                first, at = met
+                chain.extend(self.chains[side][first][at + 1 :])
+                break
             taken = plan.assign(counts, {"any": 1})
             if not taken:
                 break
@@ -139,11 +150,15 @@ class FastLand:
         grids: dict[tuple[tuple[int, ...], tuple[int, ...]], list[np.ndarray]] = {}  # fresh, arriving
 
         def place(a: tuple[int, ...], d: tuple[int, ...]) -> tuple[list[np.ndarray], int, int]:
-            (ka, i), (kd, j) = self._locate("attacker", a), self._locate("defender", d)
+            """The grid of the pair of chains through (a, d), and the cell; chains and grids are
+            charged as they are made, so that past the bound the attempt stops before it builds
+            them all (after antiaircraft fire, thousands of chains of hundreds of states)."""
+            (ka, i), (kd, j) = self._locate("attacker", a, work), self._locate("defender", d, work)
             grid = grids.get((ka, kd))
             if grid is None:
-                shape = (len(a_chains[ka]), len(d_chains[kd]))
-                grid = grids[(ka, kd)] = [np.zeros(shape), np.zeros(shape)]
+                rows, size = len(a_chains[ka]), len(a_chains[ka]) * len(d_chains[kd])
+                work.add(self.ROW_UNITS * rows + size // self.CELLS_PER_UNIT + rows * size // self.CUBE_PER_UNIT)
+                grid = grids[(ka, kd)] = [np.zeros((rows, len(d_chains[kd]))), np.zeros((rows, len(d_chains[kd])))]
             return grid, i, j
 
         for st, m, on_a, on_d in self.arrivals:
@@ -160,10 +175,7 @@ class FastLand:
         for (a, d), m in sorted(self.entries.items(), key=lambda kv: -sum(kv[0][0]) - sum(kv[0][1])):
             grid, i, j = place(a, d)
             grid[0][i, j] += m
-        work.add(sum(self.ROW_UNITS * f.shape[0] + f.size // self.CELLS_PER_UNIT + f.shape[0] * f.size // self.CUBE_PER_UNIT
-                     for f, _ in grids.values())
-                 + self.CHAIN_UNITS * (sum(map(len, a_chains.values())) + sum(map(len, d_chains.values())))
-                 + sum(len(on_a) * len(on_d) // self.CELLS_PER_UNIT for _, _, on_a, on_d in self.arrivals))
+        work.add(sum(len(on_a) * len(on_d) // self.CELLS_PER_UNIT for _, _, on_a, on_d in self.arrivals))
         # grids that share the defender's chain are solved together, its positions the rows
         by_defender: dict[tuple[int, ...], list[tuple[tuple[int, ...], np.ndarray, np.ndarray]]] = {}
         for (ka, kd), (fresh, arriving) in grids.items():
