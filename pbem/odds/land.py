@@ -92,8 +92,9 @@ class FastLand:
         self.arrivals.append((st, m, dists["defender"], dists["attacker"]))  # hits on the attacker, on the defender
 
     # Work units of the grids (see STATE_BUDGET's comment: a unit is about one outcome of the general
-    # walk, a few microseconds): a row costs a few dozen array operations whatever its length, a
-    # chain position one volley of the engine, the outer products of `arrive` almost nothing.
+    # walk, a few microseconds): a row (a defender's position: `_grids`) costs a few dozen array
+    # operations whatever its length, a chain position one volley of the engine, the outer products
+    # of `arrive` almost nothing.
     # Past a few hundred units a side the mass moved between rows dominates: each row updates every
     # later row, rows x cells element operations in all (800 against 800: about 2 s).
     ROW_UNITS = 12
@@ -156,9 +157,10 @@ class FastLand:
             (ka, i), (kd, j) = self._locate("attacker", a, work), self._locate("defender", d, work)
             grid = grids.get((ka, kd))
             if grid is None:
-                rows, size = len(a_chains[ka]), len(a_chains[ka]) * len(d_chains[kd])
+                # the grid's rows are the defender's positions (`_grids`), its columns the attacker's
+                rows, size = len(d_chains[kd]), len(a_chains[ka]) * len(d_chains[kd])
                 work.add(self.ROW_UNITS * rows + size // self.CELLS_PER_UNIT + rows * size // self.CUBE_PER_UNIT)
-                grid = grids[(ka, kd)] = [np.zeros((rows, len(d_chains[kd]))), np.zeros((rows, len(d_chains[kd])))]
+                grid = grids[(ka, kd)] = [np.zeros((len(a_chains[ka]), rows)), np.zeros((len(a_chains[ka]), rows))]
             return grid, i, j
 
         for st, m, on_a, on_d in self.arrivals:
