@@ -404,6 +404,39 @@ def test_land_loss_chains_are_charged_as_they_are_made_and_stop_at_the_bound(mon
     assert land_path.FastLand.CHAIN_UNITS * sum(made[:-1]) <= 3_000
 
 
+def test_land_end_phases_asked_cell_by_cell_are_charged_as_asked(monkeypatch):
+    """Issue 19, no command spends more than its bound: a retreat by numbers (Conduct Combat,
+    Step 6, Press Attack or Retreat, as a standing order: "retreat when at most 3 units are left")
+    reads counts, so the land grid asks the engine the end of the round at every cell, and those
+    questions were not charged (452 v 210 units in 1942: exact in a second where the bound allows
+    about a quarter of one).  Each is now charged as it is asked (`FastLand.END_UNITS`): made dear
+    here, the attempt stops after a few."""
+    from pbem.engine.combat.engine import Engine
+    from pbem.odds import _solve
+    from pbem.odds import land as land_path
+    from pbem.odds.work import _TooBig
+
+    calls = [0]
+    original = Engine._end_round
+
+    def counting(self, *args):  # type: ignore[no-untyped-def]
+        calls[0] += 1
+        return original(self, *args)
+
+    monkeypatch.setattr(Engine, "_end_round", counting)
+    battle = land({"infantry": 12, "artillery": 6, "tank": 6}, {"infantry": 12, "tank": 6}, retreat_to=("Poland",))
+
+    def engine() -> Engine:
+        return Engine(battle, Orders(retreat=RetreatCondition("when_attackers_at_most", 3)), Orders())
+
+    assert _solve(engine(), False, budget=10**8)[0]  # within the bound: solved
+    asked, calls[0] = calls[0], 0
+    monkeypatch.setattr(land_path.FastLand, "END_UNITS", 10**6)
+    with pytest.raises(_TooBig):
+        _solve(engine(), False, budget=10**8)
+    assert calls[0] < asked / 2
+
+
 def test_the_states_a_fire_phase_makes_are_not_ended_past_the_bound(monkeypatch):
     """Each state a fire phase makes meets the end phase, one engine question each, which were
     asked before the bound was checked and never charged: they are now charged before they are

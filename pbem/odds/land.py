@@ -50,6 +50,7 @@ class FastLand:
         self._pos: dict[str, dict[tuple[int, ...], tuple[tuple[int, ...], int]]] = {"attacker": {}, "defender": {}}
         self._cums: dict[tuple[str, tuple[int, ...], int], dict[int, list[float]]] = {}  # for the sample
         self.work: _Work | None = None  # the sample's work, counted as it plays (`play`)
+        self._asking: _Work | None = None  # the exact attempt's, while its grids ask end phases (`_cell_end`)
         # the end phase by kinds (`_cell_end`): what it does to a pair of kinds of units
         self._end_kinds: dict[tuple[tuple[bool, ...], tuple[bool, ...]], object] = {}
         self._by_kinds = engine.orders["attacker"].retreat.kind in ("never", "after_round")  # type: ignore[index]
@@ -102,6 +103,7 @@ class FastLand:
     CELLS_PER_UNIT = 200
     CUBE_PER_UNIT = 2000
     PLAY_UNITS = 1  # a steady round of the sample: two draws and the end phase
+    END_UNITS = 1  # an end phase asked of the engine (as the general walk charges it)
 
     # chains -----------------------------------------------------------------
     def _locate(self, side: str, counts: tuple[int, ...], work: _Work | None = None) -> tuple[tuple[int, ...], int]:
@@ -182,8 +184,12 @@ class FastLand:
         by_defender: dict[tuple[int, ...], list[tuple[tuple[int, ...], np.ndarray, np.ndarray]]] = {}
         for (ka, kd), (fresh, arriving) in grids.items():
             by_defender.setdefault(kd, []).append((ka, fresh, arriving))
-        for kd, group in by_defender.items():
-            self._grids(d_chains[kd], [(a_chains[ka], fresh, arriving) for ka, fresh, arriving in group], finals, totals)
+        self._asking = work
+        try:
+            for kd, group in by_defender.items():
+                self._grids(d_chains[kd], [(a_chains[ka], fresh, arriving) for ka, fresh, arriving in group], finals, totals)
+        finally:
+            self._asking = None
         return finals, totals[0], int(totals[1])
 
     def _grids(
@@ -296,6 +302,8 @@ class FastLand:
             kinds = (tuple(map(bool, a)), tuple(map(bool, d))) if self._by_kinds else None  # (counts are never negative)
             how = self._end_kinds.get(kinds) if kinds is not None else "ask"
             if how is None or how == "ask":
+                if self._asking is not None:  # a retreat by numbers asks every cell: charged as asked
+                    self._asking.add(self.END_UNITS)
                 state = State(engine.steady_round, a, d, *self._zeros, "")
                 got = engine._end_round(state, None)
                 if how is None:
