@@ -74,6 +74,8 @@ class _Sides:
         self._seen_by = lambda counts: engine.enemy_kinds("defender" if side == "attacker" else "attacker", counts)
         self.hp: list[int] = []
         self.settled: list[bool] = []  # no casualty behind the strip
+        self._arrays: tuple["np.ndarray", "np.ndarray", "np.ndarray"] | None = None  # `arrays`, for the first _synced keys
+        self._synced = 0
 
     def add(self, key: SideKey) -> int:
         got = self.index.get(key)
@@ -86,6 +88,21 @@ class _Sides:
             self.hp.append(sum((n - p) * (1 if c.damaged else c.profile.hits) for n, p, c in zip(key[0], key[1], self.cats)))
             self.settled.append(not any(key[1]))
         return got
+
+    def arrays(self) -> tuple["np.ndarray", "np.ndarray", "np.ndarray"]:
+        """Every state's units on the strip, casualties behind it and submerged units, as arrays
+        (a row per state): a batch of questions reads thousands of states at once."""
+        import numpy as np
+
+        if self._arrays is None or self._synced < len(self.keys):
+            new = self.keys[self._synced :]
+            width = len(self.cats)
+            parts = [np.array([k[n] for k in new], dtype=np.int64).reshape(len(new), width) for n in range(3)]
+            if self._arrays is not None:
+                parts = [np.concatenate([old, part]) for old, part in zip(self._arrays, parts)]
+            self._arrays = (parts[0], parts[1], parts[2])
+            self._synced = len(self.keys)
+        return self._arrays
 
 
 class _Table:
@@ -568,12 +585,14 @@ class FastSea:
             S_, H_ = np.broadcast_arrays(S, H)
             ids = len(self.hit_ids[target])
             key = np.unique(S_[got == UNKNOWN].astype(np.int64) * ids + H_[got == UNKNOWN])  # each (s, h) once, in order
-            todo = list(zip((key // ids).tolist(), (key % ids).tolist()))
             volley = self.hit_by.get((target, phase))
-            if len(todo) >= BATCH and volley is not None:
-                self._taken_many(target, phase, volley, todo)
-                todo = []
+            todo: list[tuple[int, int]] = []
+            if len(key) >= BATCH and volley is not None:
+                self._asked(len(key) // BATCH_ASKS_PER_ASK)  # before the batch: past the bound, it is not asked
+                self._taken_many(target, phase, volley, key // ids, key % ids)
                 table = self.taken[(target, phase)].fit(len(side.keys), len(self.hit_ids[target]))
+            else:
+                todo = list(zip((key // ids).tolist(), (key % ids).tolist()))
             hit = {"surprise": self.engine.surprise_casualties, "fire": self.engine.fire_casualties,
                    "parting": self.engine.parting_casualties}[phase]
             for s, h in todo:
@@ -589,32 +608,28 @@ class FastSea:
             got = table[S, H]
         return got
 
-    def _taken_many(self, target: str, phase: str, volley: Volley, todo: list[tuple[int, int]]) -> None:
-        """`_taken`'s questions asked of the engine at once (`Engine.volley_casualties_many`), then
-        each distinct result's casualties leave the strip as `_taken` says."""
+    def _taken_many(self, target: str, phase: str, volley: Volley, S: "np.ndarray", H: "np.ndarray") -> None:
+        """`_taken`'s questions (states S, hit ids H) asked of the engine at once
+        (`Engine.volley_casualties_many`), then each distinct result's casualties leave the strip as
+        `_taken` says, in the order the results first come (new states are numbered so)."""
         import numpy as np
 
-        side = self.sides[target]
-        keys = [side.keys[s] for s, _ in todo]
-        counts = np.array([k[0] for k in keys], dtype=np.int64)
-        pending = np.array([k[1] for k in keys], dtype=np.int64)
-        S = np.array([s for s, _ in todo], dtype=np.int64)
-        H = np.array([h for _, h in todo], dtype=np.int64)
+        counts, pending, submerged = self.sides[target].arrays()
         hits = self.hit_ids[target].per_class(H)
-        self._asked(len(todo) // BATCH_ASKS_PER_ASK)  # before the batch: past the bound, it is not asked
-        after_counts, after_pending = self.engine.volley_casualties_many(volley, phase, counts, pending, hits)  # type: ignore[arg-type]
-        found: dict[SideKey, int] = {}
-        rows = []
+        after_counts, after_pending = self.engine.volley_casualties_many(volley, phase, counts[S], pending[S], hits)  # type: ignore[arg-type]
+        width = after_counts.shape[1]
+        rows = np.concatenate([after_counts, after_pending, submerged[S]], axis=1)
+        distinct, first, inverse = np.unique(rows, axis=0, return_index=True, return_inverse=True)
+        state = np.empty(len(distinct), dtype=np.int64)
         fresh = 0  # results whose casualties `_left` has not seen leave: a question to the engine each
-        for key in zip(map(tuple, after_counts.tolist()), map(tuple, after_pending.tolist()), (k[2] for k in keys)):
-            got = found.get(key)  # type: ignore[arg-type]
-            if got is None:
-                fresh += (target, phase, key) not in self.left
-                got = found[key] = self._left(target, phase, self._one_side(target, *key))  # type: ignore[arg-type, index]
-            rows.append(got)
-        table = self.taken[(target, phase)].fit(len(side.keys), len(self.hit_ids[target]))
-        table[S, H] = rows
-        self._asked(fresh + len(found) // FOUND_PER_ASK)
+        for k in np.argsort(first, kind="stable").tolist():
+            row = distinct[k].tolist()
+            key = (tuple(row[:width]), tuple(row[width : 2 * width]), tuple(row[2 * width :]))
+            fresh += (target, phase, key) not in self.left
+            state[k] = self._left(target, phase, self._one_side(target, *key))
+        table = self.taken[(target, phase)].fit(len(self.sides[target].keys), len(self.hit_ids[target]))
+        table[S, H] = state[inverse.reshape(-1)]
+        self._asked(fresh + len(distinct) // FOUND_PER_ASK)
 
     def _asked(self, questions: int) -> None:
         """Charge questions to the engine to the work of `solve` as they are asked, so that a
