@@ -673,6 +673,28 @@ def test_hit_codes_are_numbered_in_the_order_they_first_come_in_small_and_large_
     assert len(ids) == len(plain)
 
 
+@pytest.mark.parametrize("spread", [3, 1 << 40])
+def test_a_batch_of_casualty_answers_is_told_apart_in_the_order_they_first_come(spread):
+    """Issue 19: a fleet's batch of casualty questions has tens of thousands of answers, few of
+    them distinct; new states are numbered in the order the answers first come, so the rows must
+    be told apart in that order, whether they are coded as one number (`_first_rows`, columns of
+    small spread) or compared whole (a spread too wide to code)."""
+    import random
+
+    import numpy as np
+
+    from pbem.odds.sea import _first_rows
+
+    rng = random.Random(spread)
+    rows = [[rng.choice([0, 1, spread]), 7, rng.randrange(3), rng.choice([0, spread])] for _ in range(400)]
+    first, inverse = _first_rows(np.array(rows, dtype=np.int64))
+    seen: dict[tuple[int, ...], int] = {}
+    for n, row in enumerate(rows):
+        seen.setdefault(tuple(row), n)
+    assert first.tolist() == list(seen.values())
+    assert [seen[tuple(row)] for row in rows] == first[inverse].tolist()
+
+
 def test_a_sides_volleys_take_room_by_their_own_outcomes():
     """Issue 19: a fleet of hundreds of ships has volleys of tens of thousands of outcomes beside
     many of a few; kept padded to the widest, a side's table took a gigabyte.  Kept end to end,

@@ -31,6 +31,7 @@ NumPy is imported only when the odds are computed.
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING, Callable, Iterable
 
 from pbem.engine.combat.engine import Engine, State, Volley
@@ -434,6 +435,28 @@ class _Kernels:
         self.kernels, self.entries = k + len(length), e + len(state)
 
 
+def _first_rows(rows: "np.ndarray") -> tuple["np.ndarray", "np.ndarray"]:
+    """The distinct rows of an integer array in the order they first come: the index of each
+    one's first row, and for every row the number of its distinct row.  Rows are coded as one
+    integer where their varying columns fit in 62 bits (sorting numbers is fast; NumPy's sort
+    of whole rows is not), as whole rows otherwise."""
+    import numpy as np
+
+    low = rows.min(axis=0)
+    span = rows.max(axis=0) - low + 1
+    varying = np.flatnonzero(span > 1)
+    if math.prod(span[varying].tolist()) < 1 << 62:
+        place = np.cumprod(np.concatenate([[1], span[varying][:-1]])).astype(np.int64)
+        code = (rows[:, varying] - low[varying]) @ place if len(varying) else np.zeros(len(rows), dtype=np.int64)
+        _, first, inverse = np.unique(code, return_index=True, return_inverse=True)
+    else:
+        _, first, inverse = np.unique(rows, axis=0, return_index=True, return_inverse=True)
+    order = np.argsort(first, kind="stable")
+    rank = np.empty(len(first), dtype=np.int64)
+    rank[order] = np.arange(len(first))
+    return first[order], rank[inverse.reshape(-1)]
+
+
 def _room(a: "np.ndarray", n: int) -> "np.ndarray":
     """`a`, or a copy twice as long (or long enough), so that it holds n entries."""
     import numpy as np
@@ -619,17 +642,16 @@ class FastSea:
         after_counts, after_pending = self.engine.volley_casualties_many(volley, phase, counts[S], pending[S], hits)  # type: ignore[arg-type]
         width = after_counts.shape[1]
         rows = np.concatenate([after_counts, after_pending, submerged[S]], axis=1)
-        distinct, first, inverse = np.unique(rows, axis=0, return_index=True, return_inverse=True)
-        state = np.empty(len(distinct), dtype=np.int64)
+        first, inverse = _first_rows(rows)
+        state = np.empty(len(first), dtype=np.int64)
         fresh = 0  # results whose casualties `_left` has not seen leave: a question to the engine each
-        for k in np.argsort(first, kind="stable").tolist():
-            row = distinct[k].tolist()
+        for k, row in enumerate(rows[first].tolist()):
             key = (tuple(row[:width]), tuple(row[width : 2 * width]), tuple(row[2 * width :]))
             fresh += (target, phase, key) not in self.left
             state[k] = self._left(target, phase, self._one_side(target, *key))
         table = self.taken[(target, phase)].fit(len(self.sides[target].keys), len(self.hit_ids[target]))
-        table[S, H] = state[inverse.reshape(-1)]
-        self._asked(fresh + len(distinct) // FOUND_PER_ASK)
+        table[S, H] = state[inverse]
+        self._asked(fresh + len(first) // FOUND_PER_ASK)
 
     def _asked(self, questions: int) -> None:
         """Charge questions to the engine to the work of `solve` as they are asked, so that a
