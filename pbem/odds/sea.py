@@ -56,6 +56,7 @@ NO_VOLLEY = -1
 DICE_PHASES = ("surprise", "fire", "parting")  # the phases whose volleys the tables play
 UNASKED = -2
 FEW_CODES = 32  # `_HitIds.of_codes`: up to this many codes, asked one by one
+SORT_QUERIES_PAST = 1 << 12  # and past this many, sorted before they are looked up (twice as fast)
 FEW_PAIRS = 64  # `FastSea._tail`: up to this many pairs, asked one by one
 SideKey = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]  # units on the strip, casualties behind it, submerged
 
@@ -237,7 +238,13 @@ class _HitIds:
                 out.append(got)
             return np.array(out, dtype=np.int64)
         known, ids = self._index()
-        at = np.minimum(np.searchsorted(known, code), len(known) - 1)
+        if len(code) > SORT_QUERIES_PAST:  # searched in order, the index is read front to back
+            order = np.argsort(code, kind="stable")
+            at = np.empty(len(code), dtype=np.int64)
+            at[order] = np.searchsorted(known, code[order])
+        else:
+            at = np.searchsorted(known, code)
+        at = np.minimum(at, len(known) - 1)
         found = known[at] == code
         got = np.where(found, ids[at], UNKNOWN)
         if not found.all():
