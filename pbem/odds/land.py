@@ -121,7 +121,8 @@ class FastLand:
     def _chain(self, side: str, start: tuple[int, ...]) -> list[tuple[int, ...]]:
         """The states from `start` as the side loses one unit at a time.  Where it meets a state
         on a chain made before, the rest is that chain's (the casualty read depends on the state
-        alone): after antiaircraft fire thousands of chains start apart and soon meet."""
+        alone): attackers that lost different aircraft to AA fire start apart and meet once the
+        units they differ in are lost."""
         plan = self.engine.plans[side]  # type: ignore[index]
         pos = self._pos[side]
         chain = [start]  # (not on a chain yet: `_locate`)
@@ -159,10 +160,10 @@ class FastLand:
             (ka, i), (kd, j) = self._locate("attacker", a, work), self._locate("defender", d, work)
             grid = grids.get((ka, kd))
             if grid is None:
-                # the grid's rows are the defender's positions (`_grids`), its columns the attacker's
-                rows, size = len(d_chains[kd]), len(a_chains[ka]) * len(d_chains[kd])
-                work.add(self.ROW_UNITS * rows + size // self.CELLS_PER_UNIT + rows * size // self.CUBE_PER_UNIT)
-                grid = grids[(ka, kd)] = [np.zeros((len(a_chains[ka]), rows)), np.zeros((len(a_chains[ka]), rows))]
+                n_a, n_d = len(a_chains[ka]), len(d_chains[kd])
+                # charged as it is solved: the defender's positions are its rows (`_grids`)
+                work.add(self.ROW_UNITS * n_d + n_a * n_d // self.CELLS_PER_UNIT + n_d * (n_a * n_d) // self.CUBE_PER_UNIT)
+                grid = grids[(ka, kd)] = [np.zeros((n_a, n_d)), np.zeros((n_a, n_d))]
             return grid, i, j
 
         for st, m, on_a, on_d in self.arrivals:
