@@ -437,6 +437,34 @@ def test_land_end_phases_asked_cell_by_cell_are_charged_as_asked(monkeypatch):
     assert calls[0] < asked / 2
 
 
+def test_the_walk_charges_the_volleys_it_asks_for_at_each_phase(monkeypatch):
+    """Issue 19, no command spends more than its bound: the state-by-state walk asks the engine
+    for the volleys of every state's every phase, and at sea (parting shots, subs that submerge)
+    those questions took as long as the outcomes charged: a Europe 1999 battle of 25 v 29 units
+    retreating after round 3 took 0.8-0.9 s at the reports' bound.  Each is now charged
+    (`VOLLEYS_UNITS`): made dear here, the walk stops after a few."""
+    import pbem.odds as odds
+    from pbem.engine.combat.engine import Engine
+    from pbem.odds.work import _TooBig
+
+    calls = [0]
+    original = Engine.volleys
+
+    def counting(self, *args):  # type: ignore[no-untyped-def]
+        calls[0] += 1
+        return original(self, *args)
+
+    monkeypatch.setattr(Engine, "volleys", counting)
+    battle = sea({"submarine": 3, "destroyer": 2, "fighter": 2}, {"submarine": 2, "cruiser": 2, "transport": 2}, retreat_to=("SZ 6",))
+    engine = Engine(battle, Orders(retreat=RetreatCondition("after_round", 3)), Orders(submerge="always"))
+    assert odds._solve(engine, False, fast_path=False, budget=10**8)[0]  # within the bound: solved
+    asked, calls[0] = calls[0], 0
+    monkeypatch.setattr(odds, "VOLLEYS_UNITS", 10**6)
+    with pytest.raises(_TooBig):
+        odds._solve(engine, False, fast_path=False, budget=10**8)
+    assert calls[0] <= 100 < asked
+
+
 def test_the_states_a_fire_phase_makes_are_not_ended_past_the_bound(monkeypatch):
     """Each state a fire phase makes meets the end phase, one engine question each, which were
     asked before the bound was checked and never charged: they are now charged before they are

@@ -161,6 +161,8 @@ def _round(
             if st.over:
                 nxt[st] = nxt.get(st, 0.0) + p
                 continue
+            if work is not None:
+                work.add(VOLLEYS_UNITS)
             volleys = engine.volleys(st, phase)
             if not volleys:
                 after = memo.get((phase, st))
@@ -210,6 +212,7 @@ Outcomes = list[tuple[tuple[tuple[int, ...], tuple[int, ...]], float]]  # (count
 # time): a volley's outcome applied to the side it hits, a state's phase without dice.
 ASK_UNITS = 2
 END_UNITS = 1
+VOLLEYS_UNITS = 1  # the volleys of a state's phase: at sea, with parting shots and submerging, as dear as an end phase
 
 
 def _fire_sides(engine: Engine, st: State, volleys, low_luck: bool, work: _Work | None = None
