@@ -355,6 +355,19 @@ def _counting_engine_calls(monkeypatch) -> dict[str, int]:  # type: ignore[no-un
     return calls
 
 
+def _count_calls(monkeypatch, owner: type, name: str) -> list[int]:  # type: ignore[no-untyped-def]
+    """The calls of the method `owner.name` from now on, counted in a one-item list."""
+    calls = [0]
+    original = getattr(owner, name)
+
+    def counting(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        calls[0] += 1
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(owner, name, counting)
+    return calls
+
+
 def test_a_fleet_volley_past_the_bound_is_not_paid_for_before_the_sample(monkeypatch):
     """Issue 19, no command spends more than its bound: a fleet's volley has tens of thousands of
     outcomes, each a question to the engine, and the walk used to ask them all before charging
@@ -416,14 +429,7 @@ def test_land_end_phases_asked_cell_by_cell_are_charged_as_asked(monkeypatch):
     from pbem.odds import land as land_path
     from pbem.odds.work import _TooBig
 
-    calls = [0]
-    original = Engine._end_round
-
-    def counting(self, *args):  # type: ignore[no-untyped-def]
-        calls[0] += 1
-        return original(self, *args)
-
-    monkeypatch.setattr(Engine, "_end_round", counting)
+    calls = _count_calls(monkeypatch, Engine, "_end_round")
     battle = land({"infantry": 12, "artillery": 6, "tank": 6}, {"infantry": 12, "tank": 6}, retreat_to=("Poland",))
 
     def engine() -> Engine:
@@ -447,14 +453,7 @@ def test_the_walk_charges_the_volleys_it_asks_for_at_each_phase(monkeypatch):
     from pbem.engine.combat.engine import Engine
     from pbem.odds.work import _TooBig
 
-    calls = [0]
-    original = Engine.volleys
-
-    def counting(self, *args):  # type: ignore[no-untyped-def]
-        calls[0] += 1
-        return original(self, *args)
-
-    monkeypatch.setattr(Engine, "volleys", counting)
+    calls = _count_calls(monkeypatch, Engine, "volleys")
     battle = sea({"submarine": 3, "destroyer": 2, "fighter": 2}, {"submarine": 2, "cruiser": 2, "transport": 2}, retreat_to=("SZ 6",))
     engine = Engine(battle, Orders(retreat=RetreatCondition("after_round", 3)), Orders(submerge="always"))
     assert odds._solve(engine, False, fast_path=False, budget=10**8)[0]  # within the bound: solved
