@@ -312,11 +312,10 @@ class FastLand:
                         how = "same"
                     else:
                         pattern = tail_pattern(state, got)
-                        withdrawn = retreat_pattern(state, got) if got.round == state.round else None
                         if pattern is not None and pattern[2] and got.round == state.round:
                             emptied_a, emptied_d, over = pattern  # (None: nothing emptied)
                             how = (emptied_a if any(emptied_a) else None, emptied_d if any(emptied_d) else None, over)
-                        elif withdrawn is not None:
+                        elif got.round == state.round and (withdrawn := retreat_pattern(state, got)) is not None:
                             how = ("retreat", withdrawn)
                         else:
                             how = "ask"

@@ -197,7 +197,7 @@ class _HitIds:
         import numpy as np
 
         self.position: dict[str, int] = {}  # a fire class's digit
-        self.by_code: dict[int, int] = {0: 0}  # the ids of codes met
+        self.by_code: dict[int, int] = {0: 0}  # the ids of codes met, for a few looked up one by one
         self.code_of = np.zeros(16, dtype=np.int64)  # an id's code, or UNKNOWN: not coded
         self.by_hits: dict[tuple[tuple[str, int], ...], int] = {}  # the ids of hits not coded
         self.known: dict[int, dict[str, int]] = {0: {}}  # hits per class, by id, as asked
