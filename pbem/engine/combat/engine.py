@@ -153,8 +153,12 @@ class Engine:
         self.sacrifices = tuple(s for s in battle.sacrifices if s.count)
         first_round_special = (
             self.has_aa or bool(self.bombard_ships) or bool(self.sacrifices) or self._first_cycle_differs()
+            or (not land and not self.rules.surprise_repeats_every_round)  # subs strike by surprise in round 1 only
         )
         cap = 2 if first_round_special else 1
+        # from `settled_round` on, rounds differ only in whether the attacker retreats after them
+        # (an order to retreat after round N): the odds' fast paths play those rounds one by one
+        self.settled_round = cap
         if retreat.kind == "after_round":
             cap = max(cap, retreat.value)
         self.steady_round = cap

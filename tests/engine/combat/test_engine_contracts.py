@@ -205,3 +205,56 @@ def test_one_sides_volleys_are_those_of_both_sides_asked_together(ruleset: str) 
                     assert engine.side_volleys(state, phase, side) == tuple(v for v in both if v.side == side)
                     compared += 1
     assert compared >= 30 * 2 * 4 * 2
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_rounds_from_the_settled_one_differ_only_in_the_retreat(ruleset: str) -> None:
+    """The odds' fast paths play every round from `Engine.settled_round` on (`FastLand._early`,
+    `FastSea._early`), reading the round only in the end phase: with an order to retreat after
+    round N (Conduct Combat, Step 6, Press Attack or Retreat), each round from the settled one on
+    fires the same volleys, with the same casualties, and ends as the settled round does until
+    round N, whose end phase withdraws the attack; without the order, every round from the
+    settled one is the steady round.  Fleets and land battles, with AA guns (round 1 special)."""
+    units = dict(load_ruleset(ruleset).units)
+    rules = importlib.import_module(f"pbem.rulesets.{ruleset_dir(ruleset).name}.combat_rules").COMBAT_RULES
+    rng = random.Random(f"settled/{ruleset}")
+    land_kinds = [u for u in LAND_KINDS if u in units]
+    checked = set()
+    for k in range(60):
+        kind = "sea" if k % 2 else "land"
+        kinds = [u for u in KINDS if u in units] if kind == "sea" else land_kinds
+        attack = {u: rng.randint(1, 3) for u in rng.sample(kinds, rng.randint(1, 4)) if u not in IMMOBILE} or {kinds[0]: 2}
+        defend = {u: rng.randint(1, 3) for u in rng.sample(kinds, rng.randint(1, 4))}
+        battle = Battle("Ukraine" if kind == "land" else "SZ 5", kind, "Germany",  # type: ignore[arg-type]
+                        tuple(Force(u, "Germany", n) for u, n in attack.items()),
+                        tuple(Force(u, "Soviet Union", n) for u, n in defend.items()), units, rules,
+                        retreat_to=("Poland" if kind == "land" else "SZ 6",))
+        n = rng.randint(2, 4)
+        engine = Engine(battle, Orders(retreat=RetreatCondition("after_round", n)), Orders())
+        staying = Engine(battle, Orders(), Orders())
+        settled = engine.settled_round
+        assert settled == staying.settled_round == staying.steady_round
+        assert engine.steady_round == max(settled, n)
+        base = _start(engine, settled)
+        for round_ in range(settled, n + 2):
+            st = base._replace(round=round_)
+            for phase in engine.phases:
+                if phase == "end":
+                    continue
+                volleys = engine.volleys(st, phase)
+                assert volleys == engine.volleys(base, phase), (ruleset, attack, defend, round_, phase)
+                for at, v in enumerate(volleys):  # one hit per fire class from each volley in turn
+                    hits = [{g.fire_class: 1 for g in v.groups} if x == at else {} for x in range(len(volleys))]
+                    after, then = engine.apply(st, phase, hits), engine.apply(base, phase, hits)
+                    assert after._replace(round=0) == then._replace(round=0), (ruleset, attack, defend, round_, phase)
+            ended, settled_end = engine._end_round(st, None), staying._end_round(st, None)
+            if round_ < n:  # as the settled round ends, the attack not withdrawn yet; and so with the defence gone
+                assert ended == settled_end, (ruleset, attack, defend, round_)
+                gone = st._replace(d=(0,) * len(st.d))
+                assert engine._end_round(gone, None) == staying._end_round(gone, None), (ruleset, attack, defend, round_)
+                checked.add("fights on" if not ended.over else "over")
+                checked.add("over" if engine._end_round(gone, None).over else "fights on")
+            elif not settled_end.over:
+                assert ended.over and any(ended.a_retreated), (ruleset, attack, defend, round_)
+                checked.add("withdrawn")
+    assert checked == {"fights on", "over", "withdrawn"}
