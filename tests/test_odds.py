@@ -884,6 +884,150 @@ def test_a_retreat_that_leaves_land_units_fighting_is_walked_not_crashed():
     assert partial.expected_survivors["attacker"]["artillery"] < whole.expected_survivors["attacker"]["artillery"] - 0.01
 
 
+def _attacks_that_withdraw_after_a_round(n: int):
+    """Random land battles and fleets whose attacker withdraws after round 3 or 4: rounds before
+    then are played forward by the fast paths (`Engine.settled_round`)."""
+    import random
+
+    from pbem.engine.combat import Battle
+
+    rng = random.Random(1944)
+    out = []
+    for k in range(n):
+        low_luck = k % 5 == 0
+        retreat = RetreatCondition("after_round", rng.choice([3, 4]))
+        if k % 2:
+            ruleset, units, rules = _sea_rules(k)
+            kinds = [u for u in ("submarine", "destroyer", "cruiser", "battleship", "aircraft carrier", "fighter", "transport")
+                     if u in units]
+            attack = {u: rng.randint(1, 3) for u in rng.sample(kinds, 3) if u != "transport"} or {"destroyer": 2}
+            defend = {u: rng.randint(1, 3) for u in rng.sample(kinds, 3)}
+            battle = Battle("SZ 5", "sea", "Germany", forces("Germany", attack), forces("United Kingdom", defend), units,
+                            rules, retreat_to=("SZ 6",))
+            attacker = Orders(retreat=retreat, submerge=rng.choice(["never", "always"]))
+        else:
+            attack = {u: rng.randint(0, 4) for u in ("infantry", "artillery", "tank", "fighter", "bomber")}
+            attack["infantry"] += 1
+            defend = {u: rng.randint(0, 4) for u in ("infantry", "artillery", "tank", "fighter")}
+            defend["infantry"] += 1
+            if k % 4 == 2:
+                defend["antiaircraft artillery"] = 1  # round 1 differs: the rounds from 2 on are played forward
+            battle = land(attack, defend, retreat_to=("Poland",))
+            attacker = Orders(retreat=retreat, order_of_loss=rng.choice([(), ("artillery",), ("tank", "infantry")]))
+        out.append((battle, attacker, Orders(), low_luck))
+    return out
+
+
+@pytest.mark.parametrize("case", _attacks_that_withdraw_after_a_round(20), ids=lambda c: c[0].kind)
+def test_the_rounds_before_a_retreat_after_a_round_are_played_on_the_fast_paths(case):
+    """An attacker ordered to withdraw after round N (Conduct Combat, Step 6, Press Attack or
+    Retreat) fights rounds 1 to N the same way but for that order: the fast paths play each of
+    them forward from every state it meets (land: on the grid of loss chains; sea: the tables of
+    side states), where the state-by-state walk used to play them all.  The answer is the walk's
+    to 1e-12, land and sea, with AA guns, Low Luck and subs that submerge."""
+    from pbem.engine.combat.engine import Engine
+    from pbem.odds import _solve
+    from pbem.odds.land import FastLand
+    from pbem.odds.sea import FastSea
+
+    battle, attacker, defender, low_luck = case
+    engine = Engine(battle, attacker, defender)
+    assert engine.settled_round < engine.steady_round
+    played: list[int] = []
+    path = FastLand if battle.kind == "land" else FastSea
+    early = path._early
+
+    def counted(self, *args):  # type: ignore[no-untyped-def]
+        played.append(min(self.early))
+        return early(self, *args)
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(path, "_early", counted)
+        _solve(engine, low_luck)
+    assert played == [engine.settled_round]
+    assert_fast_path_agrees(battle, attacker, defender, low_luck)
+
+
+def test_a_retreat_after_round_three_has_exact_odds_within_the_bound():
+    """Issue 19's battle (c) with the common standing order to withdraw after round 3 (Step 6):
+    the walk played rounds 1 and 2 state by state, 14 s exact, so validate and the reports
+    printed a sample; played forward on the loss chains they are exact within the reports' bound."""
+    attack = {"infantry": 30, "artillery": 10, "tank": 15, "fighter": 5, "bomber": 2}
+    defend = {"infantry": 40, "artillery": 10, "tank": 5, "fighter": 5}
+    orders = Orders(retreat=RetreatCondition("after_round", 3))
+    odds = battle_odds(land(attack, defend, retreat_to=("Poland",)), orders, Orders())
+    assert odds.exact
+    assert 0.05 < odds.attacker_win < 0.1 and odds.retreat > 0.9
+
+
+def test_a_grid_where_every_cell_ends_pays_for_its_finals():
+    """With a retreat after round 1 (Step 6) every cell of a steady land grid ends the battle, each
+    a final state of its own: 200 units a side reach 40,000 of them, 0.5-0.8 s to make and sum,
+    once charged as a few hundred cells of arithmetic, so the reports' odds ran past their bound
+    exact.  Each final is charged now, and such a battle is sampled within the bound."""
+    from pbem.engine.combat.engine import Engine
+    from pbem.odds import REPORT_BUDGET, _solve
+    from pbem.odds.land import FastLand
+    from pbem.odds.work import _TooBig, _Work
+
+    battle = land({"infantry": 100, "artillery": 50, "tank": 50}, {"infantry": 150, "tank": 50}, retreat_to=("Poland",))
+    orders = Orders(retreat=RetreatCondition("after_round", 1))
+    with pytest.raises(_TooBig):
+        _solve(Engine(battle, orders, Orders()), False, budget=REPORT_BUDGET)
+    # each final is charged FINAL_UNITS, on top of the arithmetic
+    small = Engine(land({"infantry": 10, "tank": 5}, {"infantry": 12}, retreat_to=("Poland",)), orders, Orders())
+    spent = {}
+    for units in (FastLand.FINAL_UNITS, 0):
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(FastLand, "FINAL_UNITS", units)
+            fast, work = FastLand(small, False), _Work(None)
+            fast.add(small.initial(), 1.0)
+            finals, _, _ = fast.solve(work)
+            spent[units] = work.spent
+    assert spent[FastLand.FINAL_UNITS] - spent[0] == FastLand.FINAL_UNITS * len(finals) > 0
+
+
+def test_a_round_played_forward_is_every_outcome_of_both_sides_hits():
+    """`grid.forward`, by Horner's scheme on the defender's factors, against the plain sum over
+    every cell and every pair of hit counts (hits past a chain's end stop there), with a factor
+    missing on the way; and it charges its steps before it takes any."""
+    import random
+
+    import numpy as np
+
+    from pbem.odds.grid import convolve, forward
+
+    rng = random.Random(45)
+
+    def dist(k: int) -> np.ndarray:
+        d = np.array([rng.random() for _ in range(k)])
+        return d / d.sum()
+
+    for trial in range(30):
+        na, nd = rng.randint(1, 9), rng.randint(1, 9)
+        A = [dist(rng.randint(1, 6)) for _ in range(na)]
+        B = [dist(2) if rng.random() > 0.2 else None for _ in range(nd - 1)] + [None]
+        D: list = [None] * nd
+        D[-1] = dist(rng.randint(1, 4))
+        for j in range(nd - 2, -1, -1):
+            D[j] = convolve(D[j + 1], B[j]) if B[j] is not None else dist(rng.randint(1, 7))
+        mass = np.zeros((na, nd))
+        for _ in range(rng.randint(1, 6)):
+            mass[rng.randrange(na), rng.randrange(nd)] += rng.random()
+        plain = np.zeros((na, nd))
+        for i in range(na):
+            for j in range(nd):
+                for h, p in enumerate(D[j]):
+                    for k, q in enumerate(A[i]):
+                        plain[min(i + h, na - 1), min(j + k, nd - 1)] += mass[i, j] * p * q
+        charged: list[int] = []
+        got = forward(mass, A, D, B[:-1], charged.append)
+        assert np.allclose(got, plain, rtol=1e-12, atol=1e-15), trial
+        assert len(charged) == 1 and charged[0] > 0
+    with pytest.raises(ZeroDivisionError):  # the charge comes first: refused, nothing is made
+        forward(np.ones((3, 3)), [dist(2)] * 3, [dist(2)] * 3, [None, None], lambda cost: 1 // 0)
+
+
 def test_the_grid_convolution_adds_in_one_order_whatever_the_processor():
     """Reports store the odds unrounded and audit replays them anywhere, so a sum may not depend on
     the processor: np.convolve's does (BLAS).  `convolve` adds the shorter one's terms one after
@@ -925,8 +1069,9 @@ def test_odds_are_the_same_bits_with_every_processor_kernel():
     """The same battle gives the same bits on every machine (audit replays reports byte for byte).
     NumPy's OpenBLAS picks a kernel per processor, and NumPy its own SIMD loops; forcing older
     ones (OPENBLAS_CORETYPE: every x86-64 runs them; NPY_DISABLE_CPU_FEATURES: NumPy's baseline)
-    changes no bit of exact or sampled odds, land or sea.  Before the grid's own convolution the
-    1942 example game failed audit under an older BLAS kernel."""
+    changes no bit of exact or sampled odds, land or sea, with and without a retreat after a
+    round.  Before the grid's own convolution the 1942 example game failed audit under an older
+    BLAS kernel."""
     import os
     import subprocess
 
@@ -936,12 +1081,14 @@ def test_odds_are_the_same_bits_with_every_processor_kernel():
         from numpy.core import _multiarray_umath
 
     cases = [
-        ("land", {"infantry": 30, "artillery": 10, "tank": 15, "fighter": 5, "bomber": 2}, {"infantry": 40, "artillery": 10, "tank": 5, "fighter": 5}, None),
-        ("land", {"infantry": 3, "tank": 2, "fighter": 1}, {"infantry": 2, "antiaircraft artillery": 1}, None),
-        ("land", {"infantry": 150, "artillery": 60, "tank": 60, "fighter": 20}, {"infantry": 200, "tank": 60, "antiaircraft artillery": 2}, 1),
+        ("land", {"infantry": 30, "artillery": 10, "tank": 15, "fighter": 5, "bomber": 2}, {"infantry": 40, "artillery": 10, "tank": 5, "fighter": 5}, None, None),
+        ("land", {"infantry": 3, "tank": 2, "fighter": 1}, {"infantry": 2, "antiaircraft artillery": 1}, None, None),
+        ("land", {"infantry": 150, "artillery": 60, "tank": 60, "fighter": 20}, {"infantry": 200, "tank": 60, "antiaircraft artillery": 2}, 1, None),
+        ("land", {"infantry": 20, "artillery": 8, "tank": 10, "fighter": 3}, {"infantry": 25, "tank": 5, "fighter": 2}, None, 3),
         ("sea", {"battleship": 2, "aircraft carrier": 1, "fighter": 2, "destroyer": 2, "submarine": 4, "cruiser": 1},
-         {"battleship": 1, "aircraft carrier": 2, "fighter": 4, "destroyer": 3, "submarine": 2, "transport": 2}, None),
-        ("sea", {"battleship": 6, "destroyer": 9, "submarine": 12, "cruiser": 3}, {"battleship": 3, "destroyer": 9, "submarine": 6}, 1),
+         {"battleship": 1, "aircraft carrier": 2, "fighter": 4, "destroyer": 3, "submarine": 2, "transport": 2}, None, None),
+        ("sea", {"battleship": 6, "destroyer": 9, "submarine": 12, "cruiser": 3}, {"battleship": 3, "destroyer": 9, "submarine": 6}, 1, None),
+        ("sea", {"battleship": 2, "destroyer": 3, "submarine": 4, "cruiser": 1}, {"battleship": 1, "destroyer": 3, "submarine": 3}, None, 4),
     ]
     code = _ODDS_OF.format(helpers=str(Path(__file__).resolve().parent / "engine" / "combat"), cases=cases)
     baseline = " ".join(_multiarray_umath.__cpu_dispatch__)  # every optional SIMD target of this build
@@ -960,8 +1107,13 @@ _ODDS_OF = """
 import sys
 sys.path.insert(0, {helpers!r})
 import combat_helpers
+from pbem.engine.combat import Orders, RetreatCondition
 from pbem.odds import battle_odds
-for kind, attack, defend, budget in {cases!r}:
-    o = battle_odds(getattr(combat_helpers, kind)(attack, defend), budget=budget)
+for kind, attack, defend, budget, retreat in {cases!r}:
+    if retreat is None:
+        o = battle_odds(getattr(combat_helpers, kind)(attack, defend), budget=budget)
+    else:  # an attack that withdraws after a round: the rounds before it played forward
+        battle = getattr(combat_helpers, kind)(attack, defend, retreat_to=("Poland" if kind == "land" else "SZ 6",))
+        o = battle_odds(battle, Orders(retreat=RetreatCondition("after_round", retreat)), Orders(), budget=budget)
     print(repr((o.attacker_win, o.defender_win, o.draw, o.capture, o.expected_rounds, o.exact)))
 """

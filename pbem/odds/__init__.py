@@ -10,7 +10,9 @@ general walk each fire volley's outcomes are applied once and combined, and dice
 remembered across rounds.
 
 Once the rounds that differ are over, two fast paths take the rest, both asking the engine every
-rule question and restating none:
+rule question and restating none.  A retreat after round N does not keep them out of rounds 1 to
+N: from `Engine.settled_round` on rounds differ only in that end phase, so the fast paths play
+them forward one by one before the steady rounds (`FastLand._early`, `FastSea._early`).
 - land (`pbem.odds.land`, `pbem.odds.grid`): each side's losses form a chain, so states are pairs
   of chain positions, solved as a grid with whole-array operations, O(n^3) for n units a side;
 - sea (`pbem.odds.sea`): pairs of side states solved in layers of hit points, the engine asked
@@ -262,12 +264,13 @@ def _walk(engine: Engine, low_luck: bool, fast: FastLand | FastSea | None, budge
     rounds = 0.0
     expanded = 0
     memo: dict[tuple[str, State], State] = {}
-    steady = engine.steady_round
+    # the fast path takes over where it can play every round (from `Engine.settled_round`)
+    handover = fast.first_round if fast is not None else engine.steady_round
     work = _Work(budget)
     while heap:
         _, _, _, state = heapq.heappop(heap)
         m = mass.pop(state)
-        if fast is not None and state.round >= engine.steady_round:
+        if fast is not None and state.round >= handover:
             fast.add(state, m)
             continue
         expanded += 1
@@ -282,7 +285,7 @@ def _walk(engine: Engine, low_luck: bool, fast: FastLand | FastSea | None, budge
         for st, p in succ.items():
             if st.over:
                 finals[st] = finals.get(st, 0.0) + scale * p
-            elif fast is not None and st.round >= steady:
+            elif fast is not None and st.round >= handover:
                 fast.add(st, scale * p)  # never expanded here: no need to queue it
             elif st in mass:
                 mass[st] += scale * p

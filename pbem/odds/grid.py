@@ -229,6 +229,79 @@ def _capped_rows(block: np.ndarray, a: Sequence[float], W: np.ndarray) -> np.nda
     return capped
 
 
+def forward(
+    mass: np.ndarray,
+    A: Sequence[Sequence[float]],
+    D: Sequence[Sequence[float]],
+    B: Sequence[Sequence[float] | None],
+    charge: Callable[[int], None],
+) -> np.ndarray:
+    """Where one round moves `mass` (attacker's chain positions x defender's): from (i, j) the
+    defender scores h hits with probability D[j][h] (to row i + h) and, at the same time, the
+    attacker k hits with probability A[i][k] (to column j + k); hits past a chain's end stop at
+    its end.  `B[j]`: the defender's factors, D[j] = D[j+1] * B[j], or None.  `charge` is told
+    the elementwise steps to come, before any is taken.
+
+    The mass of column j, moved along the row by the attacker's hits, is Y_j; the round's result
+    is the sum over j of Y_j convolved down the columns with D[j].  By Horner's scheme on the
+    factors, ((Y_j0 * B[j0] + Y_j0+1) * B[j0+1] + ...) * D[j1], each step a convolution with a
+    short B (one die: two terms), so a round costs columns x cells, not columns x cells x hits;
+    where no factor exists the sum so far is convolved with D[j] at once.  Mass past a chain's
+    end stays at its end at every step (moves only go down and right, so that is exact)."""
+    na, nd = mass.shape
+    rows, columns = np.flatnonzero(mass.any(axis=1)), np.flatnonzero(mass.any(axis=0))
+    out = np.zeros((na, nd))
+    if not len(rows):
+        return out
+    i0, j0, j1 = int(rows[0]), int(columns[0]), int(columns[-1])
+    block = mass[i0:, :]  # rows from the first that holds mass: the others stay empty
+    ni = na - i0
+    room = nd - j0  # columns from j0 on
+    longest = min(max(len(A[i]) for i in range(i0, na)), room)
+    hits = np.zeros((ni, longest))  # hits[n, k]: the attacker at row i0 + n scores k hits (k < room)
+    past = np.zeros((ni, room))  # past[n, t]: it scores t hits or more
+    for n in range(ni):
+        a = np.asarray(A[i0 + n], dtype=float)
+        hits[n, : min(len(a), longest)] = a[:longest]
+        tail = np.cumsum(a[::-1])[::-1]
+        past[n, : min(len(tail), room)] = tail[:room]
+    steps = sum(1 if B[j] is not None and len(B[j]) == 2 else len(D[j]) for j in range(j0, j1))
+    charge(ni * room * (steps + len(D[j1]) + 1))
+    total = np.zeros((ni, room))  # the sum so far, in columns j0...
+    for j in range(j0, j1 + 1):
+        if j > j0:
+            b = B[j - 1]
+            if b is None:  # no factor: the sum so far goes down with D[j - 1] at once
+                out[i0:, j0:] += _down(total, D[j - 1])
+                total[:] = 0.0
+            else:
+                total = _down(total, b)
+        m = block[:, j]
+        if m.any():  # Y_j: column j's mass moved along the row by the attacker's hits
+            c = j - j0
+            short = min(longest, room - 1 - c)  # hit counts that stop short of the chain's end
+            total[:, c : c + short] += m[:, None] * hits[:, :short]
+            total[:, room - 1] += m * past[:, room - 1 - c]
+    out[i0:, j0:] += _down(total, D[j1])
+    return out
+
+
+def _down(x: np.ndarray, dist: Sequence[float]) -> np.ndarray:
+    """x convolved down its rows with `dist`, mass past the last row kept there: rows move by
+    the defender's hits, one count after the other (the same order everywhere)."""
+    n = x.shape[0]
+    out = np.zeros_like(x)
+    for h, q in enumerate(dist):
+        if not q:
+            continue
+        if h >= n - 1:
+            out[n - 1] += q * x.sum(axis=0)
+            continue
+        out[h:] += q * x[: n - h]
+        out[n - 1] += q * x[n - h :].sum(axis=0)
+    return out
+
+
 def convolve(x: np.ndarray | Sequence[float], y: np.ndarray | Sequence[float]) -> np.ndarray:
     """x convolved with y, every sum taken in the same order on every machine.
 

@@ -25,6 +25,9 @@ if TYPE_CHECKING:
 
 
 
+SAME, ENDS, ASK, UNREAD = 0, 1, 2, -1  # `FastLand._end_codes`: what a round's end phase does at a cell
+
+
 class FastLand:
     """Steady-state land rounds: each side's losses follow a chain, a round is an outer product.
 
@@ -39,12 +42,15 @@ class FastLand:
         self.engine = engine
         self.low_luck = low_luck
         self.entries: dict[tuple[tuple[int, ...], tuple[int, ...]], float] = {}
+        # the rounds before the steady ones that the path plays too (`_early`): round -> mass by cell
+        self.first_round = engine.settled_round
+        self.early: dict[int, dict[tuple[tuple[int, ...], tuple[int, ...]], float]] = {}
         # fire phases whose casualties and end phase are left to the grid:
         # (state, mass, distribution of the hits on the attacker, of the hits on the defender)
         self.arrivals: list[tuple[State, float, tuple[float, ...], tuple[float, ...]]] = []
         self.neglected = 0.0
         self._dist_memo: dict[tuple[str, tuple[int, ...], int], tuple[list, list]] = {}
-        self._ended: dict[tuple[tuple[int, ...], tuple[int, ...]], State] = {}  # a steady cell after its end phase
+        self._ended: dict[tuple[tuple[int, ...], tuple[int, ...], int], State] = {}  # a cell after its round's end phase
         # the chains met so far, by their first state, and where each state lies on one
         self.chains: dict[str, dict[tuple[int, ...], list[tuple[int, ...]]]] = {"attacker": {}, "defender": {}}
         self._pos: dict[str, dict[tuple[int, ...], tuple[tuple[int, ...], int]]] = {"attacker": {}, "defender": {}}
@@ -52,8 +58,12 @@ class FastLand:
         self.work: _Work | None = None  # the sample's work, counted as it plays (`play`)
         self._asking: _Work | None = None  # the exact attempt's, while its grids ask end phases (`_cell_end`)
         # the end phase by kinds (`_cell_end`): what it does to a pair of kinds of units
-        self._end_kinds: dict[tuple[tuple[bool, ...], tuple[bool, ...]], object] = {}
+        self._end_kinds: dict[tuple[tuple[bool, ...], tuple[bool, ...], int], object] = {}
         self._by_kinds = engine.orders["attacker"].retreat.kind in ("never", "after_round")  # type: ignore[index]
+        # the kinds of units a side has, numbered, along each chain; the end phase per round by them
+        self._kinds: dict[str, dict[tuple[bool, ...], int]] = {"attacker": {}, "defender": {}}
+        self._kinds_memo: dict[tuple[str, tuple[int, ...], int], np.ndarray] = {}
+        self._end_tables: dict[int, np.ndarray] = {}
         zero_a, zero_d = (0,) * len(engine.a_cats), (0,) * len(engine.d_cats)
         self._zeros = (zero_a, zero_d, zero_a, zero_d, zero_a)  # nothing pending, submerged or retreated
         # The end phase of the last special round may be left to the grid when it is the grid's own:
@@ -74,7 +84,8 @@ class FastLand:
 
     def add(self, state: State, m: float) -> None:
         key = (state.a, state.d)
-        self.entries[key] = self.entries.get(key, 0.0) + m
+        into = self.entries if state.round >= self.engine.steady_round else self.early.setdefault(state.round, {})
+        into[key] = into.get(key, 0.0) + m
 
     def takes(self, st: State, volleys) -> bool:  # type: ignore[no-untyped-def]
         """May the fire phase from `st` hand its volleys to the grid (`arrive`)?  Yes when its end
@@ -102,6 +113,8 @@ class FastLand:
     CHAIN_UNITS = 4
     CELLS_PER_UNIT = 200
     CUBE_PER_UNIT = 2000
+    FORWARD_PER_UNIT = 1500  # a round played forward (`_early`): products of a cell's mass with both sides' hits
+    FINAL_UNITS = 2  # a cell where the battle ends: its final state made and summed up
     PLAY_UNITS = 1  # a steady round of the sample: two draws and the end phase
     END_UNITS = 1  # an end phase asked of the engine (as the general walk charges it)
 
@@ -149,22 +162,30 @@ class FastLand:
 
         finals: dict[State, float] = {}
         totals = [0.0, 0.0]  # expected rounds, cells expanded
+        early = self._early(work, finals, totals) if self.early else {}
         # group the mass by pairs of chains (usually one attacker and one defender chain)
         a_chains, d_chains = self.chains["attacker"], self.chains["defender"]
         grids: dict[tuple[tuple[int, ...], tuple[int, ...]], list[np.ndarray]] = {}  # fresh, arriving
 
-        def place(a: tuple[int, ...], d: tuple[int, ...]) -> tuple[list[np.ndarray], int, int]:
-            """The grid of the pair of chains through (a, d), and the cell; chains and grids are
-            charged as they are made, so that past the bound the attempt stops before it builds
-            them all (after antiaircraft fire, thousands of chains of hundreds of states)."""
-            (ka, i), (kd, j) = self._locate("attacker", a, work), self._locate("defender", d, work)
+        def grid_of(ka: tuple[int, ...], kd: tuple[int, ...]) -> list[np.ndarray]:
+            """The grid of a pair of chains; grids are charged as they are made, so that past the
+            bound the attempt stops before it builds them all."""
             grid = grids.get((ka, kd))
             if grid is None:
                 n_a, n_d = len(a_chains[ka]), len(d_chains[kd])
                 # charged as it is solved: the defender's positions are its rows (`_grids`)
                 work.add(self.ROW_UNITS * n_d + n_a * n_d // self.CELLS_PER_UNIT + n_d * (n_a * n_d) // self.CUBE_PER_UNIT)
                 grid = grids[(ka, kd)] = [np.zeros((n_a, n_d)), np.zeros((n_a, n_d))]
-            return grid, i, j
+            return grid
+
+        def place(a: tuple[int, ...], d: tuple[int, ...]) -> tuple[list[np.ndarray], int, int]:
+            """The grid of the pair of chains through (a, d), and the cell; chains are charged as
+            they are made too (after antiaircraft fire, thousands of chains of hundreds of states)."""
+            (ka, i), (kd, j) = self._locate("attacker", a, work), self._locate("defender", d, work)
+            return grid_of(ka, kd), i, j
+
+        for (ka, kd), mass in early.items():
+            grid_of(ka, kd)[0] += mass
 
         for st, m, on_a, on_d in self.arrivals:
             grid, i0, j0 = place(st.a, st.d)
@@ -188,10 +209,95 @@ class FastLand:
         self._asking = work
         try:
             for kd, group in by_defender.items():
-                self._grids(d_chains[kd], [(a_chains[ka], fresh, arriving) for ka, fresh, arriving in group], finals, totals)
+                self._grids(d_chains[kd], [(a_chains[ka], fresh, arriving) for ka, fresh, arriving in group], finals, totals,
+                            work)
         finally:
             self._asking = None
         return finals, totals[0], int(totals[1])
+
+    def _early(self, work: _Work, finals: dict[State, float], totals: list[float]
+               ) -> dict[tuple[tuple[int, ...], tuple[int, ...]], "np.ndarray"]:
+        """The rounds from `first_round` up to the steady ones, which differ from them only in that
+        the attacker does not retreat yet (an order to retreat after round N): each is played
+        forward on the grids of the chains it meets, the mass of a cell moved by both sides' hits
+        at once (`grid.forward`), then the round's end phase read by the cells' kinds
+        (`_end_codes`).  Returns what still fights after them, by pair of chains: the mass that
+        starts the steady rounds."""
+        import numpy as np
+
+        from pbem.odds.grid import forward
+
+        steady = self.engine.steady_round
+        rnd = min(self.early)
+        grids: dict[tuple[tuple[int, ...], tuple[int, ...]], np.ndarray] = {}
+        self._asking = work
+        try:
+            while rnd < steady:
+                for (a, d), m in self.early.pop(rnd, {}).items():
+                    (ka, i), (kd, j) = self._locate("attacker", a, work), self._locate("defender", d, work)
+                    grid = grids.get((ka, kd))
+                    if grid is None:
+                        grid = grids[(ka, kd)] = np.zeros((len(self.chains["attacker"][ka]), len(self.chains["defender"][kd])))
+                    grid[i, j] += m
+                for (ka, kd), mass in grids.items():
+                    ca, cd = self.chains["attacker"][ka], self.chains["defender"][kd]
+                    totals[0] += float(mass.sum())
+                    totals[1] += int(np.count_nonzero(mass))
+                    after = forward(mass, self._dists("attacker", ca)[0], *self._dists("defender", cd),
+                                    lambda cost: work.add(cost // self.FORWARD_PER_UNIT + 1))
+                    codes = self._end_codes(ca, cd, rnd)
+                    rows, columns = np.nonzero((after > 0.0) & (codes != SAME))
+                    work.add(self.FINAL_UNITS * len(rows))
+                    for i, j in zip(rows.tolist(), columns.tolist()):
+                        st = self._cell_end(ca[i], cd[j], rnd)
+                        if st.over:
+                            end = State(0, *st[1:])
+                            finals[end] = finals.get(end, 0.0) + float(after[i, j])
+                            after[i, j] = 0.0
+                        elif st.a != ca[i] or st.d != cd[j]:
+                            raise AssertionError("the end of a land round left the loss chains")
+                    mass[:] = after
+                rnd += 1
+        finally:
+            self._asking = None
+        return grids
+
+    def _kinds_along(self, side: str, chain: list[tuple[int, ...]]) -> "np.ndarray":
+        """The kinds of units at each position of a chain, numbered (`_kinds`)."""
+        import numpy as np
+
+        key = (side, chain[0], len(chain))
+        got = self._kinds_memo.get(key)
+        if got is None:
+            numbers = self._kinds[side]
+            got = self._kinds_memo[key] = np.array(
+                [numbers.setdefault(tuple(n > 0 for n in counts), len(numbers)) for counts in chain], dtype=np.int64)
+        return got
+
+    def _end_codes(self, ca: list[tuple[int, ...]], cd: list[tuple[int, ...]], rnd: int) -> "np.ndarray":
+        """What the end phase of round `rnd` does at every cell of a grid (attacker's positions x
+        defender's): SAME (the cell fights on), ENDS, or ASK (read the cell itself).  By kinds of
+        units where the end phase reads only those (`_cell_end`): the engine is asked at one cell
+        of each pair of kinds; with a retreat by numbers every cell is ASK."""
+        import numpy as np
+
+        if not self._by_kinds:
+            return np.full((len(ca), len(cd)), ASK, dtype=np.int64)
+        sa, sd = self._kinds_along("attacker", ca), self._kinds_along("defender", cd)
+        na, nd = len(self._kinds["attacker"]), len(self._kinds["defender"])
+        table = self._end_tables.setdefault(rnd, np.full((0, 0), UNREAD, dtype=np.int64))
+        if table.shape != (na, nd):
+            table = np.pad(table, ((0, na - table.shape[0]), (0, nd - table.shape[1])), constant_values=UNREAD)
+            self._end_tables[rnd] = table
+        pair = sa[:, None] * nd + sd[None, :]
+        unread = np.flatnonzero(table.reshape(-1)[pair.reshape(-1)] == UNREAD)
+        if len(unread):  # the first cell of each pair of kinds not read yet: asked
+            _, first = np.unique(pair.reshape(-1)[unread], return_index=True)
+            for i, j in zip(*np.unravel_index(np.sort(unread[first]), pair.shape)):
+                self._cell_end(ca[i], cd[j], rnd)
+                how = self._end_kinds[(tuple(n > 0 for n in ca[i]), tuple(n > 0 for n in cd[j]), rnd)]
+                table[sa[i], sd[j]] = SAME if how == "same" else ASK if how == "ask" else ENDS
+        return table.reshape(-1)[pair]
 
     def _grids(
         self,
@@ -199,6 +305,7 @@ class FastLand:
         group: list[tuple[list[tuple[int, ...]], np.ndarray, np.ndarray]],
         finals: dict[State, float],
         totals: list[float],
+        work: _Work,
     ) -> None:
         """Solve the grids of one defender chain against each attacker chain (`grid.solve_grids`,
         the defender's positions the rows); the engine's end phase says which cells end the
@@ -217,6 +324,7 @@ class FastLand:
         monotone = engine.orders["attacker"].retreat.kind == "never"  # type: ignore[index]
         edges = [len(ca) for ca, _, _ in group]  # per grid: the first cell that ends on the row before
         from_edge: dict[tuple[int, int], np.ndarray] = {}  # the cells from an edge on, per row length
+        end_codes: dict[int, np.ndarray] = {}  # with a retreat: per grid, `_end_codes`
 
         def over_row(g: int, i: int) -> np.ndarray:
             ca = group[g][0]
@@ -240,8 +348,11 @@ class FastLand:
                 if got is None:
                     got = from_edge[(n, lo)] = np.arange(n) >= lo  # (read, never written)
                 return got
-            out = np.zeros(n, dtype=bool)
-            for j in range(n):
+            codes = end_codes.get(g)
+            if codes is None:  # what the end phase does at every cell of the grid, by kinds where it can
+                codes = end_codes[g] = self._end_codes(ca, cd, engine.steady_round)
+            out = codes[:, i] == ENDS
+            for j in np.flatnonzero(codes[:, i] == ASK).tolist():
                 st = ended(j)
                 if st.over:
                     out[j] = True
@@ -253,6 +364,7 @@ class FastLand:
                                       over_row)
         for (ca, _, _), ending, started in zip(group, endings, starts):
             rows, columns = np.nonzero(ending)
+            work.add(self.FINAL_UNITS * len(rows))
             for i, j, p in zip(rows.tolist(), columns.tolist(), ending[rows, columns].tolist()):
                 st = State(0, *self._cell_end(ca[j], cd[i])[1:])
                 finals[st] = finals.get(st, 0.0) + p
@@ -290,22 +402,24 @@ class FastLand:
             if rnd > 10_000:
                 raise RuntimeError("a sampled battle did not end")
 
-    def _cell_end(self, a: tuple[int, ...], d: tuple[int, ...]) -> State:
-        """The end phase of a steady round at this pair of chain states, kept: grids share cells
-        (attackers that lost different aircraft to AA all end at nothing), and the sample meets
-        them again and again.  The engine is asked once per pair of kinds where the phase leaves
-        the cell as it is, only empties whole categories (AAA left alone) and says who won, or
-        ends the battle by withdrawing whole categories of attackers (a retreat after a round;
-        `pbem.odds.kinds`); with a retreat by numbers it reads more than kinds and is asked per cell."""
-        got = self._ended.get((a, d))
+    def _cell_end(self, a: tuple[int, ...], d: tuple[int, ...], rnd: int | None = None) -> State:
+        """The end phase of a steady round (or of round `rnd` before them, `_early`) at this pair
+        of chain states, kept: grids share cells (attackers that lost different aircraft to AA
+        all end at nothing), and the sample meets them again and again.  The engine is asked once
+        per pair of kinds where the phase leaves the cell as it is, only empties whole categories
+        (AAA left alone) and says who won, or ends the battle by withdrawing whole categories of
+        attackers (a retreat after a round; `pbem.odds.kinds`); with a retreat by numbers it reads
+        more than kinds and is asked per cell."""
+        engine = self.engine
+        rnd = engine.steady_round if rnd is None else rnd
+        got = self._ended.get((a, d, rnd))
         if got is None:
-            engine = self.engine
-            kinds = (tuple(map(bool, a)), tuple(map(bool, d))) if self._by_kinds else None  # (counts are never negative)
+            kinds = (tuple(map(bool, a)), tuple(map(bool, d)), rnd) if self._by_kinds else None  # (counts are never negative)
             how = self._end_kinds.get(kinds) if kinds is not None else "ask"
             if how is None or how == "ask":
                 if self._asking is not None:  # a retreat by numbers asks every cell: charged as asked
                     self._asking.add(self.END_UNITS)
-                state = State(engine.steady_round, a, d, *self._zeros, "")
+                state = State(rnd, a, d, *self._zeros, "")
                 got = engine._end_round(state, None)
                 if how is None:
                     if got[1:] == state[1:] and got.round == state.round + 1:
@@ -321,14 +435,14 @@ class FastLand:
                             how = "ask"
                     self._end_kinds[kinds] = how
             elif how == "same":
-                got = State(engine.steady_round + 1, a, d, *self._zeros, "")
+                got = State(rnd + 1, a, d, *self._zeros, "")
             elif how[0] == "retreat":
-                got = retreated(State(engine.steady_round, a, d, *self._zeros, ""), how[1])
+                got = retreated(State(rnd, a, d, *self._zeros, ""), how[1])
             else:
                 emptied_a, emptied_d, over = how
-                got = State(engine.steady_round, a if emptied_a is None else without(a, emptied_a),
+                got = State(rnd, a if emptied_a is None else without(a, emptied_a),
                             d if emptied_d is None else without(d, emptied_d), *self._zeros, over)
-            self._ended[(a, d)] = got
+            self._ended[(a, d, rnd)] = got
         return got
 
     def _cumulative(self, side: str, chain: list[tuple[int, ...]]) -> Callable[[int], list[float]]:

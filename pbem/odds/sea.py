@@ -26,6 +26,8 @@ dice; subs that submerge at the end of a round do so in the end phase, as does a
 retreats by its orders (that phase is asked pair by pair where the retreat counts units).  Europe's
 parting shot is a volley of its own after the fire, from the defending subs hit in it, which stay
 behind the strip until the end phase.  Valid unless a retreat leaves units behind (`FastSea.maybe`).
+Before an attacker's retreat after round N, the rounds from `Engine.settled_round` are played once
+each from every pair they meet (`FastSea._early`), their end phases asked as those rounds' own.
 NumPy is imported only when the odds are computed.
 """
 
@@ -487,6 +489,10 @@ class FastSea:
         self.engine = engine
         self.low_luck = low_luck
         self.entries: dict[tuple[SideKey, SideKey], float] = {}
+        # the rounds before the steady ones that the tables play too (`_early`): round -> mass by pair
+        self.first_round = engine.settled_round
+        self.early: dict[int, dict[tuple[SideKey, SideKey], float]] = {}
+        self.round = engine.steady_round  # the round whose phases without dice `_tail` asks
         self.neglected = 0.0
         self.sides = {"attacker": _Sides(engine, "attacker"), "defender": _Sides(engine, "defender")}
         self.hit_ids = {"attacker": _HitIds(), "defender": _HitIds()}  # the hits each side takes, numbered
@@ -496,9 +502,9 @@ class FastSea:
         self.taken: dict[tuple[str, str], _Table] = {}  # (side hit, phase) -> state x hit id -> state
         self.left: dict[tuple[str, str, SideKey], int] = {}  # `_left`: (side hit, phase, its units) -> state
         self.kernels: dict[tuple[str, str], _Kernels] = {}  # (side firing, phase) -> its volleys' kernels
-        self.tails: dict[str, _Table] = {}  # phase without dice -> pair -> pair or end
+        self.tails: dict[tuple[str, int], _Table] = {}  # (phase without dice, round) -> pair -> pair or end
         # phase -> kinds of a pair -> 1: unchanged, 2 + k: as tail_patterns[k], 0: asked pair by pair
-        self.kinds_left: dict[str, _Table] = {}
+        self.kinds_left: dict[tuple[str, int], _Table] = {}
         self.tail_patterns: list[tuple[tuple[bool, ...], tuple[bool, ...], str]] = []
         self.finals: list[State] = []
         self.final_index: dict[State, int] = {}
@@ -532,12 +538,13 @@ class FastSea:
         if any(state.a_pending) or any(state.d_pending) or any(state.a_retreated):
             raise AssertionError("a steady sea round starts with casualties or retreated units")
         key = ((state.a, state.a_pending, state.a_submerged), (state.d, state.d_pending, state.d_submerged))
-        self.entries[key] = self.entries.get(key, 0.0) + m
+        into = self.entries if state.round >= self.engine.steady_round else self.early.setdefault(state.round, {})
+        into[key] = into.get(key, 0.0) + m
 
     # the engine's answers ----------------------------------------------------------
-    def _state(self, i: int, j: int) -> State:
+    def _state(self, i: int, j: int, rnd: int | None = None) -> State:
         (a, ap, asub), (d, dp, dsub) = self.sides["attacker"].keys[i], self.sides["defender"].keys[j]
-        return State(self.engine.steady_round, a, d, ap, dp, asub, dsub, self.zero_a, "")
+        return State(self.engine.steady_round if rnd is None else rnd, a, d, ap, dp, asub, dsub, self.zero_a, "")
 
     def _code(self, st: State) -> int:
         """A state after a phase: its pair's code, or the end of the battle."""
@@ -706,18 +713,18 @@ class FastSea:
         import numpy as np
 
         A, D = self.sides["attacker"], self.sides["defender"]
-        table = self.tails.setdefault(phase, _Table(UNKNOWN, DENSE_CELLS)).fit(len(A.keys), len(D.keys))
+        table = self.tails.setdefault((phase, self.round), _Table(UNKNOWN, DENSE_CELLS)).fit(len(A.keys), len(D.keys))
         got = table[I, J]
         missing = np.nonzero(got == UNKNOWN)[0]
         if len(missing):
-            kinds_of = self.kinds_left.setdefault(phase, _Table(UNKNOWN))
+            kinds_of = self.kinds_left.setdefault((phase, self.round), _Table(UNKNOWN))
             by_kinds = not (phase == "end" and self.counted_end)
             if len(missing) <= FEW_PAIRS:
                 mi, mj = I[missing], J[missing]
                 same = (kinds_of.fit(len(A.sigs), len(D.sigs))[np.asarray(A.sig)[mi], np.asarray(D.sig)[mj]] == 1) & by_kinds
                 table[mi[same], mj[same]] = mi[same] * STRIDE + mj[same]
                 self._tail_one_by_one(phase, mi[~same], mj[~same], by_kinds)
-                return self.tails[phase].fit(len(A.keys), len(D.keys))[I, J]
+                return self.tails[(phase, self.round)].fit(len(A.keys), len(D.keys))[I, J]
             pair = np.unique(I[missing] * STRIDE + J[missing])  # each pair once, in order
             mi, mj = pair // STRIDE, pair % STRIDE
             sa, sd = np.asarray(A.sig)[mi], np.asarray(D.sig)[mj]
@@ -727,18 +734,18 @@ class FastSea:
                 _, first = np.unique(sa[unknown] * len(D.sigs) + sd[unknown], return_index=True)
                 for n in np.sort(unknown[first]).tolist():
                     self._ask_tail(phase, int(mi[n]), int(mj[n]), int(sa[n]), int(sd[n]), bool(settled[n]))
-            todo = self.tails[phase].fit(len(A.keys), len(D.keys))[mi, mj] == UNKNOWN
+            todo = self.tails[(phase, self.round)].fit(len(A.keys), len(D.keys))[mi, mj] == UNKNOWN
             if by_kinds:
                 kinds = kinds_of.fit(len(A.sigs), len(D.sigs))[sa, sd]
                 same = todo & (kinds == 1)
-                table = self.tails[phase].fit(len(A.keys), len(D.keys))
+                table = self.tails[(phase, self.round)].fit(len(A.keys), len(D.keys))
                 table[mi[same], mj[same]] = pair[same]
                 known = todo & (kinds >= 2) & settled
                 self._by_pattern(phase, mi[known], mj[known], kinds[known] - 2)
                 todo &= ~same & ~known
             for n in np.flatnonzero(todo).tolist():
                 self._ask_tail(phase, int(mi[n]), int(mj[n]), int(sa[n]), int(sd[n]), bool(settled[n]))
-            got = self.tails[phase].fit(len(A.keys), len(D.keys))[I, J]
+            got = self.tails[(phase, self.round)].fit(len(A.keys), len(D.keys))[I, J]
         return got
 
     def _tail_one_by_one(self, phase: str, I: "np.ndarray", J: "np.ndarray", by_kinds: bool) -> None:
@@ -746,26 +753,26 @@ class FastSea:
         same questions asked of the engine, the same answers."""
         A, D = self.sides["attacker"], self.sides["defender"]
         for i, j in sorted(set(zip(I.tolist(), J.tolist()))):
-            if self.tails[phase].fit(len(A.keys), len(D.keys))[i, j] != UNKNOWN:
+            if self.tails[(phase, self.round)].fit(len(A.keys), len(D.keys))[i, j] != UNKNOWN:
                 continue
             a, d = A.sig[i], D.sig[j]
-            kinds = self.kinds_left[phase].fit(len(A.sigs), len(D.sigs))[a, d] if by_kinds else 0
+            kinds = self.kinds_left[(phase, self.round)].fit(len(A.sigs), len(D.sigs))[a, d] if by_kinds else 0
             settled = A.settled[i] and D.settled[j]
             if kinds == 1:
-                self.tails[phase].fit(len(A.keys), len(D.keys))[i, j] = i * STRIDE + j
+                self.tails[(phase, self.round)].fit(len(A.keys), len(D.keys))[i, j] = i * STRIDE + j
             elif kinds >= 2 and settled:  # as for another pair of these kinds (`_by_pattern`)
                 zero_a, zero_d, over = self.tail_patterns[kinds - 2]
                 (a_, ap, asub), (d_, dp, dsub) = A.keys[i], D.keys[j]
-                code = self._code(State(self.engine.steady_round, without(a_, zero_a), without(d_, zero_d),
+                code = self._code(State(self.round, without(a_, zero_a), without(d_, zero_d),
                                         ap, dp, asub, dsub, self.zero_a, over))
-                self.tails[phase].fit(len(A.keys), len(D.keys))[i, j] = code
+                self.tails[(phase, self.round)].fit(len(A.keys), len(D.keys))[i, j] = code
             else:
                 self._ask_tail(phase, i, j, a, d, settled)
 
     def _ask_tail(self, phase: str, i: int, j: int, a: int, d: int, settled: bool) -> None:
         """`_tail` of pair (i, j), whose sides' kinds are numbered a and d, asked of the engine;
         the first pair of its kinds says what the phase does to every such pair."""
-        st = self._state(i, j)
+        st = self._state(i, j, self.round)
         if phase == "after-surprise":
             after = self.engine.after_surprise(st)
         elif phase == "submerge":
@@ -774,7 +781,7 @@ class FastSea:
             after = self.engine.apply(st, phase, [])
         code = self._code(after)
         A, D = self.sides["attacker"], self.sides["defender"]
-        kinds = self.kinds_left[phase].fit(len(A.sigs), len(D.sigs))
+        kinds = self.kinds_left[(phase, self.round)].fit(len(A.sigs), len(D.sigs))
         if kinds[a, d] == UNKNOWN:
             pattern = tail_pattern(st, after) if settled else None
             if code == i * STRIDE + j:
@@ -785,7 +792,7 @@ class FastSea:
                 kinds[a, d] = 2 + self.tail_patterns.index(pattern)
             else:
                 kinds[a, d] = 0
-        self.tails[phase].fit(len(A.keys), len(D.keys))[i, j] = code
+        self.tails[(phase, self.round)].fit(len(A.keys), len(D.keys))[i, j] = code
         self._asked(1)
 
     def _by_pattern(self, phase: str, I: "np.ndarray", J: "np.ndarray", K: "np.ndarray") -> None:
@@ -813,13 +820,13 @@ class FastSea:
         for n in np.flatnonzero(over).tolist():
             codes[n] = self._end(int(after[0][n]), int(after[1][n]), self.tail_patterns[int(K[n])][2])
         self._asked(int(over.sum()) // FOUND_PER_ASK + len(I) // self.OUTCOMES_PER_UNIT)
-        table = self.tails[phase].fit(len(self.sides["attacker"].keys), len(self.sides["defender"].keys))
+        table = self.tails[(phase, self.round)].fit(len(self.sides["attacker"].keys), len(self.sides["defender"].keys))
         table[I, J] = codes
 
     def _end(self, i: int, j: int, over: str) -> int:
         """The code of the end of the battle with the sides in states i and j (`_code`)."""
         (a, ap, asub), (d, dp, dsub) = self.sides["attacker"].keys[i], self.sides["defender"].keys[j]
-        return self._code(State(self.engine.steady_round, a, d, ap, dp, asub, dsub, self.zero_a, over))
+        return self._code(State(self.round, a, d, ap, dp, asub, dsub, self.zero_a, over))
 
     # a round for many pairs at once -------------------------------------------------
     def _fire_at(self, side: str, phase: str, volleys: "np.ndarray", S: "np.ndarray", W: "np.ndarray",
@@ -978,12 +985,15 @@ class FastSea:
         self.work = work
         A, D = self.sides["attacker"], self.sides["defender"]
         starts = [(A.add(a), D.add(d), m) for (a, d), m in self.entries.items()]
-        mass = np.zeros((len(A.keys), len(D.keys)))  # pairs waiting for their layer
-        for i, j, m in starts:
-            mass[i, j] += m
         finals = np.zeros(0)
         rounds = 0.0
         pairs = 0
+        if self.early:
+            i, j, q, rounds, pairs, finals = self._early(work)
+            starts.extend(zip(i.tolist(), j.tolist(), q.tolist()))
+        mass = np.zeros((len(A.keys), len(D.keys)))  # pairs waiting for their layer
+        for i, j, m in starts:
+            mass[i, j] += m
         while True:
             hp = np.asarray(A.hp[: mass.shape[0]])[:, None] + np.asarray(D.hp[: mass.shape[1]])[None, :]
             waiting = mass > 0.0
@@ -1020,6 +1030,42 @@ class FastSea:
             mass += flow
         out = {self.finals[k]: float(p) for k, p in enumerate(finals) if p}
         return out, rounds, pairs
+
+    def _early(self, work: _Work) -> tuple["np.ndarray", "np.ndarray", "np.ndarray", float, int, "np.ndarray"]:
+        """The rounds from `first_round` up to the steady ones, which differ from them only in that
+        the attacker does not retreat yet (an order to retreat after round N): each played once
+        from every pair it meets (`_round`), its phases without dice asked as that round's.
+        Returns the pairs that fight on into the steady rounds (i, j, mass), the rounds played
+        (expected), the pairs played and the chance of each end reached (by end index)."""
+        import numpy as np
+
+        A, D = self.sides["attacker"], self.sides["defender"]
+        steady = self.engine.steady_round
+        rnd = min(self.early)
+        code, weight = np.zeros(0, dtype=np.int64), np.zeros(0)
+        ends: list[np.ndarray] = []
+        end_weights: list[np.ndarray] = []
+        rounds, pairs = 0.0, 0
+        try:
+            while rnd < steady:
+                entering = self.early.pop(rnd, {})
+                code = np.concatenate([code, np.array([A.add(a) * STRIDE + D.add(d) for a, d in entering], dtype=np.int64)])
+                weight = np.concatenate([weight, np.array(list(entering.values()))])
+                code, inverse = np.unique(code, return_inverse=True)  # a pair reached more than once plays once
+                weight = np.bincount(inverse.reshape(-1), weights=weight, minlength=len(code))
+                rounds += float(weight.sum())
+                pairs += len(code)
+                self.round = rnd
+                i, j, weight, e, ew = self._round(code // STRIDE, code % STRIDE, weight, work)
+                code = i * STRIDE + j
+                ends.append(e)
+                end_weights.append(ew)
+                rnd += 1
+        finally:
+            self.round = steady
+        e = np.concatenate(ends)
+        finals = np.bincount(e, weights=np.concatenate(end_weights), minlength=len(self.finals)) if len(e) else np.zeros(0)
+        return code // STRIDE, code % STRIDE, weight, rounds, pairs, finals
 
     # the sample past the budget ----------------------------------------------------
     def sample(self, start: State, seed: int, most: int, fewest: int, budget: int | None
