@@ -318,12 +318,13 @@ def test_the_sample_past_the_bound_has_a_bound_of_its_own(kind):
         battle = sea({"battleship": 2, "destroyer": 4, "submarine": 4, "fighter": 2, "aircraft carrier": 1},
                      {"battleship": 1, "destroyer": 4, "submarine": 2, "fighter": 4, "aircraft carrier": 2})
         orders = (Orders(), Orders())
-    else:  # an attacker whose aircraft retreat while its ships stay: the general walk and sampler
+    else:  # an attacker whose aircraft retreat while its ships, with nowhere to go, stay: the general walk and sampler
         battle = sea({"battleship": 1, "destroyer": 3, "fighter": 3, "aircraft carrier": 1},
-                     {"destroyer": 4, "submarine": 2, "cruiser": 2}, retreat_to=("SZ 6",))
+                     {"destroyer": 4, "submarine": 2, "cruiser": 2})
         orders = (Orders(retreat=RetreatCondition("after_round", 2)), Orders())
+    spend = 12_000 if kind == "general" else 4_000  # (the general sampler asks more of the engine per battle)
     few = battle_odds(battle, *orders, budget=1, sample_budget=1)
-    some = battle_odds(battle, *orders, budget=1, sample_budget=4_000)
+    some = battle_odds(battle, *orders, budget=1, sample_budget=spend)
     every = battle_odds(battle, *orders, budget=1, sample_budget=None)
     assert not few.exact and not some.exact and not every.exact
     assert few.states == FEWEST_SIMULATIONS and every.states == SIMULATIONS
@@ -331,7 +332,7 @@ def test_the_sample_past_the_bound_has_a_bound_of_its_own(kind):
     for odds in (few, some, every):
         assert odds.confidence == half_width(odds.states)
     assert few.confidence > some.confidence >= every.confidence
-    assert battle_odds(battle, *orders, budget=1, sample_budget=4_000) == some
+    assert battle_odds(battle, *orders, budget=1, sample_budget=spend) == some
     # by default the sample may spend what the exact attempt could
     assert battle_odds(battle, *orders, budget=2_000) == battle_odds(battle, *orders, budget=2_000, sample_budget=2_000)
 
@@ -946,6 +947,39 @@ def test_the_rounds_before_a_retreat_after_a_round_are_played_on_the_fast_paths(
         _solve(engine, low_luck)
     assert played == [engine.settled_round]
     assert_fast_path_agrees(battle, attacker, defender, low_luck)
+
+
+@pytest.mark.parametrize("kind", ["land", "sea"])
+def test_a_retreat_after_a_round_is_sampled_on_the_fast_paths_from_round_one(kind, monkeypatch):
+    """Past the bound, the rounds before a retreat after round 3 (Step 6) are sampled where the
+    exact attempt plays them: on the land chains (`FastLand.play`, two draws a round) and through
+    the sea tables (`FastSea.sample`), each round with its own end phase; the sample agrees with
+    the exact odds within twice its 95 % half-width, retreats included."""
+    from pbem.odds.land import FastLand
+    from pbem.odds.sea import FastSea
+
+    played: list[int] = []
+    path, name = (FastLand, "play") if kind == "land" else (FastSea, "sample")
+    real = getattr(path, name)
+
+    def counting(self, state, *args):  # type: ignore[no-untyped-def]
+        played.append(state.round)
+        return real(self, state, *args)
+
+    monkeypatch.setattr(path, name, counting)
+    if kind == "land":
+        battle = land({"infantry": 6, "artillery": 2, "tank": 3}, {"infantry": 7, "tank": 2}, retreat_to=("Poland",))
+    else:
+        battle = sea({"battleship": 1, "destroyer": 2, "submarine": 2}, {"destroyer": 2, "cruiser": 1, "submarine": 1},
+                     retreat_to=("SZ 6",))
+    orders = Orders(retreat=RetreatCondition("after_round", 3))
+    exact = battle_odds(battle, orders, Orders(), budget=None)
+    sampled = battle_odds(battle, orders, Orders(), budget=1, sample_budget=None)
+    assert exact.exact and not sampled.exact and exact.retreat > 0.1
+    assert played and set(played) == {1}  # every sampled battle from round 1
+    for field in ("attacker_win", "defender_win", "draw", "retreat"):
+        assert abs(getattr(sampled, field) - getattr(exact, field)) < 2 * sampled.confidence, field
+    assert abs(sampled.expected_rounds - exact.expected_rounds) < 0.1
 
 
 def test_a_retreat_after_round_three_has_exact_odds_within_the_bound():

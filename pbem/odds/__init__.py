@@ -120,8 +120,8 @@ def battle_odds(
         finals, rounds, states, neglected = _solve(engine, low_luck, budget=budget)
     except _TooBig as stopped:
         fast = getattr(stopped, "fast", None)
-        if isinstance(fast, FastSea) and engine.steady_round == 1:
-            # every round of this battle is a steady one: the sea path's tables, filled by the
+        if isinstance(fast, FastSea) and engine.settled_round == 1:
+            # every round of this battle is one the sea path plays: its tables, filled by the
             # attempt, answer most steps of the sample too
             seed = _seed(battle, attacker_orders, defender_orders, low_luck)
             finals, rounds, played = fast.sample(engine.initial(), seed, SIMULATIONS, FEWEST_SIMULATIONS, sample_budget)
@@ -402,8 +402,8 @@ def _sample(
     hits drawn per fire class from its exact distribution, by a generator seeded from the battle
     and the orders themselves, so every machine draws the same sample.  States are numbered and
     each step (a state, a phase, the hits drawn) is asked of the engine once: large battles
-    revisit them often, and a sample step is then a few lookups.  With `land`, the steady rounds
-    of a land battle are played on its loss chains (`FastLand.play`): a round is then two draws.
+    revisit them often, and a sample step is then a few lookups.  With `land`, the rounds the land
+    path plays are played on its loss chains (`FastLand.play`): a round is then two draws.
     Once the sample has spent `budget` work units (and played `FEWEST_SIMULATIONS`), it stops
     after the battle it is playing: a question to the engine costs what it does in the exact
     walk, a step `SAMPLE_STEP_UNITS`."""
@@ -443,9 +443,9 @@ def _sample(
     start = number(engine.initial())
     finals: dict[State, float] = {}
     rounds = 0.0
-    steady = engine.steady_round
-    # where the steady land rounds take over (`land`): at a steady round's start, or at the last
-    # special round's fire phase when the grid would take it (`FastLand.takes`)
+    # where the land chains take over (`land`): at the start of a round the fast path plays
+    # (`FastLand.first_round`), or at the last special round's fire phase when the grid would take
+    # it (`FastLand.takes`)
     on_chains: dict[tuple[int, int], bool] = {}
     fire = phases.index("fire")
     played = 0
@@ -457,7 +457,7 @@ def _sample(
         while not state.over:
             if state.round > 10_000:
                 raise RuntimeError("a sampled battle did not end")
-            if land is not None and state.round >= steady:
+            if land is not None and state.round >= land.first_round:
                 state = land.play(state, draw)
                 break
             for k in range(len(phases)):

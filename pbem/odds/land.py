@@ -373,15 +373,15 @@ class FastLand:
 
     # the sample ---------------------------------------------------------------
     def play(self, state: State, draw: Callable[[], float], hits: tuple[int, int] | None = None) -> State:
-        """One sampled battle from `state`, the start of a steady round, to its end (the final state
-        with the round it ended in).  Each round draws the attacker's hits, then the defender's,
-        from the exact distributions at their chain positions, one uniform number each.  With
-        `hits` (on the attacker, on the defender), `state` is instead the last special round's fire
-        phase (`takes`), whose hits are already drawn: they move the chains first."""
+        """One sampled battle from `state`, the start of a round from `first_round` on, to its end
+        (the final state with the round it ended in).  Each round draws the attacker's hits, then
+        the defender's, from the exact distributions at their chain positions, one uniform number
+        each.  With `hits` (on the attacker, on the defender), `state` is instead the last special
+        round's fire phase (`takes`), whose hits are already drawn: they move the chains first."""
         (ka, i), (kd, j) = self._locate("attacker", state.a), self._locate("defender", state.d)
         ca, cd = self.chains["attacker"][ka], self.chains["defender"][kd]
         cum_a, cum_d = self._cumulative("attacker", ca), self._cumulative("defender", cd)
-        rnd = state.round
+        rnd, steady = state.round, self.engine.steady_round
         last_a, last_d = len(ca) - 1, len(cd) - 1
         while True:
             if hits is None:
@@ -393,7 +393,7 @@ class FastLand:
             i, j = min(i + on_a, last_a), min(j + on_d, last_d)
             if self.work is not None:
                 self.work.spent += self.PLAY_UNITS
-            after = self._cell_end(ca[i], cd[j])
+            after = self._cell_end(ca[i], cd[j], min(rnd, steady))  # (before a retreat after round N: that round's end)
             if after.over:
                 return after._replace(round=rnd)
             if after.a != ca[i] or after.d != cd[j]:

@@ -1070,10 +1070,11 @@ class FastSea:
     # the sample past the budget ----------------------------------------------------
     def sample(self, start: State, seed: int, most: int, fewest: int, budget: int | None
                ) -> tuple[dict[State, float], float, int]:
-        """The battle from `start` (a steady round) played up to `most` times through the same
-        tables, which the exact attempt has mostly filled: each volley's outcome drawn from its
-        exact distribution.  The uniform numbers come from PCG64's bit stream (stable across NumPy
-        versions and machines) turned into doubles here, so audit draws the same sample.  The
+        """The battle from `start` (round 1: every round is one the tables play) played up to
+        `most` times through the same tables, which the exact attempt has mostly filled: each
+        volley's outcome drawn from its exact distribution; before a retreat after round N, each
+        round's own end phase.  The uniform numbers come from PCG64's bit stream (stable across
+        NumPy versions and machines) turned into doubles here, so audit draws the same sample.  The
         battles are played in batches, all of a batch at once: `fewest` first, then as many again
         as have been played, until the work units spent pass `budget` (questions to the engine as
         in the exact attempt, a phase `PHASE_UNITS` plus its battles).  Returns the ends, each
@@ -1115,10 +1116,11 @@ class FastSea:
         which = np.arange(n)  # the samples still fighting
         end = np.full(n, -1, dtype=np.int64)
         last = np.zeros(n, dtype=np.int64)
-        rnd = start.round
+        rnd, steady = start.round, self.engine.steady_round
         while len(which):
             if rnd > 10_000:
                 raise RuntimeError("a sampled battle did not end")
+            self.round = min(rnd, steady)  # before a retreat after round N, each round's own end phase
             for phase in self.steps:
                 if not len(which):
                     break
@@ -1149,4 +1151,5 @@ class FastSea:
                     which, codes = which[keep], codes[keep]
                 i, j = codes // STRIDE, codes % STRIDE
             rnd += 1
+        self.round = steady
         return end, last
