@@ -304,6 +304,40 @@ def test_a_large_land_battle_is_sampled_on_its_chains(monkeypatch):
     assert battle_odds(battle, budget=1, sample_budget=None) == odds  # the same sample again
 
 
+@pytest.mark.parametrize("chain_after", [0, 16, 10**9])
+def test_a_sampled_land_battle_off_the_chains_reads_only_the_states_it_meets(chain_after, monkeypatch):
+    """After AA fire (AAA profile) most sampled battles start from a state of their own: making
+    its whole loss chain (a casualty question per unit, a hit distribution per position) to read
+    a few positions of it cost a Revised battle of 343 v 429 units with 132 AA guns 0.86 s past a
+    bound of 0.28 s, for the fewest battles a sample plays (now 0.42 s for twice as many).  Off the chains a battle now asks each side's hits and casualties at the
+    states it meets only, and a state's chain is made once `CHAIN_AFTER` battles have started
+    there.  Chains always, never, or after 16 battles: the sample agrees with the exact odds
+    within twice its 95 % half-width."""
+    from pbem.odds.land import FastLand
+
+    monkeypatch.setattr(FastLand, "CHAIN_AFTER", chain_after)
+    made: list[int] = []
+    chain = FastLand._chain
+
+    def counting(self, side, start):  # type: ignore[no-untyped-def]
+        made.append(1)
+        return chain(self, side, start)
+
+    monkeypatch.setattr(FastLand, "_chain", counting)
+    battle = land({"infantry": 6, "tank": 3, "fighter": 4, "bomber": 2}, {"infantry": 8, "tank": 2, "antiaircraft artillery": 1})
+    exact = battle_odds(battle, budget=None)
+    made.clear()
+    sampled = battle_odds(battle, budget=1, sample_budget=None)
+    assert not sampled.exact and sampled.states == 2000
+    for field in ("attacker_win", "defender_win", "draw"):
+        assert abs(getattr(sampled, field) - getattr(exact, field)) < 2 * sampled.confidence, field
+    assert abs(sampled.expected_rounds - exact.expected_rounds) < 0.1
+    if chain_after == 0:
+        assert len(made) >= 2  # a chain per state the sample starts from
+    elif chain_after == 10**9:
+        assert not made  # none: every state read as it is met
+
+
 @pytest.mark.parametrize("kind", ["land chains", "sea tables", "general"])
 def test_the_sample_past_the_bound_has_a_bound_of_its_own(kind):
     """Issue 19: no command spends more than its bound on odds, the sample included.  The sample

@@ -55,6 +55,10 @@ class FastLand:
         self.chains: dict[str, dict[tuple[int, ...], list[tuple[int, ...]]]] = {"attacker": {}, "defender": {}}
         self._pos: dict[str, dict[tuple[int, ...], tuple[tuple[int, ...], int]]] = {"attacker": {}, "defender": {}}
         self._cums: dict[tuple[str, tuple[int, ...], int], dict[int, list[float]]] = {}  # for the sample
+        # the sample off the chains (`_track`): states met once, and what was read there
+        self._met: dict[str, dict[tuple[int, ...], int]] = {"attacker": {}, "defender": {}}
+        self._off_cums: dict[str, dict[tuple[int, ...], list[float]]] = {"attacker": {}, "defender": {}}
+        self._off_steps: dict[str, dict[tuple[tuple[int, ...], int], tuple[int, ...]]] = {"attacker": {}, "defender": {}}
         self.work: _Work | None = None  # the sample's work, counted as it plays (`play`)
         self._asking: _Work | None = None  # the exact attempt's, while its grids ask end phases (`_cell_end`)
         # the end phase by kinds (`_cell_end`): what it does to a pair of kinds of units
@@ -116,6 +120,8 @@ class FastLand:
     FORWARD_PER_UNIT = 1500  # a round played forward (`_early`): products of a cell's mass with both sides' hits
     FINAL_UNITS = 2  # a cell where the battle ends: its final state made and summed up
     PLAY_UNITS = 1  # a steady round of the sample: two draws and the end phase
+    OFF_CHAIN_UNITS = 8  # and off the chains (`_track`), a side's hits or casualties asked at a new state
+    CHAIN_AFTER = 16  # sampled battles from a state off the chains before its chain is made
     END_UNITS = 1  # an end phase asked of the engine (as the general walk charges it)
 
     # chains -----------------------------------------------------------------
@@ -375,14 +381,13 @@ class FastLand:
     def play(self, state: State, draw: Callable[[], float], hits: tuple[int, int] | None = None) -> State:
         """One sampled battle from `state`, the start of a round from `first_round` on, to its end
         (the final state with the round it ended in).  Each round draws the attacker's hits, then
-        the defender's, from the exact distributions at their chain positions, one uniform number
-        each.  With `hits` (on the attacker, on the defender), `state` is instead the last special
-        round's fire phase (`takes`), whose hits are already drawn: they move the chains first."""
-        (ka, i), (kd, j) = self._locate("attacker", state.a), self._locate("defender", state.d)
-        ca, cd = self.chains["attacker"][ka], self.chains["defender"][kd]
-        cum_a, cum_d = self._cumulative("attacker", ca), self._cumulative("defender", cd)
+        the defender's, from the exact distributions where each side stands (`_track`), one uniform
+        number each.  With `hits` (on the attacker, on the defender), `state` is instead the last
+        special round's fire phase (`takes`), whose hits are already drawn: they move the sides
+        first."""
+        i, cum_a, step_a, counts_a = self._track("attacker", state.a)
+        j, cum_d, step_d, counts_d = self._track("defender", state.d)
         rnd, steady = state.round, self.engine.steady_round
-        last_a, last_d = len(ca) - 1, len(cd) - 1
         while True:
             if hits is None:
                 fire_a, fire_d = cum_a(i), cum_d(j)  # the attacker's hits, the defender's
@@ -390,17 +395,73 @@ class FastLand:
                 on_a = min(bisect_right(fire_d, draw() * fire_d[-1]), len(fire_d) - 1)
             else:
                 (on_a, on_d), hits = hits, None
-            i, j = min(i + on_a, last_a), min(j + on_d, last_d)
+            i, j = step_a(i, on_a), step_d(j, on_d)
             if self.work is not None:
                 self.work.spent += self.PLAY_UNITS
-            after = self._cell_end(ca[i], cd[j], min(rnd, steady))  # (before a retreat after round N: that round's end)
+            a, d = counts_a(i), counts_d(j)
+            after = self._cell_end(a, d, min(rnd, steady))  # (before a retreat after round N: that round's end)
             if after.over:
                 return after._replace(round=rnd)
-            if after.a != ca[i] or after.d != cd[j]:
+            if after.a != a or after.d != d:
                 raise AssertionError("the end of a land round left the loss chains")
             rnd += 1
             if rnd > 10_000:
                 raise RuntimeError("a sampled battle did not end")
+
+    def _track(self, side: str, counts: tuple[int, ...]) -> tuple[object, Callable, Callable, Callable]:
+        """Where a sampled battle's side stands and how it moves: (position, its cumulative hit
+        distribution at a position, the position after k casualties, the units there).  On the
+        chain through `counts` where one was made (by the exact attempt, or by the sample for a
+        state met before); else state by state, each position its units (`_off_chain`): after
+        antiaircraft fire most sampled battles start from a state of their own, whose whole chain
+        (hundreds of casualty questions) a battle would make only to read a few of it."""
+        met = self._met[side]
+        if counts in self._pos[side] or met.get(counts, 0) >= self.CHAIN_AFTER:
+            first, i = self._locate(side, counts)
+            chain = self.chains[side][first]
+            last = len(chain) - 1
+            return i, self._cumulative(side, chain), (lambda i, k: min(i + k, last)), chain.__getitem__
+        met[counts] = met.get(counts, 0) + 1  # many battles from here make its chain, which pays then
+        return counts, self._off_cumulative(side), self._off_step(side), (lambda c: c)
+
+    def _off_cumulative(self, side: str) -> Callable[[tuple[int, ...]], list[float]]:
+        """`_track` off the chains: the cumulative hit distribution of a side's units, made once
+        per state, from the engine's volley (charged `OFF_CHAIN_UNITS`)."""
+        made = self._off_cums[side]
+
+        def at(counts: tuple[int, ...]) -> list[float]:
+            got = made.get(counts)
+            if got is None:
+                import numpy as np
+
+                if self.work is not None:
+                    self.work.spent += self.OFF_CHAIN_UNITS
+                got = made[counts] = np.cumsum(class_distribution(self._groups(side, counts), self.low_luck)).tolist()
+            return got
+
+        return at
+
+    def _off_step(self, side: str) -> Callable[[tuple[int, ...], int], tuple[int, ...]]:
+        """`_track` off the chains: a side's units after k casualties, asked of the engine's
+        casualty plan at once (k steps down the chain it would make: `_chain` takes them one by
+        one), once per state and k (charged `OFF_CHAIN_UNITS`)."""
+        plan = self.engine.plans[side]  # type: ignore[index]
+        made = self._off_steps[side]
+
+        def step(counts: tuple[int, ...], k: int) -> tuple[int, ...]:
+            if not k:
+                return counts
+            got = made.get((counts, k))
+            if got is None:
+                if self.work is not None:
+                    self.work.spent += self.OFF_CHAIN_UNITS
+                nxt = list(counts)
+                for t in plan.assign(counts, {"any": k}):
+                    nxt[t.category] -= t.count
+                got = made[(counts, k)] = tuple(nxt)
+            return got
+
+        return step
 
     def _cell_end(self, a: tuple[int, ...], d: tuple[int, ...], rnd: int | None = None) -> State:
         """The end phase of a steady round (or of round `rnd` before them, `_early`) at this pair
