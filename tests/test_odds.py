@@ -830,6 +830,28 @@ def test_a_sea_table_grows_only_along_the_side_that_met_new_states():
     assert a[2, 1] == 7 and (a == UNKNOWN).sum() == a.size - 1
 
 
+def test_a_sides_numbers_are_read_as_arrays_kept_as_states_come():
+    """A huge fleet's sample met tens of thousands of side states, and each batch of its phases
+    made their kinds and flags into arrays anew (a Global 1940 fleet of 450 v 433 spent 0.12 s of
+    its 0.6 s there, past a bound of 0.28 s).  The arrays now grow with the states and read the
+    same as the lists they come from, at every size."""
+    import numpy as np
+
+    from pbem.engine.combat.engine import Engine
+    from pbem.odds.sea import _Sides
+
+    engine = Engine(sea({"destroyer": 9, "submarine": 9, "cruiser": 9}, {"destroyer": 9, "transport": 9}), Orders(), Orders())
+    side = _Sides(engine, "attacker")
+    n = 0
+    for batch in (1, 3, 40, 200):
+        for _ in range(batch):
+            d, s, c = n % 10, n // 10 % 10, n // 100
+            side.add(((d, s, c), (0, 0, 0) if n % 3 else (1, 0, 0), (0, 0, 0)))
+            n += 1
+        for name in ("sig", "seen", "settled"):
+            assert np.array_equal(side.numbers(name), np.asarray(getattr(side, name))), (batch, name)
+
+
 def test_phases_without_dice_give_the_same_odds_pair_by_pair_and_all_at_once(monkeypatch):
     """Issue 19: in a huge fleet's first layers a phase without dice (defenceless transports, the
     end of a round, subs submerging) meets tens of thousands of pairs, and settling them one by

@@ -80,6 +80,8 @@ class _Sides:
         self.settled: list[bool] = []  # no casualty behind the strip
         self._arrays: tuple["np.ndarray", "np.ndarray", "np.ndarray"] | None = None  # `arrays`, for the first _synced keys
         self._synced = 0
+        self._numbers: dict[str, "np.ndarray"] = {}  # `numbers`, for the first _numbered keys
+        self._numbered = 0
 
     def add(self, key: SideKey) -> int:
         got = self.index.get(key)
@@ -92,6 +94,22 @@ class _Sides:
             self.hp.append(sum((n - p) * (1 if c.damaged else c.profile.hits) for n, p, c in zip(key[0], key[1], self.cats)))
             self.settled.append(not any(key[1]))
         return got
+
+    def numbers(self, name: str) -> "np.ndarray":
+        """Every state's `sig`, `seen` or `settled` as an array: a batch reads them at thousands
+        of states, and a huge fleet has tens of thousands (made anew, each read cost them all)."""
+        import numpy as np
+
+        if self._numbered < len(self.keys):
+            n, done = len(self.keys), self._numbered
+            for field, kind in (("sig", np.int64), ("seen", np.int64), ("settled", bool)):
+                old = self._numbers.get(field, np.zeros(0, dtype=kind))
+                grown = old if len(old) >= n else np.zeros(max(n, 2 * len(old)), dtype=kind)
+                grown[:done] = old[:done]
+                grown[done:n] = getattr(self, field)[done:n]
+                self._numbers[field] = grown
+            self._numbered = n
+        return self._numbers[name][: len(self.keys)]
 
     def arrays(self) -> tuple["np.ndarray", "np.ndarray", "np.ndarray"]:
         """Every state's units on the strip, casualties behind it and submerged units, as arrays
@@ -589,7 +607,7 @@ class FastSea:
         import numpy as np
 
         A, D = self.sides["attacker"], self.sides["defender"]
-        sig_a, sig_d = np.asarray(A.seen)[I], np.asarray(D.seen)[J]
+        sig_a, sig_d = A.numbers("seen")[I], D.numbers("seen")[J]
         ta = self.volley_of.setdefault(("attacker", phase), _Table(UNASKED)).fit(len(A.keys), len(D.seens))
         td = self.volley_of.setdefault(("defender", phase), _Table(UNASKED)).fit(len(D.keys), len(A.seens))
         for side, table, own, seen in (("attacker", ta, I, sig_d), ("defender", td, J, sig_a)):
@@ -721,14 +739,14 @@ class FastSea:
             by_kinds = not (phase == "end" and self.counted_end)
             if len(missing) <= FEW_PAIRS:
                 mi, mj = I[missing], J[missing]
-                same = (kinds_of.fit(len(A.sigs), len(D.sigs))[np.asarray(A.sig)[mi], np.asarray(D.sig)[mj]] == 1) & by_kinds
+                same = (kinds_of.fit(len(A.sigs), len(D.sigs))[A.numbers("sig")[mi], D.numbers("sig")[mj]] == 1) & by_kinds
                 table[mi[same], mj[same]] = mi[same] * STRIDE + mj[same]
                 self._tail_one_by_one(phase, mi[~same], mj[~same], by_kinds)
                 return self.tails[(phase, self.round)].fit(len(A.keys), len(D.keys))[I, J]
             pair = np.unique(I[missing] * STRIDE + J[missing])  # each pair once, in order
             mi, mj = pair // STRIDE, pair % STRIDE
-            sa, sd = np.asarray(A.sig)[mi], np.asarray(D.sig)[mj]
-            settled = np.asarray(A.settled)[mi] & np.asarray(D.settled)[mj]
+            sa, sd = A.numbers("sig")[mi], D.numbers("sig")[mj]
+            settled = A.numbers("settled")[mi] & D.numbers("settled")[mj]
             if by_kinds:  # the first pair of kinds not met before asks the engine for all of them
                 unknown = np.flatnonzero(kinds_of.fit(len(A.sigs), len(D.sigs))[sa, sd] == UNKNOWN)
                 _, first = np.unique(sa[unknown] * len(D.sigs) + sd[unknown], return_index=True)
@@ -743,15 +761,20 @@ class FastSea:
                 known = todo & (kinds >= 2) & settled
                 self._by_pattern(phase, mi[known], mj[known], kinds[known] - 2)
                 todo &= ~same & ~known
-            for n in np.flatnonzero(todo).tolist():
-                self._ask_tail(phase, int(mi[n]), int(mj[n]), int(sa[n]), int(sd[n]), bool(settled[n]))
+            asked = np.flatnonzero(todo)
+            if len(asked):  # pair by pair, their answers kept at once (a huge fleet's table is sparse: a cell set alone costs its size)
+                codes = [self._ask_tail(phase, int(mi[n]), int(mj[n]), int(sa[n]), int(sd[n]), bool(settled[n]), keep=False)
+                         for n in asked.tolist()]
+                self.tails[(phase, self.round)].fit(len(A.keys), len(D.keys))[mi[asked], mj[asked]] = codes
             got = self.tails[(phase, self.round)].fit(len(A.keys), len(D.keys))[I, J]
         return got
 
     def _tail_one_by_one(self, phase: str, I: "np.ndarray", J: "np.ndarray", by_kinds: bool) -> None:
         """`_tail` of a few pairs, each in turn (NumPy's calls cost more there than a loop): the
-        same questions asked of the engine, the same answers."""
+        same questions asked of the engine, the same answers, kept at once (a cell of a sparse
+        table set alone costs the table's size)."""
         A, D = self.sides["attacker"], self.sides["defender"]
+        done: list[tuple[int, int, int]] = []
         for i, j in sorted(set(zip(I.tolist(), J.tolist()))):
             if self.tails[(phase, self.round)].fit(len(A.keys), len(D.keys))[i, j] != UNKNOWN:
                 continue
@@ -759,19 +782,23 @@ class FastSea:
             kinds = self.kinds_left[(phase, self.round)].fit(len(A.sigs), len(D.sigs))[a, d] if by_kinds else 0
             settled = A.settled[i] and D.settled[j]
             if kinds == 1:
-                self.tails[(phase, self.round)].fit(len(A.keys), len(D.keys))[i, j] = i * STRIDE + j
+                code = i * STRIDE + j
             elif kinds >= 2 and settled:  # as for another pair of these kinds (`_by_pattern`)
                 zero_a, zero_d, over = self.tail_patterns[kinds - 2]
                 (a_, ap, asub), (d_, dp, dsub) = A.keys[i], D.keys[j]
                 code = self._code(State(self.round, without(a_, zero_a), without(d_, zero_d),
                                         ap, dp, asub, dsub, self.zero_a, over))
-                self.tails[(phase, self.round)].fit(len(A.keys), len(D.keys))[i, j] = code
             else:
-                self._ask_tail(phase, i, j, a, d, settled)
+                code = self._ask_tail(phase, i, j, a, d, settled, keep=False)
+            done.append((i, j, code))
+        if done:
+            i, j, code = zip(*done)
+            self.tails[(phase, self.round)].fit(len(A.keys), len(D.keys))[list(i), list(j)] = list(code)
 
-    def _ask_tail(self, phase: str, i: int, j: int, a: int, d: int, settled: bool) -> None:
-        """`_tail` of pair (i, j), whose sides' kinds are numbered a and d, asked of the engine;
-        the first pair of its kinds says what the phase does to every such pair."""
+    def _ask_tail(self, phase: str, i: int, j: int, a: int, d: int, settled: bool, keep: bool = True) -> int:
+        """`_tail` of pair (i, j), whose sides' kinds are numbered a and d, asked of the engine
+        (kept in the table unless `keep` is False); the first pair of its kinds says what the
+        phase does to every such pair."""
         st = self._state(i, j, self.round)
         if phase == "after-surprise":
             after = self.engine.after_surprise(st)
@@ -792,8 +819,10 @@ class FastSea:
                 kinds[a, d] = 2 + self.tail_patterns.index(pattern)
             else:
                 kinds[a, d] = 0
-        self.tails[(phase, self.round)].fit(len(A.keys), len(D.keys))[i, j] = code
+        if keep:
+            self.tails[(phase, self.round)].fit(len(A.keys), len(D.keys))[i, j] = code
         self._asked(1)
+        return code
 
     def _by_pattern(self, phase: str, I: "np.ndarray", J: "np.ndarray", K: "np.ndarray") -> None:
         """`_tail` of pairs (I[n], J[n]) with nothing behind the strip, whose kinds of units the
