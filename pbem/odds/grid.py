@@ -21,6 +21,9 @@ AA fire) are solved together, each step one NumPy call for all of them: a row co
 calls whatever its length, so the calls, not the arithmetic, set the time of all but the
 largest battles.  A grid narrower than the widest is padded with cells that hold no mass.
 
+A round that is not yet steady (before an attacker's retreat after round N) is played forward
+instead, one round for the whole grid (`forward`), with the same Horner's scheme down the columns.
+
 Which cells end the battle is the caller's question (`over_row`): the engine's own end phase
 answers it, so no rule is restated here.  Only the arithmetic lives here.  Every sum is taken in
 one fixed order with elementwise operations (no BLAS, whose order differs between processors),
@@ -298,7 +301,8 @@ def _down(x: np.ndarray, dist: Sequence[float]) -> np.ndarray:
             out[n - 1] += q * x.sum(axis=0)
             continue
         out[h:] += q * x[: n - h]
-        out[n - 1] += q * x[n - h :].sum(axis=0)
+        if h:
+            out[n - 1] += q * x[n - h :].sum(axis=0)
     return out
 
 
