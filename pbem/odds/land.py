@@ -411,10 +411,11 @@ class FastLand:
     def _track(self, side: str, counts: tuple[int, ...]) -> tuple[object, Callable, Callable, Callable]:
         """Where a sampled battle's side stands and how it moves: (position, its cumulative hit
         distribution at a position, the position after k casualties, the units there).  On the
-        chain through `counts` where one was made (by the exact attempt, or by the sample for a
-        state met before); else state by state, each position its units (`_off_chain`): after
-        antiaircraft fire most sampled battles start from a state of their own, whose whole chain
-        (hundreds of casualty questions) a battle would make only to read a few of it."""
+        chain through `counts` where one was made (by the exact attempt, or by the sample once
+        `CHAIN_AFTER` battles started there); else state by state, each position its units
+        (`_off_cumulative`, `_off_step`): after antiaircraft fire most sampled battles start from
+        a state of their own, whose whole chain (hundreds of casualty questions) a battle would
+        make only to read a few of it."""
         met = self._met[side]
         if counts in self._pos[side] or met.get(counts, 0) >= self.CHAIN_AFTER:
             first, i = self._locate(side, counts)

@@ -258,3 +258,39 @@ def test_rounds_from_the_settled_one_differ_only_in_the_retreat(ruleset: str) ->
                 assert ended.over and any(ended.a_retreated), (ruleset, attack, defend, round_)
                 checked.add("withdrawn")
     assert checked == {"fights on", "over", "withdrawn"}
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_k_land_casualties_at_once_are_k_casualties_in_turn(ruleset: str) -> None:
+    """The land odds read a side's losses as a chain, one casualty at a time (`FastLand._chain`),
+    and take k hits as k steps down it; the sample off the chains asks the k casualties at once
+    (`FastLand._off_step`).  The casualty plan promises that the two agree: for random armies of
+    the rule system, with and without holding territory, k casualties chosen at once are the k
+    chosen one after the other (General Combat, Step 5, Remove Casualties)."""
+    units = dict(load_ruleset(ruleset).units)
+    rules = importlib.import_module(f"pbem.rulesets.{ruleset_dir(ruleset).name}.combat_rules").COMBAT_RULES
+    kinds = [u for u in LAND_KINDS if u in units]
+    rng = random.Random(f"k casualties/{ruleset}")
+    checked = 0
+    for _ in range(40):
+        attack = {u: rng.randint(1, 4) for u in rng.sample(kinds, rng.randint(1, 5)) if u not in IMMOBILE} or {kinds[0]: 3}
+        defend = {u: rng.randint(1, 4) for u in rng.sample(kinds, rng.randint(1, 5))}
+        battle = Battle("Ukraine", "land", "Germany", tuple(Force(u, "Germany", n) for u, n in attack.items()),
+                        tuple(Force(u, "Soviet Union", n) for u, n in defend.items()), units, rules)
+        engine = Engine(battle, Orders(hold_territory=rng.random() < 0.5), Orders())
+        for side, counts in (("attacker", engine.a_start), ("defender", engine.d_start)):
+            plan = engine.plans[side]  # type: ignore[index]
+            for k in range(1, sum(counts) + 2):
+                at_once = list(counts)
+                for t in plan.assign(counts, {"any": k}):
+                    at_once[t.category] -= t.count
+                in_turn = list(counts)
+                for _ in range(k):
+                    taken = plan.assign(tuple(in_turn), {"any": 1})
+                    if not taken:
+                        break
+                    for t in taken:
+                        in_turn[t.category] -= t.count
+                assert at_once == in_turn, (ruleset, side, attack, defend, k)
+                checked += 1
+    assert checked > 200
