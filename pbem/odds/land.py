@@ -470,18 +470,23 @@ class FastLand:
         all end at nothing), and the sample meets them again and again.  The engine is asked once
         per pair of kinds where the phase leaves the cell as it is, only empties whole categories
         (AAA left alone) and says who won, or ends the battle by withdrawing whole categories of
-        attackers (a retreat after a round; `pbem.odds.kinds`); with a retreat by numbers it reads
-        more than kinds and is asked per cell."""
+        attackers (a retreat after a round; `pbem.odds.kinds`).  A retreat by numbers reads more
+        than kinds: whether the attack withdraws is asked cell by cell (`Engine._wants_retreat`),
+        the rest once per pair of kinds and that answer."""
         engine = self.engine
         rnd = engine.steady_round if rnd is None else rnd
         got = self._ended.get((a, d, rnd))
         if got is None:
-            kinds = (tuple(map(bool, a)), tuple(map(bool, d)), rnd) if self._by_kinds else None  # (counts are never negative)
-            how = self._end_kinds.get(kinds) if kinds is not None else "ask"
-            if how is None or how == "ask":
-                if self._asking is not None:  # a retreat by numbers asks every cell: charged as asked
+            state = State(rnd, a, d, *self._zeros, "")
+            kinds: tuple = (tuple(map(bool, a)), tuple(map(bool, d)), rnd)  # (counts are never negative)
+            if not self._by_kinds:  # a retreat by numbers: and whether the attack withdraws here, read cell by cell
+                kinds += (engine._wants_retreat(state),)
+                if self._asking is not None:
                     self._asking.add(self.END_UNITS)
-                state = State(rnd, a, d, *self._zeros, "")
+            how = self._end_kinds.get(kinds)
+            if how is None or how == "ask":
+                if self._asking is not None and self._by_kinds:  # charged as asked
+                    self._asking.add(self.END_UNITS)
                 got = engine._end_round(state, None)
                 if how is None:
                     if got[1:] == state[1:] and got.round == state.round + 1:
@@ -499,7 +504,7 @@ class FastLand:
             elif how == "same":
                 got = State(rnd + 1, a, d, *self._zeros, "")
             elif how[0] == "retreat":
-                got = retreated(State(rnd, a, d, *self._zeros, ""), how[1])
+                got = retreated(state, how[1])
             else:
                 emptied_a, emptied_d, over = how
                 got = State(rnd, a if emptied_a is None else without(a, emptied_a),

@@ -294,3 +294,46 @@ def test_k_land_casualties_at_once_are_k_casualties_in_turn(ruleset: str) -> Non
                 assert at_once == in_turn, (ruleset, side, attack, defend, k)
                 checked += 1
     assert checked > 200
+
+
+@pytest.mark.parametrize("orders", ["when attackers at most", "when defenders outnumber"])
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_the_end_of_a_land_round_reads_kinds_and_whether_the_attack_withdraws(ruleset: str, orders: str) -> None:
+    """With a retreat by numbers (Conduct Combat, Step 6, Press Attack or Retreat: the attacker's
+    standing order counts units) the land path reads the end of a round once per pair of kinds
+    and answer of `Engine._wants_retreat`, that answer asked at every cell (`FastLand._cell_end`):
+    thinning either side in ways that keep its kinds and that answer does the same there - leaves
+    the cell as it is, empties the same categories, or withdraws the same ones."""
+    units = dict(load_ruleset(ruleset).units)
+    rules = importlib.import_module(f"pbem.rulesets.{ruleset_dir(ruleset).name}.combat_rules").COMBAT_RULES
+    kinds = [u for u in LAND_KINDS if u in units]
+    rng = random.Random(f"land end by numbers/{ruleset}/{orders}")
+    checked = set()
+    for _ in range(60):
+        attack = {u: rng.randint(1, 4) for u in rng.sample(kinds, rng.randint(1, 4)) if u not in IMMOBILE}
+        defend = {u: rng.randint(1, 4) for u in rng.sample(kinds, rng.randint(1, 4))}
+        if not attack:
+            continue
+        battle = Battle("Ukraine", "land", "Germany", tuple(Force(u, "Germany", n) for u, n in attack.items()),
+                        tuple(Force(u, "Soviet Union", n) for u, n in defend.items()), units, rules, retreat_to=("Poland",))
+        retreat = (RetreatCondition("when_attackers_at_most", rng.randint(1, 6)) if orders.startswith("when attackers")
+                   else RetreatCondition("when_defenders_outnumber"))
+        engine = Engine(battle, Orders(retreat=retreat), Orders())
+        base = _start(engine, engine.steady_round)
+        got = engine._end_round(base, None)
+        for _ in range(6):  # thinner armies of the same kinds
+            thin = base._replace(a=tuple(rng.randint(1, n) if n else 0 for n in base.a),
+                                 d=tuple(rng.randint(1, n) if n else 0 for n in base.d))
+            if engine._wants_retreat(thin) != engine._wants_retreat(base):
+                continue
+            again = engine._end_round(thin, None)
+            same = got[1:] == base[1:] and got.round == base.round + 1
+            assert same == (again[1:] == thin[1:] and again.round == thin.round + 1), (ruleset, attack, defend, thin)
+            assert got.over == again.over and got.round == again.round, (ruleset, attack, defend, thin)
+            assert tail_pattern(base, got) == tail_pattern(thin, again), (ruleset, attack, defend, thin)
+            withdrawn = retreat_pattern(base, got)
+            assert withdrawn == retreat_pattern(thin, again), (ruleset, attack, defend, thin)
+            if withdrawn is not None:
+                assert retreated(thin, withdrawn) == again
+            checked.add("withdrawn" if withdrawn is not None else "same" if same else "other")
+    assert {"withdrawn", "same"} <= checked
