@@ -105,6 +105,22 @@ LAND_KINDS = ("infantry", "mechanized infantry", "marine", "artillery", "tank", 
 IMMOBILE = ("antiaircraft artillery", "antiaircraft gun", "pill box")  # defend only
 
 
+def _armies(ruleset: str, seed: str, count: int, most: int):  # type: ignore[no-untyped-def]
+    """Up to `count` random land battles of the rule system, 1-4 kinds a side of 1 to `most`
+    units each, with somewhere to retreat, and the rng that drew them (the tests draw more)."""
+    units = dict(load_ruleset(ruleset).units)
+    rules = importlib.import_module(f"pbem.rulesets.{ruleset_dir(ruleset).name}.combat_rules").COMBAT_RULES
+    kinds = [u for u in LAND_KINDS if u in units]
+    rng = random.Random(seed)
+    for _ in range(count):
+        attack = {u: rng.randint(1, most) for u in rng.sample(kinds, rng.randint(1, 4)) if u not in IMMOBILE}
+        defend = {u: rng.randint(1, most) for u in rng.sample(kinds, rng.randint(1, 4))}
+        if attack:
+            yield Battle("Ukraine", "land", "Germany", tuple(Force(u, "Germany", n) for u, n in attack.items()),
+                         tuple(Force(u, "Soviet Union", n) for u, n in defend.items()), units, rules,
+                         retreat_to=("Poland",)), rng
+
+
 @pytest.mark.parametrize("orders", ["none", "retreat after round 2"])
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_the_end_of_a_land_round_reads_only_which_kinds_each_side_has(ruleset: str, orders: str) -> None:
@@ -114,18 +130,9 @@ def test_the_end_of_a_land_round_reads_only_which_kinds_each_side_has(ruleset: s
     removing a kind does the same there.  So too with an attacker that retreats after a round:
     where the whole attack withdraws, the same categories withdraw from the thinner pair
     (`pbem.odds.kinds.retreat_pattern`)."""
-    units = dict(load_ruleset(ruleset).units)
-    rules = importlib.import_module(f"pbem.rulesets.{ruleset_dir(ruleset).name}.combat_rules").COMBAT_RULES
-    kinds = [u for u in LAND_KINDS if u in units]
-    rng = random.Random(f"land end/{ruleset}")
     checked = set()
-    for _ in range(80):
-        attack = {u: rng.randint(1, 3) for u in rng.sample(kinds, rng.randint(1, 4)) if u not in IMMOBILE}
-        defend = {u: rng.randint(1, 3) for u in rng.sample(kinds, rng.randint(1, 4))}
-        if not attack:
-            continue
-        battle = Battle("Ukraine", "land", "Germany", tuple(Force(u, "Germany", n) for u, n in attack.items()),
-                        tuple(Force(u, "Soviet Union", n) for u, n in defend.items()), units, rules, retreat_to=("Poland",))
+    for battle, _ in _armies(ruleset, f"land end/{ruleset}", 80, 3):
+        attack, defend = battle.attackers, battle.defenders
         retreat = RetreatCondition("after_round", 2) if orders.startswith("retreat") else RetreatCondition()
         engine = Engine(battle, Orders(retreat=retreat), Orders())
         for round_ in (engine.steady_round, engine.steady_round + 1):
@@ -304,18 +311,9 @@ def test_the_end_of_a_land_round_reads_kinds_and_whether_the_attack_withdraws(ru
     and answer of `Engine._wants_retreat`, that answer asked at every cell (`FastLand._cell_end`):
     thinning either side in ways that keep its kinds and that answer does the same there - leaves
     the cell as it is, empties the same categories, or withdraws the same ones."""
-    units = dict(load_ruleset(ruleset).units)
-    rules = importlib.import_module(f"pbem.rulesets.{ruleset_dir(ruleset).name}.combat_rules").COMBAT_RULES
-    kinds = [u for u in LAND_KINDS if u in units]
-    rng = random.Random(f"land end by numbers/{ruleset}/{orders}")
     checked = set()
-    for _ in range(60):
-        attack = {u: rng.randint(1, 4) for u in rng.sample(kinds, rng.randint(1, 4)) if u not in IMMOBILE}
-        defend = {u: rng.randint(1, 4) for u in rng.sample(kinds, rng.randint(1, 4))}
-        if not attack:
-            continue
-        battle = Battle("Ukraine", "land", "Germany", tuple(Force(u, "Germany", n) for u, n in attack.items()),
-                        tuple(Force(u, "Soviet Union", n) for u, n in defend.items()), units, rules, retreat_to=("Poland",))
+    for battle, rng in _armies(ruleset, f"land end by numbers/{ruleset}/{orders}", 60, 4):
+        attack, defend = battle.attackers, battle.defenders
         retreat = (RetreatCondition("when_attackers_at_most", rng.randint(1, 6)) if orders.startswith("when attackers")
                    else RetreatCondition("when_defenders_outnumber"))
         engine = Engine(battle, Orders(retreat=retreat), Orders())
