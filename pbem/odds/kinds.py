@@ -5,7 +5,8 @@ the end of the surprise strikes, read only which kinds of units each side has wh
 nothing or only empty whole categories (defenceless transports, AAA left alone) and say who won:
 the sea path (`pbem.odds.sea`) and the land path (`pbem.odds.land`) then ask such a phase once per
 pair of kinds instead of once per pair of states.  So too, on land, where the end of a round ends
-the battle by withdrawing whole categories of attackers (a retreat after a given round).
+the battle by withdrawing whole categories of attackers (a retreat after a given round), and with
+a retreat by numbers once per pair of kinds and answer to whether the attack withdraws.
 """
 
 from __future__ import annotations

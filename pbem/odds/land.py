@@ -55,7 +55,7 @@ class FastLand:
         self.chains: dict[str, dict[tuple[int, ...], list[tuple[int, ...]]]] = {"attacker": {}, "defender": {}}
         self._pos: dict[str, dict[tuple[int, ...], tuple[tuple[int, ...], int]]] = {"attacker": {}, "defender": {}}
         self._cums: dict[tuple[str, tuple[int, ...], int], dict[int, list[float]]] = {}  # for the sample
-        # the sample off the chains (`_track`): states met once, and what was read there
+        # the sample off the chains (`_track`): the battles started at each state, and what was read there
         self._met: dict[str, dict[tuple[int, ...], int]] = {"attacker": {}, "defender": {}}
         self._off_cums: dict[str, dict[tuple[int, ...], list[float]]] = {"attacker": {}, "defender": {}}
         self._off_steps: dict[str, dict[tuple[tuple[int, ...], int], tuple[int, ...]]] = {"attacker": {}, "defender": {}}

@@ -103,11 +103,8 @@ class _Sides:
         if self._numbered < len(self.keys):
             n, done = len(self.keys), self._numbered
             for field, kind in (("sig", np.int64), ("seen", np.int64), ("settled", bool)):
-                old = self._numbers.get(field, np.zeros(0, dtype=kind))
-                grown = old if len(old) >= n else np.zeros(max(n, 2 * len(old)), dtype=kind)
-                grown[:done] = old[:done]
+                grown = self._numbers[field] = _room(self._numbers.get(field, np.zeros(0, dtype=kind)), n)
                 grown[done:n] = getattr(self, field)[done:n]
-                self._numbers[field] = grown
             self._numbered = n
         return self._numbers[name][: len(self.keys)]
 
