@@ -662,25 +662,27 @@ class FastSea:
 
     def _taken_many(self, target: str, phase: str, volley: Volley, S: "np.ndarray", H: "np.ndarray") -> None:
         """`_taken`'s questions (states S, hit ids H) asked of the engine at once
-        (`Engine.volley_casualties_many`), then each distinct result's casualties leave the strip as
-        `_taken` says, in the order the results first come (new states are numbered so)."""
+        (`Engine.volley_casualties_many`), their casualties leaving the strip as `_left` says
+        (`Engine.leave_many`); new states are numbered in the order the results first come."""
         import numpy as np
 
-        counts, pending, submerged = self.sides[target].arrays()
+        sides = self.sides[target]
+        counts, pending, submerged = sides.arrays()
         hits = self.hit_ids[target].per_class(H)
         after_counts, after_pending = self.engine.volley_casualties_many(volley, phase, counts[S], pending[S], hits)  # type: ignore[arg-type]
+        when = self._leaves_at(target, phase)
+        if when is not None:
+            after_counts, after_pending = self.engine.leave_many(target, when, after_counts, after_pending)  # type: ignore[arg-type]
         width = after_counts.shape[1]
         rows = np.concatenate([after_counts, after_pending, submerged[S]], axis=1)
         first, inverse = _first_rows(rows)
         state = np.empty(len(first), dtype=np.int64)
-        fresh = 0  # results whose casualties `_left` has not seen leave: a question to the engine each
+        known = len(sides.keys)
         for k, row in enumerate(rows[first].tolist()):
-            key = (tuple(row[:width]), tuple(row[width : 2 * width]), tuple(row[2 * width :]))
-            fresh += (target, phase, key) not in self.left
-            state[k] = self._left(target, phase, self._one_side(target, *key))
-        table = self.taken[(target, phase)].fit(len(self.sides[target].keys), len(self.hit_ids[target]))
+            state[k] = sides.add((tuple(row[:width]), tuple(row[width : 2 * width]), tuple(row[2 * width :])))
+        table = self.taken[(target, phase)].fit(len(sides.keys), len(self.hit_ids[target]))
         table[S, H] = state[inverse]
-        self._asked(fresh + len(first) // FOUND_PER_ASK)
+        self._asked(len(sides.keys) - known + len(first) // FOUND_PER_ASK)
 
     def _asked(self, questions: int) -> None:
         """Charge questions to the engine to the work of `solve` as they are asked, so that a
@@ -696,15 +698,23 @@ class FastSea:
         here = (st.a, st.a_pending, st.a_submerged) if target == "attacker" else (st.d, st.d_pending, st.d_submerged)
         got = self.left.get((target, phase, here))
         if got is None:
-            if phase == "fire" and not (self.parting and target == "defender"):
+            when = self._leaves_at(target, phase)
+            if when == "fire":
                 st = self.engine.end_of_fire(st)
-            elif phase == "surprise":
+            elif when == "surprise":
                 st = self.engine.surprise_leave(st, target)  # type: ignore[arg-type]
-            # else a parting shot's casualties leave at once, and the defender's of a round with
-            # parting shots stay behind the strip for them (the end phase removes them)
             got = self.left[(target, phase, here)] = self.sides[target].add(
                 (st.a, st.a_pending, st.a_submerged) if target == "attacker" else (st.d, st.d_pending, st.d_submerged))
         return got
+
+    def _leaves_at(self, target: str, phase: str) -> str | None:
+        """When the target's casualties of a volley in `phase` leave the strip at the end of it:
+        "fire" (`Engine.end_of_fire`), "surprise" (`Engine.surprise_leave`), or None: a parting
+        shot's casualties leave at once, and the defender's of a round with parting shots stay
+        behind the strip for them (the end phase removes them)."""
+        if phase == "fire" and not (self.parting and target == "defender"):
+            return "fire"
+        return "surprise" if phase == "surprise" else None
 
     def _one_side(self, target: str, counts: tuple[int, ...], pending: tuple[int, ...], submerged: tuple[int, ...]
                   ) -> State:

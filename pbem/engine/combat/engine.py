@@ -776,6 +776,27 @@ class Engine:
             return state
         return self._remove_pending_of(side, state)
 
+    def leave_many(self, side: Side, when: str, counts: "np.ndarray", pending: "np.ndarray"
+                   ) -> tuple["np.ndarray", "np.ndarray"]:
+        """`end_of_fire` (`when` "fire") or `surprise_leave` (`when` "surprise") for many rows of
+        one side's counts and casualties behind the strip: what the odds calculator asks of every
+        volley's results at once.  Tests hold it to those row by row."""
+        import numpy as np
+
+        if when == "surprise":
+            if self.rules.surprise_casualties_fire_back:
+                return counts, pending
+            stay = np.zeros(len(counts), dtype=bool)
+            if self.rules.surprise_victims_fire_back_with_own_destroyer:
+                tagged = list(self._tagged_with(side, "destroyer"))
+                if tagged:
+                    stay = counts[:, tagged].sum(axis=1) > 0
+        elif when == "fire":
+            stay = np.zeros(len(counts), dtype=bool)
+        else:
+            raise ValueError(f"no casualties leave at {when!r}")
+        return np.where(stay[:, None], counts, counts - pending), np.where(stay[:, None], pending, 0)
+
     def _sacrifice_victims_fire_back(self, side: Side) -> bool:
         return any(s.fire_back for s in self.sacrifices if s.side == side)
 

@@ -185,6 +185,37 @@ def test_casualties_asked_many_at_once_are_those_asked_one_by_one(ruleset: str) 
     assert compared == 25 * 2 * 30 * 4
 
 
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_casualties_that_leave_many_at_once_leave_as_one_by_one(ruleset: str) -> None:
+    """The odds let a volley's casualties leave the strip for thousands of results at once
+    (`Engine.leave_many`): each row is what `end_of_fire` (General Combat, remove casualties) and
+    `surprise_leave` (a surprise strike's casualties leave at once unless they fire back: 1942
+    Second Edition and Revised step 2-3, Revised's destroyer) make of that side alone."""
+    import numpy as np
+
+    compared = 0
+    for battle, rng, _ in _fleets(ruleset, f"leave/{ruleset}", 20, 5):
+        engine = Engine(battle, Orders(), Orders())
+        for side, start in (("attacker", engine.a_start), ("defender", engine.d_start)):
+            counts = [tuple(rng.randint(0, n) for n in start) for _ in range(20)]
+            pending = [tuple(rng.randint(0, n) if rng.random() < 0.5 else 0 for n in c) for c in counts]
+            zero_a, zero_d = (0,) * len(engine.a_cats), (0,) * len(engine.d_cats)
+            for when in ("fire", "surprise"):
+                got_counts, got_pending = engine.leave_many(side, when, np.array(counts), np.array(pending))
+                for n, (c, p) in enumerate(zip(counts, pending)):
+                    if side == "attacker":
+                        st = State(2, c, zero_d, p, zero_d, zero_a, zero_d, zero_a, "")
+                    else:
+                        st = State(2, zero_a, c, zero_a, p, zero_a, zero_d, zero_a, "")
+                    alone = engine.end_of_fire(st) if when == "fire" else engine.surprise_leave(st, side)
+                    want = (alone.a, alone.a_pending) if side == "attacker" else (alone.d, alone.d_pending)
+                    assert (tuple(got_counts[n].tolist()), tuple(got_pending[n].tolist())) == want, (ruleset, c, p)
+                    compared += 1
+    assert compared == 20 * 2 * 20 * 2
+    with pytest.raises(ValueError, match="no casualties leave"):
+        engine.leave_many("attacker", "parting", np.array([engine.a_start]), np.array([engine.a_start]))
+
+
 def test_casualties_many_refuses_a_plan_that_holds_back_a_unit() -> None:
     """A land side that holds the territory keeps its last unit apart row by row; the batch does not
     model it, so it says so rather than answer wrongly."""
