@@ -14,11 +14,11 @@ once, its answer kept in a table:
 
 From those, a *kernel* per target state and volley: the states the volley leads to, with their
 probabilities.  A volley changes only the side it hits, so a dice phase is two half steps: the
-attacker's kernels from every pair, the pairs so reached merged (each carrying the defender's
-volley, fixed by the pair the phase began from), then the defender's kernels.  Pairs are solved
-in layers of decreasing hit points (a round that changes anything costs hit points, so a layer
-only feeds later ones), every pair of a layer at once, a round that changes nothing summed in
-closed form (`_stay`).
+attacker's kernels from every pair, then from each state so reached the defender's kernel (its
+volley fixed by the pair the phase began from), read as padded rows and summed as they are made
+(`FastSea._fire_merged`).  Pairs are solved in layers of decreasing hit points (a round that
+changes anything costs hit points, so a layer only feeds later ones), every pair of a layer at
+once, a round that changes nothing summed in closed form (`_stay`).
 
 Submerged units are part of a side's state.  Subs that submerge at the start of step 2 move by
 what the enemy has (a destroyer stops them), so that is a step of its own, like a phase without
@@ -45,6 +45,7 @@ if TYPE_CHECKING:
     import numpy as np
 
 CHUNK = 1 << 20  # outcomes combined at once (memory: a few arrays of this many numbers)
+HOT_CHUNK = 1 << 16  # `_fire_merged`: results made and summed at once, while they are in the cache
 STRIDE = 1 << 21  # a pair of side states (i, j) is coded i * STRIDE + j; an ended battle -(2 + its index)
 BATCH = 32  # casualty questions asked of the engine at once from this many (`_taken_many`)
 BATCH_ASKS_PER_ASK = 8  # work: a batched casualty question costs about this fraction of one asked alone
@@ -60,6 +61,9 @@ UNASKED = -2
 FEW_CODES = 32  # `_HitIds.of_codes`: up to this many codes, asked one by one
 SORT_QUERIES_PAST = 1 << 12  # and past this many, sorted before they are looked up (twice as fast)
 FEW_PAIRS = 64  # `FastSea._tail`: up to this many pairs, asked one by one
+# `_Kernels.rows`: the widths kernels are padded to, each about 1.5 times the one before (powers
+# of two and three times them): a padded entry costs as much as a kernel's own
+PADDED_WIDTHS = sorted({1 << k for k in range(40)} | {3 << k for k in range(39)})
 SideKey = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]  # units on the strip, casualties behind it, submerged
 
 
@@ -443,6 +447,13 @@ class _Kernels:
         self.unchanged = np.zeros(64)
         self.state = np.zeros(1024, dtype=np.int64)
         self.prob = np.zeros(1024)
+        # the same kernels padded (`rows`): by width class w, rows of PADDED_WIDTHS[w] states and
+        # probabilities (0 past a kernel's own), so that a batch reads whole rows, not entry by entry
+        self.padded: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        self.padded_rows: dict[int, int] = {}
+        self.width_class = np.zeros(64, dtype=np.int64)
+        self.row = np.zeros(64, dtype=np.int64)
+        self._padded = 0
 
     def add(self, state: "np.ndarray", prob: "np.ndarray", length: "np.ndarray", unchanged: "np.ndarray") -> None:
         k, e = self.kernels, self.entries
@@ -457,6 +468,36 @@ class _Kernels:
         self.state[e : e + len(state)] = state
         self.prob[e : e + len(state)] = prob
         self.kernels, self.entries = k + len(length), e + len(state)
+
+    def rows(self, kid: "np.ndarray") -> tuple["np.ndarray", "np.ndarray"]:
+        """Kernels `kid` as rows of their width class (`padded`): the class of each, and its row."""
+        import numpy as np
+
+        if self._padded < self.kernels:
+            new = np.arange(self._padded, self.kernels)
+            length = self.length[new]
+            width = np.searchsorted(PADDED_WIDTHS, length)  # the narrowest class each fits in
+            self.width_class = _room(self.width_class, self.kernels)
+            self.row = _room(self.row, self.kernels)
+            self.width_class[new] = width
+            for w in np.unique(width).tolist():
+                at = new[width == w]
+                k = int(PADDED_WIDTHS[w])
+                states, probs = self.padded.get(w, (np.zeros((0, k), dtype=np.int64), np.zeros((0, k))))
+                used = self.padded_rows.get(w, 0)
+                if used + len(at) > len(states):
+                    grow = max(used + len(at), 2 * len(states))
+                    states = np.concatenate([states, np.zeros((grow - len(states), k), dtype=np.int64)])
+                    probs = np.concatenate([probs, np.zeros((grow - len(probs), k))])
+                column = np.arange(k)
+                inside = column[None, :] < self.length[at][:, None]
+                index = np.where(inside, self.start[at][:, None] + column[None, :], 0)
+                states[used : used + len(at)] = np.where(inside, self.state[index], 0)
+                probs[used : used + len(at)] = np.where(inside, self.prob[index], 0.0)
+                self.row[at] = np.arange(used, used + len(at))
+                self.padded[w], self.padded_rows[w] = (states, probs), used + len(at)
+            self._padded = self.kernels
+        return self.width_class[kid], self.row[kid]
 
 
 def _first_rows(rows: "np.ndarray") -> tuple["np.ndarray", "np.ndarray"]:
@@ -926,7 +967,7 @@ class FastSea:
                ) -> tuple["np.ndarray", "np.ndarray", "np.ndarray", "np.ndarray", "np.ndarray"]:
         """One round from the pairs (I[n], J[n]) with weights W[n], all at once: the pairs reached
         (i, j, weight; a pair may come more than once) and the ends reached (end index, weight).
-        A dice phase is two half steps (`_volleys_taken`); after each, pairs that meet are merged."""
+        A dice phase is two half steps (`_volleys_taken`); after it, pairs that meet are merged."""
         import numpy as np
 
         end_index: list[np.ndarray] = []
@@ -936,6 +977,7 @@ class FastSea:
             if not len(i):
                 break
             parts: list[tuple[np.ndarray, np.ndarray, int]] = []  # pairs reached as i * nd + j, weights, nd
+            merged = False
 
             def reached(codes: np.ndarray, w: np.ndarray) -> None:
                 """Pairs and ends by code (`_tail`), sorted apart."""
@@ -960,10 +1002,11 @@ class FastSea:
                         reached(self._tail("after-surprise", key // nd, key % nd), w2)
                     else:
                         parts.append((key, w2, nd))
+                        merged = not quiet.any()  # the volleys' pairs come merged (`_fire_merged`)
             nd = len(self.sides["defender"].keys)  # after every state the phase met
             key = np.concatenate([k if base == nd else k // base * nd + k % base for k, _, base in parts])
             w = np.concatenate([p[1] for p in parts])
-            if phase in DICE_PHASES:  # pairs that meet again go on as one
+            if phase in DICE_PHASES and not merged:  # pairs that meet again go on as one
                 key, w = _merge(key, w, len(self.sides["attacker"].keys) * nd)
             i, j = key // nd, key % nd
         e = np.concatenate(end_index) if end_index else np.zeros(0, dtype=np.int64)
@@ -973,23 +1016,59 @@ class FastSea:
     def _volleys_taken(self, phase: str, i: "np.ndarray", j: "np.ndarray", w: "np.ndarray", va: "np.ndarray",
                        vd: "np.ndarray", work: _Work) -> tuple["np.ndarray", "np.ndarray", int]:
         """Both volleys of a dice phase from the pairs (i, j) with weights w (`va`, `vd`: the
-        volleys): the attacker's outcomes first, the pairs so reached merged with the defender's
-        volley each carries, then the defender's outcomes.  The pairs reached as i * nd + j, with
-        their weights (a pair may come more than once), and nd.  (The defender's outcomes first
-        was slower on issue 19's fleets: fewer pairs meet again after them.)"""
+        volleys): the attacker's outcomes first, then the defender's outcomes from each of them
+        (the volleys are simultaneous: each pair's results are its two kernels' products).  The
+        pairs reached as i * nd + j, each once and in increasing order, with their weights, and
+        nd.  (Merging the pairs between the two half steps cost more than it saved on issue
+        19's fleets: few meet again with the same defender's volley.)"""
         import numpy as np
 
         length, j1, w1 = self._fire_at("attacker", phase, va, j, w, work)
-        volleys, local = np.unique(vd, return_inverse=True)
+        defend = self._kernels("defender", phase, vd, i)
         nd = len(self.sides["defender"].keys)
-        key = np.repeat(i * (nd * len(volleys)) + local, length)
-        key += j1 * len(volleys)
-        key, w1 = _merge(key, w1, len(self.sides["attacker"].keys) * nd * len(volleys))
-        vd, code = volleys[key % len(volleys)], key // len(volleys)
-        length, i2, w2 = self._fire_at("defender", phase, vd, code // nd, w1, work)
-        key = np.repeat(code % nd, length)
-        key += i2 * nd
+        kid = np.repeat(defend.table.a[i, vd + 1], length)
+        key, w2 = self._fire_merged(defend, kid, w1, nd, j1, len(self.sides["attacker"].keys) * nd, work)
         return key, w2, nd
+
+    def _fire_merged(self, kernels: _Kernels, kid: "np.ndarray", W: "np.ndarray", times: int, plus: "np.ndarray",
+                     space: int, work: _Work) -> tuple["np.ndarray", "np.ndarray"]:
+        """Each input n's volley at its target, as kernel kid[n] (`_kernels`), with weight W[n]:
+        the results coded as the target's state * times + plus[n] (in range(space)), each once,
+        in increasing order, with their weights.  The kernels are read as padded rows
+        (`_Kernels.rows`), each batch of rows summed at once: a half step costs a few passes
+        over its results, not a dozen."""
+        import numpy as np
+
+        work.add(int(kernels.length[kid].sum()) // self.OUTCOMES_PER_UNIT)
+        width, row = kernels.rows(kid)
+        entries = int(np.asarray(PADDED_WIDTHS)[width].sum())
+        total = np.zeros(space) if space <= max(1 << 16, 4 * entries) else None  # else sorted (`_merge`)
+        keys: list[np.ndarray] = []
+        weights: list[np.ndarray] = []
+        # the inputs by width class, each class's in input order (a radix sort of small numbers)
+        order = np.argsort(width.astype(np.uint8), kind="stable")
+        count = np.bincount(width)
+        end = np.cumsum(count)
+        for w in np.flatnonzero(count).tolist():
+            states, probs = kernels.padded[w]
+            step = max(1, HOT_CHUNK // PADDED_WIDTHS[w])
+            for begin in range(end[w] - count[w], end[w], step):
+                part = order[begin : min(begin + step, end[w])]
+                key = states[row[part]] * times
+                key += plus[part][:, None]
+                weight = probs[row[part]]
+                weight *= W[part][:, None]
+                if total is not None:
+                    np.add.at(total, key.ravel(), weight.ravel())  # in order: the same sums everywhere
+                else:
+                    keys.append(key.ravel())
+                    weights.append(weight.ravel())
+        if total is None:
+            key, weight = _merge(np.concatenate(keys), np.concatenate(weights), space)
+            keep = weight > 0.0  # a padded entry: nothing reached
+            return key[keep], weight[keep]
+        key = np.flatnonzero(total)
+        return key, total[key]
 
     def _stay(self, I: "np.ndarray", J: "np.ndarray", work: _Work) -> "np.ndarray":
         """The chance that a round from each pair ends where it began: no volley of the round
