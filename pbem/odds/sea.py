@@ -45,6 +45,7 @@ if TYPE_CHECKING:
     import numpy as np
 
 CHUNK = 1 << 20  # outcomes combined at once (memory: a few arrays of this many numbers)
+FEW_OUTCOMES = 1 << 14  # `_kernels`: volleys padded to the widest in one batch where that costs at most this many more outcomes
 HOT_CHUNK = 1 << 16  # `_fire_merged`: results made and summed at once, while they are in the cache
 STRIDE = 1 << 21  # a pair of side states (i, j) is coded i * STRIDE + j; an ended battle -(2 + its index)
 BATCH = 32  # casualty questions asked of the engine at once from this many (`_taken_many`)
@@ -941,6 +942,8 @@ class FastSea:
         width = o.width[rows]
         # ceil(log2(width)), in integers: NumPy's log2 differs in the last bit between processors
         bucket = np.searchsorted(1 << np.arange(63, dtype=np.int64), width)
+        if len(width) * int(width.max()) <= int(width.sum()) + FEW_OUTCOMES:
+            bucket[:] = 0  # padded to the widest at little cost: one batch
         parts = []
         for b in np.unique(bucket):
             at = np.nonzero(bucket == b)[0]
