@@ -46,6 +46,7 @@ if TYPE_CHECKING:
 
 CHUNK = 1 << 20  # outcomes combined at once (memory: a few arrays of this many numbers)
 FEW_OUTCOMES = 1 << 14  # `_kernels`: volleys padded to the widest in one batch where that costs at most this many more outcomes
+SHORT_KERNELS = 2  # `_volleys_taken`: the defender's kernels are short under this many results each
 HOT_CHUNK = 1 << 16  # `_fire_merged`: results made and summed at once, while they are in the cache
 STRIDE = 1 << 21  # a pair of side states (i, j) is coded i * STRIDE + j; an ended battle -(2 + its index)
 BATCH = 32  # casualty questions asked of the engine at once from this many (`_taken_many`)
@@ -1029,7 +1030,13 @@ class FastSea:
         length, j1, w1 = self._fire_at("attacker", phase, va, j, w, work)
         defend = self._kernels("defender", phase, vd, i)
         nd = len(self.sides["defender"].keys)
-        kid = np.repeat(defend.table.a[i, vd + 1], length)
+        kid = defend.table.a[i, vd + 1]
+        if int(defend.length[kid] @ length) < SHORT_KERNELS * int(length.sum()):
+            # short kernels: a result costs little beside a row, so rows that meet go on as one
+            key, w1 = _merge(np.repeat(kid * nd, length) + j1, w1, defend.kernels * nd)
+            kid, j1 = key // nd, key % nd
+        else:
+            kid = np.repeat(kid, length)
         key, w2 = self._fire_merged(defend, kid, w1, nd, j1, len(self.sides["attacker"].keys) * nd, work)
         return key, w2, nd
 
