@@ -571,7 +571,9 @@ class FastSea:
         self.work: _Work | None = None  # what `solve` may spend; questions to the engine are charged as they are asked
         # the phases of a round, with subs that submerge at the start of step 2 as a step of their
         # own: it moves a side's units by what the other side has (a destroyer), so no side's table holds it
-        phases = engine.phases
+        # (a phase idle in every round the tables play is left out: `Engine.idle_phases`)
+        idle = engine.idle_phases(self.first_round) & engine.idle_phases(engine.steady_round)
+        phases = tuple(p for p in engine.phases if p not in idle)
         if any(o.submerge == "always" for o in engine.orders.values()) and "surprise" in phases:
             at = phases.index("surprise")
             phases = phases[:at] + ("submerge",) + phases[at:]

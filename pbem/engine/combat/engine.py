@@ -179,6 +179,15 @@ class Engine:
         self._take_memo: dict[tuple[object, ...], tuple[tuple[int, ...], tuple[int, ...]]] = {}
         self._firing_memo: dict[tuple[str, bool], _Firing] = {}
 
+    def idle_phases(self, round_: int) -> frozenset[str]:
+        """The phases that leave every state of this battle as it is in round `round_` (no dice, no
+        change): the odds skip them.  Opening fire where no bombardment or AA gun fires in that
+        round and no AA gun stands aside (Revised: it may leave the defender alone on the strip).
+        Tests hold `apply` to this."""
+        bombard = bool(self.bombard_ships) and round_ == 1
+        aa = self.has_aa and (round_ == 1 or not self.rules.aa_first_round_only)
+        return frozenset() if bombard or aa or self._d_aside else frozenset({"opening"})
+
     def _first_cycle_differs(self) -> bool:
         """Does a unit here fire with a first-cycle profile (its value, or artillery support, differs)?"""
         return any(self._first_cycle(c, 1) for c in self.a_cats + self.d_cats)

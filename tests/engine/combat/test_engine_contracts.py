@@ -366,3 +366,44 @@ def test_the_end_of_a_land_round_reads_kinds_and_whether_the_attack_withdraws(ru
                 assert retreated(thin, withdrawn) == again
             checked.add("withdrawn" if withdrawn is not None else "same" if same else "other")
     assert {"withdrawn", "same"} <= checked
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_an_idle_phase_leaves_every_state_as_it_is(ruleset: str) -> None:
+    """The sea tables leave out the phases `Engine.idle_phases` names: on fleets and land battles
+    of every rule system (AA guns and bombarding ships among them), in rounds 1 to 3, from random
+    states with casualties behind the strip, such a phase has no dice and changes nothing.  And
+    opening fire is not idle where it fires (AA fire and shore bombardment, round 1) or where an
+    AA gun stands aside (Revised: it may leave the defender alone)."""
+    units = dict(load_ruleset(ruleset).units)
+    rules = importlib.import_module(f"pbem.rulesets.{ruleset_dir(ruleset).name}.combat_rules").COMBAT_RULES
+    rng = random.Random(f"idle/{ruleset}")
+    land_kinds = [u for u in LAND_KINDS if u in units]
+    ships = [u for u in ("battleship", "cruiser") if u in units]
+    seen = set()
+    for k in range(40):
+        kind = "sea" if k % 2 else "land"
+        kinds = [u for u in KINDS if u in units] if kind == "sea" else land_kinds
+        attack = {u: rng.randint(1, 3) for u in rng.sample(kinds, rng.randint(1, 4)) if u not in IMMOBILE} or {kinds[0]: 2}
+        defend = {u: rng.randint(1, 3) for u in rng.sample(kinds, rng.randint(1, 4))}
+        if kind == "land" and k % 4 == 0:
+            defend[next(u for u in IMMOBILE[:2] if u in units)] = 1
+        bombard = tuple(rng.sample(ships, 1)) if kind == "land" and k % 8 == 2 else ()
+        battle = Battle("Ukraine" if kind == "land" else "SZ 5", kind, "Germany",  # type: ignore[arg-type]
+                        tuple(Force(u, "Germany", n) for u, n in attack.items()),
+                        tuple(Force(u, "Soviet Union", n) for u, n in defend.items()), units, rules,
+                        bombard=bombard)
+        engine = Engine(battle, Orders(), Orders())
+        for round_ in (1, 2, 3):
+            idle = engine.idle_phases(round_)
+            seen.add(("opening idle" if "opening" in idle else "opening fires", kind))
+            for _ in range(5):
+                a = tuple(rng.randint(0, n) for n in engine.a_start)
+                d = tuple(rng.randint(0, n) for n in engine.d_start)
+                st = State(round_, a, d, tuple(rng.randint(0, n) if rng.random() < 0.3 else 0 for n in a),
+                           tuple(rng.randint(0, n) if rng.random() < 0.3 else 0 for n in d),
+                           (0,) * len(a), (0,) * len(d), (0,) * len(a), "")
+                for phase in idle:
+                    assert engine.volleys(st, phase) == (), (ruleset, attack, defend, round_, phase)
+                    assert engine.apply(st, phase, []) == st, (ruleset, attack, defend, round_, phase)
+    assert {("opening idle", "sea"), ("opening idle", "land"), ("opening fires", "land")} <= seen
