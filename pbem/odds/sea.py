@@ -928,10 +928,14 @@ class FastSea:
         target's state S[n], with weight W[n]: how many results each input has (they come in input
         order), the target's state after each and its weight (`_Kernels`: made once per target
         state and volley)."""
+        kernels = self._kernels(side, phase, volleys, S)
+        return self._expand(kernels, kernels.table.a[S, volleys + 1], W, work)
+
+    def _expand(self, kernels: _Kernels, kid: "np.ndarray", W: "np.ndarray", work: _Work
+                ) -> tuple["np.ndarray", "np.ndarray", "np.ndarray"]:
+        """Kernels kid[n] with weights W[n], entry by entry: `_fire_at`'s answer."""
         import numpy as np
 
-        kernels = self._kernels(side, phase, volleys, S)
-        kid = kernels.table.a[S, volleys + 1]
         length = kernels.length[kid]
         at = np.repeat(kernels.start[kid] - (np.cumsum(length) - length), length)
         at += np.arange(len(at))
@@ -1041,47 +1045,55 @@ class FastSea:
         19's fleets: few meet again with the same defender's volley.)"""
         import numpy as np
 
-        length, j1, w1 = self._fire_at("attacker", phase, va, j, w, work)
+        attack = self._kernels("attacker", phase, va, j)
         defend = self._kernels("defender", phase, vd, i)
         nd = len(self.sides["defender"].keys)
-        kid = defend.table.a[i, vd + 1]
-        if int(defend.length[kid] @ length) < SHORT_KERNELS * int(length.sum()):
+        kid_a, kid = attack.table.a[j, va + 1], defend.table.a[i, vd + 1]
+        results = int(defend.length[kid] @ attack.length[kid_a])
+        work.add(results // self.OUTCOMES_PER_UNIT)
+        if results < SHORT_KERNELS * int(attack.length[kid_a].sum()):
             # short kernels: a result costs little beside a row, so rows that meet go on as one
+            length, j1, w1 = self._expand(attack, kid_a, w, work)
             key, w1 = _merge(np.repeat(kid * nd, length) + j1, w1, defend.kernels * nd)
             kid, j1 = key // nd, key % nd
+            width, row = defend.rows(kid)
+            order = np.argsort(width.astype(np.uint8), kind="stable")  # a radix sort of small numbers
+            width, row, w1, j1 = width[order], row[order], w1[order], j1[order]
         else:
-            kid = np.repeat(kid, length)
-        key, w2 = self._fire_merged(defend, kid, w1, nd, j1, len(self.sides["attacker"].keys) * nd, work)
+            # the pairs by the width class of the defender's kernel (`_fire_merged`), each class's in
+            # the order they come, then the attacker's results of each: rows come so grouped
+            width, row = defend.rows(kid)
+            order = np.argsort(width.astype(np.uint8), kind="stable")
+            length, j1, w1 = self._expand(attack, kid_a[order], w[order], work)
+            width, row = np.repeat(width[order], length), np.repeat(row[order], length)
+        key, w2 = self._fire_merged(defend, width, row, w1, nd, j1, len(self.sides["attacker"].keys) * nd)
         return key, w2, nd
 
-    def _fire_merged(self, kernels: _Kernels, kid: "np.ndarray", W: "np.ndarray", times: int, plus: "np.ndarray",
-                     space: int, work: _Work) -> tuple["np.ndarray", "np.ndarray"]:
-        """Each input n's volley at its target, as kernel kid[n] (`_kernels`), with weight W[n]:
-        the results coded as the target's state * times + plus[n] (in range(space)), each once,
-        in increasing order, with their weights.  The kernels are read as padded rows
-        (`_Kernels.rows`), each batch of rows summed at once: a half step costs a few passes
-        over its results, not a dozen."""
+    def _fire_merged(self, kernels: _Kernels, width: "np.ndarray", row: "np.ndarray", W: "np.ndarray", times: int,
+                     plus: "np.ndarray", space: int) -> tuple["np.ndarray", "np.ndarray"]:
+        """Each input n's volley at its target, as padded row row[n] of width class width[n]
+        (`_Kernels.rows`; the inputs grouped by class, in increasing order), with weight W[n]: the
+        results coded as the target's state * times + plus[n] (in range(space)), each once, in
+        increasing order, with their weights.  Each batch of rows makes its keys and weights in
+        place and adds them up at once, while they are in the cache: a half step costs a few
+        passes over its results, not a dozen."""
         import numpy as np
 
-        work.add(int(kernels.length[kid].sum()) // self.OUTCOMES_PER_UNIT)
-        width, row = kernels.rows(kid)
-        entries = int(np.asarray(PADDED_WIDTHS)[width].sum())
+        count = np.bincount(width)
+        entries = int(count @ np.asarray(PADDED_WIDTHS[: len(count)]))
         total = np.zeros(space) if space <= max(1 << 16, 4 * entries) else None  # else sorted (`_merge`)
         keys: list[np.ndarray] = []
         weights: list[np.ndarray] = []
-        # the inputs by width class, each class's in input order (a radix sort of small numbers)
-        order = np.argsort(width.astype(np.uint8), kind="stable")
-        count = np.bincount(width)
-        end = np.cumsum(count)
+        end = np.cumsum(count).tolist()
         for w in np.flatnonzero(count).tolist():
             states, probs = kernels.padded[w]
             step = max(1, HOT_CHUNK // PADDED_WIDTHS[w])
-            for begin in range(end[w] - count[w], end[w], step):
-                part = order[begin : min(begin + step, end[w])]
+            for begin in range(end[w] - int(count[w]), end[w], step):
+                part = slice(begin, min(begin + step, end[w]))
                 key = states[row[part]] * times
-                key += plus[part][:, None]
+                key += plus[part, None]
                 weight = probs[row[part]]
-                weight *= W[part][:, None]
+                weight *= W[part, None]
                 if total is not None:
                     np.add.at(total, key.ravel(), weight.ravel())  # in order: the same sums everywhere
                 else:
