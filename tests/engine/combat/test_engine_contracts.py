@@ -121,6 +121,26 @@ def _armies(ruleset: str, seed: str, count: int, most: int):  # type: ignore[no-
                          retreat_to=("Poland",)), rng
 
 
+def _mixed(ruleset: str, seed: str, count: int, extra):  # type: ignore[no-untyped-def]
+    """`count` random battles of the rule system, land and sea in turn, 1-4 kinds a side of 1-3
+    units each: (k, kind, battle, attack, defend, rng).  `extra(k, kind, rng, defend)` gives more
+    Battle fields (and may add defenders) before the battle is made."""
+    units = dict(load_ruleset(ruleset).units)
+    rules = importlib.import_module(f"pbem.rulesets.{ruleset_dir(ruleset).name}.combat_rules").COMBAT_RULES
+    rng = random.Random(seed)
+    land_kinds = [u for u in LAND_KINDS if u in units]
+    for k in range(count):
+        kind = "sea" if k % 2 else "land"
+        kinds = [u for u in KINDS if u in units] if kind == "sea" else land_kinds
+        attack = {u: rng.randint(1, 3) for u in rng.sample(kinds, rng.randint(1, 4)) if u not in IMMOBILE} or {kinds[0]: 2}
+        defend = {u: rng.randint(1, 3) for u in rng.sample(kinds, rng.randint(1, 4))}
+        more = extra(k, kind, rng, defend)
+        yield k, kind, Battle("Ukraine" if kind == "land" else "SZ 5", kind, "Germany",  # type: ignore[arg-type]
+                              tuple(Force(u, "Germany", n) for u, n in attack.items()),
+                              tuple(Force(u, "Soviet Union", n) for u, n in defend.items()), units, rules,
+                              **more), attack, defend, rng
+
+
 @pytest.mark.parametrize("orders", ["none", "retreat after round 2"])
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_the_end_of_a_land_round_reads_only_which_kinds_each_side_has(ruleset: str, orders: str) -> None:
@@ -253,20 +273,9 @@ def test_rounds_from_the_settled_one_differ_only_in_the_retreat(ruleset: str) ->
     fires the same volleys, with the same casualties, and ends as the settled round does until
     round N, whose end phase withdraws the attack; without the order, every round from the
     settled one is the steady round.  Fleets and land battles, with AA guns (round 1 special)."""
-    units = dict(load_ruleset(ruleset).units)
-    rules = importlib.import_module(f"pbem.rulesets.{ruleset_dir(ruleset).name}.combat_rules").COMBAT_RULES
-    rng = random.Random(f"settled/{ruleset}")
-    land_kinds = [u for u in LAND_KINDS if u in units]
     checked = set()
-    for k in range(60):
-        kind = "sea" if k % 2 else "land"
-        kinds = [u for u in KINDS if u in units] if kind == "sea" else land_kinds
-        attack = {u: rng.randint(1, 3) for u in rng.sample(kinds, rng.randint(1, 4)) if u not in IMMOBILE} or {kinds[0]: 2}
-        defend = {u: rng.randint(1, 3) for u in rng.sample(kinds, rng.randint(1, 4))}
-        battle = Battle("Ukraine" if kind == "land" else "SZ 5", kind, "Germany",  # type: ignore[arg-type]
-                        tuple(Force(u, "Germany", n) for u, n in attack.items()),
-                        tuple(Force(u, "Soviet Union", n) for u, n in defend.items()), units, rules,
-                        retreat_to=("Poland" if kind == "land" else "SZ 6",))
+    for _, kind, battle, attack, defend, rng in _mixed(
+            ruleset, f"settled/{ruleset}", 60, lambda k, kind, rng, defend: {"retreat_to": ("Poland" if kind == "land" else "SZ 6",)}):
         n = rng.randint(2, 4)
         engine = Engine(battle, Orders(retreat=RetreatCondition("after_round", n)), Orders())
         staying = Engine(battle, Orders(), Orders())
@@ -376,23 +385,15 @@ def test_an_idle_phase_leaves_every_state_as_it_is(ruleset: str) -> None:
     opening fire is not idle where it fires (AA fire and shore bombardment, round 1) or where an
     AA gun stands aside (Revised: it may leave the defender alone)."""
     units = dict(load_ruleset(ruleset).units)
-    rules = importlib.import_module(f"pbem.rulesets.{ruleset_dir(ruleset).name}.combat_rules").COMBAT_RULES
-    rng = random.Random(f"idle/{ruleset}")
-    land_kinds = [u for u in LAND_KINDS if u in units]
     ships = [u for u in ("battleship", "cruiser") if u in units]
-    seen = set()
-    for k in range(40):
-        kind = "sea" if k % 2 else "land"
-        kinds = [u for u in KINDS if u in units] if kind == "sea" else land_kinds
-        attack = {u: rng.randint(1, 3) for u in rng.sample(kinds, rng.randint(1, 4)) if u not in IMMOBILE} or {kinds[0]: 2}
-        defend = {u: rng.randint(1, 3) for u in rng.sample(kinds, rng.randint(1, 4))}
+
+    def guns_and_ships(k: int, kind: str, rng: random.Random, defend: dict[str, int]) -> dict[str, object]:
         if kind == "land" and k % 4 == 0:
             defend[next(u for u in IMMOBILE[:2] if u in units)] = 1
-        bombard = tuple(rng.sample(ships, 1)) if kind == "land" and k % 8 == 2 else ()
-        battle = Battle("Ukraine" if kind == "land" else "SZ 5", kind, "Germany",  # type: ignore[arg-type]
-                        tuple(Force(u, "Germany", n) for u, n in attack.items()),
-                        tuple(Force(u, "Soviet Union", n) for u, n in defend.items()), units, rules,
-                        bombard=bombard)
+        return {"bombard": tuple(rng.sample(ships, 1)) if kind == "land" and k % 8 == 2 else ()}
+
+    seen = set()
+    for _, kind, battle, attack, defend, rng in _mixed(ruleset, f"idle/{ruleset}", 40, guns_and_ships):
         engine = Engine(battle, Orders(), Orders())
         for round_ in (1, 2, 3):
             idle = engine.idle_phases(round_)
