@@ -45,7 +45,7 @@ if TYPE_CHECKING:
     import numpy as np
 
 CHUNK = 1 << 20  # outcomes combined at once (memory: a few arrays of this many numbers)
-FEW_OUTCOMES = 1 << 14  # `_kernels`: volleys padded to the widest in one batch where that costs at most this many more outcomes
+FEW_OUTCOMES = 1 << 14  # `_kernels`: a batch padded to its widest volley where that adds at most this many outcomes
 SHORT_KERNELS = 2  # `_volleys_taken`: the defender's kernels are short under this many results each
 HOT_CHUNK = 1 << 16  # `_fire_merged`: results made and summed at once, while they are in the cache
 STRIDE = 1 << 21  # a pair of side states (i, j) is coded i * STRIDE + j; an ended battle -(2 + its index)
@@ -1042,7 +1042,8 @@ class FastSea:
         (the volleys are simultaneous: each pair's results are its two kernels' products).  The
         pairs reached as i * nd + j, each once and in increasing order, with their weights, and
         nd.  (Merging the pairs between the two half steps cost more than it saved on issue
-        19's fleets: few meet again with the same defender's volley.)"""
+        19's fleets, where few meet again with the same defender's volley: they are merged only
+        where the defender's kernels are short, SHORT_KERNELS.)"""
         import numpy as np
 
         attack = self._kernels("attacker", phase, va, j)
