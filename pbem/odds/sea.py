@@ -922,18 +922,11 @@ class FastSea:
         return self._code(State(self.round, a, d, ap, dp, asub, dsub, self.zero_a, over))
 
     # a round for many pairs at once -------------------------------------------------
-    def _fire_at(self, side: str, phase: str, volleys: "np.ndarray", S: "np.ndarray", W: "np.ndarray",
-                 work: _Work) -> tuple["np.ndarray", "np.ndarray", "np.ndarray"]:
-        """Each input n's volley (`volleys[n]`, an id of `side`'s volleys or NO_VOLLEY) at its
-        target's state S[n], with weight W[n]: how many results each input has (they come in input
-        order), the target's state after each and its weight (`_Kernels`: made once per target
-        state and volley)."""
-        kernels = self._kernels(side, phase, volleys, S)
-        return self._expand(kernels, kernels.table.a[S, volleys + 1], W, work)
-
     def _expand(self, kernels: _Kernels, kid: "np.ndarray", W: "np.ndarray", work: _Work
                 ) -> tuple["np.ndarray", "np.ndarray", "np.ndarray"]:
-        """Kernels kid[n] with weights W[n], entry by entry: `_fire_at`'s answer."""
+        """Kernels kid[n] (`_kernels`: a volley at a target state) with weights W[n], entry by
+        entry: how many results each input has (they come in input order), the target's state
+        after each and its weight."""
         import numpy as np
 
         length = kernels.length[kid]
