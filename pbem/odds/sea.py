@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Callable, Iterable
 
 from pbem.engine.combat.engine import Engine, State, Volley
 from pbem.engine.combat.rolling import class_distributions, volley_distribution
-from pbem.odds.kinds import tail_pattern, without
+from pbem.odds.kinds import retreat_pattern, retreated, tail_pattern, without
 from pbem.odds.work import _Work
 
 if TYPE_CHECKING:
@@ -63,6 +63,7 @@ UNASKED = -2
 FEW_CODES = 32  # `_HitIds.of_codes`: up to this many codes, asked one by one
 SORT_QUERIES_PAST = 1 << 12  # and past this many, sorted before they are looked up (twice as fast)
 FEW_PAIRS = 64  # `FastSea._tail`: up to this many pairs, asked one by one
+RETREAT_KINDS = 1 << 20  # `FastSea.kinds_left`: RETREAT_KINDS + k, the phase withdraws the attack as `retreats[k]`
 # `_Kernels.rows`: the widths kernels are padded to, each about 1.5 times the one before (powers
 # of two and three times them): a padded entry costs as much as a kernel's own
 PADDED_WIDTHS = sorted({1 << k for k in range(40)} | {3 << k for k in range(39)})
@@ -554,6 +555,7 @@ class FastSea:
     ASK_UNITS = 7
     OUTCOMES_PER_UNIT = 100
     PHASE_UNITS = 5  # a phase of the sample, played for a batch of battles at once (`sample`)
+    FINAL_UNITS = 2  # an end made without asking the engine (an attack withdrawn): made and summed up
 
     def __init__(self, engine: Engine, low_luck: bool):
         self.engine = engine
@@ -573,9 +575,11 @@ class FastSea:
         self.left: dict[tuple[str, str, SideKey], int] = {}  # `_left`: (side hit, phase, its units) -> state
         self.kernels: dict[tuple[str, str], _Kernels] = {}  # (side firing, phase) -> its volleys' kernels
         self.tails: dict[tuple[str, int], _Table] = {}  # (phase without dice, round) -> pair -> pair or end
-        # phase -> kinds of a pair -> 1: unchanged, 2 + k: as tail_patterns[k], 0: asked pair by pair
+        # phase -> kinds of a pair -> 1: unchanged, 2 + k: as tail_patterns[k], RETREAT_KINDS + k:
+        # as retreats[k] (`pbem.odds.kinds.retreat_pattern`), 0: asked pair by pair
         self.kinds_left: dict[tuple[str, int], _Table] = {}
         self.tail_patterns: list[tuple[tuple[bool, ...], tuple[bool, ...], str]] = []
+        self.retreats: list[tuple[tuple[bool, ...], str]] = []
         self.finals: list[State] = []
         self.final_index: dict[State, int] = {}
         self.zero_a = (0,) * len(engine.a_cats)
@@ -789,9 +793,10 @@ class FastSea:
         Such a phase reads only which kinds of units each side has (defenceless transports, the
         end of the battle; held by tests/engine/combat/test_engine_contracts.py), so where it
         leaves one pair of those kinds unchanged it leaves every such pair unchanged, and where it
-        only removes whole kinds of units (defenceless transports) and says who won, it does the
-        same to every such pair with no casualty behind the strip (`tail_pattern`); the engine is
-        asked pair by pair only where it does something else."""
+        only removes whole kinds of units (defenceless transports) and says who won, or withdraws
+        the whole attack (a retreat after a round), it does the same to every such pair with no
+        casualty behind the strip (`tail_pattern`, `retreat_pattern`); the engine is asked pair by
+        pair only where it does something else."""
         import numpy as np
 
         A, D = self.sides["attacker"], self.sides["defender"]
@@ -823,7 +828,9 @@ class FastSea:
                 table = self.tails[(phase, self.round)].fit(len(A.keys), len(D.keys))
                 table[mi[same], mj[same]] = pair[same]
                 known = todo & (kinds >= 2) & settled
-                self._by_pattern(phase, mi[known], mj[known], kinds[known] - 2)
+                emptied, withdrawn = known & (kinds < RETREAT_KINDS), known & (kinds >= RETREAT_KINDS)
+                self._by_pattern(phase, mi[emptied], mj[emptied], kinds[emptied] - 2)
+                self._by_retreat(phase, mi[withdrawn], mj[withdrawn], kinds[withdrawn] - RETREAT_KINDS)
                 todo &= ~same & ~known
             asked = np.flatnonzero(todo)
             if len(asked):  # pair by pair, their answers kept at once (a huge fleet's table is sparse: a cell set alone costs its size)
@@ -847,6 +854,10 @@ class FastSea:
             settled = A.settled[i] and D.settled[j]
             if kinds == 1:
                 code = i * STRIDE + j
+            elif kinds >= RETREAT_KINDS and settled:  # the attack withdrawn as from another pair of these kinds
+                code = self._code(retreated(self._state(i, j, self.round), self.retreats[kinds - RETREAT_KINDS]))
+                if self.work is not None:
+                    self.work.add(self.FINAL_UNITS)
             elif kinds >= 2 and settled:  # as for another pair of these kinds (`_by_pattern`)
                 zero_a, zero_d, over = self.tail_patterns[kinds - 2]
                 (a_, ap, asub), (d_, dp, dsub) = A.keys[i], D.keys[j]
@@ -875,12 +886,17 @@ class FastSea:
         kinds = self.kinds_left[(phase, self.round)].fit(len(A.sigs), len(D.sigs))
         if kinds[a, d] == UNKNOWN:
             pattern = tail_pattern(st, after) if settled else None
+            withdrawn = retreat_pattern(st, after) if settled else None
             if code == i * STRIDE + j:
                 kinds[a, d] = 1
             elif pattern is not None:
                 if pattern not in self.tail_patterns:
                     self.tail_patterns.append(pattern)
                 kinds[a, d] = 2 + self.tail_patterns.index(pattern)
+            elif withdrawn is not None:
+                if withdrawn not in self.retreats:
+                    self.retreats.append(withdrawn)
+                kinds[a, d] = RETREAT_KINDS + self.retreats.index(withdrawn)
             else:
                 kinds[a, d] = 0
         if keep:
@@ -913,6 +929,20 @@ class FastSea:
         for n in np.flatnonzero(over).tolist():
             codes[n] = self._end(int(after[0][n]), int(after[1][n]), self.tail_patterns[int(K[n])][2])
         self._asked(int(over.sum()) // FOUND_PER_ASK + len(I) // self.OUTCOMES_PER_UNIT)
+        table = self.tails[(phase, self.round)].fit(len(self.sides["attacker"].keys), len(self.sides["defender"].keys))
+        table[I, J] = codes
+
+    def _by_retreat(self, phase: str, I: "np.ndarray", J: "np.ndarray", K: "np.ndarray") -> None:
+        """`_tail` of pairs (I[n], J[n]) with nothing behind the strip, whose kinds of units the
+        phase treats as `retreats[K[n]]` says: the attack withdrawn, the battle over."""
+        if not len(I):
+            return
+        if self.work is not None:  # each a final state of its own, summed up at the end: past the bound, none made
+            self.work.ahead(self.FINAL_UNITS * len(I))
+        codes = [self._code(retreated(self._state(i, j, self.round), self.retreats[k]))
+                 for i, j, k in zip(I.tolist(), J.tolist(), K.tolist())]
+        if self.work is not None:
+            self.work.add(self.FINAL_UNITS * len(I))
         table = self.tails[(phase, self.round)].fit(len(self.sides["attacker"].keys), len(self.sides["defender"].keys))
         table[I, J] = codes
 

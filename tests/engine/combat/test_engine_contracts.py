@@ -73,12 +73,14 @@ def test_the_end_of_a_round_reads_only_which_kinds_each_side_has(ruleset: str, o
     battle nor changes anything there, and where the phase only empties whole categories
     (defenceless transports) and says who won, it does the same to the thinner pair
     (`pbem.odds.kinds.tail_pattern`).  So too with subs that submerge when they may, and with an
-    attacker that retreats after a round; a retreat by numbers counts units, and the sea path asks
-    that end phase pair by pair."""
+    attacker that retreats after a round, where the end of that round withdraws the same kinds of
+    attackers from the thinner pair (`retreat_pattern`); a retreat by numbers counts units, and the
+    sea path asks that end phase pair by pair."""
     units = dict(load_ruleset(ruleset).units)
     rules = importlib.import_module(f"pbem.rulesets.{ruleset_dir(ruleset).name}.combat_rules").COMBAT_RULES
     kinds = [u for u in KINDS if u in units]
     rng = random.Random(f"end/{ruleset}")
+    withdrawals = 0
     for _ in range(60):
         attack = {u: rng.randint(1, 3) for u in rng.sample(kinds, rng.randint(1, 4))}
         defend = {u: rng.randint(1, 3) for u in rng.sample(kinds, rng.randint(1, 4))}
@@ -98,6 +100,13 @@ def test_the_end_of_a_round_reads_only_which_kinds_each_side_has(ruleset: str, o
             assert got.over == again.over
             # and where it only empties whole categories and says who won, it does the same there
             assert tail_pattern(base, got) == tail_pattern(thin, again), (ruleset, phase, attack, defend)
+            # and where it withdraws whole categories of attackers, ending the battle, so it does there
+            withdrawn = retreat_pattern(base, got)
+            assert withdrawn == retreat_pattern(thin, again), (ruleset, phase, attack, defend)
+            if withdrawn is not None:
+                assert retreated(base, withdrawn) == got and retreated(thin, withdrawn) == again, (ruleset, attack, defend)
+                withdrawals += 1
+    assert (withdrawals > 0) == orders.startswith("retreat")
 
 
 LAND_KINDS = ("infantry", "mechanized infantry", "marine", "artillery", "tank", "armor", "fighter", "tactical bomber",
