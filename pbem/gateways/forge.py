@@ -74,6 +74,9 @@ def _indent(text: str, spaces: int) -> str:
 
 
 def github_workflow(game_id: str, install: str) -> str:
+    """The GitHub Actions workflow.  Its actions are the first majors that run on Node 24
+    (checkout v5, setup-python v6, upload-pages-artifact v5, deploy-pages v5): GitHub's runners
+    dropped Node 20 in September 2026, and actionlint refuses the older ones."""
     per_game = env_var_for(game_id)
     return f"""\
 # pbem: validate orders in pull requests; adjudicate and apply deadlines on main.
@@ -100,11 +103,11 @@ jobs:
       group: pbem-{game_id}-validate-${{{{ github.ref }}}}
       cancel-in-progress: true
     steps:
-      - uses: actions/checkout@v4
+      - uses: actions/checkout@v5
         with:
           fetch-depth: 0
           ref: ${{{{ github.event.pull_request.head.sha }}}}
-      - uses: actions/setup-python@v5
+      - uses: actions/setup-python@v6
         with:
           python-version: "3.11"
       - name: Install pbem
@@ -123,11 +126,11 @@ jobs:
     permissions:
       contents: write
     steps:
-      - uses: actions/checkout@v4
+      - uses: actions/checkout@v5
         with:
           fetch-depth: 0
           ref: main
-      - uses: actions/setup-python@v5
+      - uses: actions/setup-python@v6
         with:
           python-version: "3.11"
       - name: Install pbem
@@ -159,11 +162,11 @@ jobs:
       name: github-pages
       url: ${{{{ steps.deploy.outputs.page_url }}}}
     steps:
-      - uses: actions/checkout@v4
+      - uses: actions/checkout@v5
         with:
           fetch-depth: 0
           ref: main
-      - uses: actions/setup-python@v5
+      - uses: actions/setup-python@v6
         with:
           python-version: "3.11"
       - name: Install pbem
@@ -172,11 +175,11 @@ jobs:
         env:
           PBEM_SITE_DIR: _site
         run: |
-{_indent(SITE_SCRIPT, 10)}      - uses: actions/upload-pages-artifact@v3
+{_indent(SITE_SCRIPT, 10)}      - uses: actions/upload-pages-artifact@v5
         with:
           path: _site
       - id: deploy
-        uses: actions/deploy-pages@v4
+        uses: actions/deploy-pages@v5
 """
 
 
