@@ -92,7 +92,7 @@ def fuzz_property_based(tally: FuzzTally, workdir: Path, per_kind: int) -> None:
     from pbem.game.game import Game, GameError, read_config
     from pbem.gateways import mailparse
     from pbem.io.state import load_state
-    from tests.game.test_orders_fuzz import POWERS, UNITS, orders, space, units
+    from tests.game.test_orders_fuzz import POWERS, UNITS, orders, space
 
     import yaml
 

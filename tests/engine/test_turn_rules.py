@@ -3,9 +3,6 @@ simpler ones are rule cases: tests/rulesets/aa1942_2e/cases/turn-rules.yaml)."""
 
 from __future__ import annotations
 
-import pytest
-
-from pbem.engine.problems import ProblemsError
 from tests.engine.scenario import RULESET, codes, play, state, units_at, validate
 
 

@@ -63,7 +63,7 @@ def test_a_forged_from_is_refused_and_nothing_is_committed(mailworld: MailWorld,
 def test_authentication_results_from_an_unnamed_server_are_ignored(mailworld: MailWorld, tmp_path: Path, game: Path) -> None:
     """Anyone can write an Authentication-Results header: only the host's server's counts."""
     config = _config(mailworld, tmp_path, {"require": "authentication-results", "authserv_id": AR})
-    forged = f"Authentication-Results: mail.forger.test; dmarc=pass header.from=players.test"
+    forged = "Authentication-Results: mail.forger.test; dmarc=pass header.from=players.test"
     mailworld.send(SOVIET, "", raw=_raw(SOVIET, ORDERS, forged))
     assert _poll(mailworld, config) == ["invalid"]
     assert Game(game).submitted_orders() is None

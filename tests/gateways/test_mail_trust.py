@@ -4,7 +4,6 @@ and marking a Maildir message never rewrites it."""
 from __future__ import annotations
 
 import base64
-import mailbox
 from email.message import EmailMessage
 from pathlib import Path
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from combat_helpers import UNITS, Fixed, L, Seeded, land
+from combat_helpers import Fixed, L, Seeded, land
 from pbem.engine.combat import Force, Orders, RetreatCondition, fight
 from pbem.engine.combat.model import CasualtiesChosen, DiceRolled, Retreated
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from combat_helpers import UNITS, Fixed, L, land, sea
+from combat_helpers import UNITS, Fixed, L, sea
 from pbem.engine.combat import Battle, Force, Orders, RetreatCondition, fight
 from pbem.engine.combat.casualties import Category, LossPlan
 from pbem.engine.combat.model import CasualtiesChosen, DiceRolled, Retreated, Submerged

@@ -3,11 +3,9 @@ DIGEST §1.3 "Other FAQ rulings"). Each docstring quotes the question and answer
 
 from __future__ import annotations
 
-import pytest
-
 from tests.engine.combat.combat_helpers import Fixed, L
 from pbem.engine.combat import Battle, Force, Orders, RetreatCondition, fight
-from pbem.engine.combat.model import CasualtiesChosen, DiceRolled, Submerged
+from pbem.engine.combat.model import CasualtiesChosen, Submerged
 from pbem.engine.orders import DefencePolicy, StandingOrders
 from pbem.io.rulesets import load_ruleset
 from pbem.rulesets.revised.combat_rules import COMBAT_RULES as R
