@@ -189,6 +189,6 @@ def test_the_workflow_passes_actionlint(tmp_path: Path, install: str | None) -> 
     game_dir = tmp_path / "game"
     new_game(game_dir, "1942-2e", PLAYERS, game_id="demo", dice_mode="local")
     _run(*PBEM, "init-ci", "github", "--game", game_dir, *(("--install", install) if install else ()))
-    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}  # shellcheck beside it
-    linted = _run(_beside_python("actionlint") or "actionlint", str(game_dir / ".github/workflows/pbem.yml"), env=env, check=False)
+    # this environment's bin first on the PATH (`_ci_env`): actionlint and the shellcheck it runs
+    linted = _run("actionlint", str(game_dir / ".github/workflows/pbem.yml"), env=_ci_env(), check=False)
     assert linted.returncode == 0, linted.stdout + linted.stderr
