@@ -10,10 +10,13 @@ tripled; 100 against 100 on land with one AA gun.  Compute only, in-process, min
 Columns: "exact" is pbem's calculator; "walk" the plain reference, the same rules walked state by
 state with no fast path (`pbem.odds._solve(fast_path=False)`); both stop at --exact-budget work
 units ("over"), since the largest battles may take minutes.  "P(att)" is the attacker's chance
-to win.  "aacalc2" is the exact TypeScript calculator players use (github mshih01/aacalc2, MIT),
-pruned at 1e-12 and exact, with its chance that the attacker has units left ("P(att left)",
-pbem's attacker_win + stalemate beside it); it runs where Node is installed and aacalc2 was built
-apart (its code is not kept in this project):
+to win.  "states" are the states the exact calculator solved (pairs of side states at sea), and
+"us/state" its time per state: 1 or 2 us on land, where the engine's casualties form a chain the
+arrays walk, and 10 to 40 us at sea, where each state's volleys and casualties are asked of the
+engine; the sea targets turn on that figure.  "aacalc2" is the exact TypeScript calculator
+players use (github mshih01/aacalc2, MIT), pruned at 1e-12 and exact, with its chance that the
+attacker has units left ("P(att left)", pbem's attacker_win + stalemate beside it); it runs
+where Node is installed and aacalc2 was built apart (its code is not kept in this project):
 
     git clone https://github.com/mshih01/aacalc2 benchmarks/.aacalc2
     (cd benchmarks/.aacalc2 && npm ci && npm run build)
@@ -173,13 +176,15 @@ def main() -> None:
     parser.add_argument("--exact-budget", type=int, default=2_000_000)
     args = parser.parse_args()
     theirs = aacalc2(args.runs)
-    print(f"{'battle':11} {'target':>8} {'exact s':>8} {'P(att)':>8} {'walk s':>8} {'P(att)':>8}   "
+    print(f"{'battle':11} {'target':>8} {'exact s':>8} {'P(att)':>8} {'states':>7} {'us/state':>8} {'walk s':>8} {'P(att)':>8}   "
           f"{'aacalc2 1e-12 / exact s':>23} {'x aacalc2':>9} {'P(att left)':>11} {'pbem':>8}   {'bounded s':>9} {'P(att)':>8}  "
           f"bounded answer")
     for name, (b, order, target) in CASES.items():
         exact_s, exact = best_of(args.runs, lambda: run(b, order, args.exact_budget))
         walk_s, ref = best_of(1, lambda: walk(b, order, args.exact_budget))
         p = lambda odds: f"{odds.attacker_win:8.4f}" if odds is not None else f"{'-':>8}"  # noqa: E731
+        per_state = (f"{exact.states:7d} {float(exact_s) / exact.states * 1e6:8.1f}"  # type: ignore[attr-defined]
+                     if exact is not None and exact.states else f"{'-':>7} {'-':>8}")  # type: ignore[attr-defined]
         row = theirs.get(name)
         if row:
             them = f"{row[1e-12]['seconds']:11.3f} / {row[0]['seconds']:.3f}".rjust(23)
@@ -190,7 +195,7 @@ def main() -> None:
             them, ratio, left, ours = f"{'-':>23}", f"{'-':>9}", f"{'-':>11}", f"{'-':>8}"
         bounded_t, bounded = min((run(b, order, REPORT_BUDGET) for _ in range(args.runs)), key=lambda r: r[0])
         how = "exact" if bounded.exact else f"sampled, +-{100 * bounded.confidence:.1f} points"  # type: ignore[attr-defined]
-        print(f"{name:11} {target:8.3f} {exact_s} {p(exact)} {walk_s} {p(ref)}   {them} {ratio} {left} {ours}   "
+        print(f"{name:11} {target:8.3f} {exact_s} {p(exact)} {per_state} {walk_s} {p(ref)}   {them} {ratio} {left} {ours}   "
               f"{bounded_t:9.3f} {bounded.attacker_win:8.4f}  {how}")  # type: ignore[attr-defined]
     print(f"bounded: the budget of validate, adjudicate and the reports ({REPORT_BUDGET} units); "
           f"pbem odds allows {COMMAND_BUDGET}")
