@@ -32,8 +32,12 @@ The targets of the issue: (c) 10 ms, (d) 40 ms, (e) 3 ms, (e) doubled 100 ms, (e
 100 v 100 with AA 60 ms.  Then battles far past the bound (400 a side with AAA, 800 a side, (e)
 five and ten times over, five times over with submarines that submerge, and five times over with
 an attacker whose aircraft retreat after round 3 while its ships have nowhere to go, which the
-general walk plays) show what the bound costs: the exact attempt and the sample after it.  Last, (c), (d), (e) and (e)
+general walk plays) show what the bound costs: the exact attempt and the sample after it.  Then, (c), (d), (e) and (e)
 doubled with an attacker that withdraws after round 3 or 4: exact, and at the reports' bound.
+Last, where an exact sea answer's time goes: "engine s" is the time spent inside the engine
+answering the calculator's questions ("asked": volleys, casualties, phases without dice),
+"tables s" the same walk again with every answer already in its tables (the dynamic programme
+alone), and the rest of "exact s" the calculator's own bookkeeping of those answers.
 
 Run: python benchmarks/bench_odds.py [--runs N] [--exact-budget UNITS]
 """
@@ -54,7 +58,8 @@ from pbem.engine.combat import Battle, Force
 from pbem.engine.combat.model import Orders, RetreatCondition
 from pbem.io.rulesets import load_ruleset
 from pbem.engine.combat.engine import Engine
-from pbem.odds import COMMAND_BUDGET, REPORT_BUDGET, _solve, _summarise, _TooBig, battle_odds
+from pbem.odds import COMMAND_BUDGET, REPORT_BUDGET, _solve, _summarise, _TooBig, _walk, battle_odds
+from pbem.odds.sea import FastSea
 from pbem.rulesets.aa1942_2e.combat_rules import COMBAT_RULES
 
 UNITS = load_ruleset("1942-2e").units
@@ -112,6 +117,10 @@ RETREATING = {
     "(e) after 4": (dataclasses.replace(CASES["(e)"][0], retreat_to=("SZ 6",)), SEA_ORDER, 4),
     "(e) x2 after 4": (dataclasses.replace(CASES["(e) x2"][0], retreat_to=("SZ 6",)), SEA_ORDER, 4),
 }
+# the engine's answers to the sea calculator (`split`): the public questions it puts
+ENGINE_QUESTIONS = ("side_volleys", "enemy_kinds", "surprise_casualties", "fire_casualties", "parting_casualties",
+                    "volley_casualties_many", "leave_many", "after_surprise", "surprise_leave", "end_of_fire",
+                    "submerge", "apply")
 ODDS_COMMAND = ["odds", "--attack", "30 inf, 10 art, 20 tank", "--defend", "30 inf, 10 art, 20 tank"]
 
 
@@ -147,6 +156,47 @@ def best_of(runs: int, compute) -> tuple[str, object | None]:  # type: ignore[no
     if not odds.exact:  # type: ignore[attr-defined]
         return f"{'over':>8}", None
     return f"{spent:8.3f}", odds
+
+
+def split(b: Battle, order: tuple[str, ...], runs: int) -> tuple[float, float, int, float]:
+    """Where an exact sea answer's time goes, best of `runs`: the whole answer, the time inside
+    the engine's answers and how many it gave (timed on this engine only; an answer that asks
+    another is counted once), and the walk again with every answer known."""
+    best: tuple[float, float, int, float] | None = None
+    for _ in range(runs):
+        engine = Engine(b, Orders(order_of_loss=order), Orders(order_of_loss=order))
+        inside = {"s": 0.0, "asked": 0, "depth": 0}
+
+        def timed(method):  # type: ignore[no-untyped-def]
+            def answer(*args, **kwargs):  # type: ignore[no-untyped-def]
+                inside["depth"] += 1
+                start = time.perf_counter()
+                try:
+                    return method(*args, **kwargs)
+                finally:
+                    inside["depth"] -= 1
+                    if not inside["depth"]:
+                        inside["s"] += time.perf_counter() - start
+                        inside["asked"] += 1
+            return answer
+
+        for name in ENGINE_QUESTIONS:
+            setattr(engine, name, timed(getattr(engine, name)))
+        fast = FastSea.maybe(engine, False)
+        start = time.perf_counter()
+        first = _walk(engine, False, fast, None)
+        whole = time.perf_counter() - start
+        engine_s, asked = float(inside["s"]), int(inside["asked"])
+        fast.entries = {}  # type: ignore[union-attr]  # the same start again, the tables full
+        start = time.perf_counter()
+        again = _walk(engine, False, fast, None)
+        tables = time.perf_counter() - start
+        if again[0] != first[0]:
+            raise AssertionError("the walk with its tables full gave another answer")
+        if best is None or whole < best[0]:
+            best = (whole, engine_s, asked, tables)
+    assert best is not None
+    return best
 
 
 def aacalc2(runs: int) -> dict[str, dict[float, dict[str, float]]]:
@@ -214,6 +264,11 @@ def main() -> None:
         won = f"{exact.attacker_win:8.4f} {exact.retreat:10.4f}" if exact is not None else f"{'-':>8} {'-':>10}"  # type: ignore[attr-defined]
         how = "exact" if rep.exact else f"sampled, +-{100 * rep.confidence:.1f} points"  # type: ignore[attr-defined]
         print(f"{name:15} {exact_s:>9} {won}  {rep_t:9.3f} {rep.attacker_win:8.4f}  {how}")  # type: ignore[attr-defined]
+    print(f"\n{'sea, exact':15} {'exact s':>9} {'engine s':>9} {'asked':>6} {'tables s':>9} {'the rest s':>10}")
+    for name in ("(e)", "(e) x2", "(e) x3"):
+        b, order, _ = CASES[name]
+        whole, engine_s, asked, tables = split(b, order, args.runs)
+        print(f"{name:15} {whole:9.3f} {engine_s:9.3f} {asked:6d} {tables:9.3f} {whole - engine_s - tables:10.3f}")
     command = [sys.executable, "-c", "from pbem.cli import main; main()", *ODDS_COMMAND]
     walls = []
     for _ in range(args.runs):
