@@ -8,7 +8,7 @@ in advance (order of loss, retreat, submerge) because nobody is at the table whe
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal, Mapping, Protocol
+from typing import Literal, Mapping, Protocol, get_args
 
 from pbem.engine.combat.rules import CombatRules
 from pbem.engine.model import UnitType
@@ -168,6 +168,13 @@ class RetreatCondition:
 
     kind: RetreatKind = "never"
     value: int = 0
+
+    def __post_init__(self) -> None:
+        # an unknown kind would otherwise fall through the engine's checks as the last one
+        if self.kind not in get_args(RetreatKind):
+            raise ValueError(f"unknown retreat condition {self.kind!r}: one of {', '.join(get_args(RetreatKind))}")
+        if self.value < 0:
+            raise ValueError(f"retreat condition {self.kind} needs a value of 0 or more, not {self.value}")
 
 
 SubmergePolicy = Literal["never", "always"]
