@@ -1597,7 +1597,9 @@ class Turn:
             taken = used or {}
             return next((t for t in sites if taken.get(t, 0) + count <= self._limit(t)), sites[0])
         if any(p.domain == "sea" for p in profiles.values()):
-            return Problem("illegal", f"sea units are placed in a sea zone next to the complex, not in {space}", rule=R_MOBILIZE, hint="name the adjacent sea zone", path=path, code="place.sea-on-land")
+            zones = sorted(t for t in w.board.neighbours(space) if w.is_sea(t)) if usable(space) else []
+            hint = f"name a sea zone next to {space}: {', '.join(zones)}" if zones else self._factories_hint()
+            return Problem("illegal", f"sea units are placed in a sea zone next to a complex, not in {space}", rule=R_MOBILIZE, hint=hint, path=path, code="place.sea-on-land")
         if not usable(space):
             owner = next((u.owner for u in w.units_at(space) if w.utype(u).has("factory")), None)
             if owner and owner != w.power and w.is_friendly(owner):

@@ -198,3 +198,15 @@ def test_interceptors_leave_a_territory_captured_after_the_raid() -> None:
     battle = result.log.battles[0]["battle"]
     assert all(f.unit != "fighter" for f in battle.defenders)  # the interceptor did not defend
     assert units_at(result.state, "Archangel", "Soviet Union").get("fighter") == 1
+
+
+def test_a_ship_placed_on_land_is_pointed_to_the_sea() -> None:
+    """Phase 5: Mobilize New Units: sea units go in a sea zone adjacent to the industrial complex;
+    the hint names those zones, or the power's complexes where the territory has none."""
+    st = state(turn="Germany")
+    problems = validate(st, "Germany", "purchase: {submarine: 1}\nplace: {Germany: 1 submarine}\n")
+    assert codes(problems) == ["place.sea-on-land"]
+    assert problems[0].hint == "name a sea zone next to Germany: SZ 5"
+    problems = validate(st, "Germany", "purchase: {submarine: 1}\nplace: {Poland: 1 submarine}\n")
+    assert codes(problems) == ["place.sea-on-land"]
+    assert problems[0].hint.startswith("your complexes: ") and "Germany" in problems[0].hint
