@@ -13,7 +13,7 @@ from typing import Callable
 
 from pbem.engine.orders import Move
 from pbem.engine.problems import Problem
-from pbem.engine.words import count_of, possessive
+from pbem.engine.words import count_of, plural, possessive
 from pbem.engine.world import Unit, World
 
 R_COMBAT = "Combat Move"
@@ -247,7 +247,7 @@ class Mover:
             if len(movable) < count:
                 have = len(pool)
                 if have < count:
-                    hint = f"{have} {utype} of {w.power} stand{'s' if have == 1 else ''} in {move.frm}" if have else self._where_are(utype)
+                    hint = f"{count_of(have, utype)} of {w.power} stand{'s' if have == 1 else ''} in {move.frm}" if have else self._where_are(utype)
                     carried = self._carried_away(utype, move.frm)
                     if carried:
                         hint = carried
@@ -315,8 +315,8 @@ class Mover:
     def _where_are(self, utype: str) -> str:
         spaces = sorted({u.space for u in self.w.units.values() if u.owner == self.w.power and u.type == utype})
         if not spaces:
-            return f"{self.w.power} has no {utype}"
-        return f"{self.w.power}'s {utype} stand in " + ", ".join(spaces[:6]) + (" ..." if len(spaces) > 6 else "")
+            return f"{self.w.power} has no {plural(utype)}"
+        return f"{possessive(self.w.power)} {plural(utype)} stand in " + ", ".join(spaces[:6]) + (" ..." if len(spaces) > 6 else "")
 
     def _may_move_in_noncombat(self, u: Unit) -> bool:
         if u.retreated and self.w.utype(u).domain != "air":

@@ -289,3 +289,15 @@ def test_a_move_of_two_kinds_is_made_whole_or_not_at_all() -> None:
     w = turn.w
     assert sorted(u.type for u in w.units_at("Finland") if u.owner == "Germany") == ["fighter", "infantry", "infantry"]
     assert [u.type for u in w.units_at("Karelia S.S.R.") if u.owner == "Germany"] == ["infantry"]
+
+
+def test_a_move_of_missing_units_says_where_they_are() -> None:
+    """Units must exist where the order names them: the hint counts those there, or names where
+    the power's units of that type stand, in plain English ("2 tanks", "Germany's tanks")."""
+    st = state(turn="Soviet Union")
+    problems = validate(st, "Soviet Union", "combat_move:\n  - {units: 1 tank, from: Karelia S.S.R., to: Finland}\n")
+    assert codes(problems)[0] == "move.no-units"
+    assert (problems[0].hint or "").startswith("Soviet Union's tanks stand in ")
+    problems = validate(st, "Soviet Union", "combat_move:\n  - {units: 9 infantry, from: Karelia S.S.R., to: Finland}\n")
+    assert codes(problems)[0] == "move.no-units"
+    assert (problems[0].hint or "").endswith("infantry of Soviet Union stand in Karelia S.S.R.")
