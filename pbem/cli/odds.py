@@ -56,6 +56,8 @@ def parse_units(text: str, units: Mapping[str, UnitType]) -> dict[str, int]:
     for item in re.split(r"[,;+]|\band\b", text):
         if not item.strip():
             continue
+        if re.match(r"\s*-\s*\d", item):
+            raise click.BadParameter(f"cannot read {item.strip()!r}: a count is 0 or more, like '3 infantry'")
         match = _ITEM.match(item)
         if not match or not match.group(2):
             raise click.BadParameter(f"cannot read {item.strip()!r}: write it like '3 infantry'")

@@ -95,6 +95,11 @@ def test_user_errors_exit_2_without_traceback():
         assert "Traceback" not in res.output
 
 
+def test_a_negative_count_is_named_as_such():
+    res = run("--attack", "-3 infantry", "--defend", "1 infantry")
+    assert res.exit_code == 2 and "a count is 0 or more" in res.output
+
+
 def test_the_readme_lists_every_json_field() -> None:
     """README's `pbem odds --json` field list is the real one (issue: a player's view)."""
     import json
