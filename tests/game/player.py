@@ -1,0 +1,187 @@
+"""A random player for soak tests: it drafts orders from what it sees on the board, then keeps
+only what the validator accepts, so that long games of every rule system reach battles, captures,
+fallen capitals and placements the hand-written cases do not.
+
+It knows no rule: it buys what it can pay for, attacks enemy neighbours, marches and flies to
+neighbours and places at its complexes; every choice the rules forbid is found by `Game.check`
+and dropped (the item a problem points at, else a whole section), until the orders pass."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import yaml
+
+from pbem.engine.model import GameState
+from pbem.engine.problems import ProblemsError
+from pbem.game.game import Game
+
+SECTIONS = ("purchase", "combat_move", "battles", "noncombat_move", "place")
+MOST_REPAIRS = 40  # validations before the player gives up and passes its turn
+
+
+class RandomPlayer:
+    def __init__(self, game: Game, rng: random.Random) -> None:
+        self.ruleset = game.ruleset
+        self.rng = rng
+
+    # drafting ------------------------------------------------------------------------------
+    def draft(self, state: GameState, power: str) -> dict[str, Any]:
+        rs, rng = self.ruleset, self.rng
+        board = rs.board
+        side = rs.side_of(power)
+        mine = {s: dict(by[power]) for s, by in sorted(state.units.items()) if by.get(power)}
+
+        def hostile(space: str) -> bool:
+            owner = state.control.get(space)
+            enemy_units = any(o != power and self._known(o) and rs.side_of(o) != side for o in state.units.get(space, {}))
+            return (owner is not None and self._known(owner) and rs.side_of(owner) != side) or enemy_units
+
+        def some(counts: dict[str, int], domains: tuple[str, ...]) -> dict[str, int]:
+            picked = {u: rng.randint(1, n) for u, n in counts.items()
+                      if n > 0 and u in rs.units and rs.units[u].domain in domains and rs.units[u].move > 0
+                      and rng.random() < 0.7}
+            return picked
+
+        combat: list[dict[str, Any]] = []
+        noncombat: list[dict[str, Any]] = []
+        battles: dict[str, Any] = {}
+        moved: dict[str, dict[str, int]] = {}
+        for space, counts in mine.items():
+            here = board.spaces[space]
+            neighbours = sorted(n for n in board.neighbours(space) if not board.spaces[n].impassable)
+            if not neighbours:
+                continue
+            domains = ("land",) if here.is_land else ("sea",)
+            targets = [n for n in neighbours if hostile(n) and board.spaces[n].kind == here.kind]
+            if targets and rng.random() < 0.5:
+                units = some(counts, domains)
+                if units:
+                    target = rng.choice(targets)
+                    combat.append({"units": units, "from": space, "to": target})
+                    moved.setdefault(space, {}).update(units)
+                    if rng.random() < 0.3:
+                        battles[target] = self._directive(units, space)
+            air = some(counts, ("air",))
+            if air and rng.random() < 0.3:
+                target = rng.choice(neighbours)
+                if hostile(target):
+                    combat.append({"units": air, "from": space, "to": target})
+                    noncombat.append({"units": air, "from": target, "to": space})
+                    moved.setdefault(space, {}).update(air)
+            left = {u: n - moved.get(space, {}).get(u, 0) for u, n in counts.items()}
+            if rng.random() < 0.3:
+                units = some(left, domains + ("air",))
+                friendly = [n for n in neighbours if not hostile(n)]
+                if units and friendly:
+                    noncombat.append({"units": units, "from": space, "to": rng.choice(friendly)})
+        orders: dict[str, Any] = {"game": None, "power": power, "round": state.round}
+        purchase, place = self._buy_and_place(state, power)
+        if purchase:
+            orders["purchase"] = purchase
+        if combat:
+            orders["combat_move"] = combat
+        if battles:
+            orders["battles"] = battles
+        if noncombat:
+            orders["noncombat_move"] = noncombat
+        if place:
+            orders["place"] = place
+        return orders
+
+    def _known(self, name: str) -> bool:
+        try:
+            self.ruleset.power(name)
+            return True
+        except KeyError:
+            return False
+
+    def _directive(self, units: dict[str, int], origin: str) -> dict[str, Any]:
+        rng = self.rng
+        directive: dict[str, Any] = {}
+        if rng.random() < 0.5:
+            order = sorted(units)
+            rng.shuffle(order)
+            directive["order_of_loss"] = order
+        if rng.random() < 0.4:
+            directive["retreat"] = {"to": origin, "when": rng.choice(["after round 1", "after round 2", "attackers <= 1",
+                                                                       "defenders outnumber"])}
+        return directive
+
+    def _buy_and_place(self, state: GameState, power: str) -> tuple[Any, dict[str, dict[str, int]]]:
+        """Units each economy can pay for, placed at its complexes (ships in a zone beside one)."""
+        rs, rng, board = self.ruleset, self.rng, self.ruleset.board
+        economies = rs.power(power).economies
+        buyable = sorted(u.name for u in rs.units.values() if u.cost > 0 and u.domain in ("land", "sea", "air"))
+        bought: dict[str, dict[str, int]] = {}
+        place: dict[str, dict[str, int]] = {}
+        for country in economies:
+            money = state.treasury.get(country.name, 0)
+            sites = sorted(s for s, by in state.units.items() if board.spaces[s].is_land
+                           and state.control.get(s) == country.name
+                           and any(rs.units[u].has("factory") for u in by.get(power, {}) if u in rs.units))
+            if not sites:
+                continue
+            mine: dict[str, int] = {}
+            for _ in range(rng.randint(0, 6)):
+                unit = rng.choice(buyable)
+                if rs.units[unit].cost <= money:
+                    money -= rs.units[unit].cost
+                    mine[unit] = mine.get(unit, 0) + 1
+                    site = rng.choice(sites)
+                    if rs.units[unit].domain == "sea":
+                        zones = sorted(n for n in board.neighbours(site) if board.spaces[n].is_sea)
+                        if not zones:
+                            continue
+                        site = rng.choice(zones)
+                    place.setdefault(site, {})
+                    place[site][unit] = place[site].get(unit, 0) + 1
+            if mine:
+                bought[country.name] = mine
+        if len(economies) == 1:
+            return bought.get(economies[0].name, {}), place
+        return bought, place
+
+    # repairing -------------------------------------------------------------------------------
+    def orders(self, game: Game) -> bytes:
+        """The draft with what the validator refuses taken out, as an orders file."""
+        state = game.state()
+        power = game.power_to_move(state)
+        orders = self.draft(state, power)
+        orders["game"] = game.config.game
+        for _ in range(MOST_REPAIRS):
+            text = yaml.safe_dump(orders, sort_keys=False, allow_unicode=True).encode()
+            try:
+                game.check(text, "random.yaml")
+                return text
+            except ProblemsError as err:
+                if not self._drop(orders, [p.path for p in err.problems]):
+                    break
+        return f"game: {game.config.game}\npower: {power}\nround: {state.round}\n".encode()
+
+    def _drop(self, orders: dict[str, Any], paths: list[tuple[Any, ...]]) -> bool:
+        """Drop the items the problems point at (the last first, so indices hold); a problem
+        without a path drops the last section.  False when nothing is left to drop."""
+        dropped = False
+        for path in sorted((p for p in paths if p and p[0] in orders and p[0] in SECTIONS),
+                           key=lambda p: (p[0], p[1] if len(p) > 1 and isinstance(p[1], int) else -1), reverse=True):
+            section = orders.get(path[0])
+            if section is None:
+                continue
+            item = path[1] if len(path) > 1 else None
+            if isinstance(section, list) and isinstance(item, int) and item < len(section):
+                del section[item]
+            elif isinstance(section, dict) and item in section:
+                del section[item]
+            else:
+                del orders[path[0]]
+            if not orders.get(path[0], True):
+                orders.pop(path[0], None)
+            dropped = True
+        if not dropped:
+            for key in reversed(SECTIONS):
+                if key in orders:
+                    del orders[key]
+                    return True
+        return dropped
