@@ -17,6 +17,13 @@ from pbem.engine.model import GameState
 from pbem.engine.problems import ProblemsError
 from pbem.game.game import Game
 
+class _Dumper(yaml.SafeDumper):
+    """Writes a unit map used by two moves twice: orders files may not hold YAML aliases."""
+
+    def ignore_aliases(self, data: Any) -> bool:
+        return True
+
+
 SECTIONS = ("purchase", "combat_move", "battles", "noncombat_move", "place")
 MOST_REPAIRS = 40  # validations before the player gives up and passes its turn
 
@@ -70,6 +77,16 @@ class RandomPlayer:
                     combat.append({"units": air, "from": space, "to": target})
                     noncombat.append({"units": air, "from": target, "to": space})
                     moved.setdefault(space, {}).update(air)
+            raid = [n for n in self._within(space, 3) if hostile(n) and any(
+                rs.units[u].has("factory") for by in state.units.get(n, {}).values() for u in by if u in rs.units)]
+            bombers = {u: n for u, n in counts.items() if u in rs.units and rs.units[u].has("bomber")}
+            if raid and bombers and rng.random() < 0.4:
+                target = rng.choice(raid)
+                combat.append({"units": bombers, "from": space, "to": target, "mission": "strategic_bombing"})
+                noncombat.append({"units": bombers, "from": target, "to": space})
+                moved.setdefault(space, {}).update(bombers)
+            if here.is_land and rng.random() < 0.4:
+                combat += self._assault(state, power, space, counts, hostile)
             left = {u: n - moved.get(space, {}).get(u, 0) for u, n in counts.items()}
             if rng.random() < 0.3:
                 units = some(left, domains + ("air",))
@@ -89,6 +106,31 @@ class RandomPlayer:
         if place:
             orders["place"] = place
         return orders
+
+    def _assault(self, state: GameState, power: str, space: str, counts: dict[str, int], hostile) -> list[dict[str, Any]]:  # type: ignore[no-untyped-def]
+        """An amphibious assault from `space`: land units board a transport in a zone beside it and
+        land on a hostile coast of that zone."""
+        rs, rng, board = self.ruleset, self.rng, self.ruleset.board
+        for zone in sorted(board.neighbours(space)):
+            if not board.spaces[zone].is_sea or not any(rs.units[u].transport_capacity for u in state.units.get(zone, {}).get(power, {})
+                                                       if u in rs.units):
+                continue
+            coasts = sorted(n for n in board.neighbours(zone) if n != space and board.spaces[n].is_land and hostile(n))
+            cargo = [u for u, n in counts.items() if n > 0 and u in rs.units and rs.units[u].transport_size]
+            if coasts and cargo:
+                units = {rng.choice(cargo): 1}
+                target = rng.choice(coasts)
+                return [{"units": units, "from": space, "to": zone}, {"units": units, "from": zone, "to": target}]
+        return []
+
+    def _within(self, space: str, steps: int) -> list[str]:
+        """The spaces at most `steps` moves away (a bomber's raid and its way home)."""
+        board = self.ruleset.board
+        seen, edge = {space}, [space]
+        for _ in range(steps):
+            edge = sorted({n for s in edge for n in board.neighbours(s) if not board.spaces[n].impassable} - seen)
+            seen.update(edge)
+        return sorted(seen - {space})
 
     def _known(self, name: str) -> bool:
         try:
@@ -151,7 +193,7 @@ class RandomPlayer:
         orders = self.draft(state, power)
         orders["game"] = game.config.game
         for _ in range(MOST_REPAIRS):
-            text = yaml.safe_dump(orders, sort_keys=False, allow_unicode=True).encode()
+            text = yaml.dump(orders, Dumper=_Dumper, sort_keys=False, allow_unicode=True).encode()
             try:
                 game.check(text, "random.yaml")
                 return text
