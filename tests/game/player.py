@@ -185,6 +185,20 @@ class RandomPlayer:
             return bought.get(economies[0].name, {}), place
         return bought, place
 
+    def standing(self, game: Game, power: str) -> bytes:
+        """Random standing orders: an order of loss of every unit type, submarines that submerge or
+        not, and (Pacific's Japan) kamikaze at any ships."""
+        rs, rng = self.ruleset, self.rng
+        units = sorted(u.name for u in rs.units.values() if u.domain in ("land", "sea", "air"))
+        rng.shuffle(units)
+        policy: dict[str, Any] = {"order_of_loss": units, "submerge": rng.random() < 0.5, "hold_territory": rng.random() < 0.3}
+        orders: dict[str, Any] = {"default": policy}
+        if any(space.kamikaze for space in rs.board.spaces.values()) and power == "Japan":
+            ships = sorted(u.name for u in rs.units.values() if u.domain == "sea")
+            orders["kamikaze"] = [{"targets": rng.sample(ships, 2), "count": rng.randint(1, 2)}]
+        doc = {"game": game.config.game, "power": power, "standing_orders": orders}
+        return yaml.dump(doc, Dumper=_Dumper, sort_keys=False, allow_unicode=True).encode()
+
     # repairing -------------------------------------------------------------------------------
     def orders(self, game: Game) -> bytes:
         """The draft with what the validator refuses taken out, as an orders file."""

@@ -23,6 +23,9 @@ def play(path: Path, ruleset_id: str, seed: int, turns: int) -> dict[str, int]:
     """Play `turns` power-turns (or to a victory); what happened, counted."""
     game = new_game(path, ruleset_id, {}, game_id="soak", dice_mode="local", local_seed=f"soak-{seed}")
     player = RandomPlayer(game, random.Random(seed))
+    for power in game.ruleset.turn_order:
+        game.submit(player.standing(game, power), f"{power}-standing.yaml")
+    game = Game(path)
     seen = {"turns": 0, "battles": 0, "captures": 0}
     for _ in range(turns):
         game.submit(player.orders(game), "orders.yaml")
