@@ -277,6 +277,7 @@ def odds(
     if as_json:
         click.echo(json.dumps(data, indent=2, sort_keys=True))
         return
+    from pbem.engine.words import count_of, plural
     from pbem.report.render import stored_odds
 
     pct = lambda x: f"{100 * stored_odds(x):5.1f}%"  # noqa: E731  # (as reports show it)
@@ -295,9 +296,9 @@ def odds(
         f"defender {result.expected_ipc_loss['defender']:.1f}; rounds {result.expected_rounds:.2f}"
     )
     for side in ("attacker", "defender"):
-        left = ", ".join(f"{n:.2f} {u}" for u, n in result.expected_survivors[side].items())
+        left = ", ".join(f"{n:.2f} {u if f'{n:.2f}' == '1.00' else plural(u)}" for u, n in result.expected_survivors[side].items())
         click.echo(f"  expected {side} survivors: {left or 'none'}")
     click.echo("  most likely:")
     for f in result.most_likely:
-        show = lambda m: ", ".join(f"{n} {u}" for u, n in m.items()) or "nothing"  # noqa: E731
+        show = lambda m: ", ".join(count_of(n, u) for u, n in m.items()) or "nothing"  # noqa: E731
         click.echo(f"    {pct(f.probability)}  {f.winner:8}  attacker: {show(f.attacker)}; defender: {show(f.defender)}")

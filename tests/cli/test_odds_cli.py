@@ -183,3 +183,9 @@ def test_odds_imports_neither_the_turn_engine_nor_the_game_repository(tmp_path) 
                      for _ in range(2))
     assert "attacker" in first.lower() and "'pbem.engine.turn'" not in first and "'importlib.metadata'" not in first
     assert "attacker" in second.lower() and second.strip().splitlines()[-1] == "[]"
+
+
+def test_the_text_counts_units_in_english():
+    res = run("--ruleset", "revised", "--attack", "1 fighter", "--defend", "4 submarine", "--defender-submerge")
+    assert "defender: 4 submarines" in res.output and "expected defender survivors: 3.50 submarines" in res.output
+    assert "expected attacker survivors: 1.00 fighter\n" in res.output
