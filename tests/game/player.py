@@ -24,7 +24,7 @@ class _Dumper(yaml.SafeDumper):
         return True
 
 
-SECTIONS = ("purchase", "combat_move", "battles", "noncombat_move", "place")
+SECTIONS = ("declare_war", "repair", "purchase", "combat_move", "battles", "noncombat_move", "place")
 MOST_REPAIRS = 40  # validations before the player gives up and passes its turn
 
 
@@ -94,6 +94,13 @@ class RandomPlayer:
                 if units and friendly:
                     noncombat.append({"units": units, "from": space, "to": rng.choice(friendly)})
         orders: dict[str, Any] = {"game": None, "power": power, "round": state.round}
+        enemies = sorted(p for p in rs.turn_order if rs.side_of(p) != side)
+        if enemies and rng.random() < 0.15:
+            orders["declare_war"] = [rng.choice(enemies)]  # refused where the rules have no such choice
+        damaged = {t: n for t, n in sorted(state.damage.items()) if n > 0 and state.control.get(t) in
+                   {c.name for c in rs.power(power).economies}}
+        if damaged and rng.random() < 0.5:
+            orders["repair"] = {t: rng.randint(1, n) for t, n in damaged.items()}
         purchase, place = self._buy_and_place(state, power)
         if purchase:
             orders["purchase"] = purchase
