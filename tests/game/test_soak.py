@@ -1,6 +1,7 @@
 """Soak: games of every rule system played by random players (`tests.game.player`), turn after
 turn, through the game repository as a host runs them: each turn's orders pass validation and are
-adjudicated, the state keeps its invariants, and the whole history audits clean.
+adjudicated, its report renders in every format, the state keeps its invariants, and the whole
+history audits clean.
 
 One round of each system runs with the suite; the long games are marked slow and run apart
 (`pytest -m slow`)."""
@@ -14,6 +15,7 @@ import pytest
 
 from pbem.game.audit import audit_game
 from pbem.game.game import Game, new_game
+from pbem.report.render import render_report
 from tests.game.player import RandomPlayer
 
 SYSTEMS = ("1942-2e", "revised", "europe-1999", "pacific-2001", "global-1940", "global-1940-ams")
@@ -30,6 +32,8 @@ def play(path: Path, ruleset_id: str, seed: int, turns: int) -> dict[str, int]:
     for _ in range(turns):
         game.submit(player.orders(game), "orders.yaml")
         _, report = game.adjudicate()
+        for fmt in ("bbcode", "html", "text"):  # markdown and JSON are written by the adjudication
+            assert render_report(report, fmt).strip()
         game = Game(path)
         state = game.state()
         seen["turns"] += 1
