@@ -17,6 +17,7 @@ from pbem.engine.model import GameState
 from pbem.engine.problems import ProblemsError
 from pbem.game.game import Game
 
+
 class _Dumper(yaml.SafeDumper):
     """Writes a unit map used by two moves twice: orders files may not hold YAML aliases."""
 
