@@ -69,3 +69,23 @@ def test_long_random_games_adjudicate_and_audit(ruleset_id: str, seed: int, tmp_
     """Fifty power-turns of random play (or to a victory), audited clean."""
     seen = play(tmp_path / "g", ruleset_id, seed=100 + seed, turns=50)
     assert seen["battles"] > 0, seen
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("ruleset_id", SYSTEMS)
+def test_a_random_game_audits_clean_under_other_string_hashes(ruleset_id: str, tmp_path: Path) -> None:
+    """Determinism: thirty power-turns of random play in one process replay byte for byte in
+    another whose string hashes (and so the order of every set of names) differ."""
+    import os
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[2]
+    env = dict(os.environ, PYTHONHASHSEED="1", XDG_CONFIG_HOME=str(tmp_path / "xdg"))
+    script = f"from pathlib import Path; from tests.game.test_soak import play; play(Path({str(tmp_path / 'g')!r}), {ruleset_id!r}, 7, 30)"
+    played = subprocess.run([sys.executable, "-c", script], cwd=root, env=env, capture_output=True, text=True)
+    assert played.returncode == 0, played.stderr[-2000:]
+    env["PYTHONHASHSEED"] = "2"
+    audited = subprocess.run([sys.executable, "-m", "pbem", "audit", "--game", str(tmp_path / "g")], env=env,
+                             capture_output=True, text=True)
+    assert audited.returncode == 0 and "audit ok" in audited.stdout, audited.stdout[-2000:] + audited.stderr[-2000:]
