@@ -106,11 +106,13 @@ class BattlePlan:
 
 
 def _is_cargo(w: World, u: Unit) -> bool:
-    """Cargo does not fight: land units aboard transports, and an ally's fighters on a carrier."""
+    """Cargo does not fight: land units aboard transports, an ally's fighters on a carrier, and air
+    units left aboard a carrier as it moved (Rules.movement.carrier_air_in_combat_move "cargo")."""
     if u.carrier is None:
         return False
     host = w.units.get(u.carrier)
-    return w.utype(u).domain == "land" or (host is not None and host.owner != u.owner and host.owner == w.power)
+    return (w.utype(u).domain == "land" or u.stowed
+            or (host is not None and host.owner != u.owner and host.owner == w.power))
 
 
 def _attackers(w: World, space: str) -> list[Unit]:

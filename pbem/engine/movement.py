@@ -277,8 +277,11 @@ class Mover:
             return ""
         host = w.units.get(gone[0].carrier)
         host_type = host.type if host is not None else "carrier"
-        return (f"{len(gone)} {utype} aboard the {host_type} that moved from {space} to {gone[0].space} went with it: "
-                f"units aboard move with their {host_type}, so they need no move of their own")
+        said = f"{count_of(len(gone), utype)} aboard the {host_type} that moved from {space} to {gone[0].space} went with it"
+        if any(u.stowed for u in gone):
+            return (f"{said} as cargo and flies no more this turn: an air unit must take off before its carrier "
+                    "moves, so list its move before the carrier's")
+        return f"{said}: units aboard move with their {host_type}, so they need no move of their own"
 
     def _continues(self, u: Unit, phase: str) -> bool:
         """A move given in legs: a unit that already moved in this phase may go on from where it
@@ -500,17 +503,8 @@ class Mover:
                 u.after_battle_move = 0
             if u.carrier is not None and domain == "air":
                 u.carrier = None
-            if phase == "combat" and domain == "sea" and not w.rules.movement.carrier_takes_own_fighters_in_combat:
-                for rider in w.cargo_of(u):
-                    if w.utype(rider).domain == "air" and rider.owner == u.owner:
-                        rider.carrier = None  # left in the air in the starting zone (Rules.movement.carrier_takes_own_fighters_in_combat)
-            if phase == "noncombat" and domain == "sea" and path and not w.rules.movement.carrier_takes_own_fighters_in_combat:
-                for rider in w.cargo_of(u):
-                    # Europe and Pacific, Aircraft Carriers: a fighter that did not take off before its
-                    # carrier moved "is treated as cargo for the remainder of your turn and may not fly"
-                    if w.utype(rider).domain == "air" and rider.owner == u.owner:
-                        rider.moved = max(rider.moved, w.utype(rider).move)
-                        rider.phase = phase
+            if domain == "sea" and (path or phase == "combat"):
+                self._carrier_air(u, phase)
             w.move_unit(u, path, cost)
             u.phase = phase
             u.order = move.yaml_path
@@ -534,6 +528,24 @@ class Mover:
                         assert isinstance(taken, list)
                         taken.append(space)
         return []
+
+    def _carrier_air(self, carrier: Unit, phase: str) -> None:
+        """A ship moves: its owner's air units still aboard stay in the air where it was, ride along as
+        cargo, or ride along free to fly on (Rules.movement.carrier_air_in_combat_move, _noncombat_move)."""
+        w = self.w
+        rule = w.rules.movement.carrier_air_in_combat_move if phase == "combat" else w.rules.movement.carrier_air_in_noncombat_move
+        for rider in w.cargo_of(carrier):
+            if w.utype(rider).domain != "air" or rider.owner != carrier.owner:
+                continue
+            if rule == "in_the_air":
+                rider.carrier = None  # launched: it stays in the starting zone for a move of its own
+            elif rule == "cargo":
+                # Europe and Pacific, Aircraft Carriers: a fighter that did not take off before its
+                # carrier moved "is treated as cargo for the remainder of your turn and may not fly,
+                # fight or be used as a casualty"
+                rider.moved = max(rider.moved, w.utype(rider).move)
+                rider.phase = phase
+                rider.stowed = True
 
     def _airborne(self, move: Move, units: list[Unit]) -> list[Problem]:
         """An airborne assault (Rules.airborne): infantry from an operational base, flown like air units

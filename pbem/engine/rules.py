@@ -49,6 +49,11 @@ class Interjection:
     reason: str
 
 
+# What a moving carrier does with its owner's air units still aboard (MovementRules)
+CarrierAirInCombat = Literal["in_the_air", "cargo"]
+CarrierAirInNoncombat = Literal["along", "cargo"]
+
+
 @dataclass(frozen=True)
 class MovementRules:
     """Moving units in combat and noncombat move: hostile zones, blitzes, landing, carriers, transports, straits."""
@@ -78,12 +83,15 @@ class MovementRules:
     # Defending air units whose carrier sank move one space to land: may that space be one where
     # there is a battle this turn?  True: not (Revised FAQ: it "must not have been contested").
     stranded_air_avoids_contested: bool
-    # Does a carrier moving in combat move take its owner's fighters aboard along (they attack with
-    # it)?  False (Revised FAQ): they stay "in the air" in its starting zone for a move of their own
-    # (an ally's fighters aboard are cargo either way).
-    # False also means (Europe, Pacific): a fighter still aboard when its carrier moves in noncombat
-    # move is cargo for the rest of the turn and flies no more.
-    carrier_takes_own_fighters_in_combat: bool
+    # What a carrier's own air units still aboard do when it moves in combat move (an ally's are
+    # cargo either way; those that fight are ordered to move themselves, or with it: `units: "1
+    # aircraft carrier, 2 fighters"`): "in_the_air", they launched and stay in its starting zone
+    # for a move of their own (1942, Revised FAQ); "cargo", they did not take off, so they ride
+    # along, neither fight nor are hit, and go down with it (Europe, Pacific).
+    carrier_air_in_combat_move: CarrierAirInCombat
+    # The same in noncombat move: "along", they move with it and may still fly what they have left
+    # (1942's engine behaviour); "cargo", they are cargo for the rest of the turn and fly no more.
+    carrier_air_in_noncombat_move: CarrierAirInNoncombat
     # May a carrier move after a fighter landed on it this turn?  False (Europe, Aircraft Carriers):
     # "If a fighter lands upon your aircraft carrier during your turn, you may not move the carrier
     # for the remainder of that turn."

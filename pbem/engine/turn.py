@@ -721,8 +721,8 @@ class Turn:
         capacity = self._carrier_room()
         new_carriers = self._new_carrier_zones() | self._zones_carriers_can_reach()
         for u in sorted(w.units.values(), key=lambda u: u.id):
-            if not w.commands(u) or u.phase != "combat" or w.utype(u).domain != "air":
-                continue
+            if not w.commands(u) or u.phase != "combat" or w.utype(u).domain != "air" or u.stowed:
+                continue  # (a stowed air unit is cargo aboard its carrier: it stays there)
             if u.mission is not None and self.rules.hooks.one_way_missions is not None and u.mission in self.rules.hooks.one_way_missions(self.options, w.power, w.utype(u)):
                 continue  # it is lost in its battle and needs no landing (Rules.hooks.one_way_missions)
             left = w.utype(u).move - u.moved

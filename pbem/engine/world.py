@@ -44,6 +44,7 @@ class Unit:
     combat_path: int = 0  # how much of `path` was flown in combat move (the rest is the flight home)
     noncombat_work: str | None = None  # transports after combat (Revised): "load" or "offload" done
     submerged: bool = False  # submerged in a battle this turn: out of sight until the turn ends
+    stowed: bool = False  # an air unit left aboard its carrier as it moved: cargo for the rest of the turn
     after_battle_move: int = 0  # spaces it may still move in noncombat after its battle (Rules.hooks.move_after_battle)
     path: list[str] = field(default_factory=list)
 

@@ -468,7 +468,9 @@ def _units(case: Case, ruleset: Any, value: Any, where: tuple[Any, ...]) -> dict
 
 
 def _show(units: Mapping[str, int]) -> str:
-    return ", ".join(f"{n} {u}" for u, n in sorted(units.items())) or "nothing"
+    from pbem.engine.words import count_of
+
+    return ", ".join(count_of(n, u) for u, n in sorted(units.items())) or "nothing"
 
 
 def section_index(paths: Iterable[str | Path]) -> list[tuple[str, str]]:

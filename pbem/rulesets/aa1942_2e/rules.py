@@ -37,8 +37,14 @@ RULES = Rules(
         fighters_land_after_noncombat=False,
         # Aircraft Carriers: a fighter whose carrier sank lands one space away, battle or not.
         stranded_air_avoids_contested=False,
-        # A carrier's own fighters move with it (engine behaviour kept for 1942).
-        carrier_takes_own_fighters_in_combat=True,
+        # Combat Move Phase, Aircraft Carriers: "Any fighters belonging to an aircraft carrier launch
+        # before the carrier moves and move independently of the carrier.  These fighters can make a
+        # combat move from the carrier's sea zone, or they can remain in the sea zone until the
+        # Noncombat Move phase"; Fighters: each "launches before combat (even if it is not
+        # participating in combat)".  Those that attack with it are ordered with it.
+        carrier_air_in_combat_move="in_the_air",
+        # In noncombat move a fighter left aboard rides along, as if it flew beside its carrier.
+        carrier_air_in_noncombat_move="along",
         # Aircraft Carriers: no rule keeps a carrier in place once a fighter landed (fighter and carrier
         # "END their movement in the same sea zone"): moves apply in order.
         carrier_moves_after_landing=True,

@@ -50,8 +50,10 @@ RULES = Rules(
         stranded_air_avoids_contested=False,
         # Aircraft Carriers: "It must also take off before you move the carrier. If the fighter doesn't
         # take off before you move the carrier, the fighter is treated as cargo for the remainder of
-        # your turn": fighters that fight are ordered to move themselves.
-        carrier_takes_own_fighters_in_combat=False,
+        # your turn and may not fly, fight or be used as a casualty" (the example: the fighter aboard
+        # "is lost as well" with its carrier).  Fighters that fight are ordered to move themselves.
+        carrier_air_in_combat_move="cargo",
+        carrier_air_in_noncombat_move="cargo",
         # Aircraft Carriers: "If a fighter lands upon your aircraft carrier during your turn, you may not
         # move the carrier for the remainder of that turn."
         carrier_moves_after_landing=False,

@@ -41,10 +41,14 @@ RULES = Rules(
         # AAA "Moves only in noncombat"; "AAA does not fire on aircraft that only fly over".
         aa_moves_in_combat=False,
         aa_fires_at_overflight="never",
-        # Fighters land as moves are made; a carrier's own fighters move with it (as in 1942).
+        # Fighters land as moves are made.
         fighters_land_after_noncombat=False,
         stranded_air_avoids_contested=False,
-        carrier_takes_own_fighters_in_combat=True,
+        # The box's Aircraft Carriers rule is 1942 Second Edition's (which restates it): air units aboard
+        # "launch before the carrier moves and move independently of the carrier", or "remain in the
+        # sea zone until the Noncombat Move phase"; in noncombat move they ride along, as in 1942.
+        carrier_air_in_combat_move="in_the_air",
+        carrier_air_in_noncombat_move="along",
         carrier_moves_after_landing=True,
         transport_combat_move_in_legs=False,
         # "An amphibious assault is a combat move, so the transport cannot move in noncombat afterwards".

@@ -52,8 +52,11 @@ RULES = Rules(
         # not move again that turn": landings happen as moves are made.
         fighters_land_after_noncombat=False,
         stranded_air_avoids_contested=False,
-        # Aircraft Carriers: fighters "must take off before it moves; otherwise they are cargo".
-        carrier_takes_own_fighters_in_combat=False,
+        # Aircraft Carriers: a fighter "must also take off before you move the carrier.  If the fighter
+        # doesn't take off before you move the carrier, the fighter is treated as cargo for the
+        # remainder of your turn and may not fly, fight or be used as a casualty".
+        carrier_air_in_combat_move="cargo",
+        carrier_air_in_noncombat_move="cargo",
         carrier_moves_after_landing=False,
         # Transports: "A transport may load before, during or after moving".
         transport_combat_move_in_legs=True,

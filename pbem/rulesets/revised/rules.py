@@ -74,7 +74,10 @@ RULES = Rules(
         # FAQ, Transports and Carriers: "During the combat move, the carrier can move and leave its
         # fighters behind in the sea zone (consider them to be in the air)"; an ally's fighter aboard
         # "must remain on board as cargo".  Fighters that go along are ordered to move themselves.
-        carrier_takes_own_fighters_in_combat=False,
+        carrier_air_in_combat_move="in_the_air",
+        # Special Combat Moves, Aircraft Carriers: "Fighters that you don't launch before moving the
+        # aircraft carrier are cargo".
+        carrier_air_in_noncombat_move="cargo",
         # Fighters land at the very end of noncombat move (fighters_land_after_noncombat), so no landing
         # ever comes before a carrier's move.
         carrier_moves_after_landing=True,
