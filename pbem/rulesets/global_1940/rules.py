@@ -44,9 +44,10 @@ RULES = Rules(
         # Fighters land as moves are made.
         fighters_land_after_noncombat=False,
         stranded_air_avoids_contested=False,
-        # The box's Aircraft Carriers rule is 1942 Second Edition's (which restates it): air units aboard
-        # "launch before the carrier moves and move independently of the carrier", or "remain in the
-        # sea zone until the Noncombat Move phase"; in noncombat move they ride along, as in 1942.
+        # Aircraft Carriers (the AMS guide restating the box, E15/E31): "Any fighters or tactical bombers
+        # on a carrier launch before the carrier moves and they move independent of the carrier", as in
+        # 1942 Second Edition, where they may also "remain in the sea zone until the Noncombat Move
+        # phase"; in noncombat move they ride along, as in 1942.
         carrier_air_in_combat_move="in_the_air",
         carrier_air_in_noncombat_move="along",
         carrier_moves_after_landing=True,
