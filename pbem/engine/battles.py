@@ -687,8 +687,8 @@ def _land_stranded(turn: Turn, zone: str) -> None:
     # Rules.movement.stranded_air_avoids_contested: not into a space with a battle this turn.
     avoid = turn.contested if w.rules.movement.stranded_air_avoids_contested else set()
     for u in sorted(w.units_at(zone), key=lambda u: u.id):
-        if w.commands(u) or w.utype(u).domain != "air" or u.carrier is not None:
-            continue
+        if w.commands(u) or w.utype(u).domain != "air" or u.carrier is not None or u.mission == "scrambled":
+            continue  # (scrambled units fly home to their base after all combat: scramble.fly_home)
         host = _carrier_with_room(w, zone, u)
         if host is not None:
             u.carrier = host.id

@@ -204,6 +204,11 @@ class RandomPlayer:
         if any(space.kamikaze for space in rs.board.spaces.values()) and power == "Japan":
             ships = sorted(u.name for u in rs.units.values() if u.domain == "sea")
             orders["kamikaze"] = [{"targets": rng.sample(ships, 2), "count": rng.randint(1, 2)}]
+        if game.rules.scramble is not None:
+            bases = sorted(s for s, by in game.state().units.items() if any(
+                rs.units[u].has("air_base") for u in by.get(power, {}) if u in rs.units))
+            if bases:
+                orders["scramble"] = [{"from": b} for b in bases if rng.random() < 0.7]
         doc = {"game": game.config.game, "power": power, "standing_orders": orders}
         return yaml.dump(doc, Dumper=_Dumper, sort_keys=False, allow_unicode=True).encode()
 
