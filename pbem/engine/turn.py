@@ -522,7 +522,8 @@ class Turn:
 
                     retry = self._apply(_replace(move, units=reduced))
                     if not retry:
-                        self.log.notes.append(f"Only {_units_text(reduced)} of the {_units_text(move.units)} ordered from {move.frm} to {move.to} were left to move")
+                        self.log.notes.append(f"Only {_units_text(reduced)} of the {_units_text(move.units)} ordered from {move.frm} to {move.to} "
+                                               f"{'was' if sum(reduced.values()) == 1 else 'were'} left to move")
                         move, found = _replace(move, units=reduced), []
             if (found and self.validating and move.frm in self._refused_into | self._unread_before(move)
                     and all(p.code == "move.no-units" for p in found)):

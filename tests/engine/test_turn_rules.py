@@ -210,3 +210,16 @@ def test_a_ship_placed_on_land_is_pointed_to_the_sea() -> None:
     problems = validate(st, "Germany", "purchase: {submarine: 1}\nplace: {Poland: 1 submarine}\n")
     assert codes(problems) == ["place.sea-on-land"]
     assert problems[0].hint.startswith("your complexes: ") and "Germany" in problems[0].hint
+
+
+def test_survivors_of_a_battle_still_make_their_noncombat_move() -> None:
+    """Noncombat Move: orders are written before the dice, so when a battle leaves fewer units than
+    a noncombat order names, the survivors make the move and the report says how many."""
+    st = state(turn="Germany", clear=("Karelia S.S.R.", "Norway"),
+               units={"Karelia S.S.R.": {"Soviet Union": {"infantry": 1}}, "Norway": {"Germany": {"fighter": 2}}})
+    body = ("combat_move:\n  - {units: 2 fighters, from: Norway, to: Karelia S.S.R.}\n"
+            "noncombat_move:\n  - {units: 2 fighters, from: Karelia S.S.R., to: Norway}\n")
+    dice = {"battle/Karelia S.S.R./round-1/attacker": [1, 6], "battle/Karelia S.S.R./round-1/defender": [2]}
+    result = play(st, "Germany", body, dice=dice)
+    assert units_at(result.state, "Norway", "Germany") == {"fighter": 1}
+    assert "Only 1 fighter of the 2 fighters ordered from Karelia S.S.R. to Norway was left to move" in result.log.notes
