@@ -29,8 +29,8 @@ REASON_TEXT = {
     "directive": {"attacker": "the order of loss in the battle directive", "defender": "the order of loss in the standing orders"},
     "default": {"attacker": "cheapest first (not in an order of loss)",
                 "defender": "cheapest first (not in the standing orders' order of loss)"},
-    "rule: as many hits as possible must be assigned": "rule: as many hits as possible must be assigned (General Combat)",
-    "rule: transports chosen last": "rule: transports are chosen last (Transports)",
+    "rule: as many hits as possible must be assigned": "as many hits as possible must be assigned (General Combat)",
+    "rule: transports chosen last": "transports are chosen last (Transports)",
     "defenceless transports": "rule: defenceless transports are destroyed (General Combat, step 5)",
     "aa alone": "rule: antiaircraft artillery alone is destroyed (General Combat, step 7)",
 }

@@ -72,3 +72,24 @@ def test_stored_odds_keep_ten_decimals_so_a_last_bit_of_the_calculator_changes_n
     moved = battle_odds(battle, Orders(hold_territory=True), Orders(), False, 40_000)
     assert moved == stored
     assert percent(exact.attacker_win) == percent(stored["attacker_win"])
+
+
+def test_a_casualty_chosen_by_a_rule_names_the_rule_once() -> None:
+    """Transports (1942 2E): "transports can only be chosen as a casualty if there are no other
+    eligible units" - the report reads "rule: transports are chosen last", not "rule: rule: ..."
+    (every format writes the label, a colon, then the reason)."""
+    board = load_ruleset("1942-2e").board
+    target = sorted(n for n in board.neighbours("SZ 5") if board.spaces[n].is_sea)[0]
+    st = state(turn="Germany", clear=("SZ 5", target), units={"SZ 5": {"Germany": {"destroyer": 2}},
+                                                              target: {"United Kingdom": {"transport": 1, "cruiser": 1}}})
+    body = f"combat_move:\n  - {{units: 2 destroyers, from: SZ 5, to: {target}}}\n"
+    dice = {f"battle/{target}/round-1/attacker": [1, 1], f"battle/{target}/round-1/defender": [6]}
+    from pbem.engine.orders import DefencePolicy, StandingOrders
+
+    transport_first = {"United Kingdom": StandingOrders("United Kingdom", DefencePolicy(order_of_loss=("transport", "cruiser")),
+                                                        explicit=True)}
+    result = play(st, "Germany", body, dice=dice, standing=transport_first)
+    entry = next(e for e in result.log.battles if e["battle"].space == target)
+    text = str(_battle(entry, "Germany", low_luck=False))
+    assert "'chosen_by': 'rule', 'reason': 'transports are chosen last (Transports)'" in text
+    assert "'reason': 'rule:" not in text
