@@ -33,6 +33,7 @@ class RandomPlayer:
     def __init__(self, game: Game, rng: random.Random) -> None:
         self.ruleset = game.ruleset
         self.rng = rng
+        self.patrols = game.rules.movement.combat_air_patrol
 
     # drafting ------------------------------------------------------------------------------
     def draft(self, state: GameState, power: str) -> dict[str, Any]:
@@ -89,6 +90,12 @@ class RandomPlayer:
             if here.is_land and rng.random() < 0.4:
                 combat += self._assault(state, power, space, counts, hostile)
             left = {u: n - moved.get(space, {}).get(u, 0) for u, n in counts.items()}
+            patrol = {u: n for u, n in left.items() if n > 0 and u in rs.units and rs.units[u].lands_on_carriers}
+            if self.patrols and here.is_land and patrol and rng.random() < 0.3:
+                zones = [n for n in neighbours if board.spaces[n].is_sea]
+                if zones:  # Pacific, Combat Air Patrol
+                    noncombat.append({"units": patrol, "from": space, "to": rng.choice(zones), "mission": "cap"})
+                    left = {u: n - patrol.get(u, 0) for u, n in left.items()}
             if rng.random() < 0.3:
                 units = some(left, domains + ("air",))
                 friendly = [n for n in neighbours if not hostile(n)]
