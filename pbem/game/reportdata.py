@@ -48,6 +48,11 @@ def _reason(reason: str, side: str) -> str:
     return text[side] if isinstance(text, dict) else text
 
 
+# CombatRules.submerge_timing -> before or after the round's dice, and what the report says
+SUBMERGE_WHEN = {"instead_of_surprise_strike": ("start", "submerge order, before the round's dice"),
+                 "instead_of_return_fire": ("end", "submerge order, instead of firing back"),
+                 "at_press_or_retreat": ("end", "submerge order, after the round's fire")}
+
 CHOSEN_BY = {
     "directive": "directive",
     "default": "default",
@@ -159,9 +164,19 @@ def _battle(entry: Mapping[str, Any], mover: str, low_luck: bool) -> dict[str, A
     elif air:
         retreat = {"round": max(outcome.rounds, 1), "to": battle.space, "units": dict(sorted(air.items())),
                    "reason": "the attacker's retreat directive; air units retreat where they are and land in the noncombat move"}
-    submerged = []
-    for owner, by in outcome.submerged.items():
-        submerged.append({"round": outcome.rounds, "side": "attacker" if owner == mover else "defender", "power": owner, "units": dict(by), "reason": "submerge order"})
+    # each submerging where the battle's log has it: its round, and before or after that round's dice
+    went: dict[tuple[int, bool, str, str, str], dict[str, int]] = {}
+    for ev in outcome.events:
+        if isinstance(ev, cm.Submerged):
+            when, why = SUBMERGE_WHEN[ev.timing]
+            for owner, unit, n in ev.units:
+                by = went.setdefault((ev.round, when == "end", ev.side, owner, why), {})
+                by[unit] = by.get(unit, 0) + n
+    submerged = [{"round": rnd, "when": "end" if end else "start", "side": side, "power": owner,
+                  "units": dict(sorted(by.items())), "reason": why}
+                 for (rnd, end, side, owner, why), by in sorted(went.items())]
+    for s in submerged:
+        rounds.setdefault(s["round"], [])  # a round where subs only submerged, no die rolled, is told too
     result = {"attacker": "attacker-won", "defender": "defender-won", "draw": "draw", "retreat": "retreated"}.get(outcome.winner, "defender-won")
     expected = {"attacker": 0.0, "defender": 0.0}
     actual = {"attacker": 0, "defender": 0}

@@ -732,7 +732,7 @@ class Engine:
             if not moved:
                 continue
             if log is not None:
-                log.append(Submerged(state.round, side, tuple(moved)))
+                log.append(Submerged(state.round, side, tuple(moved), timing))
             if side == "attacker":
                 state = state._replace(a=tuple(own), a_submerged=tuple(under))
             else:

@@ -271,6 +271,9 @@ class Submerged:
     round: int
     side: Side
     units: tuple[tuple[str, str, int], ...]  # (owner, unit, count)
+    # when in the round (CombatRules.submerge_timing): "instead_of_surprise_strike" before any die,
+    # "instead_of_return_fire" or "at_press_or_retreat" once the round's dice are rolled
+    timing: str = "instead_of_surprise_strike"
 
 
 @dataclass(frozen=True)
