@@ -30,6 +30,8 @@ MOST_REPAIRS = 40  # validations before the player gives up and passes its turn
 
 
 class RandomPlayer:
+    """One random player for every power of a game, seeded: the same seed plays the same game."""
+
     def __init__(self, game: Game, rng: random.Random) -> None:
         self.ruleset = game.ruleset
         self.rng = rng
@@ -37,6 +39,7 @@ class RandomPlayer:
 
     # drafting ------------------------------------------------------------------------------
     def draft(self, state: GameState, power: str) -> dict[str, Any]:
+        """Orders as a player might first write them, many of them illegal: `orders` prunes them."""
         rs, rng = self.ruleset, self.rng
         board = rs.board
         side = rs.side_of(power)
