@@ -3,8 +3,8 @@ turn, through the game repository as a host runs them: each turn's orders pass v
 adjudicated, its report renders in every format, the state keeps its invariants, and the whole
 history audits clean.
 
-One round of each system runs with the suite; the long games are marked slow and run apart
-(`pytest -m slow`)."""
+One round of each system runs with the suite; the long games (and a check that the odds before
+the dice agree with the battles played) are marked slow and run apart (`pytest -m slow`)."""
 
 from __future__ import annotations
 
@@ -21,8 +21,9 @@ from tests.game.player import RandomPlayer
 SYSTEMS = ("1942-2e", "revised", "europe-1999", "pacific-2001", "global-1940", "global-1940-ams")
 
 
-def play(path: Path, ruleset_id: str, seed: int, turns: int) -> dict[str, int]:
-    """Play `turns` power-turns (or to a victory); what happened, counted."""
+def play(path: Path, ruleset_id: str, seed: int, turns: int, odds: list[tuple[float, bool]] | None = None) -> dict[str, int]:
+    """Play `turns` power-turns (or to a victory); what happened, counted.  `odds` collects each
+    battle's attacker odds before the dice and whether the attacker won."""
     game = new_game(path, ruleset_id, {}, game_id="soak", dice_mode="local", local_seed=f"soak-{seed}")
     player = RandomPlayer(game, random.Random(seed))
     for power in game.ruleset.turn_order:
@@ -39,6 +40,8 @@ def play(path: Path, ruleset_id: str, seed: int, turns: int) -> dict[str, int]:
         seen["turns"] += 1
         seen["battles"] += len(report.get("battles", []))
         seen["captures"] += len(report.get("captures", []))
+        if odds is not None:
+            odds += [(b["odds"]["attacker_win"], b["result"] == "attacker-won") for b in report.get("battles", []) if b.get("odds")]
         assert all(v >= 0 for v in state.treasury.values()), state.treasury
         assert all(n > 0 for by in state.units.values() for counts in by.values() for n in counts.values())
         assert set(state.control) <= set(game.ruleset.board.spaces)
@@ -89,3 +92,21 @@ def test_a_random_game_audits_clean_under_other_string_hashes(ruleset_id: str, t
     audited = subprocess.run([sys.executable, "-m", "pbem", "audit", "--game", str(tmp_path / "g")], env=env,
                              capture_output=True, text=True)
     assert audited.returncode == 0 and "audit ok" in audited.stdout, audited.stdout[-2000:] + audited.stderr[-2000:]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("ruleset_id", SYSTEMS)
+def test_the_odds_before_the_dice_match_the_battles_played(ruleset_id: str, tmp_path: Path) -> None:
+    """The odds a report gives before the dice and the adjudicator's battles agree: over every
+    battle of two random games, the attacker's wins stay within four standard deviations of
+    the sum of its odds (the games are seeded, so this cannot flicker)."""
+    import math
+
+    odds: list[tuple[float, bool]] = []
+    for seed in (200, 201):
+        play(tmp_path / f"g{seed}", ruleset_id, seed=seed, turns=50, odds=odds)
+    expected = sum(p for p, _ in odds)
+    spread = math.sqrt(sum(p * (1 - p) for p, _ in odds))
+    won = sum(w for _, w in odds)
+    assert len(odds) >= 50, len(odds)
+    assert abs(won - expected) <= 4 * spread, (won, expected, spread)
