@@ -69,20 +69,23 @@ def parse_units(text: str, units: Mapping[str, UnitType]) -> dict[str, int]:
 
 
 def parse_retreat(text: str | None):  # -> RetreatCondition
+    """The orders' retreat vocabulary (`pbem.io.retreat_words`), as the combat engine's condition."""
     from pbem.engine.combat.model import RetreatCondition
+    from pbem.io.retreat_words import VOCABULARY, read_retreat
 
-    if text is None or _norm(text) in ("", "never", "no"):
+    if text is None or not text.strip():
         return RetreatCondition()
-    t = _norm(text)
-    if m := re.fullmatch(r"after (?:round )?(\d+)", t):
-        return RetreatCondition("after_round", int(m.group(1)))
-    if m := re.fullmatch(r"(?:when )?attackers? (?:<=|at most|=<) ?(\d+)", t):
-        return RetreatCondition("when_attackers_at_most", int(m.group(1)))
-    if re.fullmatch(r"(?:when )?defenders? outnumbers?(?: attackers?)?", t):
-        return RetreatCondition("when_defenders_outnumber")
-    raise click.BadParameter(
-        f"cannot read retreat {text!r}; write 'after round 2', 'when attackers <= 2' or 'when defenders outnumber'"
-    )
+    read = read_retreat(text)
+    if read is None:
+        raise click.BadParameter(f"cannot read retreat {text!r}; write one of: {VOCABULARY}")
+    kind, value = read
+    if kind == "never":
+        return RetreatCondition()
+    if kind in ("always", "after_round"):
+        return RetreatCondition("after_round", max(value, 1))
+    if kind == "attackers_at_most":
+        return RetreatCondition("when_attackers_at_most", max(value, 0))
+    return RetreatCondition("when_defenders_outnumber")
 
 
 def _ruleset(ruleset_id: str):  # -> (Ruleset, Rules, CombatRules)

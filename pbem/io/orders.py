@@ -28,6 +28,8 @@ from pbem.engine.orders import (
 from pbem.engine.problems import PathItem, Problem, ProblemsError
 from pbem.engine.ruleset import Ruleset
 from pbem.io.names import NameTable, parse_unit_list
+from pbem.io.retreat_words import VOCABULARY as RETREAT_VOCABULARY
+from pbem.io.retreat_words import read_retreat
 from pbem.io.schemas import check
 from pbem.io.yamlfile import YamlDocument, load_yaml
 
@@ -164,30 +166,13 @@ class _Reader:
         return tuple(out)
 
 
-_RETREAT = [
-    (re.compile(r"^never$"), "never"),
-    (re.compile(r"^(?:always|immediately|after round 0)$"), "always"),
-    (re.compile(r"^after (?:round )?(\d+)(?: rounds?)?$"), "after_round"),
-    (re.compile(r"^(?:when )?(?:attackers|we|our units|units) ?(?:<=|=<|at most|fall to|are at most) ?(\d+)$"), "attackers_at_most"),
-    (re.compile(r"^(?:when )?(?:attackers|we|our units|units) ?< ?(\d+)$"), "attackers_below"),
-    (re.compile(r"^(?:when )?(?:defenders outnumber (?:us|attackers)|outnumbered)$"), "defenders_outnumber"),
-]
-
-RETREAT_VOCABULARY = (
-    "never | always | after round N | when attackers <= N | when attackers < N | when defenders outnumber us"
-)
-
-
 def parse_retreat_condition(text: str) -> RetreatCondition | None:
-    key = re.sub(r"\s+", " ", str(text).strip().lower())
-    for pattern, kind in _RETREAT:
-        m = pattern.match(key)
-        if m:
-            if kind == "attackers_below":
-                return RetreatCondition("attackers_at_most", int(m.group(1)) - 1, key)
-            value = int(m.group(1)) if m.groups() else 0
-            return RetreatCondition(kind, value, key)  # type: ignore[arg-type]
-    return None
+    """The directive's retreat condition, in the vocabulary `pbem odds --retreat` shares (`retreat_words`)."""
+    read = read_retreat(text)
+    if read is None:
+        return None
+    kind, value = read
+    return RetreatCondition(kind, value, re.sub(r"\s+", " ", str(text).strip().lower()))  # type: ignore[arg-type]
 
 
 def _move(reader: _Reader, phase: str, raw: Mapping[str, Any], path: Path_) -> Move | None:

@@ -189,3 +189,17 @@ def test_the_text_counts_units_in_english():
     res = run("--ruleset", "revised", "--attack", "1 fighter", "--defend", "4 submarine", "--defender-submerge")
     assert "defender: 4 submarines" in res.output and "expected defender survivors: 3.50 submarines" in res.output
     assert "expected attacker survivors: 1.00 fighter\n" in res.output
+
+
+def test_the_retreat_words_are_the_orders_words():
+    """`--retreat` reads the vocabulary of a battle directive's `when:` (README, Battle directives),
+    so a condition copied from one works in the other."""
+    from pbem.cli.odds import parse_retreat
+    from pbem.io.orders import parse_retreat_condition
+
+    for text, kind, value in (("after round 2", "after_round", 2), ("when attackers < 3", "when_attackers_at_most", 2),
+                              ("when defenders outnumber us", "when_defenders_outnumber", 0),
+                              ("defenders outnumber", "when_defenders_outnumber", 0), ("never", "never", 0)):
+        cond = parse_retreat(text)
+        assert (cond.kind, cond.value) == (kind, value), text
+        assert parse_retreat_condition(text) is not None, text

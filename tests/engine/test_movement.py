@@ -5,6 +5,9 @@ Citations name the rulebook's phase and section (aa1942_2e.txt); page numbers wh
 
 from __future__ import annotations
 
+import pytest
+
+from pbem.engine.problems import ProblemsError
 from tests.engine.scenario import codes, play, state, units_at, validate
 
 EMPTY = {}
@@ -195,6 +198,17 @@ def test_retreat_only_to_a_space_an_attacker_came_from() -> None:
     assert validate(st, "Soviet Union", base % "Russia") == []
     problems = validate(st, "Soviet Union", base % "Caucasus")
     assert codes(problems) == ["directive.retreat-to"] and "Russia" in problems[0].hint
+
+
+def test_retreat_conditions_read_as_pbem_odds_reads_them() -> None:
+    """Battle directives: `when:` takes the words `pbem odds --retreat` takes, "defenders outnumber"
+    among them (it was refused with only "defenders outnumber us" understood)."""
+    st = state(turn="Soviet Union")
+    base = "combat_move:\n  - {units: 3 infantry, from: Russia, to: West Russia}\nbattles:\n  West Russia: {retreat: {to: Russia, when: %s}}\n"
+    for words in ("defenders outnumber", "when defenders outnumber us", "outnumbered", "attackers <= 1", "after 2 rounds"):
+        assert validate(st, "Soviet Union", base % words) == [], words
+    with pytest.raises(ProblemsError, match="cannot read the retreat condition 'sometimes'"):
+        validate(st, "Soviet Union", base % "sometimes")
 
 
 def test_directive_for_a_space_without_battle_is_refused() -> None:
