@@ -1218,8 +1218,9 @@ class Turn:
             return True
         if profile.bought_by is None or country in profile.bought_by:
             return False
-        who = " and ".join(profile.bought_by) if profile.bought_by else "nobody: they are given, never bought"
-        self.problems.append(Problem("illegal", f"{country} cannot buy {profile.name}: only {who}", rule=R_PURCHASE,
+        why = (f"only {' and '.join(profile.bought_by)} may" if profile.bought_by
+               else "they are given, never bought")
+        self.problems.append(Problem("illegal", f"{country} cannot buy {profile.name}: {why}", rule=R_PURCHASE,
                                      hint=f"remove {profile.name} from purchase:", path=path, code="purchase.not-for-sale"))
         return True
 
