@@ -21,10 +21,11 @@ from tests.game.player import RandomPlayer
 SYSTEMS = ("1942-2e", "revised", "europe-1999", "pacific-2001", "global-1940", "global-1940-ams")
 
 
-def play(path: Path, ruleset_id: str, seed: int, turns: int, odds: list[tuple[float, bool]] | None = None) -> dict[str, int]:
+def play(path: Path, ruleset_id: str, seed: int, turns: int, odds: list[tuple[float, bool]] | None = None,
+         options: dict[str, object] | None = None) -> dict[str, int]:
     """Play `turns` power-turns (or to a victory); what happened, counted.  `odds` collects each
     battle's attacker odds before the dice and whether the attacker won."""
-    game = new_game(path, ruleset_id, {}, game_id="soak", dice_mode="local", local_seed=f"soak-{seed}")
+    game = new_game(path, ruleset_id, {}, game_id="soak", dice_mode="local", local_seed=f"soak-{seed}", options=options)
     player = RandomPlayer(game, random.Random(seed))
     for power in game.ruleset.turn_order:
         game.submit(player.standing(game, power), f"{power}-standing.yaml")
@@ -110,3 +111,14 @@ def test_the_odds_before_the_dice_match_the_battles_played(ruleset_id: str, tmp_
     won = sum(w for _, w in odds)
     assert len(odds) >= 50, len(odds)
     assert abs(won - expected) <= 4 * spread, (won, expected, spread)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("ruleset_id", SYSTEMS)
+def test_random_games_with_every_optional_rule_turned_over(ruleset_id: str, tmp_path: Path) -> None:
+    """Every yes-or-no rule option set against its default (Low Luck, Revised's national advantages,
+    escorts and interceptors, no cash advance ...): forty power-turns adjudicate and audit clean."""
+    from pbem.io.rulesets import load_ruleset
+
+    options = {k: not o.default for k, o in load_ruleset(ruleset_id).options.items() if isinstance(o.default, bool)}
+    play(tmp_path / "g", ruleset_id, seed=300, turns=40, options=options)
