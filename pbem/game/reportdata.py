@@ -133,15 +133,25 @@ def _battle(entry: Mapping[str, Any], mover: str, low_luck: bool) -> dict[str, A
             # Dice grouped by strength, as players roll them: "4 dice at 2" whatever units they are.
             by_value: dict[int, dict[str, Any]] = {}
             for g in ev.groups:
+                if ev.low_luck and g.group.unit != "remainder":
+                    continue  # pooled: told in `low_luck` below
                 row = by_value.setdefault(g.group.value, {"hit_on": g.group.value, "units": {}, "dice": [], "hits": 0})
                 row["units"][g.group.unit] = row["units"].get(g.group.unit, 0) + g.group.count
                 row["dice"].extend(g.dice)
                 row["hits"] += g.hits
             groups = [dict(r, units=dict(sorted(r["units"].items()))) for _, r in sorted(by_value.items())]
+            low_luck: dict[str, Any] | None = None
+            if ev.low_luck:
+                # Low Luck: the units' strength is pooled and makes sure hits; only remainders roll
+                pooled = [g.group for g in ev.groups if g.group.unit != "remainder"]
+                low_luck = {"units": [{"unit": g.unit, "count": g.count, "value": g.value}
+                                      for g in sorted(pooled, key=lambda g: (g.value, g.unit))],
+                            "strength": sum(g.count * g.value for g in pooled), "sure_hits": ev.guaranteed_hits}
             step = ev.step if ev.step in ("aa", "bombard", "surprise-attacker", "surprise-defender", "sacrifice-attacker",
                                           "sacrifice-defender", "attacker", "defender", "parting-shot") else ev.side
             rounds.setdefault(ev.round, []).append({"step": step, "side": ev.side, "power": power, "groups": groups,
-                                                    "casualties": casualties.get((ev.round, ev.step), [])})
+                                                    "casualties": casualties.get((ev.round, ev.step), []),
+                                                    **({"low_luck": low_luck} if low_luck is not None else {})})
     # Units removed by a rule with no dice (lone transports, antiaircraft guns left alone): shown
     # apart from the rounds, so "attacker won" is never the whole story of a battle without dice.
     rolled_steps = {(ev.round, ev.step) for ev in outcome.events if isinstance(ev, cm.DiceRolled)}
@@ -181,7 +191,11 @@ def _battle(entry: Mapping[str, Any], mover: str, low_luck: bool) -> dict[str, A
     expected = {"attacker": 0.0, "defender": 0.0}
     actual = {"attacker": 0, "defender": 0}
     for ev in outcome.events:
-        if isinstance(ev, cm.DiceRolled):
+        if isinstance(ev, cm.DiceRolled) and ev.low_luck:
+            # Low Luck: the pooled strength over six, sure hits and remainders alike
+            expected[ev.side] += sum(g.group.count * g.group.value for g in ev.groups if g.group.unit != "remainder") / 6
+            actual[ev.side] += ev.hits
+        elif isinstance(ev, cm.DiceRolled):
             for g in ev.groups:
                 chance = min(g.group.value, 6) / 6
                 expected[ev.side] += g.group.count * (chance if g.group.best_of == 1 else 1 - (1 - chance) ** g.group.best_of)

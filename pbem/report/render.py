@@ -111,6 +111,12 @@ def units_text(units: Mapping[str, int]) -> str:
     return ", ".join(count_of(units[name], name) for name in sorted(units))
 
 
+def low_luck_text(pool: Mapping[str, Any], arrow: str = "->") -> str:
+    """Low Luck's pooled strength, as "Low Luck: 5 infantry @2, 1 tank @3 = strength 13 -> 2 sure hits"."""
+    units = ", ".join(f"{count_of(u['count'], u['unit'])} @{u['value']}" for u in pool["units"])
+    return f"Low Luck: {units} = strength {pool['strength']} {arrow} {count_of(pool['sure_hits'], 'sure hit')}"
+
+
 def raid_roll_text(roll: Mapping[str, Any], arrow: str = "->") -> str:
     """One roll of a raid as a sentence naming who rolled and at what: the same in every format."""
     dice = dice_text(roll["dice"])
@@ -306,6 +312,7 @@ def _filters() -> dict[str, Any]:
         "signed": signed,
         "dice": dice_text,
         "raid_roll": raid_roll_text,
+        "low_luck": low_luck_text,
         "roll": roll_text,
         "md": md_escape,
         "md_code": md_code,

@@ -93,3 +93,30 @@ def test_a_casualty_chosen_by_a_rule_names_the_rule_once() -> None:
     text = str(_battle(entry, "Germany", low_luck=False))
     assert "'chosen_by': 'rule', 'reason': 'transports are chosen last (Transports)'" in text
     assert "'reason': 'rule:" not in text
+
+
+def test_a_low_luck_battle_reports_its_pooled_strength_and_sure_hits() -> None:
+    """Low Luck (a game option): strength is pooled, whole sixes hit without dice and only the
+    remainder rolls.  The report says so, rather than "0 dice @3 (2 tanks): - -> 0 hits" followed
+    by a casualty no die explains, and counts the sure hits in the battle's luck line."""
+    from pbem.report.render import render_report
+
+    st = state(turn="Germany", clear=("Karelia S.S.R.", "Finland"),
+               units={"Karelia S.S.R.": {"Soviet Union": {"infantry": 1}}, "Finland": {"Germany": {"tank": 2}}})
+    body = "combat_move:\n  - {units: 2 tanks, from: Finland, to: Karelia S.S.R.}\n"
+    result = play(st, "Germany", body, dice={"battle/Karelia S.S.R./round-1/defender": [6]}, options={"low_luck": True})
+    entry = next(e for e in result.log.battles if e["battle"].space == "Karelia S.S.R.")
+    battle = _battle(entry, "Germany", low_luck=True)
+    attack, defend = battle["rounds"][0]["steps"]
+    assert attack["low_luck"] == {"units": [{"unit": "tank", "count": 2, "value": 3}], "strength": 6, "sure_hits": 1}
+    assert attack["groups"] == []
+    assert defend["low_luck"]["sure_hits"] == 0 and [g["dice"] for g in defend["groups"]] == [[6]]
+    assert battle["luck"]["attacker"] == {"expected_hits": 1.0, "actual_hits": 1}
+    import json
+    from pathlib import Path
+
+    data = json.loads((Path(__file__).resolve().parents[1] / "report" / "fixtures" / "full_turn.json").read_text())
+    data["battles"] = [battle]
+    for fmt in ("text", "md", "bbcode", "html"):
+        out = " ".join(render_report(data, fmt).split())
+        assert "Low Luck: 2 tanks @3 = strength 6" in out and "1 sure hit" in out, fmt
