@@ -21,6 +21,7 @@ from pbem.engine.kamikaze import plan_strikes, strike_without_battle
 from pbem.engine.kamikaze import sacrifices as kamikaze_sacrifices
 from pbem.engine.orders import BattleDirective, Orders, StandingOrders
 from pbem.engine.problems import Problem
+from pbem.engine.scramble import MISSION as SCRAMBLED
 from pbem.engine.words import count_of
 from pbem.engine.world import Unit, World
 
@@ -687,7 +688,7 @@ def _land_stranded(turn: Turn, zone: str) -> None:
     # Rules.movement.stranded_air_avoids_contested: not into a space with a battle this turn.
     avoid = turn.contested if w.rules.movement.stranded_air_avoids_contested else set()
     for u in sorted(w.units_at(zone), key=lambda u: u.id):
-        if w.commands(u) or w.utype(u).domain != "air" or u.carrier is not None or u.mission == "scrambled":
+        if w.commands(u) or w.utype(u).domain != "air" or u.carrier is not None or u.mission == SCRAMBLED:
             continue  # (scrambled units fly home to their base after all combat: scramble.fly_home)
         host = _carrier_with_room(w, zone, u)
         if host is not None:
