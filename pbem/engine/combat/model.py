@@ -224,6 +224,9 @@ class RolledGroup:
     hits: int
 
 
+REMAINDER = "remainder"  # Low Luck: the `unit` of the die rolled for a pool's remainder (DiceRolled)
+
+
 @dataclass(frozen=True)
 class DiceRolled:
     """One side's dice for one step; in Low Luck `dice` hold the one die for the remainders."""

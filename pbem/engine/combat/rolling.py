@@ -17,7 +17,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from pbem.engine.combat.engine import Hits, Volley
-from pbem.engine.combat.model import DiceGroup, DiceRolled, DiceSource, FireClass, RolledGroup
+from pbem.engine.combat.model import REMAINDER, DiceGroup, DiceRolled, DiceSource, FireClass, RolledGroup
 
 
 def battle_label(space: str, round_number: int, step: str) -> str:
@@ -56,7 +56,7 @@ def roll_volley(
     for (cls, rest), face in zip(remainders, faces):
         h = 1 if face <= rest else 0
         hits[cls] += h
-        groups.append(RolledGroup(DiceGroup("remainder", rest, 1, cls), (face,), h))
+        groups.append(RolledGroup(DiceGroup(REMAINDER, rest, 1, cls), (face,), h))
     event = DiceRolled(
         round_number,
         volley.step,
