@@ -25,7 +25,8 @@ class _Dumper(yaml.SafeDumper):
         return True
 
 
-SECTIONS = ("declare_war", "repair", "purchase", "combat_move", "battles", "noncombat_move", "place")
+SECTIONS = ("declare_war", "develop", "repair", "purchase", "rockets", "combat_move", "battles", "noncombat_move", "place")
+DEVELOPMENTS = ("Jet Fighters", "Rockets", "Super Submarines", "Long-Range Aircraft", "Combined Bombardment", "Heavy Bombers")
 MOST_REPAIRS = 40  # validations before the player gives up and passes its turn
 
 
@@ -108,6 +109,16 @@ class RandomPlayer:
         enemies = sorted(p for p in rs.turn_order if rs.side_of(p) != side)
         if enemies and rng.random() < 0.15:
             orders["declare_war"] = [rng.choice(enemies)]  # refused where the rules have no such choice
+        if rng.random() < 0.15:  # Revised, Develop Weapons (refused where there is no such phase)
+            orders["develop"] = {"development": rng.choice(DEVELOPMENTS), "dice": rng.randint(1, 2)}
+        guns = [s for s, counts in mine.items() if board.spaces[s].is_land and any(
+            rs.units[u].has("aa") or rs.units[u].has("air_base") for u in counts if u in rs.units)]
+        if guns and rng.random() < 0.3:  # with Rockets: an antiaircraft gun (Revised) or an air base (AMS) strikes
+            gun = rng.choice(guns)
+            targets = [t for t in self._within(gun, 3) if hostile(t) and any(
+                rs.units[u].has("factory") for by in state.units.get(t, {}).values() for u in by if u in rs.units)]
+            if targets:
+                orders["rockets"] = [{"from": gun, "target": rng.choice(targets)}]
         damaged = {t: n for t, n in sorted(state.damage.items()) if n > 0 and state.control.get(t) in
                    {c.name for c in rs.power(power).economies}}
         if damaged and rng.random() < 0.5:
