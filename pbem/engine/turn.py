@@ -378,7 +378,7 @@ class Turn:
         o, w = self.orders, self.w
         if o.develop is None:
             return
-        from pbem.engine.research import DIE_COST, NAMES, research_problems, roll_research
+        from pbem.engine.research import DEVELOPMENTS, DIE_COST, NAMES, research_problems, roll_research
 
         development, count = o.develop
         has_phase = any(p.id == "develop_weapons" for p in self.ruleset.phases)
@@ -400,7 +400,8 @@ class Turn:
             return
         result = roll_research(w.power, development, count, known, self.dice, self.state.round)
         w.develop(w.power, result.developments)
-        self.log.rolls.append({"step": "research", "power": w.power, "what": f"research dice for {NAMES[development]}",
+        self.log.rolls.append({"step": "research", "power": w.power,
+                               "what": f"research dice for {NAMES[development]} (a {DEVELOPMENTS[development]} develops it)",
                                "dice": list(result.rolled),
                                "result": f"{NAMES[development]} developed" if result.success else "no breakthrough"})
 

@@ -58,6 +58,8 @@ def test_develop_weapons_breakthrough_applies_this_turn() -> None:
     result = play(st, "Germany", "develop: {development: long range aircraft, dice: 2}\n", dice={"research/Germany/round-1": [4, 1]})
     assert result.state.developments == {"Germany": ("long_range_aircraft",)}
     assert result.state.treasury["Germany"] == 40 - 10 + 40
+    # the report names the number the dice needed, so a 6 failing for Combined Bombardment reads right
+    assert result.log.rolls[0]["what"] == "research dice for Long-Range Aircraft (a 4 develops it)"
     # A fighter flying Germany -> Archangel and back needs 6 moves: only with the development.
     body = ("combat_move:\n  - {units: 1 fighter, from: Germany, to: Archangel}\n"
             "noncombat_move:\n  - {units: 1 fighter, from: Archangel, to: Germany}\n")
