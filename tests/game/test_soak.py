@@ -36,6 +36,8 @@ def play(path: Path, ruleset_id: str, seed: int, turns: int, odds: list[tuple[fl
         _, report = game.adjudicate()
         for fmt in ("bbcode", "html", "text"):  # markdown and JSON are written by the adjudication
             assert render_report(report, fmt).strip()
+        for battle in report.get("battles", []):
+            _losses_add_up(battle)
         game = Game(path)
         state = game.state()
         seen["turns"] += 1
@@ -51,6 +53,25 @@ def play(path: Path, ruleset_id: str, seed: int, turns: int, odds: list[tuple[fl
     result = audit_game(path)
     assert result.ok, result.findings[:1]
     return seen
+
+
+def _losses_add_up(battle: dict) -> None:  # type: ignore[type-arg]
+    """A battle's report accounts for every unit: each side's forces before, less its survivors,
+    are the units its casualty lines and rule removals name (damage aside)."""
+    from collections import Counter
+
+    for side in ("attacker", "defender"):
+        before, after, lost = Counter(), Counter(), Counter()
+        for force in battle["forces"][side]:
+            before.update({(force["power"], u): n for u, n in force["units"].items()})
+        for force in battle["survivors"][side]:
+            after.update({(force["power"], u): n for u, n in force["units"].items()})
+        powers = {p for p, _ in before}
+        named = [c for r in battle["rounds"] for st in r["steps"] for c in st["casualties"]] + battle.get("removed", [])
+        for c in named:
+            if not c["damaged"] and c["power"] in powers:
+                lost[(c["power"], c["unit"])] += c["count"]
+        assert before - after == lost, (battle["space"], side, dict(before - after), dict(lost))
 
 
 @pytest.mark.parametrize("ruleset_id", SYSTEMS)
