@@ -84,7 +84,7 @@ def parse_retreat(text: str | None):  # -> RetreatCondition
     if kind in ("always", "after_round"):
         return RetreatCondition("after_round", max(value, 1))
     if kind == "attackers_at_most":
-        return RetreatCondition("when_attackers_at_most", max(value, 0))
+        return RetreatCondition("when_attackers_at_most", value)
     return RetreatCondition("when_defenders_outnumber")
 
 

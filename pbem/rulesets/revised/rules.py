@@ -76,7 +76,8 @@ RULES = Rules(
         # "must remain on board as cargo".  Fighters that go along are ordered to move themselves.
         carrier_air_in_combat_move="in_the_air",
         # Special Combat Moves, Aircraft Carriers: "Fighters that you don't launch before moving the
-        # aircraft carrier are cargo".
+        # aircraft carrier are cargo" - said of combat move, where the FAQ above overrides it; read
+        # for noncombat move, where nothing does.
         carrier_air_in_noncombat_move="cargo",
         # Fighters land at the very end of noncombat move (fighters_land_after_noncombat), so no landing
         # ever comes before a carrier's move.
