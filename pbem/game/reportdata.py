@@ -117,6 +117,10 @@ def _battle(entry: Mapping[str, Any], mover: str, low_luck: bool) -> dict[str, A
     defenders = sorted({f.owner for f in battle.defenders})
     rounds: dict[int, list[dict[str, Any]]] = {}
     casualties: dict[tuple[int, str], list[dict[str, Any]]] = {}
+    guns: dict[str, int] = {}  # AA fires before round 1 only, so the guns at the start
+    for f in battle.defenders:
+        if battle.profile(f.owner, f.unit).has("aa"):
+            guns[f.unit] = guns.get(f.unit, 0) + f.count
     for ev in outcome.events:
         if isinstance(ev, cm.CasualtiesChosen):
             merged: dict[tuple[str, str, bool, str], int] = {}
@@ -139,6 +143,9 @@ def _battle(entry: Mapping[str, Any], mover: str, low_luck: bool) -> dict[str, A
                 row["units"][g.group.unit] = row["units"].get(g.group.unit, 0) + g.group.count
                 row["dice"].extend(g.dice)
                 row["hits"] += g.hits
+            if ev.step == "aa":  # dice per aircraft, not per gun: the row names the guns that fire
+                for r in by_value.values():
+                    r["units"] = guns
             groups = [dict(r, units=dict(sorted(r["units"].items()))) for _, r in sorted(by_value.items())]
             low_luck: dict[str, Any] | None = None
             if ev.low_luck:
