@@ -842,13 +842,6 @@ def _raid_one(turn: Turn, space: str, raiders: list[Unit], target: str | None, b
             for f in w.units_at(b.start)))
     tech = w.rules.technology
     best_of = 2 if tech is not None and tech.bombers_best_of_two in w.developments.get(w.power, frozenset()) and bonus is None else 1
-    extras = []
-    if based and rules.sbr_air_base_bonus:
-        extras.append(f"+{rules.sbr_air_base_bonus} for {count_of(min(based, len(bombers)), 'bomber')} from an operational {rules.sbr_air_base}")
-    if not interceptors and rules.sbr_unintercepted_bonus and bonus is None:
-        extras.append(f"+{rules.sbr_unintercepted_bonus} for each bomber, no interceptors met")
-    if extras and not turn.validating:
-        turn.log.notes.append(f"Raid on {label}: " + "; ".join(extras))
     if tech is not None and tech.aa_bonus is not None and victim and tech.aa_bonus in w.developments.get(w.ruleset.power_name(victim), frozenset()):
         aa_hit = (rules.sbr_aa_hit if aa_hit is None else aa_hit) + 1  # Detection Radar: "built in AA guns on facilities now defend at +1"
     interceptor_bonus, escort_bonus = (0, ""), (0, "")
@@ -864,6 +857,18 @@ def _raid_one(turn: Turn, space: str, raiders: list[Unit], target: str | None, b
                            damage_dice=None if tech is not None else raid_damage_dice(w.developments.get(w.power, frozenset())), dive_bombers=len(dive),
                            aa_immune=aa_immune, aa_hit=aa_hit, max_damage=cap, damage_bonus=bonus, based_bombers=based, best_of=best_of,
                            interceptor_bonus=interceptor_bonus, escort_bonus=escort_bonus)
+    # AMS's bonuses, for the bombers that came through (`bombing_raid` adds them the same way): the
+    # damage line names them, or its sum would not be that of its dice
+    flying = len(bombers) - outcome.bombers_lost
+    extras = []
+    if based and rules.sbr_air_base_bonus and flying:
+        extras.append(f"+{rules.sbr_air_base_bonus} for {count_of(min(based, flying), 'bomber')} from an operational {rules.sbr_air_base}")
+    if not interceptors and rules.sbr_unintercepted_bonus and bonus is None and flying:
+        extras.append(f"+{rules.sbr_unintercepted_bonus} for each bomber, no interceptors met")
+    if extras:
+        entry["damage_extras"] = extras
+        if not turn.validating:
+            turn.log.notes.append(f"Raid on {label}: " + "; ".join(extras))
     for group, lost in ((bombers, outcome.bombers_lost), (escorts, outcome.escorts_lost), (interceptors, outcome.interceptors_lost),
                         (dive, outcome.dive_bombers_lost)):
         for u in sorted(group, key=lambda u: u.id)[:lost]:

@@ -299,9 +299,10 @@ def build_report(game: Game, before: GameState, result: TurnResult, dice_info: M
             if ev.label.endswith("/dive-damage"):
                 return "each die halved, rounded up"
             parts = [f"the best of {group.best_of} dice for each bomber"] if group.best_of > 1 else []
-            if rules.sbr_damage_bonus:
-                parts.append(f"+{rules.sbr_damage_bonus} a die")
-            return ", ".join(parts)
+            bonus = raid.get("damage_bonus", rules.sbr_damage_bonus)  # 1940: tactical bombers have none
+            if bonus:
+                parts.append(f"+{bonus} a die")
+            return "; ".join(parts + raid.get("damage_extras", []))
 
         rolls = [{"step": ev.step, "side": ev.side, "label": ev.label, "unit": g.group.unit, "count": len(g.dice) if g.group.best_of > 1 else g.group.count,
                   "hit_on": g.group.value, "target": fired_at(ev), "dice": list(g.dice), "result": g.hits,
