@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-_UNCOUNTABLE = ("infantry", "artillery", "aircraft")
+_UNCOUNTABLE = ("infantry", "artillery", "aircraft", "armor", "armour")  # Europe: "two armor"
 
 
 def plural(word: str, count: int = 2) -> str:

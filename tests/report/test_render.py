@@ -389,6 +389,7 @@ def test_plurals_of_unit_names() -> None:
         "tanks", "infantry", "antiaircraft artillery", "industrial complexes", "battleships", "dice",
         "aircraft carriers", "factories", "destroyers"]
     assert plural("tank", 1) == "tank"
+    assert plural("armor") == "armor"  # Europe's rulebook: "two armor", never "armors"
     assert units_text({"tank": 2, "infantry": 1, "battleship": 1}) == "1 battleship, 1 infantry, 2 tanks"
     assert units_text({}) == "none"
 
