@@ -156,7 +156,8 @@ def _battle(entry: Mapping[str, Any], mover: str, low_luck: bool) -> dict[str, A
                             "strength": sum(g.count * g.value for g in pooled), "sure_hits": ev.guaranteed_hits}
             step = ev.step if ev.step in ("aa", "bombard", "surprise-attacker", "surprise-defender", "sacrifice-attacker",
                                           "sacrifice-defender", "attacker", "defender", "parting-shot") else ev.side
-            rounds.setdefault(ev.round, []).append({"step": step, "side": ev.side, "power": power, "groups": groups,
+            together = {"powers": defenders} if ev.side == "defender" and len(defenders) > 1 else {}
+            rounds.setdefault(ev.round, []).append({"step": step, "side": ev.side, "power": power, **together, "groups": groups,
                                                     "casualties": casualties.get((ev.round, ev.step), []),
                                                     **({"low_luck": low_luck} if low_luck is not None else {})})
     # Units removed by a rule with no dice (lone transports, antiaircraft guns left alone): shown
