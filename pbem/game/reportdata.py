@@ -157,8 +157,13 @@ def _battle(entry: Mapping[str, Any], mover: str, low_luck: bool) -> dict[str, A
             step = ev.step if ev.step in ("aa", "bombard", "surprise-attacker", "surprise-defender", "sacrifice-attacker",
                                           "sacrifice-defender", "attacker", "defender", "parting-shot") else ev.side
             together = {"powers": defenders} if ev.side == "defender" and len(defenders) > 1 else {}
+            taken = casualties.get((ev.round, ev.step), [])
+            scored = sum(r["hits"] for r in groups) + (low_luck["sure_hits"] if low_luck else 0)
+            # hits with no unit to take them (submarines' dice when only air units are left): said,
+            # or "2 hits" with no loss reads as a mistake
+            unused = {"hits_unused": scored} if scored and not taken else {}
             rounds.setdefault(ev.round, []).append({"step": step, "side": ev.side, "power": power, **together, "groups": groups,
-                                                    "casualties": casualties.get((ev.round, ev.step), []),
+                                                    "casualties": taken, **unused,
                                                     **({"low_luck": low_luck} if low_luck is not None else {})})
     # Units removed by a rule with no dice (lone transports, antiaircraft guns left alone): shown
     # apart from the rounds, so "attacker won" is never the whole story of a battle without dice.
