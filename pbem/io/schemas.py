@@ -79,8 +79,30 @@ def _describe(error: Any) -> tuple[str, str]:
     if validator == "enum":
         return f"{shown} is not allowed", "one of: " + ", ".join(map(str, error.validator_value))
     if validator == "minimum":
-        return f"{shown} is below the minimum {error.validator_value}", ""
+        where = str(error.absolute_path[-1]) if error.absolute_path else "the value"
+        return f"{where} is {shown}, below the least allowed, {error.validator_value}", f"write {error.validator_value} or more"
     return error.message, ""
+
+
+def _named_form(error: Any) -> list[Any] | None:
+    """The errors of the oneOf form whose keys the value uses ({units: ..., complex: ...} is the
+    form with those keys, not a map of units with a unit named 'units'), or None."""
+    if isinstance(error.instance, dict) and isinstance(error.validator_value, list):
+        for k, form in enumerate(error.validator_value):
+            if isinstance(form, dict) and set(form.get("properties", {})) & set(error.instance):
+                mine = [e for e in error.context if e.relative_schema_path and e.relative_schema_path[0] == k]
+                if mine:
+                    return mine
+    return None
+
+
+def _descendants(errors: Any) -> list[Any]:
+    """These errors, and those of every alternative within them (forms within forms)."""
+    out = []
+    for e in errors:
+        out.append(e)
+        out.extend(_descendants(e.context or ()))
+    return out
 
 
 def _key_hint(name: str, allowed: list[str]) -> str:
@@ -118,9 +140,11 @@ def check(name: str, data: Any) -> list[Problem]:
                 problems.append(Problem("invalid", message, rule=f"{name} file format", hint=hint, path=(*path, key), code="schema.unknown-key"))
             continue
         if error.validator in ("oneOf", "anyOf") and error.context:
-            # of the forms the value could take, report against the one it came closest to
-            deepest = max(error.context, key=lambda e: (len(e.absolute_path), e.validator != "type"))
-            if len(deepest.absolute_path) > len(path):
+            # of the forms the value could take, report against the one whose keys it uses, else
+            # the one it came closest to (forms within forms too: a count in a placement's units)
+            named = _named_form(error)
+            deepest = max(_descendants(named or error.context), key=lambda e: (len(e.absolute_path), e.validator not in ("type", "oneOf", "anyOf")))
+            if named or len(deepest.absolute_path) > len(path):
                 error, path = deepest, tuple(deepest.absolute_path)
         message, hint = _describe(error)
         problems.append(Problem("invalid", message, rule=f"{name} file format", hint=hint, path=path, code=f"schema.{error.validator}"))

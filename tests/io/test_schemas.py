@@ -22,3 +22,31 @@ def test_every_user_file_has_a_schema() -> None:
     names = {p.name for p in SCHEMAS}
     for needed in ("orders", "standing", "state", "game", "report", "units", "map", "setup", "ruleset"):
         assert f"{needed}.schema.json" in names
+
+
+def _said(orders: dict) -> list[tuple[tuple, str, str]]:  # type: ignore[type-arg]
+    from pbem.io.schemas import check
+
+    return [(p.path, p.message, p.hint) for p in check("orders", {"game": "g", "power": "Japan", "round": 1, **orders})]
+
+
+def test_a_wrong_value_inside_a_form_is_named_where_it_stands() -> None:
+    """A count below zero in a placement was "{'infantry': -1} has the wrong form": the value that
+    is wrong, with its place in the file, says more than the form around it."""
+    assert _said({"place": {"Japan": {"infantry": -1}}}) == [
+        (("place", "Japan", "infantry"), "infantry is -1, below the least allowed, 0", "write 0 or more")]
+    assert _said({"place": {"Japan": {"units": {"infantry": "x"}, "complex": "Japan"}}}) == [
+        (("place", "Japan", "units", "infantry"), "infantry is 'x', which is not a whole number", "")]
+
+
+def test_a_form_with_named_keys_is_checked_as_that_form() -> None:
+    """{units: ..., complex: ...} is the placement naming its complex, not a map of units with a
+    unit called 'units': what it lacks is the complex."""
+    assert _said({"place": {"Japan": {"units": "1 infantry"}}}) == [(("place", "Japan"), "'complex' is missing", "add it")]
+    assert _said({"place": {"Japan": {"units": "1 infantry", "complex": 5}}}) == [
+        (("place", "Japan", "complex"), "complex is 5, which is not text", "")]
+
+
+def test_a_value_of_no_form_says_which_forms_there_are() -> None:
+    assert _said({"combat_move": [{"units": 7, "from": "a", "to": "b"}]}) == [
+        (("combat_move", 0, "units"), "7 has the wrong form", "write units as text ('3 infantry, 1 tank') or as a map (infantry: 3)")]
