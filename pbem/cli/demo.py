@@ -18,9 +18,10 @@ def examples_dir() -> Path:
 
 @click.command("demo")
 @click.argument("directory", required=False, type=click.Path(file_okay=False))
-@click.option("--ruleset", "ruleset_id", default="1942-2e", show_default=True)
+@click.option("--ruleset", "ruleset_id", default="1942-2e", show_default=True, help="Rule system id: each has example orders (`pbem ruleset list`).")
 @click.option("--rounds", default=1, show_default=True, type=click.IntRange(1, 99), help="How many rounds of example orders to play.")
-@click.option("--format", "fmt", type=click.Choice(["md", "bbcode", "html", "text", "json"]), default="text", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["md", "bbcode", "html", "text", "json"]), default="text", show_default=True,
+              help="Print the last turn report in this format.")
 @user_errors
 def demo(directory: str | None, ruleset_id: str, rounds: int, fmt: str) -> None:
     """Create a game, submit the example standing orders and the orders of every power, adjudicate every turn, print the last report.

@@ -58,7 +58,7 @@ def _open(game_dir: str) -> Any:
 
 @click.command("new")
 @click.argument("directory", type=click.Path(file_okay=False))
-@click.option("--ruleset", "ruleset_id", default="1942-2e", show_default=True, help="Rule system id (1942-2e).")
+@click.option("--ruleset", "ruleset_id", default="1942-2e", show_default=True, help="Rule system id: `pbem ruleset list` names them.")
 @click.option("--player", "players", multiple=True, metavar="POWER=EMAIL", help="A power and its player's address; repeat for each.")
 @click.option("--id", "game_id", default=None, help="Game id (default: the directory's name).")
 @click.option("--option", "options", multiple=True, metavar="NAME=VALUE", help="A rule option, e.g. victory=total or low_luck=true.")
@@ -285,7 +285,8 @@ def adjudicate(game_dir: str, fmt: str, deadline_passed: bool) -> None:
 @game_option
 @click.option("--round", "round_", type=int, default=None, help="Round (default: the last adjudicated).")
 @click.option("--power", default=None, help="Power (default: the last adjudicated in that round).")
-@click.option("--format", "fmt", type=click.Choice(["md", "bbcode", "html", "text", "json"]), default="text", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["md", "bbcode", "html", "text", "json"]), default="text", show_default=True,
+              help="md for a git forge, bbcode for a forum, html for email, text for a terminal, json for programs.")
 @click.option("--templates", type=click.Path(file_okay=False), default=None, help="Your own templates directory.")
 @user_errors
 def report(game_dir: str, round_: int | None, power: str | None, fmt: str, templates: str | None) -> None:
@@ -326,7 +327,7 @@ def _with_inline_map(game: Any, report: dict[str, Any], ref: str | None, folder:
 
 @click.command("log")
 @game_option
-@click.option("--json", "as_json", is_flag=True)
+@click.option("--json", "as_json", is_flag=True, help="Print the turns as JSON: commit, round, power, phase, subject.")
 @user_errors
 def log(game_dir: str, as_json: bool) -> None:
     """The game's history as turns."""
@@ -345,7 +346,7 @@ def log(game_dir: str, as_json: bool) -> None:
 @click.command("show")
 @game_option
 @click.option("--at", "ref", default=None, help="A commit, tag or branch (default: now).")
-@click.option("--json", "as_json", is_flag=True)
+@click.option("--json", "as_json", is_flag=True, help="Print the state as JSON.")
 @user_errors
 def show(game_dir: str, ref: str | None, as_json: bool) -> None:
     """The state at any point of history."""

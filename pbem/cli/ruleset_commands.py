@@ -19,8 +19,10 @@ def list_rulesets() -> None:
     """The rule systems this pbem knows."""
     from pbem.io.rulesets import available_rulesets, load_ruleset
 
-    for rid in available_rulesets():
-        click.echo(f"{rid:<10} {load_ruleset(rid).name}")
+    ids = available_rulesets()
+    width = max(map(len, ids), default=0)
+    for rid in ids:
+        click.echo(f"{rid:<{width}}  {load_ruleset(rid).name}")
 
 
 @ruleset.command("import-triplea")

@@ -24,3 +24,22 @@ def test_help_imports_no_command_module() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip().splitlines()[-1] == "[]"
     assert "validate" in out and "Check an orders file" in out
+
+
+def _commands(group: click.Group, ctx: click.Context, prefix: str = "") -> list[tuple[str, click.Command]]:
+    out = []
+    for name in sorted(group.list_commands(ctx)):
+        command = group.get_command(ctx, name)
+        assert command is not None
+        out.append((prefix + name, command))
+        if isinstance(command, click.Group):
+            out += _commands(command, click.Context(command, parent=ctx), prefix + name + " ")
+    return out
+
+
+def test_every_option_says_what_it_does() -> None:
+    """A new user reads `--help`: an option listed with no words (`--json` of `pbem log`) is a guess."""
+    ctx = click.Context(cli)
+    bare = [f"pbem {name} {param.opts[0]}" for name, command in _commands(cli, ctx) for param in command.params
+            if isinstance(param, click.Option) and not param.help and param.opts[0] != "--help"]
+    assert bare == []

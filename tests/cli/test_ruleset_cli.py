@@ -72,3 +72,13 @@ def test_a_reader_that_stops_early_gets_no_broken_pipe_error(command: list[str],
     err = child.stderr.read().decode()
     assert child.wait(timeout=60) != 0 or not err
     assert "Broken pipe" not in err and "Traceback" not in err, err
+
+
+def test_list_aligns_the_names_past_the_longest_id() -> None:
+    from click.testing import CliRunner
+
+    from pbem.cli import cli
+
+    lines = CliRunner().invoke(cli, ["ruleset", "list"]).output.splitlines()
+    assert len({line.index("Axis & Allies") for line in lines}) == 1, lines
+    assert any(line.startswith("global-1940-ams  Axis & Allies") for line in lines)
