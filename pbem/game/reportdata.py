@@ -118,9 +118,11 @@ def _battle(entry: Mapping[str, Any], mover: str, low_luck: bool) -> dict[str, A
     rounds: dict[int, list[dict[str, Any]]] = {}
     casualties: dict[tuple[int, str], list[dict[str, Any]]] = {}
     guns: dict[str, int] = {}  # AA fires before round 1 only, so the guns at the start
+    gunners: set[str] = set()
     for f in battle.defenders:
         if battle.profile(f.owner, f.unit).has("aa"):
             guns[f.unit] = guns.get(f.unit, 0) + f.count
+            gunners.add(f.owner)
     for ev in outcome.events:
         if isinstance(ev, cm.CasualtiesChosen):
             merged: dict[tuple[str, str, bool, str], int] = {}
@@ -156,7 +158,10 @@ def _battle(entry: Mapping[str, Any], mover: str, low_luck: bool) -> dict[str, A
                             "strength": sum(g.count * g.value for g in pooled), "sure_hits": ev.guaranteed_hits}
             step = ev.step if ev.step in ("aa", "bombard", "surprise-attacker", "surprise-defender", "sacrifice-attacker",
                                           "sacrifice-defender", "attacker", "defender", "parting-shot") else ev.side
-            together = {"powers": defenders} if ev.side == "defender" and len(defenders) > 1 else {}
+            rolling = sorted(gunners) if ev.step == "aa" and gunners else defenders  # AA: the guns' owners only
+            if ev.side == "defender":
+                power = rolling[0] if rolling else power
+            together = {"powers": rolling} if ev.side == "defender" and len(rolling) > 1 else {}
             taken = casualties.get((ev.round, ev.step), [])
             scored = sum(r["hits"] for r in groups) + (low_luck["sure_hits"] if low_luck else 0)
             # hits with no unit to take them (submarines' dice when only air units are left): said,
