@@ -16,7 +16,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
-from pbem.engine.words import plural  # one English for rule messages and reports
+from pbem.engine.words import plural, possessive  # one English for rule messages and reports
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     import jinja2
@@ -304,6 +304,7 @@ CHOSEN_BY_LABELS: dict[str, str] = {
 def _filters() -> dict[str, Any]:
     return {
         "plural": plural,
+        "possessive": possessive,
         "count_of": count_of,
         "units": units_text,
         "percent": percent,

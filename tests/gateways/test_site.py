@@ -39,6 +39,8 @@ def test_the_site_has_an_index_a_page_per_turn_and_json_that_matches_its_schema(
         page = (site / turn["page"]).read_text()
         assert f"Round {turn['round']}: {turn['power']}" in page and turn["commit"][:12] in page
         assert (site / turn["board"]).is_file()
+    us = next(t for t in data["turns"] if t["power"] == "United States")
+    assert "The board after United States&#39; turn" in (site / us["page"]).read_text()  # not "United States's"
     index = (site / "index.html").read_text()
     assert data["game"]["id"] in index and "Audit: every turn reproduced" in index
     assert all(p["name"] in index for p in data["powers"])
