@@ -143,7 +143,8 @@ def status(game_dir: str, as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps(data, indent=2))
         return
-    click.echo(f"{game.config.game}: {game.ruleset.name}, round {state.round}")
+    before_first = " (before the first turn: the cash advance, buying and placing only)" if state.round == 0 else ""
+    click.echo(f"{game.config.game}: {game.ruleset.name}, round {state.round}{before_first}")
     if state.winner:
         click.echo(f"The game is over: the {state.winner} won.")
     else:

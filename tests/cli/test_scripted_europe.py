@@ -48,3 +48,15 @@ def test_europe_rules_show_in_the_reports(reports: list[dict]) -> None:
 
 def test_the_europe_game_audits_clean(played: Path) -> None:
     assert audit_game(played).ok
+
+
+def test_status_says_what_round_0_is(tmp_path: Path) -> None:
+    """Special Cash Advance: a round 0 is no turn a player knows from other editions; `pbem status` says what it is."""
+    from click.testing import CliRunner
+
+    from pbem.cli import cli
+
+    game = tmp_path / "g"
+    assert CliRunner().invoke(cli, ["new", str(game), "--ruleset", "europe-1999", "--dice", "local", "--seed", "s"]).exit_code == 0
+    out = CliRunner().invoke(cli, ["status", "--game", str(game)]).output
+    assert "round 0 (before the first turn: the cash advance, buying and placing only)" in out
