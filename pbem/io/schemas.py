@@ -46,12 +46,25 @@ def _type_words(expected: Any) -> str:
     return " or ".join(_TYPE_WORDS.get(str(k), str(k)) for k in kinds)
 
 
+def _where(error: Any, whole: str = "the file") -> str:
+    """What a player calls the place of an error: a key, or "item 3 of order_of_loss" in a list."""
+    path = list(error.absolute_path)
+    if not path:
+        return whole
+    if isinstance(path[-1], int):
+        parent = next((str(p) for p in reversed(path[:-1]) if not isinstance(p, int)), "the list")
+        return f"item {path[-1] + 1} of {parent}"
+    return str(path[-1])
+
+
 def _describe_type(error: Any) -> tuple[str, str]:
     """A wrong type, said the way a player would understand it, with what to write instead."""
     expected, value = error.validator_value, error.instance
-    where = str(error.absolute_path[-1]) if error.absolute_path else "the file"
+    where = _where(error)
     kinds = expected if isinstance(expected, list) else [expected]
     if value is None:
+        if error.absolute_path and isinstance(error.absolute_path[-1], int):  # "- " with nothing after it
+            return f"{where} is empty", f"write {_type_words(expected)} there, or delete the line"
         empty = "[]" if "array" in kinds else "{}" if "object" in kinds else None
         return (f"{where} has no value",
                 f"write {where}: {empty} for none, or leave the key out" if empty else f"give {where} {_type_words(expected)}")
@@ -79,7 +92,7 @@ def _describe(error: Any) -> tuple[str, str]:
     if validator == "enum":
         return f"{shown} is not allowed", "one of: " + ", ".join(map(str, error.validator_value))
     if validator == "minimum":
-        where = str(error.absolute_path[-1]) if error.absolute_path else "the value"
+        where = _where(error, "the value")
         return f"{where} is {shown}, below the least allowed, {error.validator_value}", f"write {error.validator_value} or more"
     return error.message, ""
 

@@ -50,3 +50,14 @@ def test_a_form_with_named_keys_is_checked_as_that_form() -> None:
 def test_a_value_of_no_form_says_which_forms_there_are() -> None:
     assert _said({"combat_move": [{"units": 7, "from": "a", "to": "b"}]}) == [
         (("combat_move", 0, "units"), "7 has the wrong form", "write units as text ('3 infantry, 1 tank') or as a map (infantry: 3)")]
+
+
+def test_a_list_item_is_named_by_its_place_in_the_list() -> None:
+    """An empty line in an order of loss was "2 has no value": the index, counted from 0, of a list
+    the message did not name."""
+    from pbem.io.schemas import check
+
+    problems = check("standing", {"game": "g", "power": "Japan", "standing_orders": {"default": {"order_of_loss": ["infantry", "tank", None]}}})
+    assert [(p.message, p.hint) for p in problems] == [("item 3 of order_of_loss is empty", "write text there, or delete the line")]
+    problems = check("orders", {"game": "g", "power": "Japan", "round": 1, "combat_move": [{"units": "1 tank", "from": "a", "to": 5}]})
+    assert [p.message for p in problems] == ["to is 5, which is not text"]
