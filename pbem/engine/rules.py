@@ -69,11 +69,11 @@ class MovementRules:
     air_may_land_in_captured: bool  # may air units land in a territory captured this turn?
     aa_moves_in_combat: bool
     # AA guns fire at aircraft flying over hostile territories, not only at attackers: never (1942), in
-    # combat move and on the way back (Revised), or in combat move only (Europe: "enemy aircraft
-    # moving over a territory protected by an AA gun may not be fired upon" in noncombat move)
+    # combat move and on the way back (Revised), or in combat move only (no rule system of ours).
     # combat_move_and_retreat: in combat move, and on the way back of aircraft that retreated from a
-    # battle (Pacific: "Retreating planes, however, are still subject to enemy antiaircraft gunfire
-    # if they pass over territories with AA guns").
+    # battle, never at other noncombat flights (Europe and Pacific: "Retreating planes, however, are
+    # still subject to enemy antiaircraft gunfire if they pass over territories with AA guns"; "enemy
+    # aircraft moving over a territory protected by an AA gun may not be fired upon" in noncombat move).
     aa_fires_at_overflight: Literal["never", "combat_move", "combat_move_and_return", "combat_move_and_retreat"]
     # Fighters land at the very end of noncombat move (Revised FAQ): a fighter ordered to a sea zone
     # needs a carrier with room there once every noncombat move is made, and a carrier moving in

@@ -40,8 +40,10 @@ RULES = Rules(
         aa_moves_in_combat=False,
         # Antiaircraft Gun: guns "may fire once at any enemy plane flying over that territory during the
         # Combat Movement sequence"; "During the Non-Combat Movement sequence, enemy aircraft moving over
-        # a territory protected by an AA gun may not be fired upon".
-        aa_fires_at_overflight="combat_move",
+        # a territory protected by an AA gun may not be fired upon" - but Resolving Land Combat, step 6
+        # A: "Retreating planes, however, are still subject to enemy antiaircraft gunfire if they pass
+        # over territories with AA guns" (as in Pacific).
+        aa_fires_at_overflight="combat_move_and_retreat",
         # Aircraft Carriers: "If a fighter lands upon your aircraft carrier during your turn, you may not
         # move the carrier for the remainder of that turn": landings happen as moves are made.
         fighters_land_after_noncombat=False,
