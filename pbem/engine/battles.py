@@ -273,6 +273,7 @@ def _warn_idle_directive(turn: Turn, directive: BattleDirective, battle: cm.Batt
 def resolve_battles(turn: Turn, plan: BattlePlan) -> None:
     w = turn.w
     turn.contested = {*plan.sea, *plan.land}  # every space with a battle this turn, fought or still to fight
+    turn.mover.battle_spaces = set(turn.contested)
     # The land battles of this turn in the order they are fought, with who holds each and whose it
     # was, for rules that let a defender choose among them (Rules.hooks.free_units' "attacked" facts).
     turn.attacked = tuple((s, w.space(s).original_owner, w.control.get(s)) for s in plan.land)

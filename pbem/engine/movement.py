@@ -51,6 +51,9 @@ class Mover:
         # Enemy units a noncombat move may end beside: the attackers in a space an out-of-turn move
         # reinforces (Rules.hooks.interjections, e.g. Revised's Enigma Decoded).
         self.ignored: set[int] = set()
+        # The spaces with a battle this turn (Turn.contested, once the battles start): attacking air
+        # units land on no carrier in such a sea zone where the rules say so.
+        self.battle_spaces: set[str] = set()
 
     def landing_problem(self, move: Move, units: list[Unit], dest: str) -> Problem | None:
         """Air units end the noncombat move where they can land (Phase 4: Noncombat Move, Air Units)."""
@@ -64,6 +67,10 @@ class Mover:
                             "land in a territory your side held when the turn began, or on a carrier", "air.landing")
         if any(not w.utype(u).lands_on_carriers for u in units):
             return _problem(move, f"only fighters land at sea; {dest} is a sea zone", R_AIR, "land bombers in a friendly territory", "air.landing")
+        if self.bars_landing(units, dest):
+            return _problem(move, f"air units that attacked this turn cannot land in {dest}: a battle was fought there",
+                            "Combat Results, Air Units: attacking planes may not remain or land in a space where a battle just took place",
+                            "land them in a friendly territory, or on a carrier in a zone with no battle this turn", "air.landing")
         if w.rules.movement.fighters_land_after_noncombat and move.phase == "noncombat":
             return None  # the carrier is looked for once every noncombat move is made (Turn.land_at_sea)
         room = sum(w.carrier_room(h) for h in w.units_at(dest) if w.utype(h).has("carrier") and w.is_friendly(h.owner))
@@ -71,6 +78,12 @@ class Mover:
             return None
         return _problem(move, f"no carrier with room for {len(units)} fighter(s) in {dest}", R_AIR + ": fighters land on a carrier with room",
                         "move the carrier there first (moves apply in order), or buy a carrier and place it there", "air.landing")
+
+    def bars_landing(self, units: list[Unit], zone: str) -> bool:
+        """Rules.movement.attacking_air_lands_at_sea_battle: False, and some of these air units attacked
+        this turn while `zone` saw a battle."""
+        return (not self.w.rules.movement.attacking_air_lands_at_sea_battle and zone in self.battle_spaces
+                and any(u.combat_path > 0 or u.phase == "combat" for u in units))
 
     # --- graph --------------------------------------------------------------------------------
     def _passable(self, space: str) -> bool:

@@ -722,6 +722,9 @@ class Turn:
         w = self.w
         capacity = self._carrier_room()
         new_carriers = self._new_carrier_zones() | self._zones_carriers_can_reach()
+        # zones of this turn's sea battles, where no attacking plane may land (Rules.movement.attacking_air_lands_at_sea_battle)
+        sea_battles = set() if self.rules.movement.attacking_air_lands_at_sea_battle else {
+            u.space for u in w.units.values() if w.commands(u) and u.phase == "combat" and w.is_sea(u.space) and w.enemy_units_at(u.space)}
         for u in sorted(w.units.values(), key=lambda u: u.id):
             if not w.commands(u) or u.phase != "combat" or w.utype(u).domain != "air" or u.stowed:
                 continue  # (a stowed air unit is cargo aboard its carrier: it stays there)
@@ -737,7 +740,7 @@ class Turn:
             def landing(s: str) -> bool:
                 if w.space(s).is_land:
                     return w.is_friendly_territory(s, at_start=True) and s not in self._attacked_spaces()
-                return is_fighter and (capacity.get(s, 0) > 0 or s in new_carriers)
+                return is_fighter and (capacity.get(s, 0) > 0 or s in new_carriers) and s not in sea_battles
 
             dist = self.mover.air_distance(u.space, landing, left, flying=True)
             if dist is None:
@@ -1040,6 +1043,8 @@ class Turn:
                 continue
             hosts = sorted((h for h in w.units_at(u.space) if w.utype(h).has("carrier") and w.is_friendly(h.owner, u.owner)
                             and w.has_room(h, u.type)), key=lambda h: (h.owner != u.owner, h.id))
+            if self.mover.bars_landing([u], u.space):
+                hosts = []  # it attacked, and a battle was fought here (Rules.movement.attacking_air_lands_at_sea_battle)
             if hosts:
                 u.carrier = hosts[0].id
             elif self.validating:
@@ -1129,7 +1134,8 @@ class Turn:
             here = u.space
             if w.space(here).is_land and w.is_friendly_territory(here, at_start=True) and (here not in w.captured_this_turn or self.rules.movement.air_may_land_in_captured):
                 continue
-            if not w.space(here).is_land and w.utype(u).lands_on_carriers:
+            barred = self.mover.bars_landing([u], here)  # it attacked, and a battle was fought here
+            if not w.space(here).is_land and w.utype(u).lands_on_carriers and not barred:
                 hosts = [h for h in w.units_at(here) if w.utype(h).has("carrier") and w.is_friendly(h.owner) and w.has_room(h, u.type)]
                 if hosts:
                     u.carrier = hosts[0].id
@@ -1141,7 +1147,7 @@ class Turn:
             def landing(s: str) -> bool:
                 if w.space(s).is_land:
                     return w.is_friendly_territory(s, at_start=True) and s not in w.captured_this_turn
-                return w.utype(u).lands_on_carriers and capacity.get(s, 0) > 0
+                return w.utype(u).lands_on_carriers and capacity.get(s, 0) > 0 and not self.mover.bars_landing([u], s)
 
             target = self._nearest(here, landing, left)
             if target is None:

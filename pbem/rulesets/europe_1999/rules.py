@@ -50,6 +50,11 @@ RULES = Rules(
         # Aircraft Carriers: the fighters of a sunk carrier land one space away on a site "controlled by
         # you (or under Allied control) since the beginning of the turn"; battles there do not matter.
         stranded_air_avoids_contested=False,
+        # Combat Results, Air Units: "Attacking planes may not remain or land in a space where a battle
+        # just took place"; The Gameboard: "land territories and sea zones are sometimes referred to
+        # generically as 'spaces'" - so not on a carrier in the zone of a sea battle either (Pacific
+        # later narrowed the sentence to land territories).
+        attacking_air_lands_at_sea_battle=False,
         # Aircraft Carriers: "It must also take off before you move the carrier. If the fighter doesn't
         # take off before you move the carrier, the fighter is treated as cargo for the remainder of
         # your turn and may not fly, fight or be used as a casualty" (the example: the fighter aboard
