@@ -79,11 +79,16 @@ class Mover:
         return _problem(move, f"no carrier with room for {len(units)} fighter(s) in {dest}", R_AIR + ": fighters land on a carrier with room",
                         "move the carrier there first (moves apply in order), or buy a carrier and place it there", "air.landing")
 
+    def sea_battle_landing(self) -> bool:
+        """May air units that attacked land on a carrier in a zone where a battle was fought
+        (Rules.movement.attacking_air_lands_at_sea_battle, or the game option it names)?"""
+        rule = self.w.rules.movement.attacking_air_lands_at_sea_battle
+        return rule == "always" or (rule == "option" and self.w.options.get("landing_at_sea_battle", True) is not False)
+
     def bars_landing(self, units: list[Unit], zone: str) -> bool:
-        """Rules.movement.attacking_air_lands_at_sea_battle: False, and some of these air units attacked
-        this turn while `zone` saw a battle."""
-        return (not self.w.rules.movement.attacking_air_lands_at_sea_battle and zone in self.battle_spaces
-                and any(u.combat_path > 0 or u.phase == "combat" for u in units))
+        """Some of these air units attacked this turn, `zone` saw a battle, and the rules keep them from landing there."""
+        return (zone in self.battle_spaces and any(u.combat_path > 0 or u.phase == "combat" for u in units)
+                and not self.sea_battle_landing())
 
     # --- graph --------------------------------------------------------------------------------
     def _passable(self, space: str) -> bool:

@@ -84,10 +84,12 @@ class MovementRules:
     # there is a battle this turn?  True: not (Revised FAQ: it "must not have been contested").
     stranded_air_avoids_contested: bool
     # May air units that attacked this turn land on a carrier in a sea zone where a battle was fought
-    # this turn?  False (Europe, Combat Results: "Attacking planes may not remain or land in a space
-    # where a battle just took place", a space being a land territory or a sea zone); land territories
-    # where a battle was fought are enemy or captured this turn, so `air_may_land_in_captured` rules them.
-    attacking_air_lands_at_sea_battle: bool
+    # this turn?  "always" (1942, Revised, 1940, Pacific), "never", or "option": the game option
+    # landing_at_sea_battle decides (Europe, where Combat Results forbids landing "in a space where a
+    # battle just took place", a space being a land territory or a sea zone, while the Fighters section
+    # speaks of "landing it on a carrier in that battle").  Land territories where a battle was fought
+    # are enemy or captured this turn, so `air_may_land_in_captured` rules them.
+    attacking_air_lands_at_sea_battle: Literal["always", "never", "option"]
     # What a carrier's own air units still aboard do when it moves in combat move (an ally's are
     # cargo either way; those that fight are ordered to move themselves, or with it: `units: "1
     # aircraft carrier, 2 fighters"`): "in_the_air", they launched and stay in its starting zone

@@ -723,7 +723,7 @@ class Turn:
         capacity = self._carrier_room()
         new_carriers = self._new_carrier_zones() | self._zones_carriers_can_reach()
         # zones of this turn's sea battles, where no attacking plane may land (Rules.movement.attacking_air_lands_at_sea_battle)
-        sea_battles = set() if self.rules.movement.attacking_air_lands_at_sea_battle else {
+        sea_battles = set() if self.mover.sea_battle_landing() else {
             u.space for u in w.units.values() if w.commands(u) and u.phase == "combat" and w.is_sea(u.space) and w.enemy_units_at(u.space)}
         for u in sorted(w.units.values(), key=lambda u: u.id):
             if not w.commands(u) or u.phase != "combat" or w.utype(u).domain != "air" or u.stowed:

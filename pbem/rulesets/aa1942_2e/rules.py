@@ -37,7 +37,7 @@ RULES = Rules(
         fighters_land_after_noncombat=False,
         # Aircraft Carriers: a fighter whose carrier sank lands one space away, battle or not.
         stranded_air_avoids_contested=False,
-        attacking_air_lands_at_sea_battle=True,
+        attacking_air_lands_at_sea_battle="always",
         # Combat Move Phase, Aircraft Carriers: "Any fighters belonging to an aircraft carrier launch
         # before the carrier moves and move independently of the carrier.  These fighters can make a
         # combat move from the carrier's sea zone, or they can remain in the sea zone until the

@@ -51,10 +51,12 @@ RULES = Rules(
         # you (or under Allied control) since the beginning of the turn"; battles there do not matter.
         stranded_air_avoids_contested=False,
         # Combat Results, Air Units: "Attacking planes may not remain or land in a space where a battle
-        # just took place"; The Gameboard: "land territories and sea zones are sometimes referred to
-        # generically as 'spaces'" - so not on a carrier in the zone of a sea battle either (Pacific
-        # later narrowed the sentence to land territories).
-        attacking_air_lands_at_sea_battle=False,
+        # just took place", and The Gameboard calls land territories and sea zones "spaces"; but
+        # Fighters: "If you move a fighter its full four-space range into battle with the intent of
+        # landing it on a carrier in that battle ...".  The manual contradicts itself: the option
+        # landing_at_sea_battle decides (default: they land, as the Fighters section and Pacific's
+        # later wording of Combat Results, "a land territory, island or island group", have it).
+        attacking_air_lands_at_sea_battle="option",
         # Aircraft Carriers: "It must also take off before you move the carrier. If the fighter doesn't
         # take off before you move the carrier, the fighter is treated as cargo for the remainder of
         # your turn and may not fly, fight or be used as a casualty" (the example: the fighter aboard

@@ -44,7 +44,7 @@ RULES = Rules(
         # Fighters land as moves are made.
         fighters_land_after_noncombat=False,
         stranded_air_avoids_contested=False,
-        attacking_air_lands_at_sea_battle=True,
+        attacking_air_lands_at_sea_battle="always",
         # Aircraft Carriers (the AMS guide restating the box, E15/E31): "Any fighters or tactical bombers
         # on a carrier launch before the carrier moves and they move independent of the carrier", as in
         # 1942 Second Edition, where they may also "remain in the sea zone until the Noncombat Move

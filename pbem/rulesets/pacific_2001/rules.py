@@ -54,7 +54,7 @@ RULES = Rules(
         stranded_air_avoids_contested=False,
         # Phase 5, Air Units: attacking planes may not remain or land "in a land territory, island or
         # island group where a battle just took place": sea zones are not named.
-        attacking_air_lands_at_sea_battle=True,
+        attacking_air_lands_at_sea_battle="always",
         # Aircraft Carriers: a fighter "must also take off before you move the carrier.  If the fighter
         # doesn't take off before you move the carrier, the fighter is treated as cargo for the
         # remainder of your turn and may not fly, fight or be used as a casualty".

@@ -71,7 +71,7 @@ RULES = Rules(
         # friendly land space, island, or aircraft carrier ... This territory or sea zone must not have
         # been contested during the current turn."
         stranded_air_avoids_contested=True,
-        attacking_air_lands_at_sea_battle=True,
+        attacking_air_lands_at_sea_battle="always",
         # FAQ, Transports and Carriers: "During the combat move, the carrier can move and leave its
         # fighters behind in the sea zone (consider them to be in the air)"; an ally's fighter aboard
         # "must remain on board as cargo".  Fighters that go along are ordered to move themselves.
