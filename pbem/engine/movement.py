@@ -54,6 +54,9 @@ class Mover:
         # The spaces with a battle this turn (Turn.contested, once the battles start): attacking air
         # units land on no carrier in such a sea zone where the rules say so.
         self.battle_spaces: set[str] = set()
+        # Sea zones that held enemy ships beside the mover's transports when its turn began
+        # (Rules.movement.transport_from_hostile_start), set before the combat move.
+        self.hostile_at_start: set[str] = set()
 
     def landing_problem(self, move: Move, units: list[Unit], dest: str) -> Problem | None:
         """Air units end the noncombat move where they can land (Phase 4: Noncombat Move, Air Units)."""
@@ -84,6 +87,20 @@ class Mover:
         (Rules.movement.attacking_air_lands_at_sea_battle, or the game option it names)?"""
         rule = self.w.rules.movement.attacking_air_lands_at_sea_battle
         return rule == "always" or (rule == "option" and self.w.options.get("landing_at_sea_battle", True) is not False)
+
+    def note_hostile_start(self) -> None:
+        """Remember the sea zones where the mover's transports begin the turn beside enemy ships."""
+        w = self.w
+        self.hostile_at_start = {u.space for u in w.units.values()
+                                 if u.owner == w.power and w.carries_land(u) and w.is_sea(u.space) and w.is_hostile_sea_zone(u.space)}
+
+    def _held_by_hostile_start(self, host: Unit, zone: str, assault: bool) -> bool:
+        """Rules.movement.transport_from_hostile_start: does this transport, which began the turn in
+        `zone` beside enemy ships, neither load nor offload there (but for an assault, where allowed)?"""
+        rule = self.w.rules.movement.transport_from_hostile_start
+        if rule == "as_any" or host.start != zone or zone not in self.hostile_at_start:
+            return False
+        return not (rule == "assault_only" and assault)
 
     def bars_landing(self, units: list[Unit], zone: str) -> bool:
         """Some of these air units attacked this turn, `zone` saw a battle, and the rules keep them from landing there."""
@@ -918,6 +935,12 @@ class Mover:
             return not host.offloaded_to or self._may_assault_again(host, move.phase)
 
         hosts = [u for u in w.units_at(move.to) if w.carries_land(u) and w.is_friendly(u.owner) and usable(u)]
+        held = [h for h in hosts if self._held_by_hostile_start(h, move.to, assault=False)]
+        if held and len(held) == len(hosts):
+            return [_problem(move, f"a transport that began the turn in {move.to} beside enemy ships does not load there this turn",
+                             R_TRANSPORT + ": a transport starting beside enemy ships may not load or unload in that sea zone",
+                             "move the transport out to a friendly or empty zone and load there", "move.load-hostile-start")]
+        hosts = [h for h in hosts if h not in held]
         # Cargo this power loaded this turn onto transports that have not moved yet is repacked with
         # the new units, biggest first onto the fullest transport it fits (best fit): "2 infantry"
         # then "2 tanks" onto three transports gives two transports of a tank and an infantry each.
@@ -978,6 +1001,10 @@ class Mover:
                 return [_problem(move, f"a transport cannot offload in two territories in one turn (it offloaded in {host.offloaded_to})", R_TRANSPORT, "", "move.offload-twice")]
             if host.retreated:
                 return [_problem(move, "a transport that retreated cannot offload this turn", R_TRANSPORT, "", "move.offload-retreated")]
+            if self._held_by_hostile_start(host, move.frm, assault=move.phase == "combat"):
+                return [_problem(move, f"a transport that began the turn in {move.frm} beside enemy ships does not offload there this turn",
+                                 R_TRANSPORT + ": a transport starting beside enemy ships may not load or unload in that sea zone",
+                                 "move the transport out to a friendly or empty zone and offload from there", "move.offload-hostile-start")]
             if move.phase == "noncombat" and not self._may_work_after_combat(host, "offload"):
                 return [_problem(move, "a transport that moved or fought in combat cannot offload in noncombat move", R_TRANSPORT, "", "move.offload-after-combat")]
         hostile = w.is_hostile_territory(move.to)

@@ -109,6 +109,12 @@ class MovementRules:
     # What a transport that moved or fought in combat may do in noncombat move: nothing (1942), or
     # load or offload in place, one of the two, unless it retreated (Revised, DIGEST §5 REV.4).
     transport_after_combat: Literal["nothing", "load_or_offload"]
+    # A transport that starts the turn in a sea zone with enemy ships: "as_any" - once the zone is
+    # clear it loads and offloads there as any transport that fought (1942: "you cannot load units
+    # while in a hostile sea zone", no more); "never" - it "may not load or unload in that sea zone"
+    # that turn, though it may where it moves to (Europe, Transports); "assault_only" - the same,
+    # "unless an Amphibious Assault is being made" from it (Pacific, Transports).
+    transport_from_hostile_start: Literal["as_any", "never", "assault_only"]
     closed_straits: dict[str, tuple[str, ...]]  # game option -> sea zones no sea unit may enter or leave
     # canals and straits (map names) submarines of any power pass whoever holds them (1940: "subs of
     # any power may pass Gibraltar")

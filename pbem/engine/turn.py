@@ -271,6 +271,7 @@ class Turn:
         if not late_conversion:
             self.convert()
         self.mover.new_carrier_zones = self._new_carrier_zones()
+        self.mover.note_hostile_start()
         combat_moves = self.moves(self.orders.combat_moves)
         for u in self.w.units.values():
             u.combat_path = len(u.path)
@@ -675,7 +676,11 @@ class Turn:
             moved_in = any(w.commands(u) and u.phase == "combat" and w.utype(u).domain in ("sea", "air")
                            and not w.utype(u).has("transport") for u in w.units_at(zone))
             if w.is_hostile_sea_zone(zone):
-                fight = moved_in or any(w.commands(u) and u.phase == "combat" and w.utype(u).domain == "sea" for u in w.units_at(zone))
+                # ships that moved in fight there, and so do warships that began the turn there and
+                # stayed (BattlePlan: sea units starting in hostile sea zones); a transport alone cannot clear it
+                fight = moved_in or any(w.commands(u) and u.carrier is None and w.utype(u).domain == "sea" and (
+                    u.phase == "combat" or (u.phase is None and w.utype(u).attack > 0 and not w.utype(u).has("transport")))
+                    for u in w.units_at(zone))
                 if not fight:
                     self.problems.append(Problem("illegal", f"transports cannot offload in hostile {zone} unless a sea battle there clears it first", rule=R_TRANSPORT + ": no offloading in a hostile sea zone",
                                                  hint=f"attack the enemy warships in {zone} in combat_move", path=("combat_move",), code="move.offload-hostile"))

@@ -120,6 +120,12 @@ def test_no_offloading_in_a_hostile_sea_zone_without_a_sea_battle() -> None:
     body = "combat_move:\n  - {units: 1 infantry, from: SZ 8, to: France}\n"
     assert codes(validate(st, "United Kingdom", body)) == ["move.offload-hostile"]
     assert validate(st, "United Kingdom", body + "  - {units: 1 battleship, from: SZ 7, to: SZ 8}\n") == []
+    # Sea Units Starting in Hostile Sea Zones: a warship that began the turn there and stays fights
+    # there too ("Remain in the sea zone and conduct combat"), so the assault may follow it
+    stayed = state(turn="United Kingdom", clear=("SZ 8", "France"),
+                   units={"SZ 8": {"United Kingdom": {"transport": 1, "infantry": 1, "battleship": 1}, "Germany": {"destroyer": 1}},
+                          "France": {"Germany": {"infantry": 1}}})
+    assert validate(stayed, "United Kingdom", body) == []
 
 
 def test_fighters_of_a_sunk_defending_carrier_land_one_space_away() -> None:

@@ -54,6 +54,7 @@ RULES = Rules(
         # Noncombat Move: transports "can load or offload cargo, unless they loaded, moved, offloaded, or
         # were involved in combat" earlier in the turn.
         transport_after_combat="nothing",
+        transport_from_hostile_start="as_any",
         # Optional rule, Turkish Straits: "no sea units may move into or out of sea zone 16" (air may).
         closed_straits={"turkish_straits_closed": ("SZ 16",)},
         canals_open_to_submarines=frozenset(),  # no canal is open to submarines alone

@@ -74,6 +74,10 @@ RULES = Rules(
         # both) on the turn during which the battle took place. Transports that retreat from a sea
         # battle during an Amphibious Assault may not unload on that turn."
         transport_after_combat="load_or_offload",
+        # Transports: "A transport that starts a turn with enemy ships in the same sea zone may not load
+        # or unload in that sea zone. It may move out of an enemy-filled sea zone and into a friendly or
+        # empty zone, where it may load or unload normally."
+        transport_from_hostile_start="never",
         # The Gameboard: "No naval units may pass through the neutral Turkish sea zone" - the Bosphorus
         # (map.yaml's canal, opened only by Turkey, which nobody controls) stays shut; no option.
         closed_straits={},

@@ -55,6 +55,7 @@ RULES = Rules(
         transport_combat_move_in_legs=False,
         # "An amphibious assault is a combat move, so the transport cannot move in noncombat afterwards".
         transport_after_combat="nothing",
+        transport_from_hostile_start="as_any",
         closed_straits={},
         # Straits (DIGEST §1.2): "The only exception is that submarines of any power may move through the
         # Strait of Gibraltar".

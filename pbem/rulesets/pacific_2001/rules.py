@@ -65,6 +65,9 @@ RULES = Rules(
         transport_combat_move_in_legs=True,
         # Transports: after combat it "may load OR unload" and may not move.
         transport_after_combat="load_or_offload",
+        # Transports: "A transport that starts a turn with enemy ships in the same sea zone may not load
+        # or unload in that sea zone, unless an Amphibious Assault is being made."
+        transport_from_hostile_start="assault_only",
         closed_straits={},
         canals_open_to_submarines=frozenset(),  # no canal is open to submarines alone
         # Phase 6, Establish Combat Air Patrol; Phase 2, CAP fighters must land.

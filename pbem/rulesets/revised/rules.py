@@ -90,6 +90,7 @@ RULES = Rules(
         # Noncombat Move, Transports, and the FAQ: a transport that moved or fought in combat may not
         # move again but may load OR offload in place, unless it retreated (DIGEST §5 REV.4).
         transport_after_combat="load_or_offload",
+        transport_from_hostile_start="as_any",
         # No straits can be closed: FAQ, Map: "the western entrance to the Mediterranean can't be
         # closed under any circumstance"; Revised has no Turkish straits option.
         closed_straits={},
