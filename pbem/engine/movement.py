@@ -72,7 +72,7 @@ class Mover:
             return _problem(move, f"only fighters land at sea; {dest} is a sea zone", R_AIR, "land bombers in a friendly territory", "air.landing")
         if self.bars_landing(units, dest):
             return _problem(move, f"air units that attacked this turn cannot land in {dest}: a battle was fought there",
-                            "Combat Results, Air Units: attacking planes may not remain or land in a space where a battle just took place",
+                            R_AIR + ": attacking air units land nowhere a battle was fought this turn (the game's rule, see its options)",
                             "land them in a friendly territory, or on a carrier in a zone with no battle this turn", "air.landing")
         if w.rules.movement.fighters_land_after_noncombat and move.phase == "noncombat":
             return None  # the carrier is looked for once every noncombat move is made (Turn.land_at_sea)

@@ -37,6 +37,8 @@ RULES = Rules(
         fighters_land_after_noncombat=False,
         # Aircraft Carriers: a fighter whose carrier sank lands one space away, battle or not.
         stranded_air_avoids_contested=False,
+        # Fighters: an attacking fighter "can retreat to a friendly territory, island, or carrier within
+        # range if it survives combat" - no word against the carrier of its own battle.
         attacking_air_lands_at_sea_battle="always",
         # Combat Move Phase, Aircraft Carriers: "Any fighters belonging to an aircraft carrier launch
         # before the carrier moves and move independently of the carrier.  These fighters can make a
@@ -54,6 +56,8 @@ RULES = Rules(
         # Noncombat Move: transports "can load or offload cargo, unless they loaded, moved, offloaded, or
         # were involved in combat" earlier in the turn.
         transport_after_combat="nothing",
+        # Sea Units Starting in Hostile Sea Zones: "you cannot load units while in a hostile sea zone",
+        # nothing more; after combat `transport_after_combat` rules it.
         transport_from_hostile_start="as_any",
         # Optional rule, Turkish Straits: "no sea units may move into or out of sea zone 16" (air may).
         closed_straits={"turkish_straits_closed": ("SZ 16",)},

@@ -44,6 +44,7 @@ RULES = Rules(
         # Fighters land as moves are made.
         fighters_land_after_noncombat=False,
         stranded_air_avoids_contested=False,
+        # The AMS guide's restatement of the box forbids no landing on a carrier where a battle was fought.
         attacking_air_lands_at_sea_battle="always",
         # Aircraft Carriers (the AMS guide restating the box, E15/E31): "Any fighters or tactical bombers
         # on a carrier launch before the carrier moves and they move independent of the carrier", as in
@@ -55,6 +56,7 @@ RULES = Rules(
         transport_combat_move_in_legs=False,
         # "An amphibious assault is a combat move, so the transport cannot move in noncombat afterwards".
         transport_after_combat="nothing",
+        # Transports (E14): "A transport cannot load units while in a hostile sea zone", nothing more.
         transport_from_hostile_start="as_any",
         closed_straits={},
         # Straits (DIGEST §1.2): "The only exception is that submarines of any power may move through the

@@ -71,6 +71,7 @@ RULES = Rules(
         # friendly land space, island, or aircraft carrier ... This territory or sea zone must not have
         # been contested during the current turn."
         stranded_air_avoids_contested=True,
+        # Land on Aircraft Carriers: a fighter "may land on a carrier after combat (even if retreating)".
         attacking_air_lands_at_sea_battle="always",
         # FAQ, Transports and Carriers: "During the combat move, the carrier can move and leave its
         # fighters behind in the sea zone (consider them to be in the air)"; an ally's fighter aboard
@@ -90,6 +91,8 @@ RULES = Rules(
         # Noncombat Move, Transports, and the FAQ: a transport that moved or fought in combat may not
         # move again but may load OR offload in place, unless it retreated (DIGEST §5 REV.4).
         transport_after_combat="load_or_offload",
+        # Transports: "A transport may not load or offload if it is in a hostile sea zone", nothing about
+        # where it began the turn.
         transport_from_hostile_start="as_any",
         # No straits can be closed: FAQ, Map: "the western entrance to the Mediterranean can't be
         # closed under any circumstance"; Revised has no Turkish straits option.
