@@ -324,6 +324,11 @@ def _rehome_interceptors(turn: Turn, space: str) -> None:
     w = turn.w
     if not w.is_hostile_territory(space, of=w.power) and w.control.get(space) == w.power:
         for u in [u for u in w.units_at(space) if u.mission == "intercepted" and w.is_enemy(u.owner)]:
+            if w.rules.movement.interceptors_of_captured_territory == "lost":
+                turn.log.lost_air.append({"unit": u.type, "owner": u.owner, "space": space,
+                                          "reason": "it intercepted a raid over a territory captured this turn: it cannot land"})
+                w.remove(u)
+                continue
             _land_one_space_away(turn, u, space, set(), "its territory was captured and no landing is one space away",
                                  f"interceptor {u.type} of {u.owner} left captured {space} for {{}}")
 

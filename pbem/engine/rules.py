@@ -83,6 +83,11 @@ class MovementRules:
     # Defending air units whose carrier sank move one space to land: may that space be one where
     # there is a battle this turn?  True: not (Revised FAQ: it "must not have been contested").
     stranded_air_avoids_contested: bool
+    # Fighters that intercepted a bombing raid over a territory captured that turn: "move_one_space" to
+    # a friendly territory or carrier, or are lost (1942: "fighter interceptors whose original territory
+    # is now under enemy control ... movement of up to one space"; 1940, E17), or "lost" (Pacific: "If
+    # that territory was captured this turn they cannot land and are lost").
+    interceptors_of_captured_territory: Literal["move_one_space", "lost"]
     # May air units that attacked this turn land on a carrier in a sea zone where a battle was fought
     # this turn?  "always" (1942, Revised, 1940, Pacific), "never", or "option": the game option
     # landing_at_sea_battle decides (Europe, where Combat Results forbids landing "in a space where a

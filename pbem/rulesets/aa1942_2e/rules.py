@@ -37,6 +37,9 @@ RULES = Rules(
         fighters_land_after_noncombat=False,
         # Aircraft Carriers: a fighter whose carrier sank lands one space away, battle or not.
         stranded_air_avoids_contested=False,
+        # Noncombat Move: "fighter interceptors whose original territory is now under enemy control ...
+        # are allowed movement of up to one space to find a friendly territory or carrier".
+        interceptors_of_captured_territory="move_one_space",
         # Fighters: an attacking fighter "can retreat to a friendly territory, island, or carrier within
         # range if it survives combat" - no word against the carrier of its own battle.
         attacking_air_lands_at_sea_battle="always",

@@ -50,6 +50,10 @@ RULES = Rules(
         # Aircraft Carriers: the fighters of a sunk carrier land one space away on a site "controlled by
         # you (or under Allied control) since the beginning of the turn"; battles there do not matter.
         stranded_air_avoids_contested=False,
+        # Strategic Bombing Raids: the manual says only that interceptors "may not also defend in a
+        # regular land attack in that same territory"; of their territory's capture, nothing - so as
+        # the stranded fighters of a sunk carrier, one space to land.
+        interceptors_of_captured_territory="move_one_space",
         # Combat Results, Air Units: "Attacking planes may not remain or land in a space where a battle
         # just took place", and The Gameboard calls land territories and sea zones "spaces"; but
         # Fighters: "If you move a fighter its full four-space range into battle with the intent of

@@ -44,6 +44,9 @@ RULES = Rules(
         # Fighters land as moves are made.
         fighters_land_after_noncombat=False,
         stranded_air_avoids_contested=False,
+        # Bombing raids (E17): an interceptor whose territory was captured may "move one spot to find a
+        # safe landing place or be destroyed".
+        interceptors_of_captured_territory="move_one_space",
         # The AMS guide's restatement of the box forbids no landing on a carrier where a battle was fought.
         attacking_air_lands_at_sea_battle="always",
         # Aircraft Carriers (the AMS guide restating the box, E15/E31): "Any fighters or tactical bombers

@@ -52,6 +52,10 @@ RULES = Rules(
         # not move again that turn": landings happen as moves are made.
         fighters_land_after_noncombat=False,
         stranded_air_avoids_contested=False,
+        # Strategic Bombing Raids: "Fighter planes that were defending against the SBR must land in the
+        # territory containing the Industrial Complex. If that territory was captured this turn they
+        # cannot land and are lost."
+        interceptors_of_captured_territory="lost",
         # Phase 5, Air Units: attacking planes may not remain or land "in a land territory, island or
         # island group where a battle just took place": sea zones are not named.
         attacking_air_lands_at_sea_battle="always",

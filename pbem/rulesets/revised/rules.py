@@ -71,6 +71,8 @@ RULES = Rules(
         # friendly land space, island, or aircraft carrier ... This territory or sea zone must not have
         # been contested during the current turn."
         stranded_air_avoids_contested=True,
+        # No interceptors in Revised (CombatRules.escorts "never"): the choice is never read.
+        interceptors_of_captured_territory="move_one_space",
         # Land on Aircraft Carriers: a fighter "may land on a carrier after combat (even if retreating)".
         attacking_air_lands_at_sea_battle="always",
         # FAQ, Transports and Carriers: "During the combat move, the carrier can move and leave its
