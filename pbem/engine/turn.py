@@ -17,7 +17,7 @@ from pbem.engine.model import GameState
 from pbem.engine.movement import R_AIR, R_END_IN_COMBAT, R_TRANSPORT, Mover
 from pbem.engine.orders import Move, Orders, StandingOrders
 from pbem.engine.problems import Problem
-from pbem.engine.words import article, possessive
+from pbem.engine.words import article, count_of, possessive
 from pbem.engine.words import units_text as _units_text
 from pbem.engine.ruleset import Ruleset
 from pbem.engine.economy import income as national_income
@@ -730,6 +730,9 @@ class Turn:
         # zones of this turn's sea battles, where no attacking plane may land (Rules.movement.attacking_air_lands_at_sea_battle)
         sea_battles = set() if self.mover.sea_battle_landing() else {
             u.space for u in w.units.values() if w.commands(u) and u.phase == "combat" and w.is_sea(u.space) and w.enemy_units_at(u.space)}
+        # fighters whose only landings are carriers already at sea, with the zones of those they can
+        # reach: each needs a place of its own ("you must declare up front where each plane plans to land")
+        need_decks: list[tuple[Unit, list[str]]] = []
         for u in sorted(w.units.values(), key=lambda u: u.id):
             if not w.commands(u) or u.phase != "combat" or w.utype(u).domain != "air" or u.stowed:
                 continue  # (a stowed air unit is cargo aboard its carrier: it stays there)
@@ -742,14 +745,28 @@ class Turn:
                              arrived_this_phase=False, board=w.board, control=w.control, world=w)[0]
             is_fighter = w.utype(u).lands_on_carriers
 
-            def landing(s: str) -> bool:
+            def open_landing(s: str) -> bool:  # a friendly territory, or a zone a carrier may still come to
                 if w.space(s).is_land:
                     return w.is_friendly_territory(s, at_start=True) and s not in self._attacked_spaces()
-                return is_fighter and (capacity.get(s, 0) > 0 or s in new_carriers) and s not in sea_battles
+                return is_fighter and s in new_carriers and s not in sea_battles
+
+            def landing(s: str) -> bool:
+                return open_landing(s) or (is_fighter and not w.space(s).is_land and capacity.get(s, 0) > 0 and s not in sea_battles)
 
             dist = self.mover.air_distance(u.space, landing, left, flying=True)
             if dist is None:
                 self.problems.append(Problem("illegal", f"{u.type} attacking {u.space} has {left} movement left and no possible landing", rule=R_AIR + ": a possible landing must be shown for every attacking air unit", hint="attack a closer space, or move a carrier where it can land", path=u.order or ("combat_move",), code="air.no-landing"))
+            elif is_fighter and self.mover.air_distance(u.space, open_landing, left, flying=True) is None:
+                decks = [z for z in sorted(capacity) if capacity[z] > 0 and z not in sea_battles
+                         and self.mover.air_distance(u.space, lambda s, z=z: s == z, left, flying=True) is not None]
+                need_decks.append((u, decks))
+        for u, decks in _without_a_deck(need_decks, capacity):
+            places = sum(capacity[z] for z in decks)
+            wanting = sum(1 for _, d in need_decks if set(d) & set(decks))
+            self.problems.append(Problem("illegal", f"{u.type} attacking {u.space} has no carrier place left: it can land only in "
+                                                    f"{', '.join(decks)}, where {count_of(places, 'place')} must take {wanting} attacking fighters",
+                                         rule=R_AIR + ": a possible landing must be shown for every attacking air unit, each its own place",
+                                         hint="send fewer fighters, or bring another carrier", path=u.order or ("combat_move",), code="air.no-landing"))
 
     def _zones_carriers_can_reach(self) -> set[str]:
         """Sea zones an own carrier that stayed put in combat move can reach in noncombat move.
@@ -2090,3 +2107,24 @@ def run_turn(ruleset: Ruleset, rules: Rules, combat_rules: CombatRules, state: G
     if dice is None:
         turn._unread_moves = sorted(unread_moves)
     return turn.run()
+
+
+def _without_a_deck(needs: list[tuple[Unit, list[str]]], capacity: Mapping[str, int]) -> list[tuple[Unit, list[str]]]:
+    """The fighters left without a carrier place when each takes one of those it can reach (a
+    matching: a fighter takes a place another could do without, not first come, first served)."""
+    holder: dict[tuple[str, int], int] = {}  # (zone, place) -> the fighter's index
+
+    def seat(i: int, tried: set[tuple[str, int]]) -> bool:
+        for zone in needs[i][1]:
+            for k in range(capacity[zone]):
+                place = (zone, k)
+                if place in tried:
+                    continue
+                tried.add(place)
+                if place not in holder or seat(holder[place], tried):
+                    holder[place] = i
+                    return True
+        return False
+
+    return [needs[i] for i in range(len(needs)) if not seat(i, set())]
+

@@ -229,3 +229,17 @@ def test_survivors_of_a_battle_still_make_their_noncombat_move() -> None:
     result = play(st, "Germany", body, dice=dice)
     assert units_at(result.state, "Norway", "Germany") == {"fighter": 1}
     assert "Only 1 fighter of the 2 fighters ordered from Karelia S.S.R. to Norway was left to move" in result.log.notes
+
+
+def test_each_fighter_counting_on_a_carrier_gets_a_place_of_its_own() -> None:
+    """Air units: "a possible landing must be shown for every attacking air unit", each its own (the
+    Pacific manual: "you must declare up front where each plane plans to land").  The places are
+    matched, not handed out first come, first served: a fighter that can reach two carriers leaves
+    the one place of the only carrier another can reach to that one."""
+    from pbem.engine.turn import _without_a_deck
+    from pbem.engine.world import Unit
+
+    a, b, c = (Unit(i, "fighter", "Japan", "SZ 1", "SZ 1") for i in (1, 2, 3))
+    assert _without_a_deck([(a, ["SZ 1", "SZ 2"]), (b, ["SZ 1"])], {"SZ 1": 1, "SZ 2": 1}) == []
+    left = _without_a_deck([(a, ["SZ 1"]), (b, ["SZ 1"]), (c, ["SZ 1"])], {"SZ 1": 2})
+    assert [u.id for u, _ in left] == [3]
