@@ -315,3 +315,19 @@ def test_a_move_of_missing_units_says_where_they_are() -> None:
     problems = validate(st, "Soviet Union", "combat_move:\n  - {units: 9 infantry, from: Karelia S.S.R., to: Finland}\n")
     assert codes(problems)[0] == "move.no-units"
     assert (problems[0].hint or "").endswith("infantry of Soviet Union stand in Karelia S.S.R.")
+
+
+def test_each_attacking_fighter_needs_a_landing_of_its_own() -> None:
+    """Phase 2: Combat Move, Air Units: "you must be able to demonstrate some possible way ... for
+    all your attacking air units to land safely that turn": three fighters at the end of their range
+    cannot all count on the two places of one carrier."""
+    st = state(turn="United Kingdom", clear=("SZ 11", "SZ 12"),
+               units={"SZ 11": {"Germany": {"submarine": 1}}, "SZ 12": {"United Kingdom": {"aircraft carrier": 1}},
+                      "United Kingdom": {"United Kingdom": {"fighter": 3, "infantry": 2}}})
+
+    def attack(fighters: int) -> str:
+        return ("combat_move:\n  - {units: 1 aircraft carrier, from: SZ 12, to: SZ 11}\n"
+                f"  - {{units: {fighters} fighter, from: United Kingdom, to: SZ 11, via: [SZ 8, SZ 9, SZ 12]}}\n")
+
+    assert validate(st, "United Kingdom", attack(2)) == []
+    assert codes(validate(st, "United Kingdom", attack(3))) == ["air.no-landing"]
