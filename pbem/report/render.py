@@ -111,6 +111,11 @@ def units_text(units: Mapping[str, int]) -> str:
     return ", ".join(count_of(units[name], name) for name in sorted(units))
 
 
+def unused_hits_text(hits: int) -> str:
+    """Hits no unit could take, said in every format: "2 hits lost: no unit left that these dice can hit"."""
+    return f"{count_of(hits, 'hit')} lost: no unit left that these dice can hit"
+
+
 def low_luck_text(pool: Mapping[str, Any], arrow: str = "->") -> str:
     """Low Luck's pooled strength, as "Low Luck: 5 infantry @2, 1 tank @3 = strength 13 -> 2 sure hits"."""
     units = ", ".join(f"{count_of(u['count'], u['unit'])} @{u['value']}" for u in pool["units"])
@@ -314,6 +319,7 @@ def _filters() -> dict[str, Any]:
         "dice": dice_text,
         "raid_roll": raid_roll_text,
         "low_luck": low_luck_text,
+        "unused_hits": unused_hits_text,
         "roll": roll_text,
         "md": md_escape,
         "md_code": md_code,
