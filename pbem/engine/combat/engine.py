@@ -146,6 +146,10 @@ class Engine:
         ships = list(battle.bombard) if land else []
         if self.rules.bombard_cap_per_seaborne_unit:
             ships = ships[:seaborne]
+        if self.rules.bombard_targets == "land" and not any(
+            f.count and battle.units[f.unit].domain == "land" for f in battle.defenders
+        ):
+            ships = []  # CombatRules.bombard_targets: no land unit to fire at, the step is skipped
         self.bombard_ships = tuple(ships)
         self.has_aa = land and any(c.profile.has("aa") for c in self.d_cats)
         retreat = attacker_orders.retreat
@@ -384,6 +388,7 @@ class Engine:
         if state.round == 1 or not self.rules.bombard_first_round_only:
             if self.bombard_ships and state.round == 1:
                 groups: dict[tuple[str, int], int] = {}
+                cls: FireClass = "not_air" if self.rules.bombard_targets == "land" else "any"
                 for ship in self.bombard_ships:
                     key = (ship, self.battle.profile(self.battle.attacker, ship).bombard)
                     groups[key] = groups.get(key, 0) + 1
@@ -391,7 +396,7 @@ class Engine:
                     Volley(
                         "attacker",
                         "bombard",
-                        tuple(DiceGroup(u, v, n, "any") for (u, v), n in sorted(groups.items(), key=_gkey)),
+                        tuple(DiceGroup(u, v, n, cls) for (u, v), n in sorted(groups.items(), key=_gkey)),
                     )
                 )
         if self.has_aa and (state.round == 1 or not self.rules.aa_first_round_only):

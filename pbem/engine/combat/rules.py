@@ -76,6 +76,12 @@ class CombatRules:
     # provide a support shot")
     unloading_ships_bombard: bool
     bombard_casualties_fire_back: bool
+    # Whom bombardment hits strike: "any" defending unit (1942, Step 2: "the defender will move a
+    # defending unit behind the casualty strip"; Europe, Pacific: "The defender chooses his
+    # casualties"), or "land" units only, the step skipped when none defend (Revised, Step 2: "against
+    # enemy land units in the territory being attacked. If there are no enemy land units present,
+    # ignore this step").
+    bombard_targets: Literal["any", "land"]
     seaborne_can_retreat: bool
     overland_can_retreat_from_amphibious: bool
     # --- strategic bombing raids -------------------------------------------------------------

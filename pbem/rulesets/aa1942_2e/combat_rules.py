@@ -62,6 +62,8 @@ COMBAT_RULES = CombatRules(
     unloading_ships_bombard=True,  # no warship carries land units in this game
     # Step 2: bombardment casualties "will be able to defend during the land combat step".
     bombard_casualties_fire_back=True,
+    # Step 2: "For each hit, the defender will move a defending unit behind the casualty strip."
+    bombard_targets="any",
     seaborne_can_retreat=False,  # step 3: "Attacking seaborne units cannot retreat"
     overland_can_retreat_from_amphibious=True,  # step 3: "Attacking overland land units and aircraft can retreat"
     # Strategic Bombing Raids (p. 14): "Each industrial complex rolls one die against each bomber".

@@ -69,6 +69,8 @@ COMBAT_RULES = CombatRules(
     # "The defender chooses his/her casualties ... (These units may fire during the defender's normal
     # counterattack.)"
     bombard_casualties_fire_back=True,
+    # Amphibious Assaults step 1: "The defender chooses his/her casualties (if any)".
+    bombard_targets="any",
     # "all land units (including those that may have come from adjacent territories) lose their option
     # of retreating. Air units may retreat as normal."
     seaborne_can_retreat=False,

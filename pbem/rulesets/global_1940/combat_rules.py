@@ -58,6 +58,8 @@ COMBAT_RULES = CombatRules(
     bombard_first_round_only=True,
     unloading_ships_bombard=True,
     bombard_casualties_fire_back=True,
+    # Bombardments (AMS guide, E18): "Casualties are moved to the casualty strip", of any defending unit.
+    bombard_targets="any",
     # Amphibious assault: "Seaborne units cannot retreat. Overland units and air units may".
     seaborne_can_retreat=False,
     overland_can_retreat_from_amphibious=True,

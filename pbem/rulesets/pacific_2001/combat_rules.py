@@ -72,6 +72,8 @@ COMBAT_RULES = CombatRules(
     unloading_ships_bombard=False,
     # Step 2: the defender puts bombardment casualties in the casualty area and they fire back.
     bombard_casualties_fire_back=True,
+    # Amphibious Assaults step 2: "The defender chooses his casualties (if any)".
+    bombard_targets="any",
     # Amphibious Assaults: land units from adjacent territories may join, "but all land units lose the
     # option to retreat"; air units may retreat after at least one round.
     seaborne_can_retreat=False,

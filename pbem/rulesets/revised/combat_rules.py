@@ -80,6 +80,10 @@ COMBAT_RULES = CombatRules(
     unloading_ships_bombard=True,  # Tokyo Express FAQ: the destroyers act "as both transports and destroyers"
     # Battleship profile "Shore Bombardment": "(the enemy units do not fire back)".
     bombard_casualties_fire_back=False,
+    # Step 2: "Each battleship fires once during this step against enemy land units in the territory
+    # being attacked. If there are no enemy land units present, ignore this step" (also Amphibious
+    # Assaults, Land Combat, and the Battleship profile): a defending fighter takes no bombardment hit.
+    bombard_targets="land",
     # Amphibious Assaults, Land Combat: "attacking land units cannot retreat (not even if they came
     # from adjacent territories or moved there over land)"; step 7: "Only air units can retreat".
     seaborne_can_retreat=False,
