@@ -22,7 +22,7 @@ from pbem.engine.kamikaze import sacrifices as kamikaze_sacrifices
 from pbem.engine.orders import BattleDirective, Orders, StandingOrders
 from pbem.engine.problems import Problem
 from pbem.engine.scramble import MISSION as SCRAMBLED
-from pbem.engine.words import count_of
+from pbem.engine.words import count_of, units_text
 from pbem.engine.world import Unit, World
 
 
@@ -249,7 +249,8 @@ def _warn_idle_directive(turn: Turn, directive: BattleDirective, battle: cm.Batt
     def warn(message: str, key: str, rule: str) -> None:
         turn.warnings.append(Problem("warning", message, rule=rule, path=(*directive.yaml_path, key), code="directive.idle"))
 
-    if directive.retreat.kind != "never":
+    calls_off = directive.call_off is not None and directive.call_off.kind != "never"
+    if directive.retreat.kind != "never" and not (amphibious and calls_off):  # called off, it is no amphibious assault
         movable = [u for u in attackers if w.utype(u).domain == "air"
                    or (battle.retreat_to and not u.seaborne_from
                        and (not amphibious or w.utype(u).domain != "land" or rules.overland_can_retreat_from_amphibious))]
@@ -263,6 +264,9 @@ def _warn_idle_directive(turn: Turn, directive: BattleDirective, battle: cm.Batt
     if directive.aa_order_of_loss and not any(w.utype(u).has("aa") for u in w.enemy_units_at(battle.space)):
         warn(f"aa_order_of_loss for {battle.space}, but no antiaircraft unit defends there", "aa_order_of_loss",
              "General Combat, Step 1: antiaircraft fire")
+    if calls_off and not amphibious:
+        warn(f"call_off for {battle.space}, but no land unit offloads there from a transport", "call_off",
+             "Amphibious Assaults: the attacker may call off the landing")
     present = {u.type for u in attackers}
     unused = [t for t in directive.order_of_loss if t not in present]
     if unused:
@@ -303,6 +307,7 @@ def resolve_battles(turn: Turn, plan: BattlePlan) -> None:
         return {z for z in w.board.neighbours(territory) if w.is_sea(z) and z not in plan.sea}
 
     for territory in [t for t in plan.land if t in plan.amphibious_zones]:
+        _call_off_landing(turn, territory, plan.amphibious_zones[territory], fought_at_sea)
         _battle(turn, territory, "land", bombard_from=sorted((plan.amphibious_zones[territory] | beside(territory)) - fought_at_sea))
     for zone in [z for z in plan.sea if z not in offload_zones]:
         _battle(turn, zone, "sea")
@@ -342,6 +347,52 @@ def _land_or_lose_cargo(w: World, zone: str) -> None:
                 del w.units[u.id]
             elif host.retreated:
                 u.space, u.carrier, u.seaborne_from = host.space, host.id, None
+
+
+def _call_off_landing(turn: Turn, territory: str, zones: set[str], fought_at_sea: set[str]) -> None:
+    """BattleDirective.call_off: once the offload zones' sea battles are over, the attacker may call
+    off the landing (CombatRules.amphibious_call_off); its land units stay aboard their transports,
+    which may not redirect them.  Overland and air units that moved in still attack, as when the
+    seaborne units are lost at sea.  Validation assumes the landing is made."""
+    w = turn.w
+    directive = turn.orders.battles.get(territory)
+    cond = directive.call_off if directive is not None else None
+    if directive is None or cond is None or cond.kind == "never":
+        return
+    path = (*directive.yaml_path, "call_off")
+    allowed = turn.combat_rules.amphibious_call_off
+    if allowed == "never":
+        turn.problems.append(Problem(
+            "illegal", f"the amphibious assault on {territory} cannot be called off: these rules have no calling off",
+            rule="Amphibious Assault: the land units offload once the sea zone is clear",
+            hint="remove call_off; to keep the land units aboard, do not offload them", path=path, code="directive.call-off"))
+        return
+    landing = [u for u in w.units_at(territory) if w.commands(u) and u.seaborne_from is not None and u.came_by in w.units]
+    if allowed == "after_sea_battle" and not zones & fought_at_sea:
+        if turn.validating and landing:
+            turn.warnings.append(Problem(
+                "warning", f"call_off for {territory} can never take effect: no naval battle is fought in "
+                f"{', '.join(sorted(zones))}, and only after one may the assault be called off",
+                rule="Amphibious Assaults, Note: after a naval battle, the attacker is allowed to call off the Amphibious Assault",
+                path=path, code="directive.idle"))
+        return
+    if turn.validating or not landing:
+        return
+    if cond.kind == "landing_at_most":
+        holds = len(landing) <= cond.value
+    elif cond.kind == "defenders_outnumber":
+        holds = len(_defenders(w, territory)) > len(_attackers(w, territory))
+    else:
+        holds = True  # always
+    if not holds:
+        return
+    aboard: dict[str, int] = {}
+    for u in sorted(landing, key=lambda u: u.id):
+        host = w.units[u.came_by]  # type: ignore[index]
+        u.space, u.carrier, u.seaborne_from = host.space, host.id, None
+        aboard[u.type] = aboard.get(u.type, 0) + 1
+    turn.log.notes.append(f"{w.power} called off the landing on {territory} ({cond.text}): "
+                          f"{units_text(dict(sorted(aboard.items())))} stay aboard in {', '.join(sorted(zones))}")
 
 
 def _bombarding_ships(w: World, zones: list[str], seaborne: int) -> list[Unit]:

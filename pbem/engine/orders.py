@@ -39,6 +39,18 @@ class RetreatCondition:
 
 
 @dataclass(frozen=True)
+class CallOff:
+    """When the attacker calls off an amphibious landing, judged once the sea battles of its offload
+    zones are over (CombatRules.amphibious_call_off says whether and when the rules allow it):
+    "landing_at_most" N - N land units or fewer are still aboard to land; "defenders_outnumber" -
+    the territory's defenders outnumber every unit that would attack it."""
+
+    kind: Literal["never", "always", "landing_at_most", "defenders_outnumber"]
+    value: int = 0
+    text: str = "never"
+
+
+@dataclass(frozen=True)
 class BattleDirective:
     space: str
     order_of_loss: tuple[str, ...] = ()
@@ -49,6 +61,7 @@ class BattleDirective:
     yaml_path: YamlPath = ()
     aa_order_of_loss: tuple[str, ...] = ()  # which air units antiaircraft hits take first (default: order_of_loss)
     bombard: Mapping[str, int] | None = None  # the ships that bombard an amphibious assault (None: every eligible one)
+    call_off: CallOff | None = None  # when the amphibious landing on this territory is called off (None: never)
 
 
 @dataclass(frozen=True)

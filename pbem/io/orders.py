@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
 from pbem.engine.orders import (
+    CallOff,
     BattleDirective,
     ConditionalMove,
     Conversion,
@@ -227,8 +228,37 @@ def _directive(reader: _Reader, space: str, raw: Mapping[str, Any], path: Path_)
         value = raw["bombard"]
         none = value is None or (isinstance(value, str) and value.strip().lower() in ("none", "no", "nothing"))
         bombard = {} if none else reader.units(value, (*path, "bombard"))
+    call_off = None
+    if "call_off" in raw:
+        call_off = read_call_off(raw["call_off"])
+        if call_off is None:
+            reader.error(f"cannot read the call-off condition {shown(raw['call_off'])}", (*path, "call_off"),
+                         hint="write one of: " + CALL_OFF_VOCABULARY, code="directive.call-off")
     return BattleDirective(space, ool, retreat, retreat_to, raw.get("submerge"), bool(raw.get("hold_territory", False)), path, aa_ool,
-                           bombard)
+                           bombard, call_off)
+
+
+CALL_OFF_VOCABULARY = "never | always | when landing < N | when landing <= N | when defenders outnumber us"
+_CALL_OFF_WORDS = [
+    (re.compile(r"^(?:never|no|none|false)$"), "never"),
+    (re.compile(r"^(?:always|yes|true)$"), "always"),
+    (re.compile(r"^(?:when )?(?:landing|(?:the )?land units(?: landing)?) ?(?:<=|=<|at most) ?(\d+)$"), "landing_at_most"),
+    (re.compile(r"^(?:when )?(?:landing|(?:the )?land units(?: landing)?) ?(?:<|fewer than) ?(\d+)$"), "landing_below"),
+    (re.compile(r"^(?:when )?(?:(?:the )?defenders? outnumbers?(?: (?:us|(?:the )?attackers?))?|outnumbered)$"), "defenders_outnumber"),
+]
+
+
+def read_call_off(value: object) -> CallOff | None:
+    """The directive's call-off condition (`CallOff`), or None when the words are not understood."""
+    key = re.sub(r"\s+", " ", str(value).strip().lower())
+    for pattern, kind in _CALL_OFF_WORDS:
+        m = pattern.match(key)
+        if m:
+            if kind == "landing_below":  # "< N" is "<= N - 1"; "< 0" never calls it off
+                n = int(m.group(1))
+                return CallOff("landing_at_most", n - 1, key) if n > 0 else CallOff("never", 0, key)
+            return CallOff(kind, int(m.group(1)) if m.groups() else 0, key)  # type: ignore[arg-type]
+    return None
 
 
 @dataclass(frozen=True)

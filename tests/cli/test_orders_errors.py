@@ -54,6 +54,8 @@ CASES = [
     (HEAD + "combat_move:\n  - {units: 1 aaa, from: Russia, to: West Russia}\n", ["antiaircraft artillery cannot move in combat move"]),
     (HEAD + "purchase: 1 infantry\nplace:\n  SZ 4: 1 infantry\n", ["only sea units"]),
     (HEAD + "combat_move:\n  - {units: 1 infantry, from: Rusia, to: West Russia}\n", ["unknown territory or sea zone 'Rusia'", "did you mean 'Russia'"]),
+    (HEAD + "combat_move:\n  - {units: 3 infantry, from: Karelia S.S.R., to: West Russia}\nbattles:\n  West Russia: {call_off: sometimes}\n",
+     ["orders.yaml:7:", "cannot read the call-off condition 'sometimes'", "when landing < N"]),
 ]
 
 

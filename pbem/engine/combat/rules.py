@@ -82,6 +82,11 @@ class CombatRules:
     # enemy land units in the territory being attacked. If there are no enemy land units present,
     # ignore this step").
     bombard_targets: Literal["any", "land"]
+    # May the attacker call off an amphibious landing once combat has begun (its land units stay
+    # aboard)?  "never" (1942, 1940: no rule allows it), "after_sea_battle" (Europe, Pacific: "After a
+    # naval battle, the attacker is allowed to call off the Amphibious Assault"), or "in_combat"
+    # (Revised: "During the conduct combat phase, that player may call off the landing").
+    amphibious_call_off: Literal["never", "after_sea_battle", "in_combat"]
     seaborne_can_retreat: bool
     overland_can_retreat_from_amphibious: bool
     # --- strategic bombing raids -------------------------------------------------------------

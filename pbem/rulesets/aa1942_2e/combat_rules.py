@@ -64,6 +64,8 @@ COMBAT_RULES = CombatRules(
     bombard_casualties_fire_back=True,
     # Step 2: "For each hit, the defender will move a defending unit behind the casualty strip."
     bombard_targets="any",
+    # Amphibious Assault: the rulebook has no calling off; seaborne units that reach the shore land.
+    amphibious_call_off="never",
     seaborne_can_retreat=False,  # step 3: "Attacking seaborne units cannot retreat"
     overland_can_retreat_from_amphibious=True,  # step 3: "Attacking overland land units and aircraft can retreat"
     # Strategic Bombing Raids (p. 14): "Each industrial complex rolls one die against each bomber".

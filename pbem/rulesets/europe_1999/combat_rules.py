@@ -71,6 +71,9 @@ COMBAT_RULES = CombatRules(
     bombard_casualties_fire_back=True,
     # Amphibious Assaults step 1: "The defender chooses his/her casualties (if any)".
     bombard_targets="any",
+    # Amphibious Assaults, Note: "After a naval battle, the attacker is allowed to call off the
+    # Amphibious Assault. He may not redirect it to another territory."
+    amphibious_call_off="after_sea_battle",
     # "all land units (including those that may have come from adjacent territories) lose their option
     # of retreating. Air units may retreat as normal."
     seaborne_can_retreat=False,

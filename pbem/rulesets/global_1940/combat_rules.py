@@ -60,6 +60,8 @@ COMBAT_RULES = CombatRules(
     bombard_casualties_fire_back=True,
     # Bombardments (AMS guide, E18): "Casualties are moved to the casualty strip", of any defending unit.
     bombard_targets="any",
+    # No calling off: neither the box rules the AMS guide cites (E14, E18) nor the guide allow it.
+    amphibious_call_off="never",
     # Amphibious assault: "Seaborne units cannot retreat. Overland units and air units may".
     seaborne_can_retreat=False,
     overland_can_retreat_from_amphibious=True,

@@ -74,6 +74,9 @@ COMBAT_RULES = CombatRules(
     bombard_casualties_fire_back=True,
     # Amphibious Assaults step 2: "The defender chooses his casualties (if any)".
     bombard_targets="any",
+    # Amphibious Assaults, Note: "After a naval battle, the attacker is allowed to call off the
+    # Amphibious Assault. He may not redirect it to another territory."
+    amphibious_call_off="after_sea_battle",
     # Amphibious Assaults: land units from adjacent territories may join, "but all land units lose the
     # option to retreat"; air units may retreat after at least one round.
     seaborne_can_retreat=False,

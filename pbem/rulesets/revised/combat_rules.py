@@ -84,6 +84,9 @@ COMBAT_RULES = CombatRules(
     # being attacked. If there are no enemy land units present, ignore this step" (also Amphibious
     # Assaults, Land Combat, and the Battleship profile): a defending fighter takes no bombardment hit.
     bombard_targets="land",
+    # Special Combats, Amphibious Assaults: "During the conduct combat phase, that player may call off
+    # the landing but cannot redirect the attack to a different territory."
+    amphibious_call_off="in_combat",
     # Amphibious Assaults, Land Combat: "attacking land units cannot retreat (not even if they came
     # from adjacent territories or moved there over land)"; step 7: "Only air units can retreat".
     seaborne_can_retreat=False,

@@ -1,0 +1,32 @@
+"""Reading orders files: the words of battle directives."""
+
+from __future__ import annotations
+
+import pytest
+
+from pbem.engine.orders import CallOff
+from pbem.io.orders import read_call_off
+
+
+@pytest.mark.parametrize("words, kind, value", [
+    ("never", "never", 0),
+    (False, "never", 0),
+    ("always", "always", 0),
+    (True, "always", 0),
+    ("when landing < 3", "landing_at_most", 2),
+    ("landing<=2", "landing_at_most", 2),
+    ("when  land units  at most 1", "landing_at_most", 1),
+    ("when landing < 0", "never", 0),
+    ("when defenders outnumber us", "defenders_outnumber", 0),
+    ("Outnumbered", "defenders_outnumber", 0),
+])
+def test_call_off_words(words: object, kind: str, value: int) -> None:
+    """Amphibious Assaults (Revised; Europe and Pacific, Note): the attacker may call off the landing;
+    the directive's condition is written in words of the retreat conditions' kind."""
+    got = read_call_off(words)
+    assert isinstance(got, CallOff) and (got.kind, got.value) == (kind, value)
+
+
+@pytest.mark.parametrize("words", ["sometimes", "when landing", "after round 1", "landing > 2"])
+def test_call_off_words_not_understood(words: str) -> None:
+    assert read_call_off(words) is None
