@@ -91,6 +91,8 @@ class Turn:
         self.log = TurnLog()
         self.problems: list[Problem] = []
         self._refused_into: set[str] = set()  # where refused moves were going (validation only)
+        # own carriers before noncombat moves: where each could end them, and the air units aboard (note_carrier_reach)
+        self._carrier_reach: dict[int, tuple[frozenset[str], frozenset[int], str]] = {}
         self.warnings: list[Problem] = []
         self._unread_moves: list[tuple[str, int, str]] = []  # moves the orders reader could not read
         self.bought: dict[str, int] = {}
@@ -287,6 +289,7 @@ class Turn:
             self.combat()
             self.political_changes_after_combat()
         self.claim_tokens()
+        self.note_carrier_reach()
         self.moves(self.orders.noncombat_moves)
         self.declare_by_moving_in("noncombat")
         if late_conversion:
@@ -353,6 +356,7 @@ class Turn:
             self.overflight("combat")
             if not self._no_combat_declared():
                 self.combat()
+            self.note_carrier_reach()
             self.moves(self.orders.noncombat_moves)
             self.land_at_sea()
             self.land_air_units()
@@ -774,12 +778,19 @@ class Turn:
         A landing plan may rely on a carrier's noncombat move, but then that carrier must not move in
         combat move (Air Units: demonstrating a possible landing)."""
         w = self.w
+        # "you may assume that all of your attacking rolls will be hits" (1942 Second Edition, Air
+        # Units): a sea zone attacked this turn is clear by noncombat move
+        attacked = {u.space for u in w.units.values() if w.commands(u) and u.phase == "combat" and w.is_sea(u.space)}
+
+        def clear(s: str) -> bool:
+            return s in attacked or not w.is_hostile_sea_zone(s)
+
         zones: set[str] = set()
         for c in w.units.values():
             if c.owner != w.power or not w.utype(c).has("carrier") or c.phase is not None or c.fought:
                 continue
-            reach = self.mover.reachable("sea", c.space, w.utype(c).move, lambda s: not w.enemy_units_at(s))
-            zones |= {z for z in reach if z != c.space and w.is_sea(z) and not w.enemy_units_at(z)}
+            reach = self.mover.reachable("sea", c.space, w.utype(c).move, clear)
+            zones |= {z for z in reach if z != c.space and w.is_sea(z) and clear(z)}
             zones.add(c.space)
         return zones
 
@@ -1143,11 +1154,51 @@ class Turn:
                 u.space = u.start = target
             self.log.notes.append(f"a {u.type} of {u.owner} on combat air patrol in {zone} lands in {target}")
 
+    def note_carrier_reach(self) -> None:
+        """Before noncombat moves: where each own carrier could end its noncombat move, and which air
+        units it holds, for `_carrier_that_could_carry`."""
+        w = self.w
+        self._carrier_reach = {}
+        for c in w.units.values():
+            if c.owner != w.power or not w.utype(c).has("carrier"):
+                continue
+            zones = {c.space}
+            if self.mover._may_move_in_noncombat(c):
+                reach = self.mover.reachable("sea", c.space, w.utype(c).move, lambda s: not w.is_hostile_sea_zone(s))
+                zones |= {z for z in reach if w.is_sea(z) and not w.is_hostile_sea_zone(z)}
+            aboard = frozenset(a.id for a in w.units.values() if a.carrier == c.id)
+            self._carrier_reach[c.id] = (frozenset(zones), aboard, c.space)
+
+    def _carrier_that_could_carry(self, u: Unit, here: str, left: int) -> tuple[Unit, str] | None:
+        """An own carrier that could have ended its noncombat move where air unit `u`, now left with no
+        landing, reaches, at no cost to any other air unit: it ends the turn with room for `u` and took
+        aboard none this turn ("during noncombat movement you must provide for safe landing of as many
+        air units as remains possible", 1942 Second Edition; a carrier "must do so if it is able";
+        Revised and the AMS guide, E30: "you cannot noncombat move a carrier out of range ... and thereby
+        strand air units")."""
+        w = self.w
+        for cid, (zones, aboard, start) in sorted(self._carrier_reach.items()):
+            c = w.units.get(cid)
+            if c is None or not w.has_room(c, u.type):
+                continue
+            if any(a.carrier == cid and a.id not in aboard for a in w.units.values()):
+                continue  # it carries an air unit it took aboard this turn: moving it elsewhere could cost that one
+            options = []  # (not where it stood, the air unit's flight, zone): name the simplest way to carry it
+            for z in zones:
+                if not self.mover.bars_landing([u], z):
+                    d = self.mover.air_distance(here, lambda s, z=z: s == z, left, flying=True)
+                    if d is not None:
+                        options.append((z != start, d, z))
+            if options:
+                return c, min(options)[2]
+        return None
+
     def land_air_units(self) -> None:
         """Air units that end the turn where they cannot stay land at the nearest place, or are lost."""
         w = self.w
         capacity = self._carrier_room()
         new_carriers = self._new_carrier_zones() if self.bought else set()
+        lost: list[tuple[Unit, str, int]] = []  # air units with no landing: where, and the movement they had left
         for u in sorted(w.units.values(), key=lambda u: u.id):
             if not w.commands(u) or w.utype(u).domain != "air" or u.carrier is not None:
                 continue
@@ -1173,7 +1224,7 @@ class Turn:
 
             target = self._nearest(here, landing, left)
             if target is None:
-                self.log.lost_air.append({"unit": u.type, "owner": u.owner, "space": here, "reason": "no landing within range"})
+                lost.append((u, here, left))
                 w.remove(u)
                 continue
             path = self.mover.find_path("air", here, target, left, lambda s: True, flying=True) or []
@@ -1184,6 +1235,25 @@ class Turn:
                 if host:
                     u.carrier = host[0].id
             self.log.defaults_used.append(f"{u.type} of {u.owner} in {here} landed in {target} (no noncombat order landed it)")
+        for u, here, left in lost:  # judged once every other air unit has landed
+            reason = "no landing within range"
+            saver = self._carrier_that_could_carry(u, here, left) if w.utype(u).lands_on_carriers else None
+            if saver is not None:
+                carrier, zone = saver
+                stayed = zone == self._carrier_reach[carrier.id][2]
+                could = (f"the aircraft carrier that ended in {carrier.space} could have "
+                         f"{'stayed in' if stayed else 'moved to'} {zone} to carry it")
+                if self.validating:
+                    self.problems.append(Problem(
+                        "illegal", f"the {u.type} in {here} is left with no landing, but {could}",
+                        rule=R_AIR + ": in noncombat move provide a safe landing for as many air units as remains "
+                                     "possible; a carrier must move to a fighter's sea zone if it is able",
+                        hint=f"{'leave that carrier in' if stayed else 'move that carrier to'} {zone}, or fly the {u.type} to another landing",
+                        path=carrier.order if carrier.phase == "noncombat" and carrier.order else u.order or ("noncombat_move",),
+                        code="air.stranded"))
+                else:  # the battles went otherwise than the orders foresaw
+                    reason += f"; {could}, but the orders, written before the battles, moved it otherwise"
+            self.log.lost_air.append({"unit": u.type, "owner": u.owner, "space": here, "reason": reason})
 
     def _nearest(self, frm: str, accept: Any, budget: int) -> str | None:
         w = self.w
