@@ -474,31 +474,42 @@ class Mover:
             return problems
         return self._move_group(move, domains.pop(), units)
 
-    def _move_group(self, move: Move, domain: str, units: list[Unit]) -> list[Problem]:
+    def could_move(self, move: Move, units: list[Unit]) -> bool:
+        """Would this move of these units be legal now?  Nothing is moved (and it takes no neutral)."""
+        domain = self.w.utype(units[0]).domain
+        taking, self._taking = getattr(self, "_taking", None), None
+        try:
+            return not isinstance(self._check_group(move, domain, units), Problem)
+        finally:
+            self._taking = taking
+
+    def _check_group(self, move: Move, domain: str, units: list[Unit]) -> tuple[list[str], str | None, int] | Problem:
+        """The path, the territory blitzed on the way and the movement spent by a group's move, or
+        why it is refused; nothing is moved."""
         w = self.w
         phase = move.phase
         budget = min(self._allowance(u, phase) for u in units)
         if domain == "land" and any(u.carrier is not None for u in units):
-            return [_problem(move, "land units aboard a transport move with the transport, or offload to a territory", R_TRANSPORT, "move the transport, or order the units from the sea zone to a coastal territory", "move.cargo")]
+            return _problem(move, "land units aboard a transport move with the transport, or offload to a territory", R_TRANSPORT, "move the transport, or order the units from the sea zone to a coastal territory", "move.cargo")
         if domain == "land" and w.is_sea(move.to):
-            return [_problem(move, f"land units cannot move into {move.to}", R_TRANSPORT, "load them aboard a transport from an adjacent territory", "move.land-to-sea")]
+            return _problem(move, f"land units cannot move into {move.to}", R_TRANSPORT, "load them aboard a transport from an adjacent territory", "move.land-to-sea")
         if domain == "sea" and not w.is_sea(move.to):
-            return [_problem(move, f"sea units cannot move onto land ({move.to})", "Sea units", "", "move.sea-to-land")]
+            return _problem(move, f"sea units cannot move onto land ({move.to})", "Sea units", "", "move.sea-to-land")
         if self._taking is not None and domain != "land":
-            return [_problem(move, f"{move.to} is a friendly neutral: only land units enter it, in noncombat move, and take it",
+            return _problem(move, f"{move.to} is a friendly neutral: only land units enter it, in noncombat move, and take it",
                              "Neutral territories: a friendly neutral is moved into by land units", "move land units in first",
-                             "move.friendly-neutral")]
+                             "move.friendly-neutral")
         if domain == "air" and any(u.id in w.grounded_air(u.space) for u in units):
-            return [_problem(move, "these aircraft are aboard a damaged carrier, which cannot launch them", "Aircraft carriers",
-                             "repair the carrier at a naval base first", "move.damaged-carrier", key="units")]
+            return _problem(move, "these aircraft are aboard a damaged carrier, which cannot launch them", "Aircraft carriers",
+                             "repair the carrier at a naval base first", "move.damaged-carrier", key="units")
         if (domain == "sea" and not w.rules.movement.carrier_moves_after_landing and any(w.utype(u).has("carrier") for u in units)
                 and any(w.utype(f).domain == "air" and f.phase == "noncombat" and w.is_friendly(f.owner) for f in w.units_at(move.frm))):
             # a fighter whose noncombat move ended in the carrier's zone has landed on it
-            return [_problem(move, "a fighter landed on this aircraft carrier this turn: the carrier may not move for the rest of the turn",
+            return _problem(move, "a fighter landed on this aircraft carrier this turn: the carrier may not move for the rest of the turn",
                              "Aircraft Carriers: a carrier a fighter landed on stays for the rest of the turn",
-                             "move the carrier first, then land the fighter", "move.carrier-landed", key="units")]
+                             "move the carrier first, then land the fighter", "move.carrier-landed", key="units")
         if domain == "sea" and any(u.offloaded_to and not self._may_assault_again(u, phase) for u in units):
-            return [_problem(move, "a transport that has offloaded cannot move again this turn", R_TRANSPORT, "", "move.transport-offloaded", key="units")]
+            return _problem(move, "a transport that has offloaded cannot move again this turn", R_TRANSPORT, "", "move.transport-offloaded", key="units")
         self._subs_only = domain == "sea" and all(w.utype(u).has("submarine") for u in units)
         steps = self._path_for(move, domain, units, budget)
         extra, within = self._bonus(move, units)
@@ -512,27 +523,36 @@ class Mover:
             if isinstance(longer, Step) and self.path_cost(move.frm, longer.path, flying=domain == "air") <= budget + extra:
                 steps, budget = longer, budget + extra
         if isinstance(steps, Problem):
-            return [steps]
+            return steps
         path, blitzed = steps.path, steps.blitzed
         cost = self.path_cost(move.frm, path, flying=domain == "air")
         if cost > budget:
-            return [_problem(move, f"{move.frm} to {move.to} takes {cost} moves; these units have {budget} left", "Movement allowance", "give a shorter path with via:, or split the move", "move.too-far")]
+            return _problem(move, f"{move.frm} to {move.to} takes {cost} moves; these units have {budget} left", "Movement allowance", "give a shorter path with via:, or split the move", "move.too-far")
         hook = w.rules.hooks.move_restriction
         if hook is not None:
             why = hook(w.options, w.power, units=[w.utype(u) for u in units], owners=frozenset(u.owner for u in units),
                        phase=phase, domain=domain, path=tuple(path), frm=move.frm, world=w)
             if why:
-                return [_problem(move, why, "Political rules: powers not at war", "", "move.restricted")]
+                return _problem(move, why, "Political rules: powers not at war", "", "move.restricted")
         confined = self._confined(units)
         if confined is not None:
             outside = [s for s in path if s not in confined]
             if outside:
-                return [_problem(move, f"{outside[0]} is outside the area these units may move in", "Movement restrictions",
-                                 "stay within " + ", ".join(sorted(confined)), "move.confined")]
+                return _problem(move, f"{outside[0]} is outside the area these units may move in", "Movement restrictions",
+                                 "stay within " + ", ".join(sorted(confined)), "move.confined")
         if domain == "air" and phase == "noncombat" and move.mission != "cap":
             landing = self.landing_problem(move, units, path[-1] if path else move.frm)
             if landing:
-                return [landing]
+                return landing
+        return path, blitzed, cost
+
+    def _move_group(self, move: Move, domain: str, units: list[Unit]) -> list[Problem]:
+        w = self.w
+        phase = move.phase
+        checked = self._check_group(move, domain, units)
+        if isinstance(checked, Problem):
+            return [checked]
+        path, blitzed, cost = checked
         for u in units:
             if phase == "noncombat":
                 u.after_battle_move = 0

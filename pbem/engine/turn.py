@@ -1164,8 +1164,9 @@ class Turn:
                 continue
             zones = {c.space}
             if self.mover._may_move_in_noncombat(c):
-                reach = self.mover.reachable("sea", c.space, w.utype(c).move, lambda s: not w.is_hostile_sea_zone(s))
-                zones |= {z for z in reach if w.is_sea(z) and not w.is_hostile_sea_zone(z)}
+                reach = self.mover.reachable("sea", c.space, w.utype(c).move + 1, lambda s: not w.is_hostile_sea_zone(s))
+                zones |= {z for z in sorted(reach) if z != c.space and w.is_sea(z)  # (+1: a naval base's extra move)
+                          and self.mover.could_move(Move("noncombat", {c.type: 1}, c.space, z), [c])}
             aboard = frozenset(a.id for a in w.units.values() if a.carrier == c.id)
             self._carrier_reach[c.id] = (frozenset(zones), aboard, c.space)
 
