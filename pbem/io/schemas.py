@@ -43,7 +43,8 @@ _TYPE_WORDS = {"array": "a list", "object": "a mapping (key: value)", "integer":
 
 def _type_words(expected: Any) -> str:
     kinds = expected if isinstance(expected, list) else [expected]
-    return " or ".join(_TYPE_WORDS.get(str(k), str(k)) for k in kinds)
+    words = [_TYPE_WORDS.get(str(k), str(k)) for k in kinds]
+    return " or ".join(words) if len(words) < 3 else ", ".join(words[:-1]) + " or " + words[-1]
 
 
 def _where(error: Any, whole: str = "the file") -> str:
@@ -55,6 +56,15 @@ def _where(error: Any, whole: str = "the file") -> str:
         parent = next((str(p) for p in reversed(path[:-1]) if not isinstance(p, int)), "the list")
         return f"item {path[-1] + 1} of {parent}"
     return str(path[-1])
+
+
+class _TypeError:
+    """A type error as `_describe_type` reads one: for a oneOf whose forms are plain types."""
+
+    validator = "type"
+
+    def __init__(self, expected: list[str], instance: Any, path: Any):
+        self.validator_value, self.instance, self.absolute_path = expected, instance, path
 
 
 def _describe_type(error: Any) -> tuple[str, str]:
@@ -88,6 +98,12 @@ def _describe(error: Any) -> tuple[str, str]:
         return _describe_type(error)
     shown = repr(error.instance) if len(repr(error.instance)) <= 60 else repr(error.instance)[:57] + "..."
     if validator == "oneOf":
+        forms = [f.get("type") for f in error.validator_value] if isinstance(error.validator_value, list) else []
+        failed = {e.relative_schema_path[0] for e in error.context if e.validator == "type" and e.relative_schema_path}
+        if forms and all(isinstance(t, str) for t in forms) and failed == set(range(len(forms))):
+            # alternatives of plain types, none of them met: say which they are
+            message, hint = _describe_type(_TypeError(forms, error.instance, error.absolute_path))
+            return message, hint or (error.schema.get("description") or "")
         return f"{shown} has the wrong form", (error.schema.get("description") or "")
     if validator == "enum":
         return f"{shown} is not allowed", "one of: " + ", ".join(map(str, error.validator_value))
