@@ -95,7 +95,11 @@ class BattlePlan:
                 spaces.add(space)
         for space in sorted(spaces):
             if w.is_sea(space):
-                if _defenders(w, space) and _attackers(w, space):
+                defenders, attackers = _defenders(w, space), _attackers(w, space)
+                # no battle where no unit on either side could ever score a hit (1942: a transport
+                # with no attack value beside enemy transports with no defence value ignores them)
+                if defenders and attackers and (any(w.utype(u).attack > 0 for u in attackers)
+                                                or any(w.utype(u).defense > 0 for u in defenders)):
                     plan.sea.append(space)
             elif space in w.control and (w.is_hostile_territory(space) or _defenders(w, space)):
                 plan.land.append(space)

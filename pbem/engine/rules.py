@@ -120,6 +120,12 @@ class MovementRules:
     # that turn, though it may where it moves to (Europe, Transports); "assault_only" - the same,
     # "unless an Amphibious Assault is being made" from it (Pacific, Transports).
     transport_from_hostile_start: Literal["as_any", "never", "assault_only"]
+    # May transports make a combat move into a sea zone with enemy units when none of the mover's
+    # units with an attack value is there with them?  False (1942, Transports: they "may not attack
+    # without being accompanied by at least one unit with an attack value, unless they are conducting
+    # an amphibious assault from a friendly sea zone that is free of enemy submarines"); True (Revised
+    # FAQ: "That doesn't mean it can't make a combat move by itself into a hostile space").
+    transports_attack_alone: bool
     closed_straits: dict[str, tuple[str, ...]]  # game option -> sea zones no sea unit may enter or leave
     # canals and straits (map names) submarines of any power pass whoever holds them (1940: "subs of
     # any power may pass Gibraltar")

@@ -8,6 +8,7 @@ At adjudication a noncombat move that the battles made impossible is skipped and
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Any, Mapping
 
@@ -651,8 +652,38 @@ class Turn:
                 reported.add(u.space)
                 self.problems.append(Problem("illegal", f"{u.type} loaded in combat move in {u.space} is not offloaded into an assault", rule=R_TRANSPORT, hint="offload it into a hostile territory in combat_move, or load it in noncombat_move", path=("combat_move",), code="move.cargo-not-offloaded"))
         self.check_offload_zones()
+        self.check_lone_transports()
         self.check_air_can_land()
         self.check_airborne_support()
+
+    def check_lone_transports(self) -> None:
+        """Rules.movement.transports_attack_alone False: transports whose combat move ends beside enemy
+        units need a unit of the mover with an attack value there, unless they make an amphibious
+        assault from a friendly zone free of enemy submarines (the enemy transports are ignored)."""
+        w = self.w
+        if w.rules.movement.transports_attack_alone:
+            return
+        offload_zones = {u.seaborne_from for u in w.units.values() if w.commands(u) and u.seaborne_from}
+        moved = sorted((u for u in w.units.values() if w.commands(u) and u.phase == "combat" and w.utype(u).has("transport")
+                        and w.is_sea(u.space)), key=lambda u: u.id)
+        reported: set[str] = set()
+        for t in moved:
+            zone = t.space
+            enemies = [e for e in w.enemy_units_at(zone) if not e.submerged]
+            if zone in reported or not enemies:
+                continue
+            if any(w.commands(u) and w.utype(u).attack > 0 and w.utype(u).domain != "land" for u in w.units_at(zone)):
+                continue  # accompanied by a unit with an attack value
+            if zone in offload_zones and not w.is_hostile_sea_zone(zone):
+                continue  # no enemy submarine: they ignore the enemy transports; else check_offload_zones says it
+            reported.add(zone)
+            self.problems.append(Problem(
+                "illegal", f"transports alone in {zone} would attack the enemy units there: "
+                           f"{_units_text(dict(sorted(Counter(e.type for e in enemies).items())))}",
+                rule=R_TRANSPORT + ": transports may not attack without at least one unit with an attack value, unless they make "
+                                   "an amphibious assault from a friendly sea zone free of enemy submarines",
+                hint=f"send a warship or an air unit into {zone} with them, or move them elsewhere",
+                path=t.order or ("combat_move",), code="move.transports-alone"))
 
     def check_airborne_support(self) -> None:
         """Rules.airborne: "all airborne assaults must be supported by a ground attack and/or an
@@ -691,7 +722,8 @@ class Turn:
                 continue
             warship = any(u.owner == w.power and w.utype(u).domain == "sea" and not w.utype(u).has("transport")
                           for u in w.units_at(zone))
-            if not moved_in and not warship:
+            subs = any(w.utype(e).has("submarine") and not e.submerged for e in enemies)
+            if subs and not moved_in and not warship:  # (ignored enemy transports stop no landing)
                 self.problems.append(Problem("illegal", f"transports cannot offload from {zone}: enemy submarines there are ignored and no warship of yours is present",
                                              rule=R_TRANSPORT + ": offloading beside ignored enemy submarines", hint=f"move a warship into {zone} in combat_move", path=("combat_move",), code="move.offload-ignored-subs"))
 

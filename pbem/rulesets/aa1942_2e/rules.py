@@ -62,6 +62,9 @@ RULES = Rules(
         # Sea Units Starting in Hostile Sea Zones: "you cannot load units while in a hostile sea zone",
         # nothing more; after combat `transport_after_combat` rules it.
         transport_from_hostile_start="as_any",
+        # Transports, No Combat Value: they "may not attack without being accompanied by at least one unit
+        # with an attack value", but for an assault from a friendly zone free of enemy submarines.
+        transports_attack_alone=False,
         # Optional rule, Turkish Straits: "no sea units may move into or out of sea zone 16" (air may).
         closed_straits={"turkish_straits_closed": ("SZ 16",)},
         canals_open_to_submarines=frozenset(),  # no canal is open to submarines alone

@@ -82,6 +82,9 @@ RULES = Rules(
         # or unload in that sea zone. It may move out of an enemy-filled sea zone and into a friendly or
         # empty zone, where it may load or unload normally."
         transport_from_hostile_start="never",
+        # Transports have a place on the attacker's side of the battle board and no attack value; no rule
+        # keeps them from moving in alone.
+        transports_attack_alone=True,
         # The Gameboard: "No naval units may pass through the neutral Turkish sea zone" - the Bosphorus
         # (map.yaml's canal, opened only by Turkey, which nobody controls) stays shut; no option.
         closed_straits={},

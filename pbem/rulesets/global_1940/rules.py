@@ -61,6 +61,8 @@ RULES = Rules(
         transport_after_combat="nothing",
         # Transports (E14): "A transport cannot load units while in a hostile sea zone", nothing more.
         transport_from_hostile_start="as_any",
+        # The AMS guide (E33) says only that transports may be chosen as casualties last.
+        transports_attack_alone=True,
         closed_straits={},
         # Straits (DIGEST §1.2): "The only exception is that submarines of any power may move through the
         # Strait of Gibraltar".

@@ -72,6 +72,9 @@ RULES = Rules(
         # Transports: "A transport that starts a turn with enemy ships in the same sea zone may not load
         # or unload in that sea zone, unless an Amphibious Assault is being made."
         transport_from_hostile_start="assault_only",
+        # "Transports may not attack, but may defend": they fire at nothing; no rule keeps them from
+        # moving in alone.
+        transports_attack_alone=True,
         closed_straits={},
         canals_open_to_submarines=frozenset(),  # no canal is open to submarines alone
         # Phase 6, Establish Combat Air Patrol; Phase 2, CAP fighters must land.

@@ -96,6 +96,9 @@ RULES = Rules(
         # Transports: "A transport may not load or offload if it is in a hostile sea zone", nothing about
         # where it began the turn.
         transport_from_hostile_start="as_any",
+        # FAQ: "The moving transport can't attack. That doesn't mean it can't make a combat move by itself
+        # into a hostile space"; it is fired at and may retreat.
+        transports_attack_alone=True,
         # No straits can be closed: FAQ, Map: "the western entrance to the Mediterranean can't be
         # closed under any circumstance"; Revised has no Turkish straits option.
         closed_straits={},
