@@ -225,6 +225,7 @@ def retreat_spaces(w: World, space: str, attackers: list[Unit], *, if_subs_subme
     of their own (then the zone is no longer hostile: Europe's Exception #1) - what a directive may
     name; whether the retreat can be made is known when the battle is fought."""
     out = set()
+    at_start = w.rules.movement.retreat_to_friendly_at_start
     for u in attackers:
         if w.utype(u).domain == "air" or u.seaborne_from:
             continue
@@ -232,11 +233,13 @@ def retreat_spaces(w: World, space: str, attackers: list[Unit], *, if_subs_subme
         if came_from == space or not w.board.are_adjacent(came_from, space):
             continue
         if w.is_sea(came_from):
+            if "sea" in at_start and came_from in w.hostile_seas_at_start:
+                continue  # it was hostile when the turn began
             if not w.is_hostile_sea_zone(came_from):
                 out.add(came_from)
             elif if_subs_submerge and all(w.utype(e).has("submarine") for e in w.enemy_units_at(came_from) if not e.submerged):
                 out.add(came_from)
-        elif w.is_friendly_territory(came_from, at_start=w.is_sea(space)):
+        elif w.is_friendly_territory(came_from, at_start=w.is_sea(space) or "land" in at_start):
             out.add(came_from)
     return tuple(sorted(out))
 

@@ -126,6 +126,12 @@ class MovementRules:
     # an amphibious assault from a friendly sea zone that is free of enemy submarines"); True (Revised
     # FAQ: "That doesn't mean it can't make a combat move by itself into a hostile space").
     transports_attack_alone: bool
+    # Where the attacker's retreat space must have been friendly when the turn began, not only when
+    # it retreats: "sea" (1942, Condition B: "In the case of sea units, that space must have been
+    # friendly at the start of the turn"; 1940, E20), "land" (Europe and Pacific, Attacker retreats:
+    # "an adjacent friendly territory that was under the owner's control at the start of the turn"),
+    # or neither (Revised: "a single adjacent friendly space").
+    retreat_to_friendly_at_start: frozenset[Literal["land", "sea"]]
     closed_straits: dict[str, tuple[str, ...]]  # game option -> sea zones no sea unit may enter or leave
     # canals and straits (map names) submarines of any power pass whoever holds them (1940: "subs of
     # any power may pass Gibraltar")

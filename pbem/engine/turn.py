@@ -275,6 +275,7 @@ class Turn:
             self.convert()
         self.mover.new_carrier_zones = self._new_carrier_zones()
         self.mover.note_hostile_start()
+        w.hostile_seas_at_start = frozenset(z for z, sp in w.board.spaces.items() if sp.is_sea and w.is_hostile_sea_zone(z))
         combat_moves = self.moves(self.orders.combat_moves)
         for u in self.w.units.values():
             u.combat_path = len(u.path)

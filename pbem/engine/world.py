@@ -61,6 +61,8 @@ class World:
         self.side = ruleset.side_of(self.power)
         self.control: dict[str, str] = dict(state.control)
         self.control_at_start: dict[str, str] = dict(state.control)
+        # sea zones hostile to the mover as its turn began (Turn.run sets it before any move)
+        self.hostile_seas_at_start: frozenset[str] = frozenset()
         self.treasury: dict[str, int] = dict(state.treasury)
         self.damage: dict[str, int] = dict(state.damage)
         self.units: dict[int, Unit] = {}

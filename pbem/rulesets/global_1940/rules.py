@@ -63,6 +63,9 @@ RULES = Rules(
         transport_from_hostile_start="as_any",
         # The AMS guide (E33) says only that transports may be chosen as casualties last.
         transports_attack_alone=True,
+        # AMS guide, Retreating (E20): "In the case of sea units, that space must have been friendly at the
+        # beginning of the turn."
+        retreat_to_friendly_at_start=frozenset({"sea"}),
         closed_straits={},
         # Straits (DIGEST §1.2): "The only exception is that submarines of any power may move through the
         # Strait of Gibraltar".

@@ -75,6 +75,9 @@ RULES = Rules(
         # "Transports may not attack, but may defend": they fire at nothing; no rule keeps them from
         # moving in alone.
         transports_attack_alone=True,
+        # Attacker retreats: land units to "an adjacent friendly territory that was under the owner's control
+        # at the start of the turn"; ships to a zone with no enemy unit now (the hostile zone tags).
+        retreat_to_friendly_at_start=frozenset({"land"}),
         closed_straits={},
         canals_open_to_submarines=frozenset(),  # no canal is open to submarines alone
         # Phase 6, Establish Combat Air Patrol; Phase 2, CAP fighters must land.

@@ -99,6 +99,9 @@ RULES = Rules(
         # FAQ: "The moving transport can't attack. That doesn't mean it can't make a combat move by itself
         # into a hostile space"; it is fired at and may retreat.
         transports_attack_alone=True,
+        # Step 7, Attacker Retreats: "a single adjacent friendly space from which at least one of the
+        # attacking units moved" - friendly when it retreats.
+        retreat_to_friendly_at_start=frozenset(),
         # No straits can be closed: FAQ, Map: "the western entrance to the Mediterranean can't be
         # closed under any circumstance"; Revised has no Turkish straits option.
         closed_straits={},
