@@ -230,6 +230,12 @@ def retreat_spaces(w: World, space: str, attackers: list[Unit], *, if_subs_subme
         if w.utype(u).domain == "air" or u.seaborne_from:
             continue
         came_from = u.path[-2] if len(u.path) >= 2 else u.start
+        if w.rules.movement.sea_retreat_via_path and w.utype(u).domain == "sea":
+            for passed in [u.start, *u.path[:-1]]:  # any zone it moved through, beside the battle
+                if (passed != space and w.is_sea(passed) and w.board.are_adjacent(passed, space)
+                        and not w.is_hostile_sea_zone(passed)):
+                    out.add(passed)
+            continue
         if came_from == space or not w.board.are_adjacent(came_from, space):
             continue
         if w.is_sea(came_from):

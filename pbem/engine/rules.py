@@ -132,6 +132,10 @@ class MovementRules:
     # "an adjacent friendly territory that was under the owner's control at the start of the turn"),
     # or neither (Revised: "a single adjacent friendly space").
     retreat_to_friendly_at_start: frozenset[Literal["land", "sea"]]
+    # May ships retreat to any adjacent zone an attacking ship passed through on its way, not only the
+    # one it entered the battle from?  True (Pacific, Naval combat A: "from which any of the attacking
+    # naval units moved through or came from"); False elsewhere ("from which ... came").
+    sea_retreat_via_path: bool
     closed_straits: dict[str, tuple[str, ...]]  # game option -> sea zones no sea unit may enter or leave
     # canals and straits (map names) submarines of any power pass whoever holds them (1940: "subs of
     # any power may pass Gibraltar")

@@ -67,6 +67,7 @@ RULES = Rules(
         transports_attack_alone=False,
         # Condition B: "In the case of sea units, that space must have been friendly at the start of the turn."
         retreat_to_friendly_at_start=frozenset({"sea"}),
+        sea_retreat_via_path=False,
         # Optional rule, Turkish Straits: "no sea units may move into or out of sea zone 16" (air may).
         closed_straits={"turkish_straits_closed": ("SZ 16",)},
         canals_open_to_submarines=frozenset(),  # no canal is open to submarines alone

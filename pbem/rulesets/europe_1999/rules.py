@@ -88,6 +88,7 @@ RULES = Rules(
         # Attacker retreats: land units to "an adjacent friendly territory that was under the owner's control
         # at the start of the turn"; ships to a zone with no enemy unit now (the hostile zone tags).
         retreat_to_friendly_at_start=frozenset({"land"}),
+        sea_retreat_via_path=False,
         # The Gameboard: "No naval units may pass through the neutral Turkish sea zone" - the Bosphorus
         # (map.yaml's canal, opened only by Turkey, which nobody controls) stays shut; no option.
         closed_straits={},

@@ -66,6 +66,7 @@ RULES = Rules(
         # AMS guide, Retreating (E20): "In the case of sea units, that space must have been friendly at the
         # beginning of the turn."
         retreat_to_friendly_at_start=frozenset({"sea"}),
+        sea_retreat_via_path=False,
         closed_straits={},
         # Straits (DIGEST §1.2): "The only exception is that submarines of any power may move through the
         # Strait of Gibraltar".

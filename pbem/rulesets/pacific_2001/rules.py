@@ -78,6 +78,9 @@ RULES = Rules(
         # Attacker retreats: land units to "an adjacent friendly territory that was under the owner's control
         # at the start of the turn"; ships to a zone with no enemy unit now (the hostile zone tags).
         retreat_to_friendly_at_start=frozenset({"land"}),
+        # Naval combat A: "an adjacent friendly sea zone from which any of the attacking naval units moved
+        # through or came from".
+        sea_retreat_via_path=True,
         closed_straits={},
         canals_open_to_submarines=frozenset(),  # no canal is open to submarines alone
         # Phase 6, Establish Combat Air Patrol; Phase 2, CAP fighters must land.

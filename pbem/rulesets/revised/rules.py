@@ -102,6 +102,7 @@ RULES = Rules(
         # Step 7, Attacker Retreats: "a single adjacent friendly space from which at least one of the
         # attacking units moved" - friendly when it retreats.
         retreat_to_friendly_at_start=frozenset(),
+        sea_retreat_via_path=False,
         # No straits can be closed: FAQ, Map: "the western entrance to the Mediterranean can't be
         # closed under any circumstance"; Revised has no Turkish straits option.
         closed_straits={},
