@@ -1246,6 +1246,7 @@ class Turn:
                 hosts = [h for h in w.units_at(here) if w.utype(h).has("carrier") and w.is_friendly(h.owner) and w.has_room(h, u.type)]
                 if hosts:
                     u.carrier = hosts[0].id
+                    capacity[here] = capacity.get(here, 0) - 1  # that place is taken for the landings below
                     continue
                 if here in new_carriers:
                     continue
@@ -1471,6 +1472,7 @@ class Turn:
                 self.log.placements.setdefault(placement.space, {}).setdefault(utype, 0)
                 self.log.placements[placement.space][utype] += n
             w._embark_at(placement.space) if w.is_sea(placement.space) else None
+        self._land_on_new_carriers()
         refund = {t: n for t, n in remaining.items() if n > 0}
         if refund and self.rules.production.refund_unplaced:
             ipcs = sum(self.cost_of(self.ruleset.units[t]) * n for t, n in refund.items())
@@ -1480,6 +1482,28 @@ class Turn:
             self.log.refund_ipcs = ipcs
         elif refund:
             self.log.notes.append("Bought but not placed, and lost without refund: " + _units_text(refund))
+
+    def _land_on_new_carriers(self) -> None:
+        """Air units that ended their noncombat move at sea to wait for a carrier mobilized there
+        (`land_air_units` leaves them) land on one placed in their zone, or are lost: the orders that
+        sent them there must place it ("You must have a carrier move, remain in place, or be mobilized
+        (new carriers only) to pick up a fighter", 1942 Second Edition; AMS guide, E30: "during the
+        Noncombat Move Phase and the Mobilization Phase, you must provide a landing place")."""
+        w = self.w
+        for u in sorted(w.units.values(), key=lambda u: u.id):
+            if (not w.commands(u) or w.utype(u).domain != "air" or u.carrier is not None or not w.is_sea(u.space)
+                    or u.mission == "cap"):
+                continue
+            zone = u.space
+            if self.validating:
+                self.problems.append(Problem(
+                    "illegal", f"the {u.type} waiting in {zone} for a new aircraft carrier has none to land on",
+                    rule=R_MOBILIZE + ": a fighter that ends its move at sea needs a carrier mobilized in its zone",
+                    hint=f"place an aircraft carrier in {zone}, or fly the {u.type} to another landing",
+                    path=u.order or ("place",), code="place.no-carrier-for-air"))
+            self.log.lost_air.append({"unit": u.type, "owner": u.owner, "space": zone,
+                                      "reason": "no carrier was mobilized in its zone"})
+            w.remove(u)
 
     def _check_country_placement(self, placement: Any, pools: dict[str, dict[str, int]],
                                  used: dict[str, int]) -> tuple[list[Problem], dict[str, int]]:

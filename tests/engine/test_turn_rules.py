@@ -243,3 +243,17 @@ def test_each_fighter_counting_on_a_carrier_gets_a_place_of_its_own() -> None:
     assert _without_a_deck([(a, ["SZ 1", "SZ 2"]), (b, ["SZ 1"])], {"SZ 1": 1, "SZ 2": 1}) == []
     left = _without_a_deck([(a, ["SZ 1"]), (b, ["SZ 1"]), (c, ["SZ 1"])], {"SZ 1": 2})
     assert [u.id for u, _ in left] == [3]
+
+
+def test_a_fighter_left_at_sea_without_its_new_carrier_is_lost_at_adjudication() -> None:
+    """Noncombat Move, Air Units (1942 Second Edition): a carrier must "be mobilized (new carriers
+    only) to pick up a fighter that would end its noncombat movement in a sea zone". Validation
+    refuses orders that place it elsewhere; orders adjudicated without validation must still not
+    leave the fighter floating at sea with no carrier: it is lost, and the report says why."""
+    st = state(turn="United Kingdom", clear=("SZ 7", "SZ 8", "SZ 6"), treasury={"United Kingdom": 30})
+    body = ("purchase: {aircraft carrier: 1}\nnoncombat_move:\n  - {units: 1 fighter, from: United Kingdom, to: SZ 7}\n"
+            "place:\n  SZ 8: {aircraft carrier: 1}\n")
+    result = play(st, "United Kingdom", body)
+    assert "fighter" not in result.state.units.get("SZ 7", {}).get("United Kingdom", {})
+    assert {"unit": "fighter", "owner": "United Kingdom", "space": "SZ 7",
+            "reason": "no carrier was mobilized in its zone"} in result.log.lost_air
