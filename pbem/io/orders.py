@@ -29,7 +29,9 @@ from pbem.engine.orders import (
 from pbem.engine.problems import PathItem, Problem, ProblemsError
 from pbem.engine.ruleset import Ruleset
 from pbem.io.names import NameTable, parse_unit_list
+from pbem.io.retreat_words import CALL_OFF_VOCABULARY
 from pbem.io.retreat_words import VOCABULARY as RETREAT_VOCABULARY
+from pbem.io.retreat_words import read_call_off as read_call_off_words
 from pbem.io.retreat_words import read_retreat
 from pbem.io.schemas import check
 from pbem.io.yamlfile import YamlDocument, load_yaml
@@ -238,27 +240,12 @@ def _directive(reader: _Reader, space: str, raw: Mapping[str, Any], path: Path_)
                            bombard, call_off)
 
 
-CALL_OFF_VOCABULARY = "never | always | when landing < N | when landing <= N | when defenders outnumber us"
-_CALL_OFF_WORDS = [
-    (re.compile(r"^(?:never|no|none|false)$"), "never"),
-    (re.compile(r"^(?:always|yes|true)$"), "always"),
-    (re.compile(r"^(?:when )?(?:landing|(?:the )?land units(?: landing)?) ?(?:<=|=<|at most) ?(\d+)$"), "landing_at_most"),
-    (re.compile(r"^(?:when )?(?:landing|(?:the )?land units(?: landing)?) ?(?:<|fewer than) ?(\d+)$"), "landing_below"),
-    (re.compile(r"^(?:when )?(?:(?:the )?defenders? outnumbers?(?: (?:us|(?:the )?attackers?))?|outnumbered)$"), "defenders_outnumber"),
-]
-
-
 def read_call_off(value: object) -> CallOff | None:
     """The directive's call-off condition (`CallOff`), or None when the words are not understood."""
-    key = re.sub(r"\s+", " ", str(value).strip().lower())
-    for pattern, kind in _CALL_OFF_WORDS:
-        m = pattern.match(key)
-        if m:
-            if kind == "landing_below":  # "< N" is "<= N - 1"; "< 0" never calls it off
-                n = int(m.group(1))
-                return CallOff("landing_at_most", n - 1, key) if n > 0 else CallOff("never", 0, key)
-            return CallOff(kind, int(m.group(1)) if m.groups() else 0, key)  # type: ignore[arg-type]
-    return None
+    read = read_call_off_words(value)
+    if read is None:
+        return None
+    return CallOff(read[0], read[1], re.sub(r"\s+", " ", str(value).strip().lower()))  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True)

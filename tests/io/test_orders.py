@@ -16,7 +16,7 @@ from pbem.io.orders import read_call_off
     ("when landing < 3", "landing_at_most", 2),
     ("landing<=2", "landing_at_most", 2),
     ("when  land units  at most 1", "landing_at_most", 1),
-    ("when landing < 0", "never", 0),
+    ("when landing < 0", "landing_at_most", 0),
     ("when defenders outnumber us", "defenders_outnumber", 0),
     ("Outnumbered", "defenders_outnumber", 0),
 ])
