@@ -528,6 +528,18 @@ class Mover:
         cost = self.path_cost(move.frm, path, flying=domain == "air")
         if cost > budget:
             return _problem(move, f"{move.frm} to {move.to} takes {cost} moves; these units have {budget} left", "Movement allowance", "give a shorter path with via:, or split the move", "move.too-far")
+        if phase == "combat" and w.rules.politics is not None and domain != "sea":
+            # P14: "A power cannot attack a territory controlled by or containing units of a power for
+            # which it is not at war" (sea zones excepted): its territories are closed (`_passable`),
+            # and so is any other a land unit enters or an attack ends in while such units stand there.
+            entered = [s for s in path if w.space(s).is_land] if domain == "land" else path[-1:]
+            for s in entered:
+                peace = sorted({x.owner for x in w.units_at(s) if w.utype(x).domain != "structure"
+                                and w.relation(x.owner) == "peace"})
+                if peace:
+                    return _problem(move, f"{s} holds units of {', '.join(peace)}, with which {w.power} is not at war: it cannot be attacked",
+                                    "Political rules (P14): a power cannot attack a territory containing units of a power it is not at war with",
+                                    f"declare war on {peace[0]} first (declare_war:), or attack elsewhere", "move.at-peace")
         hook = w.rules.hooks.move_restriction
         if hook is not None:
             why = hook(w.options, w.power, units=[w.utype(u) for u in units], owners=frozenset(u.owner for u in units),

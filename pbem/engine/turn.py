@@ -578,7 +578,7 @@ class Turn:
             return
         attacked = frozenset(s for s in self.contested if w.space(s).is_land)
         for change in politics.after_combat(self.options, w.power, attacked=attacked, control_at_start=dict(w.control_at_start),
-                                            control=dict(w.control)):
+                                            control=dict(w.control), at_war=frozenset(w.wars or ())):
             territory, holder = change[0], change[1]
             army = self.ruleset.power_name(change[2] if len(change) > 2 else holder)
             previous = w.control.get(territory)

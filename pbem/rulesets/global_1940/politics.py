@@ -81,6 +81,10 @@ def on_declare(options: Mapping[str, Any], power: str, target: str, *,
 
 
 ALLIES = frozenset({"Soviet Union", "United States", "China", "United Kingdom", "ANZAC", "France"})
+# each side's powers in the order of play (Order of Play: Germany, USSR, Japan, United States, China,
+# UK, Italy, ANZAC, France)
+ORDER_OF_PLAY_AXIS = ("Germany", "Japan", "Italy")
+ORDER_OF_PLAY_ALLIES = ("Soviet Union", "United States", "China", "United Kingdom", "ANZAC", "France")
 
 # Neutral territories (E10, E11, E15; DIGEST §1.2): "A "friendly neutral" is a neutral territory that
 # is either pro-axis or pro-allies. They can be moved into by one of the powers the neutral favors
@@ -118,7 +122,7 @@ def moving_in_declares(options: Mapping[str, Any], power: str, *, entered: froze
 
 
 def after_combat(options: Mapping[str, Any], power: str, *, attacked: frozenset[str], control_at_start: Mapping[str, str],
-                 control: Mapping[str, str]) -> tuple[tuple[str, str], ...]:
+                 control: Mapping[str, str], at_war: frozenset[frozenset[str]] = AT_WAR) -> tuple[tuple[str, str], ...]:
     """Mongolia (P39, FAQ): "If Japan attacks a Soviet territory adjacent to Mongolia, the unoccupied,
     non-pro-Axis Mongolian territories go to the USSR at the end of Japan's Conduct Combat and their
     units become Soviet"; "If Japan attacks Mongolia and, in the same turn, a Soviet territory adjacent
@@ -138,12 +142,18 @@ def after_combat(options: Mapping[str, Any], power: str, *, attacked: frozenset[
     # Neutral Territories (E11): "When an unfriendly neutral is attacked, it is no longer neutral and
     # joins the other side, but a power on the other side does not get to control it until they occupy
     # the territory. The standing army ... if not wiped out ... will be represented with units of the
-    # other side's powers" - the seeds do not say whose: the first of that side in the order of play.
-    joins = {"Pro-Axis Neutral": ("Germany", ALLIES), "Pro-Allies Neutral": ("Soviet Union", AXIS)}
+    # other side's powers" - the guide does not say whose: the first of that side in the order of play
+    # that is at war with the attacker, for "A power cannot attack a territory controlled by or
+    # containing units of a power for which it is not at war" (P14) would otherwise shut it to the
+    # attacker and let its allies at peace walk in (the Soviet Union is at peace with the European Axis
+    # when the game begins).
+    joins = {"Pro-Axis Neutral": (ORDER_OF_PLAY_AXIS, ALLIES), "Pro-Allies Neutral": (ORDER_OF_PLAY_ALLIES, AXIS)}
     for t in sorted(attacked):
         holder = control_at_start.get(t)
         if holder in joins and control.get(t) == holder and power in joins[holder][1]:
-            changes.append((t, holder, joins[holder][0]))
+            side = joins[holder][0]
+            army = next((p for p in side if frozenset({p, power}) in at_war), side[0])
+            changes.append((t, holder, army))
     return tuple(changes)
 
 
