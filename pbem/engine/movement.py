@@ -268,7 +268,7 @@ class Mover:
             pool = [u for u in w.owned(w.power, move.frm, [utype]) if u.id not in {c.id for c in chosen}]
             offloading = w.is_sea(move.frm) and not w.is_sea(move.to)
             if phase == "noncombat":
-                movable = [u for u in pool if self._may_move_in_noncombat(u)
+                movable = [u for u in pool if self.may_move_in_noncombat(u)
                            or (offloading and u.carrier is not None and u.loaded_phase == "noncombat")
                            or self._continues(u, phase)]
             else:
@@ -356,7 +356,8 @@ class Mover:
             return f"{self.w.power} has no {plural(utype)}"
         return f"{possessive(self.w.power)} {plural(utype)} stand in " + ", ".join(spaces[:6]) + (" ..." if len(spaces) > 6 else "")
 
-    def _may_move_in_noncombat(self, u: Unit) -> bool:
+    def may_move_in_noncombat(self, u: Unit) -> bool:
+        """May this unit make a noncombat move at all (whatever the destination)?"""
         if u.retreated and self.w.utype(u).domain != "air":
             return False
         if self.w.utype(u).domain == "air":

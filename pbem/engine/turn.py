@@ -1196,7 +1196,7 @@ class Turn:
             if c.owner != w.power or not w.utype(c).has("carrier"):
                 continue
             zones = {c.space}
-            if self.mover._may_move_in_noncombat(c):
+            if self.mover.may_move_in_noncombat(c):
                 reach = self.mover.reachable("sea", c.space, w.utype(c).move + 1, lambda s: not w.is_hostile_sea_zone(s))
                 zones |= {z for z in sorted(reach) if z != c.space and w.is_sea(z)  # (+1: a naval base's extra move)
                           and self.mover.could_move(Move("noncombat", {c.type: 1}, c.space, z), [c])}
