@@ -702,6 +702,15 @@ def _apply(turn: Turn, space: str, attackers: list[Unit], defenders: list[Unit],
     _take(defenders, outcome.defender_lost, w, prefer_empty=True)
     _sink_grounded(w, space, grounded)
     _mark_damaged(w, attackers + defenders, outcome)
+    if w.is_sea(space) and w.rules.movement.damaged_carriers_hold_no_air:
+        # Defending aircraft whose carrier was damaged under them may not land on it: they are
+        # stranded as if it had sunk (`_land_stranded` below; Europe 1940 FAQ: "if their carrier is
+        # sunk or damaged, they will be treated as stranded air units"); those that sat on it damaged
+        # from the start stay aboard as its cargo.
+        for i in sorted(w.grounded_air(space) - grounded):
+            u = w.units[i]
+            if not w.commands(u):
+                u.carrier = None
     for u in attackers:
         if u.id in w.units and w.commands(u):
             u.fought = True
@@ -748,17 +757,18 @@ def _apply(turn: Turn, space: str, attackers: list[Unit], defenders: list[Unit],
                                      original_owner=w.space(space).original_owner):
             turn.give(grant, space)
     if w.is_sea(space):
-        _land_stranded(turn, space)
+        _land_stranded(turn, space, aboard=grounded & w.grounded_air(space))
 
 
-def _land_stranded(turn: Turn, zone: str) -> None:
+def _land_stranded(turn: Turn, zone: str, aboard: frozenset[int] = frozenset()) -> None:
     """Defending air units whose carrier sank land on another carrier there, or move one space to a
-    friendly territory or carrier, or are lost (Aircraft Carriers; done before the mover's noncombat)."""
+    friendly territory or carrier, or are lost (Aircraft Carriers; done before the mover's noncombat).
+    `aboard`: aircraft that stay on the damaged carrier they sat on as cargo before the battle."""
     w = turn.w
     # Rules.movement.stranded_air_avoids_contested: not into a space with a battle this turn.
     avoid = turn.contested if w.rules.movement.stranded_air_avoids_contested else set()
     for u in sorted(w.units_at(zone), key=lambda u: u.id):
-        if w.commands(u) or w.utype(u).domain != "air" or u.carrier is not None or u.mission == SCRAMBLED:
+        if w.commands(u) or w.utype(u).domain != "air" or u.carrier is not None or u.mission == SCRAMBLED or u.id in aboard:
             continue  # (scrambled units fly home to their base after all combat: scramble.fly_home)
         host = _carrier_with_room(w, zone, u)
         if host is not None:
