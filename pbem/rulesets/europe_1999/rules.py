@@ -82,8 +82,9 @@ RULES = Rules(
         # or unload in that sea zone. It may move out of an enemy-filled sea zone and into a friendly or
         # empty zone, where it may load or unload normally."
         transport_from_hostile_start="never",
-        # Transports have a place on the attacker's side of the battle board and no attack value; no rule
-        # keeps them from moving in alone.
+        # "Transports may not attack but may defend in sea zones" is read as: no attack roll. They have a
+        # place on the attacker's side of the battle board, may be its casualties and may retreat, and no
+        # rule keeps one from moving in alone (as Revised's FAQ lets it: fired at, it may retreat).
         transports_attack_alone=True,
         # Attacker retreats: land units to "an adjacent friendly territory that was under the owner's control
         # at the start of the turn"; ships to a zone with no enemy unit now (the hostile zone tags).

@@ -72,8 +72,9 @@ RULES = Rules(
         # Transports: "A transport that starts a turn with enemy ships in the same sea zone may not load
         # or unload in that sea zone, unless an Amphibious Assault is being made."
         transport_from_hostile_start="assault_only",
-        # "Transports may not attack, but may defend": they fire at nothing; no rule keeps them from
-        # moving in alone.
+        # "Transports may not attack, but may defend in sea zones" is read as: no attack roll. They have a
+        # place on the attacker's side of the battle board, may be its casualties and may retreat ("with
+        # any remaining surface ships or transports"), and no rule keeps one from moving in alone.
         transports_attack_alone=True,
         # Attacker retreats: land units to "an adjacent friendly territory that was under the owner's control
         # at the start of the turn"; ships to a zone with no enemy unit now (the hostile zone tags).
