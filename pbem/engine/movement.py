@@ -475,6 +475,22 @@ class Mover:
             return problems
         return self._move_group(move, domains.pop(), units)
 
+    def _at_peace_in(self, move: Move, space: str) -> Problem | None:
+        """Rules.politics, P14: "A power cannot attack a territory controlled by or containing units of
+        a power for which it is not at war" (sea zones excepted): why `move` may not attack `space`."""
+        w = self.w
+        if w.rules.politics is None or not w.space(space).is_land:
+            return None
+        holder = w.control.get(space)
+        peace = sorted({x.owner for x in w.units_at(space) if w.utype(x).domain != "structure" and w.relation(x.owner) == "peace"}
+                       | ({holder} if holder is not None and w.relation(holder) == "peace" else set()))
+        if not peace:
+            return None
+        return _problem(move, f"{space} holds units of {', '.join(peace)}, with which {w.power} is not at war: it cannot be attacked"
+                        if holder not in peace else f"{space} is held by {holder}, with which {w.power} is not at war: it cannot be attacked",
+                        "Political rules (P14): a power cannot attack a territory controlled by or containing units of a power it is not at war with",
+                        f"declare war on {self.w.ruleset.power_name(peace[0])} first (declare_war:), or attack elsewhere", "move.at-peace")
+
     def could_move(self, move: Move, units: list[Unit]) -> bool:
         """Would this move of these units be legal now?  Nothing is moved (and it takes no neutral)."""
         domain = self.w.utype(units[0]).domain
@@ -529,18 +545,13 @@ class Mover:
         cost = self.path_cost(move.frm, path, flying=domain == "air")
         if cost > budget:
             return _problem(move, f"{move.frm} to {move.to} takes {cost} moves; these units have {budget} left", "Movement allowance", "give a shorter path with via:, or split the move", "move.too-far")
-        if phase == "combat" and w.rules.politics is not None and domain != "sea":
-            # P14: "A power cannot attack a territory controlled by or containing units of a power for
-            # which it is not at war" (sea zones excepted): its territories are closed (`_passable`),
-            # and so is any other a land unit enters or an attack ends in while such units stand there.
-            entered = [s for s in path if w.space(s).is_land] if domain == "land" else path[-1:]
-            for s in entered:
-                peace = sorted({x.owner for x in w.units_at(s) if w.utype(x).domain != "structure"
-                                and w.relation(x.owner) == "peace"})
+        if phase == "combat" and domain != "sea":
+            # its territories are closed (`_passable`); so is any other a land unit enters or an attack
+            # ends in while such units stand there
+            for s in ([s for s in path if w.space(s).is_land] if domain == "land" else path[-1:]):
+                peace = self._at_peace_in(move, s)
                 if peace:
-                    return _problem(move, f"{s} holds units of {', '.join(peace)}, with which {w.power} is not at war: it cannot be attacked",
-                                    "Political rules (P14): a power cannot attack a territory containing units of a power it is not at war with",
-                                    f"declare war on {peace[0]} first (declare_war:), or attack elsewhere", "move.at-peace")
+                    return peace
         hook = w.rules.hooks.move_restriction
         if hook is not None:
             why = hook(w.options, w.power, units=[w.utype(u) for u in units], owners=frozenset(u.owner for u in units),
@@ -641,6 +652,9 @@ class Mover:
             u.type == rule.farther_from and w.facility_operative(move.frm, rule.base_tag) for u in w.units_at(move.frm)) else 0)
         if not w.is_hostile_territory(move.to):
             return [_problem(move, f"an airborne assault attacks a hostile territory; {move.to} is not one", r, "", "airborne.target")]
+        peace = self._at_peace_in(move, move.to)
+        if peace:
+            return [peace]
         steps = self._path_for(move, "air", units, reach)
         if isinstance(steps, Problem):
             return [steps]
@@ -1043,6 +1057,9 @@ class Mover:
         hostile = w.is_hostile_territory(move.to)
         if move.phase == "combat" and not hostile:
             return [_problem(move, f"offloading into friendly {move.to} is not a combat move", R_END_IN_COMBAT, "offload there in noncombat_move", "move.offload-friendly")]
+        peace = self._at_peace_in(move, move.to) if move.phase == "combat" else None
+        if peace:
+            return [peace]  # an amphibious assault is an attack
         if move.phase == "noncombat" and hostile:
             return [_problem(move, f"{move.to} is hostile: offloading into it is an amphibious assault, a combat move", R_NONCOMBAT, "", "move.offload-hostile-noncombat")]
         for rider in land:
