@@ -325,7 +325,7 @@ class Politics:
     #   its units entered these territories (1940: "Movement of Allied units into China is a DOW
     #   against Japan"), asked after each phase of movement
     moving_in_declares: Callable[..., tuple[str, ...]] | None = None
-    # after_combat(options, power, attacked=, control_at_start=, control=, at_war=) -> (territory, new holder[,
+    # after_combat(options, power, attacked=, control_at_start=, control=, at_war=, order=) -> (territory, new holder[,
     #   army's new owner]) entries: territories that change hands, with the old holder's units there
     #   (or those units alone, to the third element), once the battles are fought (1940: Mongolia's
     #   territories go to the Soviet Union when Japan attacks beside them; an attacked unfriendly

@@ -578,7 +578,8 @@ class Turn:
             return
         attacked = frozenset(s for s in self.contested if w.space(s).is_land)
         for change in politics.after_combat(self.options, w.power, attacked=attacked, control_at_start=dict(w.control_at_start),
-                                            control=dict(w.control), at_war=frozenset(w.wars or ())):
+                                            control=dict(w.control), at_war=frozenset(w.wars or ()),
+                                            order=self.ruleset.turn_order):
             territory, holder = change[0], change[1]
             army = self.ruleset.power_name(change[2] if len(change) > 2 else holder)
             previous = w.control.get(territory)
@@ -1197,8 +1198,9 @@ class Turn:
                 continue
             zones = {c.space}
             if self.mover.may_move_in_noncombat(c):
-                reach = self.mover.reachable("sea", c.space, w.utype(c).move + 1, lambda s: not w.is_hostile_sea_zone(s))
-                zones |= {z for z in sorted(reach) if z != c.space and w.is_sea(z)  # (+1: a naval base's extra move)
+                # the search is wide enough for any movement bonus; could_move says where it may really go
+                reach = self.mover.reachable("sea", c.space, 2 * w.utype(c).move, lambda s: not w.is_hostile_sea_zone(s))
+                zones |= {z for z in sorted(reach) if z != c.space and w.is_sea(z)
                           and self.mover.could_move(Move("noncombat", {c.type: 1}, c.space, z), [c])}
             aboard = frozenset(a.id for a in w.units.values() if a.carrier == c.id)
             self._carrier_reach[c.id] = (frozenset(zones), aboard, c.space)

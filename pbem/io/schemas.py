@@ -58,18 +58,11 @@ def _where(error: Any, whole: str = "the file") -> str:
     return str(path[-1])
 
 
-class _TypeError:
-    """A type error as `_describe_type` reads one: for a oneOf whose forms are plain types."""
-
-    validator = "type"
-
-    def __init__(self, expected: list[str], instance: Any, path: Any):
-        self.validator_value, self.instance, self.absolute_path = expected, instance, path
-
-
-def _describe_type(error: Any) -> tuple[str, str]:
-    """A wrong type, said the way a player would understand it, with what to write instead."""
-    expected, value = error.validator_value, error.instance
+def _describe_type(error: Any, expected: Any = None) -> tuple[str, str]:
+    """A wrong type, said the way a player would understand it, with what to write instead
+    (`expected`: the types, when not the error's own, as for the plain forms of a oneOf)."""
+    expected = error.validator_value if expected is None else expected
+    value = error.instance
     where = _where(error)
     kinds = expected if isinstance(expected, list) else [expected]
     if value is None:
@@ -102,7 +95,7 @@ def _describe(error: Any) -> tuple[str, str]:
         failed = {e.relative_schema_path[0] for e in error.context if e.validator == "type" and e.relative_schema_path}
         if forms and all(isinstance(t, str) for t in forms) and failed == set(range(len(forms))):
             # alternatives of plain types, none of them met: say which they are
-            message, hint = _describe_type(_TypeError(forms, error.instance, error.absolute_path))
+            message, hint = _describe_type(error, forms)
             return message, hint or (error.schema.get("description") or "")
         return f"{shown} has the wrong form", (error.schema.get("description") or "")
     if validator == "enum":

@@ -81,10 +81,6 @@ def on_declare(options: Mapping[str, Any], power: str, target: str, *,
 
 
 ALLIES = frozenset({"Soviet Union", "United States", "China", "United Kingdom", "ANZAC", "France"})
-# each side's powers in the order of play (Order of Play: Germany, USSR, Japan, United States, China,
-# UK, Italy, ANZAC, France)
-ORDER_OF_PLAY_AXIS = ("Germany", "Japan", "Italy")
-ORDER_OF_PLAY_ALLIES = ("Soviet Union", "United States", "China", "United Kingdom", "ANZAC", "France")
 
 # Neutral territories (E10, E11, E15; DIGEST §1.2): "A "friendly neutral" is a neutral territory that
 # is either pro-axis or pro-allies. They can be moved into by one of the powers the neutral favors
@@ -122,7 +118,8 @@ def moving_in_declares(options: Mapping[str, Any], power: str, *, entered: froze
 
 
 def after_combat(options: Mapping[str, Any], power: str, *, attacked: frozenset[str], control_at_start: Mapping[str, str],
-                 control: Mapping[str, str], at_war: frozenset[frozenset[str]] = AT_WAR) -> tuple[tuple[str, str], ...]:
+                 control: Mapping[str, str], at_war: frozenset[frozenset[str]] = AT_WAR,
+                 order: tuple[str, ...] = ()) -> tuple[tuple[str, str], ...]:
     """Mongolia (P39, FAQ): "If Japan attacks a Soviet territory adjacent to Mongolia, the unoccupied,
     non-pro-Axis Mongolian territories go to the USSR at the end of Japan's Conduct Combat and their
     units become Soviet"; "If Japan attacks Mongolia and, in the same turn, a Soviet territory adjacent
@@ -147,11 +144,11 @@ def after_combat(options: Mapping[str, Any], power: str, *, attacked: frozenset[
     # containing units of a power for which it is not at war" (P14) would otherwise shut it to the
     # attacker and let its allies at peace walk in (the Soviet Union is at peace with the European Axis
     # when the game begins).
-    joins = {"Pro-Axis Neutral": (ORDER_OF_PLAY_AXIS, ALLIES), "Pro-Allies Neutral": (ORDER_OF_PLAY_ALLIES, AXIS)}
+    joins = {"Pro-Axis Neutral": (AXIS, ALLIES), "Pro-Allies Neutral": (ALLIES, AXIS)}
     for t in sorted(attacked):
         holder = control_at_start.get(t)
         if holder in joins and control.get(t) == holder and power in joins[holder][1]:
-            side = joins[holder][0]
+            side = [p for p in order if p in joins[holder][0]] or sorted(joins[holder][0])  # `order`: the order of play
             army = next((p for p in side if frozenset({p, power}) in at_war), side[0])
             changes.append((t, holder, army))
     return tuple(changes)
