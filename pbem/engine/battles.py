@@ -155,7 +155,7 @@ def _mark_damaged(w: World, units: list[Unit], outcome: cm.BattleOutcome) -> Non
             left[key] -= 1
 
 
-def _sink_grounded(w: World, zone: str, grounded: frozenset[int]) -> None:
+def _sink_grounded(w: World, zone: str, grounded: frozenset[int], aboard: Aboard) -> None:
     """Aircraft that sat on a damaged carrier as its cargo go down with it: those the zone's surviving
     carriers of their side can no longer hold (Rules.movement.damaged_carriers_hold_no_air)."""
     for side in sorted({w.ruleset.side_of(w.units[i].owner) for i in grounded if i in w.units}):
@@ -166,6 +166,8 @@ def _sink_grounded(w: World, zone: str, grounded: frozenset[int]) -> None:
         for u in sorted((u for u in air if u.id in grounded), key=lambda u: -u.id):
             if excess <= 0:
                 break
+            key = (u.owner, u.type, w.units[u.carrier].type if u.carrier in w.units else "carrier")
+            aboard[key] = aboard.get(key, 0) + 1
             w.remove(u)
             excess -= 1
 
@@ -599,7 +601,7 @@ def _battle(turn: Turn, space: str, kind: str, bombard_from: list[str] | None = 
         from pbem.engine.combat.fight import fight
 
         outcome = fight(battle, turn.dice, att_orders, def_orders, low_luck=bool(turn.options.get("low_luck", False)))
-        _apply(turn, space, attackers, defenders, _without_sacrificed(outcome))
+        entry["lost_aboard"] = _apply(turn, space, attackers, defenders, _without_sacrificed(outcome))
     entry["outcome"] = outcome
     turn.log.battles.append(entry)
 
@@ -679,7 +681,7 @@ def _without_sacrificed(outcome: cm.BattleOutcome) -> cm.BattleOutcome:
     return dataclasses.replace(outcome, attacker_lost=minus(outcome.attacker_lost), defender_lost=minus(outcome.defender_lost))
 
 
-def _take(units: list[Unit], lost: cm.Counts, w: World, prefer_empty: bool) -> None:
+def _take(units: list[Unit], lost: cm.Counts, w: World, prefer_empty: bool, aboard: Aboard) -> None:
     for owner, by_type in lost.items():
         for utype, n in by_type.items():
             pool = [u for u in units if u.owner == owner and u.type == utype and u.id in w.units]
@@ -692,15 +694,28 @@ def _take(units: list[Unit], lost: cm.Counts, w: World, prefer_empty: bool) -> N
                 for rider in w.cargo_of(u):
                     if rider.id in fighting and w.utype(rider).domain == "air":
                         rider.carrier = None
+                _went_down(w, u, aboard)
                 w.remove(u)
 
 
-def _apply(turn: Turn, space: str, attackers: list[Unit], defenders: list[Unit], outcome: cm.BattleOutcome) -> None:
+Aboard = dict[tuple[str, str, str], int]  # (owner, unit, the unit it was aboard) -> count lost with it
+
+
+def _went_down(w: World, host: Unit, aboard: Aboard) -> None:
+    """Cargo does not fight, so its loss is in no casualty list: counted here, for the report."""
+    for rider in w.cargo_of(host):
+        key = (rider.owner, rider.type, host.type)
+        aboard[key] = aboard.get(key, 0) + 1
+
+
+def _apply(turn: Turn, space: str, attackers: list[Unit], defenders: list[Unit], outcome: cm.BattleOutcome) -> Aboard:
+    """Applies the outcome to the board; returns the cargo lost with the units that carried it."""
     w = turn.w
     grounded = w.grounded_air(space)
-    _take(attackers, outcome.attacker_lost, w, prefer_empty=False)
-    _take(defenders, outcome.defender_lost, w, prefer_empty=True)
-    _sink_grounded(w, space, grounded)
+    aboard: Aboard = {}
+    _take(attackers, outcome.attacker_lost, w, prefer_empty=False, aboard=aboard)
+    _take(defenders, outcome.defender_lost, w, prefer_empty=True, aboard=aboard)
+    _sink_grounded(w, space, grounded, aboard)
     _mark_damaged(w, attackers + defenders, outcome)
     if w.is_sea(space) and w.rules.movement.damaged_carriers_hold_no_air:
         # Defending aircraft whose carrier was damaged under them may not land on it: they are
@@ -758,6 +773,7 @@ def _apply(turn: Turn, space: str, attackers: list[Unit], defenders: list[Unit],
             turn.give(grant, space)
     if w.is_sea(space):
         _land_stranded(turn, space, aboard=grounded & w.grounded_air(space))
+    return aboard
 
 
 def _land_stranded(turn: Turn, zone: str, aboard: frozenset[int] = frozenset()) -> None:
