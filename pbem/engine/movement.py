@@ -13,7 +13,7 @@ from typing import Callable
 
 from pbem.engine.orders import Move
 from pbem.engine.problems import Problem
-from pbem.engine.words import count_of, plural, possessive
+from pbem.engine.words import count_of, plural, possessive, units_text
 from pbem.engine.world import Unit, World
 
 R_COMBAT = "Combat Move"
@@ -45,8 +45,9 @@ def _problem(move: Move, message: str, rule: str, hint: str = "", code: str = ""
 class Mover:
     """Applies one power's moves to a world."""
 
-    def __init__(self, world: World):
+    def __init__(self, world: World, warnings: list[Problem] | None = None):
         self.w = world
+        self.warnings: list[Problem] = [] if warnings is None else warnings  # the turn's, when it has them
         self.new_carrier_zones: set[str] = set()  # zones where a carrier bought this turn can be placed
         # Enemy units a noncombat move may end beside: the attackers in a space an out-of-turn move
         # reinforces (Rules.hooks.interjections, e.g. Revised's Enigma Decoded).
@@ -577,19 +578,30 @@ class Mover:
         if isinstance(checked, Problem):
             return [checked]
         path, blitzed, cost = checked
+        stowed: dict[str, int] = {}
         for u in units:
             if phase == "noncombat":
                 u.after_battle_move = 0
             if u.carrier is not None and domain == "air":
                 u.carrier = None
             if domain == "sea" and (path or phase == "combat"):
-                self._carrier_air(u, phase)
+                for t in self._carrier_air(u, phase):
+                    stowed[t] = stowed.get(t, 0) + 1
             w.move_unit(u, path, cost)
             u.phase = phase
             u.order = move.yaml_path
             if move.mission:
                 u.mission = move.mission
                 u.raid_target = getattr(self, "_striking", None)
+        if stowed and phase == "combat":
+            said = units_text(dict(sorted(stowed.items())))
+            self.warnings.append(Problem(
+                "warning", f"{said} left aboard stay there as cargo: they may not fly, fight or be taken as casualties "
+                f"this turn, and go down with their carrier if it sinks",
+                rule="Aircraft Carriers: a fighter must take off before its carrier moves",
+                hint=f"to fly or fight with them, list their own move before the carrier's, or order them with it: "
+                     f"units: '{units_text(dict(sorted({**move.units, **stowed}.items())))}'",
+                path=(*move.yaml_path, "units"), code="move.air-stowed"))
         if blitzed:
             self.capture_by_blitz(blitzed)
         if self._taking is not None and path and path[-1] == self._taking:
@@ -608,11 +620,13 @@ class Mover:
                         taken.append(space)
         return []
 
-    def _carrier_air(self, carrier: Unit, phase: str) -> None:
+    def _carrier_air(self, carrier: Unit, phase: str) -> list[str]:
         """A ship moves: its owner's air units still aboard stay in the air where it was, ride along as
-        cargo, or ride along free to fly on (Rules.movement.carrier_air_in_combat_move, _noncombat_move)."""
+        cargo, or ride along free to fly on (Rules.movement.carrier_air_in_combat_move, _noncombat_move).
+        Returns the types of those that became cargo."""
         w = self.w
         rule = w.rules.movement.carrier_air_in_combat_move if phase == "combat" else w.rules.movement.carrier_air_in_noncombat_move
+        stowed: list[str] = []
         for rider in w.cargo_of(carrier):
             if w.utype(rider).domain != "air" or rider.owner != carrier.owner:
                 continue
@@ -625,6 +639,8 @@ class Mover:
                 rider.moved = max(rider.moved, w.utype(rider).move)
                 rider.phase = phase
                 rider.stowed = True
+                stowed.append(rider.type)
+        return stowed
 
     def _airborne(self, move: Move, units: list[Unit]) -> list[Problem]:
         """An airborne assault (Rules.airborne): infantry from an operational base, flown like air units

@@ -88,13 +88,13 @@ class Turn:
                 self.w._embark_at(space)
         self.w.commanded = frozenset(rules.hooks.commands(self.options, self.w.power)) if rules.hooks.commands else frozenset()
         self.w.marker_choices = dict(orders.markers)
-        self.mover = Mover(self.w)
+        self.warnings: list[Problem] = []
+        self.mover = Mover(self.w, warnings=self.warnings)
         self.log = TurnLog()
         self.problems: list[Problem] = []
         self._refused_into: set[str] = set()  # where refused moves were going (validation only)
         # own carriers before noncombat moves: where each could end them, and the air units aboard (note_carrier_reach)
         self._carrier_reach: dict[int, tuple[frozenset[str], frozenset[int], str]] = {}
-        self.warnings: list[Problem] = []
         self._unread_moves: list[tuple[str, int, str]] = []  # moves the orders reader could not read
         self.bought: dict[str, int] = {}
         self.bought_by_country: dict[str, dict[str, int]] = {}  # a power of several countries (Power.countries)
