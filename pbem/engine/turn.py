@@ -652,7 +652,7 @@ class Turn:
         for u in sorted(w.units.values(), key=lambda u: u.id):
             if w.commands(u) and u.loaded_phase == "combat" and u.carrier is not None and u.space not in reported:
                 reported.add(u.space)
-                self.problems.append(Problem("illegal", f"{u.type} loaded in combat move in {u.space} is not offloaded into an assault", rule=R_TRANSPORT, hint="offload it into a hostile territory in combat_move, or load it in noncombat_move", path=("combat_move",), code="move.cargo-not-offloaded"))
+                self.problems.append(Problem("illegal", f"{u.type} loaded in combat move in {u.space} is not offloaded into an assault", rule=R_TRANSPORT, hint="offload it into a hostile territory in combat_move, or load it in noncombat_move", path=(*u.order, "units") if u.order else ("combat_move",), code="move.cargo-not-offloaded"))
         self.check_offload_zones()
         self.check_lone_transports()
         self.check_air_can_land()

@@ -130,7 +130,10 @@ def test_cargo_loaded_in_combat_move_must_assault() -> None:
     """Transports: land units loaded during Combat Move must be offloaded in an amphibious assault."""
     st = state(turn="United Kingdom")
     body = "combat_move:\n  - {units: 2 infantry, from: United Kingdom, to: SZ 7}\n"
-    assert codes(validate(st, "United Kingdom", body)) == ["move.cargo-not-offloaded"]
+    found = validate(st, "United Kingdom", body)
+    assert codes(found) == ["move.cargo-not-offloaded"]
+    # the error points at the move that loaded them, not at the whole combat_move section
+    assert found[0].path == ("combat_move", 0, "units")
 
 
 def test_amphibious_assault_is_legal_and_transport_offloads_once() -> None:
