@@ -1184,9 +1184,11 @@ class Turn:
                 continue
             if target == zone:
                 u.carrier = hosts[0].id
+                where = f"on the {hosts[0].type} there"
             else:
                 u.space = u.start = target
-            self.log.notes.append(f"a {u.type} of {u.owner} on combat air patrol in {zone} lands in {target}")
+                where = f"in {target}"
+            self.log.notes.append(f"a {u.type} of {u.owner} on combat air patrol in {zone} lands {where}")
 
     def note_carrier_reach(self) -> None:
         """Before noncombat moves: where each own carrier could end its noncombat move, and which air
