@@ -62,6 +62,11 @@ def _battle_summary(game: Game, battle: Mapping[str, Any]) -> dict[str, Any]:
         profile = game.ruleset.units.get(c["unit"])
         side = "attacker" if c["power"] == battle["attacker"] else "defender"
         lost[side] += (profile.cost if profile is not None else 0) * c["count"]
+    attackers = game.ruleset.side_of(battle["attacker"])
+    for c in battle.get("lost_aboard", []):  # cargo went down with its ship: an ally's, on either side
+        profile = game.ruleset.units.get(c["unit"])
+        side = "attacker" if game.ruleset.side_of(c["power"]) == attackers else "defender"
+        lost[side] += (profile.cost if profile is not None else 0) * c["count"]
     odds = battle.get("odds")
     return {
         "space": battle["space"], "kind": battle["kind"], "attacker": battle["attacker"],

@@ -160,3 +160,21 @@ def test_site_json_is_golden(built: tuple[Path, Path]) -> None:
         golden.write_text(text)
     assert golden.exists(), f"missing {golden.name}: run with PBEM_UPDATE_GOLDEN=1"
     assert text == golden.read_text(), f"{golden.name} differs: review, then PBEM_UPDATE_GOLDEN=1"
+
+
+def test_cargo_lost_with_its_ship_counts_to_the_side_that_owned_it(tmp_path: Path) -> None:
+    """The value lost in a battle includes the land units and fighters that went down aboard a sunk
+    ship ("Cargo ... is lost with the ship carrying it", 1942 Second Edition, p. 16), on the side of
+    their owner: an ally's fighter aboard the attacker's carrier is the attackers' loss."""
+    from pbem.gateways.site import _battle_summary
+    from pbem.game.game import new_game
+
+    game = new_game(tmp_path / "g", "1942-2e", {}, game_id="site-cargo", dice_mode="local")
+    battle = {"space": "SZ 6", "kind": "sea", "attacker": "United Kingdom", "defenders": ["Germany"], "result": "defender-won",
+              "odds": None, "luck": {s: {"expected_hits": 0.0, "actual_hits": 0} for s in ("attacker", "defender")},
+              "rounds": [{"number": 1, "steps": [{"casualties": [
+                  {"power": "United Kingdom", "unit": "aircraft carrier", "count": 1, "damaged": False}]}]}],
+              "lost_aboard": [{"power": "United States", "unit": "fighter", "count": 1, "aboard": "aircraft carrier"},
+                              {"power": "Germany", "unit": "tank", "count": 2, "aboard": "transport"}]}
+    carrier, fighter, tank = (game.ruleset.units[u].cost for u in ("aircraft carrier", "fighter", "tank"))
+    assert _battle_summary(game, battle)["tuv_lost"] == {"attacker": carrier + fighter, "defender": 2 * tank}
