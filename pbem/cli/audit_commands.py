@@ -32,7 +32,7 @@ def audit(game_dir: str, turn: int | None, all_diffs: bool) -> None:
         click.echo("casualties:" if data["casualties"] else "casualties: none")
         for c in data["casualties"]:
             hurt = "damaged" if c.get("damaged") else "lost"
-            click.echo(f"  {c['space']} round {c['round']} ({c['step']} fire): {c['power']} {hurt} {c['count']} {c['unit']} ({c['chosen_by']})")
+            click.echo(f"  {c['space']} round {c['round']} ({c['step']}): {c['power']} {hurt} {c['count']} {c['unit']} ({c['chosen_by']})")
         click.echo("replay matches the committed files" if data["matches"] else "REPLAY DIFFERS from the committed files: run `pbem audit`")
         sys.exit(0 if data["matches"] else 1)
 

@@ -451,7 +451,8 @@ def explain_turn(path: str | Path, index: int) -> dict[str, Any]:
     if not 1 <= index <= len(adjudications):
         raise GameError(f"there is no turn {index}: the game has {len(adjudications)} adjudication(s)")
     c = adjudications[index - 1]
-    replay = replay_turn(game, c.parents[0], index, trailers(c).get("Dice-Link"), _opponents(c), _notes(c))
+    made_by = _engine_of(game.repo.read_many(list(c.files_changed), c.sha))  # as `audit_game` replays it
+    replay = replay_turn(game, c.parents[0], index, trailers(c).get("Dice-Link"), _opponents(c), _notes(c), made_by)
     if replay.problems:
         raise GameError(f"turn {index} cannot be replayed: " + "; ".join(replay.problems))
     json_path = next(f for f in replay.files if f.endswith(".json"))
@@ -462,7 +463,14 @@ def explain_turn(path: str | Path, index: int) -> dict[str, Any]:
         for r in b.get("rounds", []):
             for step in r.get("steps", []):
                 for cas in step.get("casualties", []):
-                    casualties.append({"space": b["space"], "round": r["number"], "step": step["step"], **cas})
+                    casualties.append({"space": b["space"], "round": r["number"], "step": f"{step['step']} fire", **cas})
+        # and the losses no die chose: defenceless units removed by a rule, cargo of a sunk ship
+        for cas in b.get("removed", []):
+            casualties.append({"space": b["space"], "step": "no dice", **cas})
+        last = max((r["number"] for r in b.get("rounds", [])), default=0)
+        for cas in b.get("lost_aboard", []):
+            casualties.append({"space": b["space"], "round": last, "step": f"aboard the sunk {cas['aboard']}", "power": cas["power"],
+                               "unit": cas["unit"], "count": cas["count"], "damaged": False, "chosen_by": "rule"})
     return {
         "turn": index, "commit": c.sha, "round": trailers(c).get("Round"), "power": trailers(c).get("Power"),
         "dice": {k: v for k, v in replay.dice_info.items()},

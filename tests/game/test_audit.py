@@ -171,6 +171,16 @@ def test_turn_lists_labelled_dice(game: Path) -> None:
     assert code == 2 and "no turn 99" in out
 
 
+def test_turn_explained_by_a_newer_pbem_still_matches(game: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`audit --turn` replays as `audit` does: the report is labelled with the pbem that made the
+    committed one, so a newer pbem that changed nothing else reproduces it byte for byte."""
+    import pbem.game.reportdata
+
+    monkeypatch.setattr(pbem.game.reportdata, "__version__", "99.0.0")
+    assert audit_game(game).ok
+    assert explain_turn(game, 1)["matches"]
+
+
 def test_luck_prints_per_power_lines(game: Path) -> None:
     code, out = run("luck", "--game", str(game))
     assert code == 0, out
