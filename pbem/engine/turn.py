@@ -1012,6 +1012,7 @@ class Turn:
         entry: dict[str, Any] = {"space": space, "by": country, "from": previous, "ipc": sp.ipc, "blitz": blitz}
         # Enemy structures and antiaircraft units left in the territory change hands, or the AA is
         # destroyed where the rules say so (1942: General Combat, step 7; Revised: AA guns are captured).
+        removed: dict[tuple[str, str], int] = {}
         for u in list(w.units_at(space)):
             if w.is_enemy(u.owner, by):
                 on_capture = w.utype(u).on_capture
@@ -1028,7 +1029,12 @@ class Turn:
                     if self.rules.production.own_recapture_downgrades or not own:
                         self._downgrade_captured(u)
                 elif w.utype(u).domain == "land":
+                    removed[(u.owner, u.type)] = removed.get((u.owner, u.type), 0) + 1
                     w.remove(u)
+        for (owner, utype), n in sorted(removed.items()):
+            # 1942, General Combat: territories holding only AAA are taken with no combat: "remove any
+            # antiaircraft artillery units that may be in them" (no battle reports them)
+            self.log.notes.append(f"{possessive(owner)} {count_of(n, utype)} in {space} {'is' if n == 1 else 'are'} destroyed with its capture")
         loser = w.capital_of_space(space)
         if loser:
             entry["capital"] = True
