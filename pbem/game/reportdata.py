@@ -205,7 +205,9 @@ def _battle(entry: Mapping[str, Any], mover: str, low_luck: bool) -> dict[str, A
                  for (rnd, end, side, owner, why), by in sorted(went.items())]
     for s in submerged:
         rounds.setdefault(s["round"], [])  # a round where subs only submerged, no die rolled, is told too
-    result = {"attacker": "attacker-won", "defender": "defender-won", "draw": "draw", "retreat": "retreated"}.get(outcome.winner, "defender-won")
+    # "none": both sides keep units that cannot hit each other (air units and submarines alone)
+    result = {"attacker": "attacker-won", "defender": "defender-won", "draw": "draw", "retreat": "retreated",
+              "none": "stalemate"}[outcome.winner]
     expected = {"attacker": 0.0, "defender": 0.0}
     actual = {"attacker": 0, "defender": 0}
     for ev in outcome.events:

@@ -296,6 +296,7 @@ RESULT_LABELS: dict[str, str] = {
     "defender-won": "defender won",
     "draw": "draw: both sides destroyed",
     "retreated": "attacker retreated",
+    "stalemate": "stalemate: neither side can hit the other",
 }
 
 CHOSEN_BY_LABELS: dict[str, str] = {
