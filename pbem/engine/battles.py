@@ -155,6 +155,9 @@ def _mark_damaged(w: World, units: list[Unit], outcome: cm.BattleOutcome) -> Non
             left[key] -= 1
 
 
+Aboard = dict[tuple[str, str, str], int]  # (owner, unit, the unit it was aboard) -> count lost with it
+
+
 def _sink_grounded(w: World, zone: str, grounded: frozenset[int], aboard: Aboard) -> None:
     """Aircraft that sat on a damaged carrier as its cargo go down with it: those the zone's surviving
     carriers of their side can no longer hold (Rules.movement.damaged_carriers_hold_no_air)."""
@@ -696,9 +699,6 @@ def _take(units: list[Unit], lost: cm.Counts, w: World, prefer_empty: bool, aboa
                         rider.carrier = None
                 _went_down(w, u, aboard)
                 w.remove(u)
-
-
-Aboard = dict[tuple[str, str, str], int]  # (owner, unit, the unit it was aboard) -> count lost with it
 
 
 def _went_down(w: World, host: Unit, aboard: Aboard) -> None:
