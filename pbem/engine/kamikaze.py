@@ -13,7 +13,7 @@ from typing import Any, Mapping, Protocol
 
 from pbem.engine.combat.model import Sacrifice
 from pbem.engine.orders import StandingOrders
-from pbem.engine.words import units_text
+from pbem.engine.words import count_of
 from pbem.engine.world import Unit, World
 
 
@@ -74,8 +74,11 @@ def plan_strikes(turn: Turn, attacked: frozenset[str] = frozenset()) -> dict[str
             picks.extend(pool[: n - len(picks)])
         plan[zone] = picks
         left -= n
-        turn.log.notes.append(f"{k.power} launches {n} kamikaze in {zone} at " + units_text(
-            {t: sum(1 for p in picks if p.type == t) for t in dict.fromkeys(p.type for p in picks)}))
+        aimed = []  # by ship type: the ships aimed at, and how many kamikaze when some take more than one
+        for t in dict.fromkeys(p.type for p in picks):
+            kamikaze, targets = sum(1 for p in picks if p.type == t), len({p.id for p in picks if p.type == t})
+            aimed.append(count_of(targets, t) + ("" if kamikaze == targets else f" ({kamikaze} kamikaze)"))
+        turn.log.notes.append(f"{k.power} launches {n} kamikaze in {zone} at {', '.join(aimed)}")
     if plan:
         w.pending["kamikaze"] = {k.power: left}
     return plan
