@@ -4,11 +4,16 @@ fallen capitals and placements the hand-written cases do not.
 
 It knows no rule: it buys what it can pay for, attacks enemy neighbours, marches and flies to
 neighbours and places at its complexes; every choice the rules forbid is found by `Game.check`
-and dropped (the item a problem points at, else a whole section), until the orders pass."""
+and dropped (the item a problem points at, else one item of the section it names), until the
+orders pass.  With `reach`, it also sends each stack anywhere within its movement, joins the
+attacks of other stacks, lands its aircraft after combat and sails carried assaults with escorts:
+moves of several spaces reach rules (blitzes, paths through hostile spaces, landing duties) that
+moves to neighbours never do."""
 
 from __future__ import annotations
 
 import random
+from collections import deque
 from typing import Any
 
 import yaml
@@ -33,10 +38,11 @@ MOST_REPAIRS = 40  # validations before the player gives up and passes its turn
 class RandomPlayer:
     """One random player for every power of a game, seeded: the same seed plays the same game."""
 
-    def __init__(self, game: Game, rng: random.Random) -> None:
+    def __init__(self, game: Game, rng: random.Random, reach: bool = False) -> None:
         self.ruleset = game.ruleset
         self.rng = rng
         self.patrols = game.rules.movement.combat_air_patrol
+        self.reach = reach
 
     # drafting ------------------------------------------------------------------------------
     def draft(self, state: GameState, power: str) -> dict[str, Any]:
@@ -123,6 +129,11 @@ class RandomPlayer:
                    {c.name for c in rs.power(power).economies}}
         if damaged and rng.random() < 0.5:
             orders["repair"] = {t: rng.randint(1, n) for t, n in damaged.items()}
+        if self.reach:
+            far_combat, far_battles, far_noncombat = self._far_moves(state, power, hostile)
+            combat += far_combat
+            battles.update(far_battles)
+            noncombat += far_noncombat
         purchase, place = self._buy_and_place(state, power)
         if purchase:
             orders["purchase"] = purchase
@@ -151,6 +162,99 @@ class RandomPlayer:
                 target = rng.choice(coasts)
                 return [{"units": units, "from": space, "to": zone}, {"units": units, "from": zone, "to": target}]
         return []
+
+    def _far_moves(self, state: GameState, power: str, hostile) -> tuple[list[dict[str, Any]], dict[str, Any], list[dict[str, Any]]]:  # type: ignore[no-untyped-def]
+        """Moves of several spaces: each unit type of a stack attacks a hostile space within its
+        movement (most often one another stack attacks too), aircraft land after it on a friendly
+        territory within what movement is left, others march or sail to a friendly space in reach;
+        land units board a transport beside them and land on a hostile coast it can reach."""
+        rs, rng, board = self.ruleset, self.rng, self.ruleset.board
+        side = rs.side_of(power)
+
+        def friendly(space: str) -> bool:
+            owner = state.control.get(space)
+            return owner is not None and self._known(owner) and rs.side_of(owner) == side
+
+        combat: list[dict[str, Any]] = []
+        noncombat: list[dict[str, Any]] = []
+        battles: dict[str, Any] = {}
+        attacked: list[str] = []
+        for space, by in sorted(state.units.items()):
+            counts = dict(by.get(power, {}))
+            for unit, n in sorted(counts.items()):
+                profile = rs.units.get(unit)
+                if profile is None or profile.move <= 0 or profile.domain not in ("land", "sea", "air") or n <= 0:
+                    continue
+                units = {unit: rng.randint(1, n)}
+                air = profile.domain == "air"
+                reach = self._reach(space, profile.domain, max(1, profile.move - 1) if air else profile.move)
+                reach.pop(space, None)
+                on_land = profile.domain == "land"
+                targets = sorted(t for t in reach if hostile(t) and (air or board.spaces[t].is_land == on_land))
+                roll = rng.random()
+                if targets and roll < 0.45:
+                    joint = [t for t in targets if t in attacked]
+                    target = rng.choice(joint) if joint and rng.random() < 0.7 else rng.choice(targets)
+                    attacked.append(target)
+                    combat.append({"units": units, "from": space, "to": target})
+                    if air:
+                        home = self._reach(target, "air", profile.move - reach[target])
+                        lands = sorted(t for t in home if t != target and board.spaces[t].is_land and friendly(t))
+                        if lands:
+                            noncombat.append({"units": units, "from": target, "to": rng.choice(lands)})
+                    if rng.random() < 0.25:
+                        battles[target] = self._directive(units, space)
+                elif roll < 0.7:
+                    ends = sorted(t for t in reach if not hostile(t) and (
+                        (air and board.spaces[t].is_land and friendly(t)) or (on_land and friendly(t))
+                        or (profile.domain == "sea" and not board.spaces[t].is_land)))
+                    if ends:
+                        noncombat.append({"units": units, "from": space, "to": rng.choice(ends)})
+            if board.spaces[space].is_land and rng.random() < 0.5:
+                combat += self._carried_assault(state, power, space, counts, hostile)
+        return combat, battles, noncombat
+
+    def _carried_assault(self, state: GameState, power: str, space: str, counts: dict[str, int], hostile) -> list[dict[str, Any]]:  # type: ignore[no-untyped-def]
+        """A land unit boards a transport beside `space`, which sails (with some of the warships
+        there) to a zone off a hostile coast within its movement; the unit lands there."""
+        rs, rng, board = self.ruleset, self.rng, self.ruleset.board
+        cargo = [u for u, n in counts.items() if n > 0 and u in rs.units and rs.units[u].domain == "land" and rs.units[u].transport_size]
+        for zone in sorted(board.neighbours(space)):
+            ships = state.units.get(zone, {}).get(power, {})
+            carriers = [u for u in ships if u in rs.units and rs.units[u].transport_capacity]
+            if not cargo or not carriers or not board.spaces[zone].is_sea:
+                continue
+            seas = self._reach(zone, "sea", rs.units[carriers[0]].move)
+            coasts = sorted({c for z in seas for c in board.neighbours(z) if board.spaces[c].is_land and c != space and hostile(c)})
+            if not coasts:
+                continue
+            coast = rng.choice(coasts)
+            offshore = rng.choice(sorted(z for z in seas if coast in board.neighbours(z)))
+            load = {rng.choice(cargo): 1}
+            moves = [{"units": load, "from": space, "to": zone}]
+            if offshore != zone:
+                escort = {u: 1 for u in sorted(ships) if u in rs.units and rs.units[u].attack > 0 and rng.random() < 0.5}
+                moves.append({"units": {carriers[0]: 1, **load, **escort}, "from": zone, "to": offshore})
+            moves.append({"units": load, "from": offshore, "to": coast})
+            return moves
+        return []
+
+    def _reach(self, start: str, domain: str, steps: int) -> dict[str, int]:
+        """The spaces a unit of `domain` could reach in `steps` moves on an empty board, by distance."""
+        board = self.ruleset.board
+        seen = {start: 0}
+        edge = deque([start])
+        while edge:
+            here = edge.popleft()
+            if seen[here] >= steps:
+                continue
+            for n in sorted(board.neighbours(here)):
+                sp = board.spaces[n]
+                if sp.impassable or n in seen or (domain == "land" and not sp.is_land) or (domain == "sea" and sp.is_land):
+                    continue
+                seen[n] = seen[here] + 1
+                edge.append(n)
+        return seen
 
     def _within(self, space: str, steps: int) -> list[str]:
         """The spaces at most `steps` moves away (a bomber's raid and its way home)."""
@@ -254,6 +358,10 @@ class RandomPlayer:
         """Drop the items the problems point at (the last first, so indices hold); a problem
         without a path drops the last section.  False when nothing is left to drop."""
         dropped = False
+        # a problem that names only a list section (cargo loaded but not landed) drops one of its
+        # items, chosen at random, rather than every move of the turn
+        paths = list(dict.fromkeys((p[0], self.rng.randrange(len(orders[p[0]]))) if len(p) == 1
+                                   and isinstance(orders.get(p[0]), list) and len(orders[p[0]]) > 1 else p for p in paths))
         for path in sorted((p for p in paths if p and p[0] in orders and p[0] in SECTIONS),
                            key=lambda p: (p[0], p[1] if len(p) > 1 and isinstance(p[1], int) else -1), reverse=True):
             section = orders.get(path[0])

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from pbem.game.audit import audit_game
+from pbem.engine.model import GameState
 from pbem.game.game import Game, new_game
 from pbem.report.render import render_report
 from tests.game.player import RandomPlayer
@@ -22,16 +23,18 @@ SYSTEMS = ("1942-2e", "revised", "europe-1999", "pacific-2001", "global-1940", "
 
 
 def play(path: Path, ruleset_id: str, seed: int, turns: int, odds: list[tuple[float, bool]] | None = None,
-         options: dict[str, object] | None = None) -> dict[str, int]:
+         options: dict[str, object] | None = None, reach: bool = False) -> dict[str, int]:
     """Play `turns` power-turns (or to a victory); what happened, counted.  `odds` collects each
-    battle's attacker odds before the dice and whether the attacker won."""
+    battle's attacker odds before the dice and whether the attacker won; `reach`: the player
+    moves stacks anywhere within their movement, not only to neighbours."""
     game = new_game(path, ruleset_id, {}, game_id="soak", dice_mode="local", local_seed=f"soak-{seed}", options=options)
-    player = RandomPlayer(game, random.Random(seed))
+    player = RandomPlayer(game, random.Random(seed), reach=reach)
     for power in game.ruleset.turn_order:
         game.submit(player.standing(game, power), f"{power}-standing.yaml")
     game = Game(path)
     seen = {"turns": 0, "battles": 0, "captures": 0}
     for _ in range(turns):
+        before = game.state()
         game.submit(player.orders(game), "orders.yaml")
         _, report = game.adjudicate()
         for fmt in ("bbcode", "html", "text"):  # markdown and JSON are written by the adjudication
@@ -48,11 +51,50 @@ def play(path: Path, ruleset_id: str, seed: int, turns: int, odds: list[tuple[fl
         assert all(v >= 0 for v in state.treasury.values()), state.treasury
         assert all(n > 0 for by in state.units.values() for counts in by.values() for n in counts.values())
         assert set(state.control) <= set(game.ruleset.board.spaces)
+        _board_is_possible(game, before, state)
         if state.winner:
             break
     result = audit_game(path)
     assert result.ok, result.findings[:1]
     return seen
+
+
+def _board_is_possible(game: Game, before: GameState, after: GameState) -> None:
+    """After a turn, every unit stands where the rules let a unit stand: air and land units at sea
+    aboard a carrier or transport (or patrolling, or grounded on a damaged carrier), no unit in a
+    territory of the other side or beside units of a power at war with it, the mover's aircraft
+    in no territory it took this turn where they may not land there, no damage above its cap."""
+    from pbem.engine.world import World
+
+    rs, rules = game.ruleset, game.rules
+    mover = rs.powers[before.turn_index].name
+    w = World(rs, rules, after)
+    wrong: list[str] = []
+    bystanders = {b.name for b in rs.bystanders}
+    for u in w.units.values():
+        domain, space = w.utype(u).domain, w.space(u.space)
+        if domain == "structure":
+            continue
+        if not space.is_land:
+            if domain in ("air", "land") and u.carrier is None and u.mission != "cap" and u.id not in w.grounded_air(u.space):
+                wrong.append(f"{u.owner}'s {u.type} at sea in {u.space} with nothing to carry it")
+            continue
+        holder = w.control.get(u.space)
+        if holder is not None and holder not in bystanders and rs.side_of(holder) not in (None, rs.side_of(u.owner)):
+            wrong.append(f"{u.owner}'s {u.type} in {u.space}, held by {holder} of the other side")
+        if (domain == "air" and rs.power_name(u.owner) == mover and not rules.movement.air_may_land_in_captured
+                and rs.side_of(before.control.get(u.space) or "") != rs.side_of(u.owner)):
+            wrong.append(f"{u.owner}'s {u.type} landed in {u.space}, taken this turn")
+    for space in sorted({u.space for u in w.units.values() if w.space(u.space).is_land}):
+        owners = sorted({u.owner for u in w.units_at(space) if w.utype(u).domain != "structure"})
+        wrong += [f"{a} and {b}, at war, both in {space}" for i, a in enumerate(owners) for b in owners[i + 1:]
+                  if w.relation(a, b) == "war"]
+    for key, damage in after.damage.items():
+        territory, _, facility = key.partition("/")
+        cap = rs.units[facility].max_damage if facility else w.facility_max_damage(territory)
+        if cap is not None and damage > cap:
+            wrong.append(f"damage {damage} in {key}, above its cap {cap}")
+    assert not wrong, f"after {mover}'s turn of round {before.round}: " + "; ".join(wrong[:5])
 
 
 def _losses_add_up(battle: dict) -> None:  # type: ignore[type-arg]
@@ -94,6 +136,17 @@ def test_long_random_games_adjudicate_and_audit(ruleset_id: str, seed: int, tmp_
     """Fifty power-turns of random play (or to a victory), audited clean."""
     seen = play(tmp_path / "g", ruleset_id, seed=100 + seed, turns=50)
     assert seen["battles"] > 0, seen
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(2))
+@pytest.mark.parametrize("ruleset_id", SYSTEMS)
+def test_far_reaching_random_games_adjudicate_and_audit(ruleset_id: str, seed: int, tmp_path: Path) -> None:
+    """Forty power-turns of a player whose stacks go anywhere within their movement, join other
+    stacks' attacks, land their aircraft after combat and sail carried assaults with escorts: the
+    board stays possible after every turn, and the game audits clean."""
+    seen = play(tmp_path / "g", ruleset_id, seed=400 + seed, turns=40, reach=True)
+    assert seen["battles"] > 0 and seen["captures"] > 0, seen
 
 
 @pytest.mark.slow
@@ -143,3 +196,22 @@ def test_random_games_with_every_optional_rule_turned_over(ruleset_id: str, tmp_
 
     options = {k: not o.default for k, o in load_ruleset(ruleset_id).options.items() if isinstance(o.default, bool)}
     play(tmp_path / "g", ruleset_id, seed=300, turns=40, options=options)
+
+
+def test_the_board_check_finds_impossible_boards(tmp_path: Path) -> None:
+    """The soak's board check can fail: a fighter at sea with no carrier, an infantry in a
+    territory of the other side, and enemies at war side by side are each found."""
+    import dataclasses
+
+    game = new_game(tmp_path / "g", "1942-2e", {}, game_id="soak", dice_mode="local")
+    before = game.state()
+    _board_is_possible(game, before, before)
+    units = {space: {p: dict(c) for p, c in by.items()} for space, by in before.units.items()}
+    units["SZ 1"] = {"United States": {"fighter": 1}}  # no carrier there
+    units.setdefault("Germany", {})["United Kingdom"] = {"infantry": 1}
+    broken = dataclasses.replace(before, units=units)
+    with pytest.raises(AssertionError) as found:
+        _board_is_possible(game, before, broken)
+    text = str(found.value)
+    assert "fighter at sea in SZ 1" in text and "United Kingdom's infantry in Germany" in text
+    assert "at war, both in Germany" in text
