@@ -66,6 +66,15 @@ def _system_orders(game, state, power: str) -> list[str]:  # type: ignore[no-unt
     if "rockets" in set(state.developments.get(power, ())):
         out += ["# Rocket strikes: an antiaircraft gun hits an enemy industrial complex within 3 spaces.",
                 "#   rockets: [{from: TERRITORY WITH AA GUN, target: ENEMY COMPLEX}]"]
+    if rules.production.existing_air_onto_new_carriers:
+        board = game.ruleset.board
+        example = next(((t, z) for t, by in sorted(state.units.items()) if board.spaces[t].is_land
+                        and any(game.ruleset.units[u].has("factory") for u in by.get(power, {}))
+                        and any(game.ruleset.units[u].lands_on_carriers for u in by.get(power, {}))
+                        for z in sorted(board.neighbours(t)) if board.spaces[z].is_sea), None)
+        if example:
+            out += ["# Fighters in a territory with your complex may board a carrier you place beside it this turn:",
+                    f"#   onto_new_carriers: [{{units: \"1 fighter\", from: {example[0]}, to: {example[1]}}}]"]
     if rules.hooks.may_convert:
         spaces = game.ruleset.board.spaces
         for space, by_owner in sorted(state.units.items()):

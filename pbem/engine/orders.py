@@ -73,6 +73,19 @@ class Placement:
 
 
 @dataclass(frozen=True)
+class Boarding:
+    """Fighters already on the board that board a carrier mobilized this turn in `to`, from the
+    territory `frm` of the complex beside it (Rules.production.existing_air_onto_new_carriers);
+    `owner` None: the mover's own, else an ally's."""
+
+    units: Mapping[str, int]
+    frm: str
+    to: str
+    owner: str | None = None
+    yaml_path: YamlPath = ()
+
+
+@dataclass(frozen=True)
 class Conversion:
     """Units of a friendly power in `space` that become the mover's (Rules.hooks.may_convert); `owner`
     None: any friendly power's, in turn order."""
@@ -97,6 +110,7 @@ class Orders:
     battles: Mapping[str, BattleDirective] = field(default_factory=dict)
     noncombat_moves: tuple[Move, ...] = ()
     placements: tuple[Placement, ...] = ()
+    onto_new_carriers: tuple[Boarding, ...] = ()  # existing fighters onto the carriers just placed
     # (launching territory, target, yaml path, the facility struck or None: its production facility)
     rockets: tuple[tuple[str, str, YamlPath, str | None], ...] = ()
     declare: tuple[tuple[str, YamlPath], ...] = ()  # once-per-game declarations (Rules.hooks.declarations)

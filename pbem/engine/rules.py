@@ -193,6 +193,11 @@ class ProductionRules:
     # Where new fighters may be placed at sea: aboard the power's own carriers, new or already there
     # (1942), aboard carriers placed in the same turn only (Revised FAQ), or never (Europe).
     new_fighters_on_carriers: Literal["own_carriers", "new_carriers", "never"]
+    # May fighters already on the board board a carrier mobilized this turn, from the territory of the
+    # complex beside its zone (orders' onto_new_carriers:)?  Revised FAQ: "An existing fighter that is
+    # in the territory containing the industrial complex ... can immediately be moved onto a newly
+    # built carrier", an ally's too; the other systems place only new fighters on carriers.
+    existing_air_onto_new_carriers: bool
     # Facilities that produce nothing (1940's air and naval bases; AMS's pill boxes and radar towers)
     # go in any territory the power has held since the start of its turn, and count against no
     # production limit ("Facilities can be built at any eligible location", E23); False: a rule

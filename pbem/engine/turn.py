@@ -16,7 +16,7 @@ from pbem.engine.battles import BattlePlan, resolve_battles
 from pbem.engine.combat.rules import CombatRules
 from pbem.engine.model import GameState
 from pbem.engine.movement import R_AIR, R_END_IN_COMBAT, R_TRANSPORT, Mover
-from pbem.engine.orders import Move, Orders, StandingOrders
+from pbem.engine.orders import Boarding, Move, Orders, StandingOrders
 from pbem.engine.problems import Problem
 from pbem.engine.words import article, count_of, possessive
 from pbem.engine.words import units_text as _units_text
@@ -1482,6 +1482,12 @@ class Turn:
                 self.log.placements.setdefault(placement.space, {}).setdefault(utype, 0)
                 self.log.placements[placement.space][utype] += n
             w._embark_at(placement.space) if w.is_sea(placement.space) else None
+        for boarding in self.orders.onto_new_carriers:
+            problem = self._board_new_carriers(boarding)
+            if problem is not None and self.validating:
+                self.problems.append(problem)
+            elif problem is not None:
+                self.log.skipped.append({"phase": "mobilize", "units": dict(boarding.units), "to": boarding.to, "reason": problem.message})
         self._land_on_new_carriers()
         refund = {t: n for t, n in remaining.items() if n > 0}
         if refund and self.rules.production.refund_unplaced:
@@ -1492,6 +1498,47 @@ class Turn:
             self.log.refund_ipcs = ipcs
         elif refund:
             self.log.notes.append("Bought but not placed, and lost without refund: " + _units_text(refund))
+
+    def _board_new_carriers(self, b: Boarding) -> Problem | None:
+        """Fighters on the board board an aircraft carrier mobilized this turn, from the territory of
+        the complex beside its zone (Rules.production.existing_air_onto_new_carriers; Revised FAQ);
+        the problem when they may not."""
+        w = self.w
+        rule = R_MOBILIZE + ": an existing fighter in the territory of the complex may board a newly built carrier (FAQ)"
+
+        def problem(message: str, key: str, code: str, hint: str = "") -> Problem:
+            return Problem("illegal", message, rule=rule, hint=hint, path=(*b.yaml_path, key), code=code)
+
+        if not self.rules.production.existing_air_onto_new_carriers:
+            return problem("fighters already on the board do not board new carriers in this game", "to", "place.board-not-allowed",
+                           "remove onto_new_carriers: only new fighters are placed aboard carriers")
+        if not w.is_sea(b.to) or b.frm not in w.board.neighbours(b.to) or not any(
+                f.owner == w.power and w.utype(f).has("factory") for f in w.units_at(b.frm)):
+            return problem(f"{b.frm} is not a territory with your industrial complex beside {b.to}", "from", "place.board-from",
+                           "board from the territory of the complex next to the sea zone where the carrier is placed")
+        owner = b.owner or w.power
+        if not w.is_friendly(owner):
+            return problem(f"{owner}'s fighters are not yours or an ally's", "owner", "place.board-owner")
+        wrong = sorted(t for t in b.units if not self.ruleset.units[t].lands_on_carriers)
+        if wrong:
+            return problem(f"{wrong[0]} does not land on carriers", "units", "place.board-units", "only fighters board carriers")
+        chosen: list[Unit] = []
+        for utype, n in sorted(b.units.items()):
+            there = [u for u in w.units_at(b.frm) if u.owner == owner and u.type == utype and u.carrier is None]
+            if len(there) < n:
+                return problem(f"{owner} has {count_of(len(there), utype)} in {b.frm}, not {n}", "units", "place.board-units")
+            chosen += sorted(there, key=lambda u: u.id)[:n]
+        hosts = [h for h in w.units_at(b.to) if h.owner == w.power and w.utype(h).has("carrier") and h.phase == "placed"]
+        room = sum(w.carrier_room(h) for h in hosts)
+        if room < len(chosen):
+            return problem(f"the carriers placed in {b.to} this turn have room for {room} more, not {len(chosen)}", "to", "place.board-room",
+                           f"place an aircraft carrier in {b.to}, or board fewer fighters")
+        for u in chosen:
+            host = next(h for h in hosts if w.carrier_room(h) > 0)
+            u.space, u.carrier = b.to, host.id
+        verb = "boards" if len(chosen) == 1 else "board"
+        self.log.notes.append(f"{_units_text(dict(b.units))} of {owner} in {b.frm} {verb} the new {hosts[0].type} in {b.to}")
+        return None
 
     def _land_on_new_carriers(self) -> None:
         """Air units that ended their noncombat move at sea to wait for a carrier mobilized there

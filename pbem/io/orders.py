@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
 from pbem.engine.orders import (
+    Boarding,
     CallOff,
     BattleDirective,
     ConditionalMove,
@@ -424,6 +425,14 @@ def parse_orders(doc: YamlDocument, ruleset: Ruleset) -> Orders:
             units = reader.units(raw, ("place", text))
         if space and units:
             placements.append(Placement(space, units, ("place", text), named))
+    boardings = []
+    for i, raw in enumerate(data.get("onto_new_carriers") or []):
+        units = reader.units(raw["units"], ("onto_new_carriers", i, "units"))
+        frm = reader.space(raw["from"], ("onto_new_carriers", i, "from"))
+        to = reader.space(raw["to"], ("onto_new_carriers", i, "to"))
+        owner = reader.power(raw["owner"], ("onto_new_carriers", i, "owner")) if raw.get("owner") is not None else None
+        if units and frm and to:
+            boardings.append(Boarding(units, frm, to, owner, ("onto_new_carriers", i)))
     if reader.problems or power is None:
         err = ProblemsError(reader.all_problems())
         if power is not None:
@@ -432,7 +441,7 @@ def parse_orders(doc: YamlDocument, ruleset: Ruleset) -> Orders:
                 game=str(data.get("game", "")), power=power, round=int(data["round"]), purchase=purchase,
                 purchase_by_country=purchase_by_country, develop=develop, repair=repair, combat_moves=tuple(moves["combat"]), battles=battles,
                 noncombat_moves=tuple(moves["noncombat"]),
-                placements=() if purchase_named_wrong else tuple(placements),
+                placements=() if purchase_named_wrong else tuple(placements), onto_new_carriers=tuple(boardings),
                 rockets=tuple(rockets), declare=declare, convert=tuple(convert), convoy_income=convoy_income,
                 cap_landing=cap_landing, declare_war=tuple(declare_war), markers=markers), frozenset(dropped_into))
         raise err
@@ -448,6 +457,7 @@ def parse_orders(doc: YamlDocument, ruleset: Ruleset) -> Orders:
         battles=battles,
         noncombat_moves=tuple(moves["noncombat"]),
         placements=tuple(placements),
+        onto_new_carriers=tuple(boardings),
         rockets=tuple(rockets),
         declare=declare,
         convert=tuple(convert),

@@ -69,3 +69,26 @@ def test_revised_lists_its_own_order_keys_with_the_games_options(tmp_path: Path)
 
 def test_1942_has_no_research_key(tmp_path: Path) -> None:
     assert "develop:" not in template(new(tmp_path, "1942-2e"))
+
+
+def test_revised_shows_fighters_boarding_a_new_carrier_and_the_example_validates(tmp_path: Path) -> None:
+    """Revised FAQ: existing fighters in a complex's territory board a carrier built beside it. The
+    template of a power with such fighters shows the order, and it validates once the carrier is bought
+    and placed; 1942 Second Edition, which has no such rule, does not show it."""
+    path = new(tmp_path, "revised")
+    game = Game(path)
+    for power in ("Soviet Union", "Germany"):  # to the United Kingdom's turn
+        game.submit(f"game: demo\npower: {power}\nround: 1\n".encode(), "pass.yaml")
+        game.adjudicate()
+        game = Game(path)
+    text = template(path)
+    found = re.search(r"#   (onto_new_carriers: .*)", text)
+    assert found, text
+    boarding = yaml.safe_load(found.group(1))["onto_new_carriers"][0]
+    orders = {"game": "demo", "power": "United Kingdom", "round": 1, "purchase": {"aircraft carrier": 1},
+              "place": {boarding["to"]: "1 aircraft carrier"}, "onto_new_carriers": [boarding]}
+    f = tmp_path / "orders.yaml"
+    f.write_text(yaml.safe_dump(orders))
+    result = CliRunner().invoke(cli, ["validate", str(f), "--game", str(path)])
+    assert result.exit_code == 0, result.output
+    assert "onto_new_carriers" not in template(new(tmp_path / "b", "1942-2e"))

@@ -101,6 +101,7 @@ RULES = Rules(
         # Mobilize New Units: fighters go "on an aircraft carrier owned by your power ... either a new one currently being
         # mobilized, or an existing one already in place"; never on a friendly power's carrier.
         new_fighters_on_carriers="own_carriers",
+        existing_air_onto_new_carriers=False,  # Mobilize New Units speaks of new fighters only
         facilities_anywhere=False,  # no facilities but complexes
         own_recapture_downgrades=True,  # no facility is downgraded by capture here
         # Units bought but not placed are returned and refunded (Mobilize New Units).

@@ -132,6 +132,7 @@ RULES = Rules(
         repair_cost_per_point=0,
         # Place New Units: "Newly purchased fighter planes may not be placed directly on aircraft carriers."
         new_fighters_on_carriers="never",
+        existing_air_onto_new_carriers=False,  # no fighter is placed on a carrier at all
         facilities_anywhere=False,  # no facilities but complexes
         own_recapture_downgrades=True,  # no facility is downgraded by capture here
     ),

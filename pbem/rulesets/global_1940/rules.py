@@ -109,6 +109,7 @@ RULES = Rules(
         # "fighters and tac bombers may be placed on newly mobilised carriers" (E23; TripleA "Produce
         # new fighters on old carriers": also on carriers already there).
         new_fighters_on_carriers="own_carriers",
+        existing_air_onto_new_carriers=False,  # E23: fighters "may be built on newly mobilized carriers": new ones only
         # "Facilities can be built at any eligible location" (E23): bases need no complex and use no production.
         facilities_anywhere=True,
         # "If you capture a major industrial complex, it is immediately downgraded" - whoever captures it

@@ -120,6 +120,7 @@ RULES = Rules(
         repair_cost_per_point=0,
         # Phase 7: "New fighters may not be placed on carriers."
         new_fighters_on_carriers="never",
+        existing_air_onto_new_carriers=False,  # no fighter is placed on a carrier at all
         facilities_anywhere=False,  # no facilities but complexes
         own_recapture_downgrades=True,  # no facility is downgraded by capture here
     ),

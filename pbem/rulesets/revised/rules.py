@@ -144,6 +144,10 @@ RULES = Rules(
         # FAQ, Mobilize Units: "New fighters, however, can't be placed directly on existing carriers";
         # Mobilize New Units: "fighters can enter play on newly built aircraft carriers".
         new_fighters_on_carriers="new_carriers",
+        # FAQ, Mobilize Units: "An existing fighter that is in the territory containing the industrial
+        # complex ... can immediately be moved onto a newly built carrier"; "US fighters in England can
+        # immediately redeploy onto the carrier" the UK builds beside it.
+        existing_air_onto_new_carriers=True,
         facilities_anywhere=False,  # no facilities but complexes
         own_recapture_downgrades=True,  # no facility is downgraded by capture here
         # FAQ, Mobilize Units: units bought beyond the production limit are "Technically (which means,
