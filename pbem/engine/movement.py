@@ -587,6 +587,8 @@ class Mover:
             if domain == "sea" and (path or phase == "combat"):
                 for t in self._carrier_air(u, phase):
                     stowed[t] = stowed.get(t, 0) + 1
+            if domain == "air" and phase == "noncombat":  # its flight to land (a combat move must end in its battle)
+                u.leg_from = (u.space, u.moved)
             w.move_unit(u, path, cost)
             u.phase = phase
             u.order = move.yaml_path

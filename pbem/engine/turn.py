@@ -840,6 +840,23 @@ class Turn:
                 room[u.space] = room.get(u.space, 0) + w.carrier_room(u)
         return room
 
+    def _placed_carrier_room(self) -> dict[str, int]:
+        """Sea zone -> the places on the carriers the orders mobilize there that neither the new
+        fighters placed with them nor air units already waiting there take."""
+        w = self.w
+        room: dict[str, int] = {}
+        for placement in self.orders.placements:
+            if w.space(placement.space).is_land:
+                continue
+            units = {t: n for t, n in placement.units.items() if t in self.ruleset.units}
+            decks = sum(self.ruleset.units[t].carrier_capacity * n for t, n in units.items() if self.ruleset.units[t].has("carrier"))
+            fighters = sum(n for t, n in units.items() if self.ruleset.units[t].lands_on_carriers)
+            room[placement.space] = room.get(placement.space, 0) + decks - fighters
+        for zone in list(room):
+            room[zone] -= sum(1 for u in w.units_at(zone) if w.commands(u) and w.utype(u).domain == "air" and u.carrier is None
+                              and u.mission != "cap")
+        return {z: n for z, n in room.items() if n > 0}
+
     def _new_carrier_zones(self) -> set[str]:
         w = self.w
         if not any(self.ruleset.units[t].has("carrier") for t in self.bought):
@@ -1215,8 +1232,8 @@ class Turn:
 
     def _carrier_that_could_carry(self, u: Unit, here: str, left: int) -> tuple[Unit, str] | None:
         """An own carrier that could have ended its noncombat move where air unit `u`, now left with no
-        landing, reaches, at no cost to any other air unit: it ends the turn with room for `u` and took
-        aboard none this turn ("during noncombat movement you must provide for safe landing of as many
+        landing, reaches, at no cost to any other air unit: it ends the turn with room for `u`, and each
+        air unit it took aboard this turn could have flown on to it there ("during noncombat movement you must provide for safe landing of as many
         air units as remains possible", 1942 Second Edition; a carrier "must do so if it is able";
         Revised and the AMS guide, E30: "you cannot noncombat move a carrier out of range ... and thereby
         strand air units")."""
@@ -1225,11 +1242,19 @@ class Turn:
             c = w.units.get(cid)
             if c is None or not w.has_room(c, u.type):
                 continue
-            if any(a.carrier == cid and a.id not in aboard for a in w.units.values()):
-                continue  # it carries an air unit it took aboard this turn: moving it elsewhere could cost that one
+            # the air units it took aboard this turn: it may go only where each could still have flown
+            # on to it from where it landed, so that moving it costs none of them
+            landed = [a for a in w.units.values() if a.carrier == cid and a.id not in aboard]
+
+            def keeps(a: Unit, z: str) -> bool:
+                if self.mover.bars_landing([a], z):
+                    return False
+                frm, moved = a.leg_from or (a.space, a.moved)  # its landing flight, ended at z instead
+                return self.mover.air_distance(frm, lambda s: s == z, w.utype(a).move - moved, flying=True) is not None
+
             options = []  # (not where it stood, the air unit's flight, zone): name the simplest way to carry it
             for z in zones:
-                if not self.mover.bars_landing([u], z):
+                if not self.mover.bars_landing([u], z) and all(keeps(a, z) for a in landed):
                     d = self.mover.air_distance(here, lambda s, z=z: s == z, left, flying=True)
                     if d is not None:
                         options.append((z != start, d, z))
@@ -1242,6 +1267,7 @@ class Turn:
         w = self.w
         capacity = self._carrier_room()
         new_carriers = self._new_carrier_zones() if self.bought else set()
+        awaited = self._placed_carrier_room() if new_carriers else {}
         lost: list[tuple[Unit, str, int]] = []  # air units with no landing: where, and the movement they had left
         for u in sorted(w.units.values(), key=lambda u: u.id):
             if not w.commands(u) or w.utype(u).domain != "air" or u.carrier is not None:
@@ -1265,14 +1291,25 @@ class Turn:
             def landing(s: str) -> bool:
                 if w.space(s).is_land:
                     return w.is_friendly_territory(s, at_start=True) and s not in w.captured_this_turn
-                return w.utype(u).lands_on_carriers and capacity.get(s, 0) > 0 and not self.mover.bars_landing([u], s)
+                return (w.utype(u).lands_on_carriers and (capacity.get(s, 0) > 0 or awaited.get(s, 0) > 0)
+                        and not self.mover.bars_landing([u], s))
 
             target = self._nearest(here, landing, left)
+            if target is not None and not w.space(target).is_land and capacity.get(target, 0) <= 0:
+                # it waits there for the carrier the orders place in the Mobilize phase (_land_on_new_carriers)
+                awaited[target] -= 1
+                path = self.mover.find_path("air", here, target, left, lambda s: True, flying=True) or []
+                u.leg_from = (here, u.moved)
+                w.move_unit(u, path, self.mover.path_cost(here, path, flying=True))
+                self.log.defaults_used.append(f"{u.type} of {u.owner} in {here} flew to {target} to land on the carrier "
+                                              "placed there (no noncombat order landed it)")
+                continue
             if target is None:
                 lost.append((u, here, left))
                 w.remove(u)
                 continue
             path = self.mover.find_path("air", here, target, left, lambda s: True, flying=True) or []
+            u.leg_from = (here, u.moved)
             w.move_unit(u, path, self.mover.path_cost(here, path, flying=True))
             if not w.space(target).is_land:
                 capacity[target] -= 1
@@ -1298,6 +1335,15 @@ class Turn:
                         code="air.stranded"))
                 else:  # the battles went otherwise than the orders foresaw
                     reason += f"; {could}, but the orders, written before the battles, moved it otherwise"
+            elif self.validating:
+                # Validation plays every attack as won, so a unit lost here is lost whatever the dice:
+                # the player is told, though no single carrier could have saved it (air.stranded).
+                self.warnings.append(Problem(
+                    "warning", f"the {u.type} in {here} has no landing in these orders even if every attack succeeds, and will be lost",
+                    rule=R_AIR + ": in noncombat move provide a safe landing for as many air units as remains possible",
+                    hint=f"fly it in noncombat_move to a friendly territory or carrier within {count_of(left, 'space')}, "
+                         "or move a carrier where it can land",
+                    path=u.order or ("noncombat_move",), code="air.lost"))
             self.log.lost_air.append({"unit": u.type, "owner": u.owner, "space": here, "reason": reason})
 
     def _nearest(self, frm: str, accept: Any, budget: int) -> str | None:

@@ -46,6 +46,9 @@ class Unit:
     submerged: bool = False  # submerged in a battle this turn: out of sight until the turn ends
     stowed: bool = False  # an air unit left aboard its carrier as it moved: cargo for the rest of the turn
     after_battle_move: int = 0  # spaces it may still move in noncombat after its battle (Rules.hooks.move_after_battle)
+    # air units: where its last flight began and the movement used before it, so a carrier's other
+    # possible zones can be judged as that flight's end (Turn._carrier_that_could_carry)
+    leg_from: tuple[str, int] | None = None
     path: list[str] = field(default_factory=list)
 
 
