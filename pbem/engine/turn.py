@@ -1317,6 +1317,7 @@ class Turn:
                 if host:
                     u.carrier = host[0].id
             self.log.defaults_used.append(f"{u.type} of {u.owner} in {here} landed in {target} (no noncombat order landed it)")
+        doomed: dict[tuple[tuple[str | int, ...], str, str], tuple[int, int]] = {}  # (order, type, where) -> (count, moves left)
         for u, here, left in lost:  # judged once every other air unit has landed
             reason = "no landing within range"
             saver = self._carrier_that_could_carry(u, here, left) if w.utype(u).lands_on_carriers else None
@@ -1337,14 +1338,19 @@ class Turn:
                     reason += f"; {could}, but the orders, written before the battles, moved it otherwise"
             elif self.validating:
                 # Validation plays every attack as won, so a unit lost here is lost whatever the dice:
-                # the player is told, though no single carrier could have saved it (air.stranded).
-                self.warnings.append(Problem(
-                    "warning", f"the {u.type} in {here} has no landing in these orders even if every attack succeeds, and will be lost",
-                    rule=R_AIR + ": in noncombat move provide a safe landing for as many air units as remains possible",
-                    hint=f"fly it in noncombat_move to a friendly territory or carrier within {count_of(left, 'space')}, "
-                         "or move a carrier where it can land",
-                    path=u.order or ("noncombat_move",), code="air.lost"))
+                # the player is told (once per order and place), though no single carrier could have
+                # saved it (air.stranded).
+                key = (u.order or ("noncombat_move",), u.type, here)
+                doomed[key] = (doomed.get(key, (0, left))[0] + 1, max(left, doomed.get(key, (0, left))[1]))
             self.log.lost_air.append({"unit": u.type, "owner": u.owner, "space": here, "reason": reason})
+        for (path, utype, here), (n, left) in doomed.items():
+            self.warnings.append(Problem(
+                "warning", f"{'the ' + utype if n == 1 else count_of(n, utype)} in {here} {'has' if n == 1 else 'have'} no landing "
+                f"in these orders even if every attack succeeds, and will be lost",
+                rule=R_AIR + ": in noncombat move provide a safe landing for as many air units as remains possible",
+                hint=f"fly {'it' if n == 1 else 'them'} in noncombat_move to a friendly territory or carrier within "
+                     f"{count_of(left, 'space')}, or move a carrier where {'it' if n == 1 else 'they'} can land",
+                path=path, code="air.lost"))
 
     def _nearest(self, frm: str, accept: Any, budget: int) -> str | None:
         w = self.w
