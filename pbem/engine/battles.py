@@ -591,14 +591,15 @@ def _battle(turn: Turn, space: str, kind: str, bombard_from: list[str] | None = 
             w.remove(u)
     if turn.validating:
         outcome = None
+        standing = _beyond_reach(w, turn.combat_rules, kind, attackers, defenders)
         for u in defenders:
-            if u.id in w.units:
+            if u.id in w.units and u not in standing:
                 w.remove(u)
         for u in attackers:
             u.fought = True
             if w.rules.hooks.move_after_battle is not None:  # validation assumes a one-round win
                 u.after_battle_move = w.rules.hooks.move_after_battle(turn.options, w.power, w.utype(u), kind=kind, rounds=1, winner="attacker")
-        if kind == "land" and any(w.utype(u).domain == "land" for u in attackers):
+        if kind == "land" and any(w.utype(u).domain == "land" for u in attackers) and not standing:
             turn.capture(space, w.power)
     else:
         from pbem.engine.combat.fight import fight
@@ -607,6 +608,27 @@ def _battle(turn: Turn, space: str, kind: str, bombard_from: list[str] | None = 
         entry["lost_aboard"] = _apply(turn, space, attackers, defenders, _without_sacrificed(outcome))
     entry["outcome"] = outcome
     turn.log.battles.append(entry)
+
+
+def _beyond_reach(w: World, rules: CombatRules, kind: str, attackers: list[Unit], defenders: list[Unit]) -> list[Unit]:
+    """The defenders no attacking unit could ever hit: validation, which plays every attack as won
+    ("you may assume that all of your attacking rolls will be hits"), leaves them standing, for a
+    hit needs a unit that can take it (transports alone fire nothing; air units hit no submarine
+    without a destroyer, submarines no air unit, where the rules say so)."""
+    strikers = [w.utype(u) for u in attackers if w.utype(u).attack > 0]
+    destroyer = any(p.has("destroyer") for p in strikers)
+
+    def hittable(target: Unit) -> bool:
+        p = w.utype(target)
+        for s in strikers:
+            if kind == "sea" and s.domain == "air" and p.has("submarine") and rules.air_hits_subs != "always" and not destroyer:
+                continue
+            if s.has("submarine") and p.domain == "air" and not rules.subs_can_hit_air:
+                continue
+            return True
+        return False
+
+    return [u for u in defenders if not hittable(u)]
 
 
 def _fire_at_paratroopers(turn: Turn, space: str, attackers: list[Unit], defenders: list[Unit]) -> list[Unit]:
