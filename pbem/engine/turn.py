@@ -1233,8 +1233,9 @@ class Turn:
     def _carrier_that_could_carry(self, u: Unit, here: str, left: int) -> tuple[Unit, str] | None:
         """An own carrier that could have ended its noncombat move where air unit `u`, now left with no
         landing, reaches, at no cost to any other air unit: it ends the turn with room for `u`, and each
-        air unit it took aboard this turn could have flown on to it there ("during noncombat movement you must provide for safe landing of as many
-        air units as remains possible", 1942 Second Edition; a carrier "must do so if it is able";
+        air unit it took aboard this turn could have flown on to it there ("during noncombat movement
+        you must provide for safe landing of as many air units as remains possible", 1942 Second
+        Edition; a carrier "must do so if it is able";
         Revised and the AMS guide, E30: "you cannot noncombat move a carrier out of range ... and thereby
         strand air units")."""
         w = self.w
@@ -1295,15 +1296,6 @@ class Turn:
                         and not self.mover.bars_landing([u], s))
 
             target = self._nearest(here, landing, left)
-            if target is not None and not w.space(target).is_land and capacity.get(target, 0) <= 0:
-                # it waits there for the carrier the orders place in the Mobilize phase (_land_on_new_carriers)
-                awaited[target] -= 1
-                path = self.mover.find_path("air", here, target, left, lambda s: True, flying=True) or []
-                u.leg_from = (here, u.moved)
-                w.move_unit(u, path, self.mover.path_cost(here, path, flying=True))
-                self.log.defaults_used.append(f"{u.type} of {u.owner} in {here} flew to {target} to land on the carrier "
-                                              "placed there (no noncombat order landed it)")
-                continue
             if target is None:
                 lost.append((u, here, left))
                 w.remove(u)
@@ -1311,6 +1303,12 @@ class Turn:
             path = self.mover.find_path("air", here, target, left, lambda s: True, flying=True) or []
             u.leg_from = (here, u.moved)
             w.move_unit(u, path, self.mover.path_cost(here, path, flying=True))
+            if not w.space(target).is_land and capacity.get(target, 0) <= 0:
+                # it waits there for the carrier the orders place in the Mobilize phase (_land_on_new_carriers)
+                awaited[target] -= 1
+                self.log.defaults_used.append(f"{u.type} of {u.owner} in {here} flew to {target} to land on the carrier "
+                                              "placed there (no noncombat order landed it)")
+                continue
             if not w.space(target).is_land:
                 capacity[target] -= 1
                 host = [h for h in w.units_at(target) if w.utype(h).has("carrier") and w.has_room(h, u.type)]
