@@ -614,21 +614,16 @@ def _beyond_reach(w: World, rules: CombatRules, kind: str, attackers: list[Unit]
     """The defenders no attacking unit could ever hit: validation, which plays every attack as won
     ("you may assume that all of your attacking rolls will be hits"), leaves them standing, for a
     hit needs a unit that can take it (transports alone fire nothing; air units hit no submarine
-    without a destroyer, submarines no air unit, where the rules say so)."""
+    without a destroyer, submarines no air unit, where the rules say so: the fire classes of the
+    combat engine, `combat.casualties.can_hit`)."""
+    from pbem.engine.combat.casualties import can_hit
+
     strikers = [w.utype(u) for u in attackers if w.utype(u).attack > 0]
-    destroyer = any(p.has("destroyer") for p in strikers)
-
-    def hittable(target: Unit) -> bool:
-        p = w.utype(target)
-        for s in strikers:
-            if kind == "sea" and s.domain == "air" and p.has("submarine") and rules.air_hits_subs != "always" and not destroyer:
-                continue
-            if s.has("submarine") and p.domain == "air" and not rules.subs_can_hit_air:
-                continue
-            return True
-        return False
-
-    return [u for u in defenders if not hittable(u)]
+    air_class = "not_sub" if (kind == "sea" and rules.air_hits_subs != "always"
+                              and not any(p.has("destroyer") for p in strikers)) else "any"
+    sub_class = "any" if rules.subs_can_hit_air else "not_air"
+    classes = {sub_class if p.has("submarine") else air_class if p.domain == "air" else "any" for p in strikers}
+    return [u for u in defenders if not any(can_hit(c, w.utype(u)) for c in classes)]  # type: ignore[arg-type]
 
 
 def _fire_at_paratroopers(turn: Turn, space: str, attackers: list[Unit], defenders: list[Unit]) -> list[Unit]:
