@@ -1339,7 +1339,8 @@ class Turn:
                 # the player is told (once per order and place), though no single carrier could have
                 # saved it (air.stranded).
                 key = (u.order or ("noncombat_move",), u.type, here)
-                doomed[key] = (doomed.get(key, (0, left))[0] + 1, max(left, doomed.get(key, (0, left))[1]))
+                n, most = doomed.get(key, (0, 0))
+                doomed[key] = (n + 1, max(most, left))
             self.log.lost_air.append({"unit": u.type, "owner": u.owner, "space": here, "reason": reason})
         for (path, utype, here), (n, left) in doomed.items():
             self.warnings.append(Problem(
