@@ -994,7 +994,7 @@ def _raid_one(turn: Turn, space: str, raiders: list[Unit], target: str | None, b
         # Revised: the owner surrenders IPCs to the bank instead of the complex taking damage.
         if victim:
             w.treasury[victim] = w.treasury.get(victim, 0) - outcome.ipcs_lost
-            turn.lose_victory_points(victim, outcome.ipcs_lost, f"{outcome.ipcs_lost} IPCs surrendered to the raid on {space}")
+            turn.lose_victory_points(victim, outcome.ipcs_lost, f"{count_of(outcome.ipcs_lost, 'IPC')} surrendered to the raid on {space}")
     else:
         w.damage[key] = w.damage.get(key, 0) + outcome.damage_applied
     entry["outcome"] = outcome

@@ -335,7 +335,7 @@ class Turn:
         starting = self.starting_treasury(w.power)
         w.treasury[w.power] = w.treasury.get(w.power, 0) + starting
         self.log.income[w.power] = starting
-        self.log.notes.append(f"{w.power} receives its starting income of {starting} IPCs")
+        self.log.notes.append(f"{w.power} receives its starting income of {count_of(starting, 'IPC')}")
         return TurnResult(self.advance(), self.log, self._cited(), self.warnings)
 
     def _unread_before(self, move: Move) -> set[str]:
@@ -956,7 +956,7 @@ class Turn:
             out = rocket_strike(frm, target, w.space(target).ipc, w.treasury.get(victim, 0), self.dice)
             w.treasury[victim] = w.treasury.get(victim, 0) - out.ipcs_lost
             self.log.rolls.append({"step": "rocket", "power": w.power, "what": f"rocket from {frm} at {target}",
-                                   "dice": [out.rolled], "result": f"{victim} surrenders {out.ipcs_lost} IPCs"})
+                                   "dice": [out.rolled], "result": f"{victim} surrenders {count_of(out.ipcs_lost, 'IPC')}"})
 
     def facility_rockets(self) -> None:
         """Technology.rockets (AMS Rockets): each operational launching facility fires one rocket a turn
@@ -1063,11 +1063,11 @@ class Turn:
             if self.rules.capitals.plunder_once and taken in facts:
                 # AMS: "Subsequent recapture of the same capitol results in the player's IPCs being destroyed"
                 entry["destroyed"] = loot
-                self.log.notes.append(f"{loser}'s {loot} IPCs are destroyed: {space} was plundered before")
+                self.log.notes.append(f"{possessive(loser)} {count_of(loot, 'IPC')} are destroyed: {space} was plundered before")
             else:
                 w.treasury[country] = w.treasury.get(country, 0) + loot
                 entry["plunder"] = loot
-                self.lose_victory_points(loser, loot, f"{loot} IPCs handed over with {space}")
+                self.lose_victory_points(loser, loot, f"{count_of(loot, 'IPC')} handed over with {space}")
             if self.rules.capitals.plunder_once:
                 # the capital's history is a fact of the game (objectives' only_after: AMS "Liberate Paris")
                 w.pending["facts"] = sorted(facts | {taken})
@@ -1947,7 +1947,7 @@ class Turn:
                     received += paid
                     self.log.notes.append(f"{payer} pays {w.power} {paid} IPC{'' if paid == 1 else 's'} for {', '.join(spaces)}")
             if left:
-                self.log.notes.append(f"The side of {owner} cannot pay {left} of the {owed} IPCs owed to {w.power}")
+                self.log.notes.append(f"The side of {owner} cannot pay {left} of the {count_of(owed, 'IPC')} owed to {w.power}")
         return received
 
     def collect_income(self) -> None:
@@ -1993,9 +1993,9 @@ class Turn:
         for country, n in given.items():
             w.treasury[country] = w.treasury.get(country, 0) + n
             self.log.income[country] = self.log.income.get(country, 0) + n
-        self.log.notes.append(f"{possessive(w.power)} convoy income of {pool} IPCs goes " +
+        self.log.notes.append(f"{possessive(w.power)} convoy income of {count_of(pool, 'IPC')} goes " +
                               ", ".join(f"{n} to {c}" for c, n in given.items() if n) if any(given.values()) else
-                              f"{possessive(w.power)} convoy income of {pool} IPCs is lost")
+                              f"{possessive(w.power)} convoy income of {count_of(pool, 'IPC')} is lost")
 
     def score_victory_points(self) -> None:
         """Pacific, Phase 9: "Japan scores one victory point for every ten IPCs collected this turn.
@@ -2007,7 +2007,7 @@ class Turn:
         collected = sum(self.log.income.get(c, 0) for c in self.ruleset.countries_of(vp.power))
         plunder = sum(int(c.get("plunder", 0)) for c in self.log.captures if self.ruleset.power_name(c["by"]) == vp.power)
         scored = (collected + plunder) // vp.per_ipcs
-        self.add_victory_points(vp.power, scored, f"{collected} IPCs collected this turn" + (f" and {plunder} taken with a capital" if plunder else ""))
+        self.add_victory_points(vp.power, scored, f"{count_of(collected, 'IPC')} collected this turn" + (f" and {plunder} taken with a capital" if plunder else ""))
         if scored == 0 and vp.enemies_win_on_none:
             self.points_victory = {"victory_points": "none scored", "power": vp.power}
         self.log.victory_points = {"scored": scored, "total": self.victory_point_total(vp.power)}
@@ -2054,7 +2054,7 @@ class Turn:
             lost = min(income, self.rules.hooks.income_adjustment(self.options, w.power, subs))
             if lost:
                 income -= lost
-                self.log.notes.append(f"{w.power} loses {lost} IPCs of income to enemy submarines")
+                self.log.notes.append(f"{w.power} loses {count_of(lost, 'IPC')} of income to enemy submarines")
         if self.rules.economy.tribute_paid_by_enemies:
             income += self.pay_tribute()
         income += self.national_objectives(country)
@@ -2075,7 +2075,7 @@ class Turn:
         faces = self.dice.roll(f"propaganda/{country}/round-{self.state.round}", 2)
         gained = max(faces)
         self.log.rolls.append({"step": "propaganda", "power": w.power, "what": f"{tech.names[tech.income_roll]}: two dice, the higher in IPCs",
-                               "dice": list(faces), "result": f"{gained} IPCs for {country}"})
+                               "dice": list(faces), "result": f"{count_of(gained, 'IPC')} for {country}"})
         return gained
 
     def claim_tokens(self) -> None:
@@ -2171,7 +2171,7 @@ class Turn:
                 left[t] -= take
                 lost += take
             total += lost
-            self.log.notes.append(f"{country} loses {lost} IPCs to convoy disruption in {zone} "
+            self.log.notes.append(f"{country} loses {count_of(lost, 'IPC')} to convoy disruption in {zone} "
                                   f"({dice} {'die' if dice == 1 else 'dice'}: {' '.join(str(f) for f in faces)})")
         return total
 
@@ -2191,7 +2191,7 @@ class Turn:
             got = earned(w, o, facts, frozenset(used))
             if got:
                 total += got
-                self.log.notes.append(f"{country} collects {got} IPCs for its national objective: {o.name}")
+                self.log.notes.append(f"{country} collects {count_of(got, 'IPC')} for its national objective: {o.name}")
                 if o.once:
                     used.add(o.key)
         if used:

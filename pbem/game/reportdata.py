@@ -10,6 +10,7 @@ from pbem.engine.combat.rules import CombatRules
 from pbem.engine.economy import income
 from pbem.engine.model import GameState
 from pbem.engine.rules import Rules
+from pbem.engine.words import count_of
 from pbem.engine.ruleset import Ruleset
 from pbem.engine.turn import TurnResult
 from pbem.game.layout import GameError
@@ -345,7 +346,7 @@ def build_report(game: Game, before: GameState, result: TurnResult, dice_info: M
             "rolls": rolls,
         })
         if treasury_loss and out.bombers_lost + out.dive_bombers_lost < raid["bombers"] + raid.get("dive_bombers", 0):
-            log.notes.append(f"The bombing of {raid['space']} costs {before.control.get(raid['space'], '')} {applied} IPCs")
+            log.notes.append(f"The bombing of {raid['space']} costs {before.control.get(raid['space'], '')} {count_of(applied, 'IPC')}")
     captures = []
     for c in log.captures:
         sp = ruleset.board.spaces[c["space"]]
