@@ -760,6 +760,19 @@ class Turn:
         # A tank that blitzed may end in a friendly territory.
         return any(u.path and any(p in w.captured_this_turn for p in u.path) for u in w.owned(w.power, to))
 
+    def _air_left(self, u: Unit, moved: int | None = None) -> int:
+        """The movement an air unit has left to land with, having used `moved` (default: what it has
+        used), counting what a rule lends it for the whole turn (Rules.hooks.movement_bonus; e.g. 1940's
+        air base: +1 for air units taking off there, the flight home included)."""
+        w = self.w
+        used = u.moved if moved is None else moved
+        left = w.utype(u).move - used
+        hook = self.rules.hooks.movement_bonus
+        if hook is not None:
+            left += hook(w.options, w.power, w.utype(u), phase="noncombat", frm=u.space, to=u.space, start=u.start, moved=used,
+                         arrived_this_phase=False, board=w.board, control=w.control, world=w)[0]
+        return left
+
     def check_air_can_land(self) -> None:
         """Before any battle, show a possible landing for every attacking air unit (Air units)."""
         w = self.w
@@ -776,11 +789,7 @@ class Turn:
                 continue  # (a stowed air unit is cargo aboard its carrier: it stays there)
             if u.mission is not None and self.rules.hooks.one_way_missions is not None and u.mission in self.rules.hooks.one_way_missions(self.options, w.power, w.utype(u)):
                 continue  # it is lost in its battle and needs no landing (Rules.hooks.one_way_missions)
-            left = w.utype(u).move - u.moved
-            hook = self.rules.hooks.movement_bonus
-            if hook is not None:  # e.g. 1940's air base: +1 for air units taking off there, the flight home included
-                left += hook(w.options, w.power, w.utype(u), phase="noncombat", frm=u.space, to=u.space, start=u.start, moved=u.moved,
-                             arrived_this_phase=False, board=w.board, control=w.control, world=w)[0]
+            left = self._air_left(u)
             is_fighter = w.utype(u).lands_on_carriers
 
             def open_landing(s: str) -> bool:  # a friendly territory, or a zone a carrier may still come to
@@ -1251,7 +1260,7 @@ class Turn:
                 if self.mover.bars_landing([a], z):
                     return False
                 frm, moved = a.leg_from or (a.space, a.moved)  # its landing flight, ended at z instead
-                return self.mover.air_distance(frm, lambda s: s == z, w.utype(a).move - moved, flying=True) is not None
+                return self.mover.air_distance(frm, lambda s: s == z, self._air_left(a, moved), flying=True) is not None
 
             options = []  # (not where it stood, the air unit's flight, zone): name the simplest way to carry it
             for z in zones:
@@ -1287,7 +1296,7 @@ class Turn:
                     continue
                 if here in new_carriers:
                     continue
-            left = w.utype(u).move - u.moved
+            left = self._air_left(u)
 
             def landing(s: str) -> bool:
                 if w.space(s).is_land:
