@@ -970,17 +970,28 @@ class Mover:
             return False
         return host.assaults < hook(self.w.options, self.w.power, self.w.utype(host))
 
-    def _may_work_after_combat(self, host: Unit, what: str) -> bool:
-        """May this transport load (or offload) in noncombat after what it did in combat?"""
+    def _after_combat_bar(self, host: Unit, what: str) -> str | None:
+        """Why this transport may not `what` ("load" or "offload") in noncombat move after what it did
+        in combat, or None when it may."""
         if host.phase != "combat" and not host.fought:
-            return True
-        if self.w.rules.movement.transport_after_combat == "nothing" or host.retreated:
+            return None
+        if host.retreated:
+            return f"a transport that retreated cannot {what} this turn"
+        if self.w.rules.movement.transport_after_combat == "nothing":
+            return f"a transport that moved or fought in combat cannot {what} in noncombat move"
+        if host.noncombat_work not in (None, what):
+            return (f"a transport that moved or fought in combat may load or offload in noncombat move, not both: "
+                    f"the one in {host.space} {'loaded' if host.noncombat_work == 'load' else 'offloaded'} already")
+        return None
+
+    def _may_work_after_combat(self, host: Unit, what: str) -> bool:
+        """May this transport load (or offload) in noncombat after what it did in combat?  If so, it
+        has now done that kind of work."""
+        if self._after_combat_bar(host, what) is not None:
             return False
-        done = host.noncombat_work
-        if done is None or done == what:
+        if host.phase == "combat" or host.fought:
             host.noncombat_work = what
-            return True
-        return False  # load or offload, not both
+        return True
 
     def _load(self, move: Move, land: list[Unit], units: list[Unit]) -> list[Problem]:
         w = self.w
@@ -1000,6 +1011,12 @@ class Mover:
             return not host.offloaded_to or self._may_assault_again(host, move.phase)
 
         hosts = [u for u in w.units_at(move.to) if w.carries_land(u) and w.is_friendly(u.owner) and usable(u)]
+        if not hosts and move.phase == "noncombat":
+            bars = [b for u in w.units_at(move.to) if w.carries_land(u) and w.is_friendly(u.owner)
+                    and (b := self._after_combat_bar(u, "load")) is not None]
+            if bars:
+                return [_problem(move, bars[0], R_TRANSPORT, "load onto a transport that did not move or fight in combat",
+                                 "move.load-after-combat")]
         held = [h for h in hosts if self._held_by_hostile_start(h, move.to, assault=False)]
         if held and len(held) == len(hosts):
             return [_problem(move, f"a transport that began the turn in {move.to} beside enemy ships does not load there this turn",
@@ -1070,8 +1087,10 @@ class Mover:
                 return [_problem(move, f"a transport that began the turn in {move.frm} beside enemy ships does not offload there this turn",
                                  R_TRANSPORT + ": a transport starting beside enemy ships may not load or unload in that sea zone",
                                  "move the transport out to a friendly or empty zone and offload from there", "move.offload-hostile-start")]
-            if move.phase == "noncombat" and not self._may_work_after_combat(host, "offload"):
-                return [_problem(move, "a transport that moved or fought in combat cannot offload in noncombat move", R_TRANSPORT, "", "move.offload-after-combat")]
+            if move.phase == "noncombat" and (why := self._after_combat_bar(host, "offload")) is not None:
+                return [_problem(move, why, R_TRANSPORT, "", "move.offload-after-combat")]
+            if move.phase == "noncombat":
+                self._may_work_after_combat(host, "offload")
         hostile = w.is_hostile_territory(move.to)
         if move.phase == "combat" and not hostile:
             return [_problem(move, f"offloading into friendly {move.to} is not a combat move", R_END_IN_COMBAT, "offload there in noncombat_move", "move.offload-friendly")]

@@ -141,7 +141,7 @@ def test_transport_that_fought_may_load_or_offload_but_not_both() -> None:
     assert "move.offload-after-combat" in codes(validate(st, "United Kingdom", both))
     st42 = state(turn="United Kingdom", units={"SZ 7": {"United Kingdom": {"battleship": 1, "transport": 1}},
                                                "SZ 8": {"Germany": {"submarine": 1}}})
-    assert "move.load-capacity" in codes(validate(st42, "United Kingdom", ok))
+    assert "move.load-after-combat" in codes(validate(st42, "United Kingdom", ok))
 
 
 def test_submerged_submarines_do_not_make_a_zone_hostile() -> None:
