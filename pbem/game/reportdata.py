@@ -343,6 +343,7 @@ def build_report(game: Game, before: GameState, result: TurnResult, dice_info: M
             **({"facility": raid["facility"]} if raid.get("facility") else {}),
             "damage_rolled": out.damage_rolled, "damage_before": 0 if treasury_loss else raid["damage_before"], "damage_applied": applied,
             "damage_after": applied if treasury_loss else raid["damage_before"] + applied, "cap": cap,
+            "loss": "treasury" if treasury_loss else "damage",
             "rolls": rolls,
         })
         if treasury_loss and out.bombers_lost + out.dive_bombers_lost < raid["bombers"] + raid.get("dive_bombers", 0):
