@@ -56,6 +56,7 @@ class Turn(Protocol):
 
 DEFAULT_DEFENCE = "defender's standing orders not written: cheapest units lost first"
 DEFAULT_ATTACK = "no battle directive: cheapest units lost first, one land unit kept to capture, no retreat"
+DEFAULT_SEA_ATTACK = "no battle directive: cheapest units lost first, no retreat"
 
 
 @dataclass
@@ -579,7 +580,7 @@ def _battle(turn: Turn, space: str, kind: str, bombard_from: list[str] | None = 
         _warn_idle_directive(turn, directive, battle, attackers, kind, bool(seaborne))
     defaults = []
     if directive is None:
-        defaults.append(DEFAULT_ATTACK)
+        defaults.append(DEFAULT_ATTACK if kind == "land" else DEFAULT_SEA_ATTACK)
     if def_default:
         defaults.append(DEFAULT_DEFENCE)
     entry: dict[str, Any] = {"battle": battle, "attacker_orders": att_orders, "defender_orders": def_orders,
