@@ -156,7 +156,7 @@ def _mark_damaged(w: World, units: list[Unit], outcome: cm.BattleOutcome) -> Non
             left[key] -= 1
 
 
-Aboard = dict[tuple[str, str, str], int]  # (owner, unit, the unit it was aboard) -> count lost with it
+Aboard = dict[tuple[str, str, str], list[int]]  # (owner, unit, the type it was aboard) -> the host of each one lost
 
 
 def _sink_grounded(w: World, zone: str, grounded: frozenset[int], aboard: Aboard) -> None:
@@ -171,7 +171,7 @@ def _sink_grounded(w: World, zone: str, grounded: frozenset[int], aboard: Aboard
             if excess <= 0:
                 break
             key = (u.owner, u.type, w.units[u.carrier].type if u.carrier in w.units else "carrier")
-            aboard[key] = aboard.get(key, 0) + 1
+            aboard.setdefault(key, []).append(u.carrier if u.carrier is not None else -1)
             w.remove(u)
             excess -= 1
 
@@ -722,8 +722,7 @@ def _take(units: list[Unit], lost: cm.Counts, w: World, prefer_empty: bool, aboa
 def _went_down(w: World, host: Unit, aboard: Aboard) -> None:
     """Cargo does not fight, so its loss is in no casualty list: counted here, for the report."""
     for rider in w.cargo_of(host):
-        key = (rider.owner, rider.type, host.type)
-        aboard[key] = aboard.get(key, 0) + 1
+        aboard.setdefault((rider.owner, rider.type, host.type), []).append(host.id)
 
 
 def _apply(turn: Turn, space: str, attackers: list[Unit], defenders: list[Unit], outcome: cm.BattleOutcome) -> Aboard:

@@ -237,8 +237,8 @@ def _battle(entry: Mapping[str, Any], mover: str, low_luck: bool) -> dict[str, A
         **({"removed": removed} if removed else {}),
         # land units aboard a sunk transport, aircraft aboard a sunk carrier: they never fought, so no
         # casualty list has them, yet the player must read that they are gone
-        **({"lost_aboard": [{"power": o, "unit": u, "count": n, "aboard": h}
-                            for (o, u, h), n in sorted(entry["lost_aboard"].items())]} if entry.get("lost_aboard") else {}),
+        **({"lost_aboard": [{"power": o, "unit": u, "count": len(hosts), "aboard": h, "ships": len(set(hosts))}
+                            for (o, u, h), hosts in sorted(entry["lost_aboard"].items())]} if entry.get("lost_aboard") else {}),
         "survivors": {"attacker": _forces(outcome.attacker_survivors), "defender": _forces(outcome.defender_survivors)},
         "capture": capture,
         "liberation": None,
