@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from pbem.cli.game_commands import _open, game_option, user_errors
+from pbem.engine.words import units_text
 from pbem.game.game import possessive
 
 
@@ -53,7 +54,7 @@ def _system_orders(game, state, power: str) -> list[str]:  # type: ignore[no-unt
                         for t in sorted(game.ruleset.board.neighbours(z)) if game.ruleset.board.spaces[t].is_land
                         and state.units.get(t, {}).get(power, {}).get("fighter")), None)
         if example:
-            out += ["# Combat air patrol: in noncombat_move, fighters that have not moved fly to a sea zone next to their territory,",
+            out += ["# Combat air patrol: in noncombat_move, fighters that have not moved may fly to a sea zone next to their territory:",
                     f"#   - {{units: \"1 fighter\", from: {example[0]}, to: {example[1]}, mission: cap}}"]
         if patrols:
             out += [f"# Your fighters on patrol over {', '.join(patrols)} land first: a friendly territory next to the zone, or the zone",
@@ -116,7 +117,7 @@ def orders_template(game) -> str:  # type: ignore[no-untyped-def]
             "place: {}",
             "",
             f"# {possessive(power)} units:",
-            *(f"#   {space}: " + ", ".join(f"{n} {u}" for u, n in sorted(by_owner[power].items()))
+            *(f"#   {space}: " + units_text(dict(sorted(by_owner[power].items())))
               for space, by_owner in sorted(state.units.items()) if by_owner.get(power)),
         ]) + "\n"
     sea_example = next((n for n, sp in ruleset.board.spaces.items() if sp.is_sea), "SZ 5")
@@ -161,7 +162,7 @@ def orders_template(game) -> str:  # type: ignore[no-untyped-def]
     for space, by_owner in sorted(state.units.items()):
         mine = by_owner.get(power)
         if mine:
-            lines.append(f"#   {space}: " + ", ".join(f"{n} {u}" for u, n in sorted(mine.items())))
+            lines.append(f"#   {space}: " + units_text(dict(sorted(mine.items()))))
     return "\n".join(lines) + "\n"
 
 

@@ -92,3 +92,21 @@ def test_revised_shows_fighters_boarding_a_new_carrier_and_the_example_validates
     result = CliRunner().invoke(cli, ["validate", str(f), "--game", str(path)])
     assert result.exit_code == 0, result.output
     assert "onto_new_carriers" not in template(new(tmp_path / "b", "1942-2e"))
+
+
+def test_the_unit_list_is_written_as_orders_write_units(tmp_path: Path) -> None:
+    """The list of the power's units reads "2 fighters", as the orders may write it; and every
+    line of it parses back as the units standing there."""
+    from pbem.io.orders import read_orders_text
+
+    game = new(tmp_path, "pacific-2001")
+    text = template(game)
+    assert "#   SZ 20: 3 aircraft carriers, 6 fighters" in text
+    g = Game(game)
+    state = g.state()
+    listed = dict(re.findall(r"^#   ([^:{]+): (.+)$", text.split("units:\n", 1)[1], flags=re.M))
+    assert listed
+    for space, units in listed.items():
+        _, orders = read_orders_text(f"game: demo\npower: Japan\nround: 1\ncombat_move:\n  - {{units: \"{units}\", from: Japan, to: Korea}}\n",
+                                     "o.yaml", g.ruleset)
+        assert orders.combat_moves[0].units == state.units[space]["Japan"], space
