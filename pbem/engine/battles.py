@@ -435,8 +435,8 @@ def _chosen_bombardment(turn: Turn, directive: BattleDirective, eligible: list[U
         if len(pool) < n:
             others = [u for z in zones for u in w.units_at(z) if u.owner == w.power and u.type == utype]
             why = ("they fought in a sea battle this turn" if len(others) > len(pool)
-                   else f"only {len(pool)} {utype} can bombard {space} (ships in the zones its units offload from, without sea combat there)")
-            turn.problems.append(Problem("illegal", f"{n} {utype} cannot bombard {space}: {why}", rule=rule,
+                   else f"only {count_of(len(pool), utype)} can bombard {space} (ships in the zones its units offload from, without sea combat there)")
+            turn.problems.append(Problem("illegal", f"{count_of(n, utype)} cannot bombard {space}: {why}", rule=rule,
                                          path=(*directive.yaml_path, "bombard"), code="directive.bombard"))
             continue
         chosen.extend(pool[:n])

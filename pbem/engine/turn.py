@@ -910,8 +910,8 @@ class Turn:
                 battles[name] = frozenset({path[-1]})  # that gun fires in the battle itself
         result = antiair_fire(tuple(flights), hostile_aa, self.dice, battles=battles)
         for ev in result.events:
-            aimed = ", ".join(f"{len(d)} {u}" for u, d in ev.dice)
-            lost = ", ".join(f"{n} {u}" for u, n in ev.lost.items() if n) or "nothing"
+            aimed = ", ".join(count_of(len(d), u) for u, d in ev.dice)
+            lost = ", ".join(count_of(n, u) for u, n in ev.lost.items() if n) or "nothing"
             self.log.rolls.append({"step": "aa-overflight", "power": w.control.get(ev.territory, ""),
                                    "what": f"antiaircraft gun in {ev.territory} fires at aircraft flying over ({aimed}; hit on {ev.hit_on})",
                                    "dice": [f for _, d in ev.dice for f in d], "result": f"{lost} shot down"})
@@ -1416,8 +1416,8 @@ class Turn:
         hook = self.rules.hooks.purchase_limits
         limits = hook(self.options, country, control=dict(self.w.control)) if hook is not None else None
         if limits is not None and count > limits.get(profile.name, 0):
-            allowed = ", ".join(f"{n} {u}" if n < 10**6 else u for u, n in sorted(limits.items()) if n) or "nothing"
-            self.problems.append(Problem("illegal", f"{country} cannot buy {count} {profile.name} this turn: it may buy {allowed}",
+            allowed = ", ".join(count_of(n, u) if n < 10**6 else u for u, n in sorted(limits.items()) if n) or "nothing"
+            self.problems.append(Problem("illegal", f"{country} cannot buy {count_of(count, profile.name)} this turn: it may buy {allowed}",
                                          rule=R_PURCHASE, hint="buy only what it may", path=path, code="purchase.not-for-sale"))
             return True
         if profile.bought_by is None or country in profile.bought_by:
@@ -1748,7 +1748,7 @@ class Turn:
         out: list[Problem] = []
         for utype, n in units.items():
             if remaining.get(utype, 0) < n:
-                out.append(Problem("illegal", f"placing {n} {utype} but only {remaining.get(utype, 0)} more were bought", rule=R_MOBILIZE, hint="place only what purchase: buys", path=path, code="place.not-bought"))
+                out.append(Problem("illegal", f"placing {count_of(n, utype)} but only {remaining.get(utype, 0)} more were bought", rule=R_MOBILIZE, hint="place only what purchase: buys", path=path, code="place.not-bought"))
         if out:
             return out
         profiles = {t: self.ruleset.units[t] for t in units}

@@ -19,7 +19,7 @@ from pbem import __version__
 from pbem.engine.model import GameState
 from pbem.engine.orders import Orders, StandingOrders
 from pbem.engine.problems import Problem, ProblemsError
-from pbem.engine.words import possessive  # noqa: F401 (the gateways take possessive from here)
+from pbem.engine.words import possessive, units_text  # noqa: F401 (the gateways take possessive from here)
 from pbem.engine.ruleset import Ruleset
 from pbem.engine.turn import TurnResult, run_turn
 from pbem.game.config import GameConfig, dump_config, read_config
@@ -325,7 +325,7 @@ def board_svg(ruleset: Ruleset, state: GameState, report: Mapping[str, Any], tit
         if not path.is_file():
             return None
         geometry = load_geometry(path)
-    moves = [MapMove(m["power"], m["from"], m["to"], ", ".join(f"{n} {u}" for u, n in m["units"].items())) for m in report.get("moves", [])]
+    moves = [MapMove(m["power"], m["from"], m["to"], units_text(m["units"])) for m in report.get("moves", [])]
     view = view_from_setup(
         title or f"Round {report['round']}: after {possessive(report['power'])} turn",
         control=state.control, units=state.units, colours=ruleset.colours(),
