@@ -71,10 +71,14 @@ def luck(game_dir: str, as_json: bool) -> None:
         click.echo(json.dumps(data, indent=2))
         return
 
-    def row(name: str, t: dict) -> str:
-        return f"  {name:<44} {t['dice']:>5} {t['expected_hits']:>9.2f} {t['actual_hits']:>6} {t['luck']:>+7.2f} {t['z']:>+6.2f}"
+    labels = [f"{b['battle']} [{b['power']}]" for b in data["battles"]]
+    width = max([len(x) for x in labels + [p["power"] for p in data["powers"]]] + [12])  # whole names, never cut
 
-    header = f"  {'':<44} {'dice':>5} {'expected':>9} {'hits':>6} {'luck':>7} {'z':>6}"
+    def row(name: str, t: dict) -> str:
+        luck, z = round(t["luck"], 2) + 0.0, round(t["z"], 2) + 0.0  # + 0.0: no "-0.00"
+        return f"  {name:<{width}} {t['dice']:>5} {t['expected_hits']:>9.2f} {t['actual_hits']:>6} {luck:>+7.2f} {z:>+6.2f}"
+
+    header = f"  {'':<{width}} {'dice':>5} {'expected':>9} {'hits':>6} {'luck':>7} {'z':>6}"
     click.echo("By power:")
     click.echo(header)
     for p in data["powers"]:
@@ -82,8 +86,8 @@ def luck(game_dir: str, as_json: bool) -> None:
     click.echo(row("all", data["total"]))
     click.echo("\nBy battle:")
     click.echo(header)
-    for b in data["battles"]:
-        click.echo(row(f"{b['battle']} [{b['power']}]"[:44], b))
+    for label, b in zip(labels, data["battles"]):
+        click.echo(row(label, b))
     f = data["faces"]
     click.echo(f"\nFaces 1-6: {' '.join(map(str, f['counts']))} of {f['total']} dice; chi-square {f['chi_square']:.2f} "
                f"({f['dof']} dof), p = {f['p_value']:.3f}"

@@ -84,6 +84,17 @@ def test_demo_leaves_a_game(tmp_path: Path) -> None:
     assert (tmp_path / "d" / "reports" / "round-01" / "5-united-states.json").is_file()
 
 
+def test_luck_names_each_battle_whole(tmp_path: Path) -> None:
+    """The table of `pbem luck` is as wide as its longest battle name: none is cut mid-word."""
+    assert run("demo", str(tmp_path / "d")).exit_code == 0
+    data = json.loads(run("luck", "--game", str(tmp_path / "d"), "--json").output)
+    text = run("luck", "--game", str(tmp_path / "d")).output
+    assert data["battles"]
+    for b in data["battles"]:
+        assert f"{b['battle']} [{b['power']}]" in text
+    assert "-0.00" not in text
+
+
 def test_demo_without_a_directory_names_no_directory_it_then_deletes() -> None:
     result = run("demo")
     assert result.exit_code == 0
