@@ -8,6 +8,8 @@ At adjudication a noncombat move that the battles made impossible is skipped and
 
 from __future__ import annotations
 
+import itertools
+
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Any, Mapping
@@ -776,13 +778,22 @@ class Turn:
     def check_air_can_land(self) -> None:
         """Before any battle, show a possible landing for every attacking air unit (Air units)."""
         w = self.w
-        capacity = self._carrier_room()
-        new_carriers = self._new_carrier_zones() | self._zones_carriers_can_reach()
+        new_carriers = self._new_carrier_zones()
         # zones of this turn's sea battles, where no attacking plane may land (Rules.movement.attacking_air_lands_at_sea_battle)
         sea_battles = set() if self.mover.sea_battle_landing() else {
             u.space for u in w.units.values() if w.commands(u) and u.phase == "combat" and w.is_sea(u.space) and w.enemy_units_at(u.space)}
-        # fighters whose only landings are carriers already at sea, with the zones of those they can
-        # reach: each needs a place of its own ("you must declare up front where each plane plans to land")
+        # every place aboard a friendly carrier, with the zones that carrier may end the turn in: its
+        # own, or those it can still sail to in noncombat move
+        carriers: list[tuple[int, frozenset[str]]] = []
+        reach = self._carrier_noncombat_reach()
+        for c in sorted(w.units.values(), key=lambda u: u.id):
+            if w.utype(c).has("carrier") and w.is_friendly(c.owner) and w.carrier_room(c) > 0:
+                zones = frozenset(z for z in reach.get(c.id, {c.space}) if z not in sea_battles)
+                if zones:
+                    carriers.append((w.carrier_room(c), zones))
+        deck_zones = frozenset().union(*(zones for _, zones in carriers))
+        # fighters whose only landings are carriers, with the zones of those they can reach: each
+        # needs a place of its own ("you must declare up front where each plane plans to land")
         need_decks: list[tuple[Unit, list[str]]] = []
         for u in sorted(w.units.values(), key=lambda u: u.id):
             if not w.commands(u) or u.phase != "combat" or w.utype(u).domain != "air" or u.stowed:
@@ -792,31 +803,31 @@ class Turn:
             left = self._air_left(u)
             is_fighter = w.utype(u).lands_on_carriers
 
-            def open_landing(s: str) -> bool:  # a friendly territory, or a zone a carrier may still come to
+            def open_landing(s: str) -> bool:  # a friendly territory, or a zone where a carrier bought this turn may be placed
                 if w.space(s).is_land:
                     return w.is_friendly_territory(s, at_start=True) and s not in self._attacked_spaces()
                 return is_fighter and s in new_carriers and s not in sea_battles
 
             def landing(s: str) -> bool:
-                return open_landing(s) or (is_fighter and not w.space(s).is_land and capacity.get(s, 0) > 0 and s not in sea_battles)
+                return open_landing(s) or (is_fighter and s in deck_zones)
 
             dist = self.mover.air_distance(u.space, landing, left, flying=True)
             if dist is None:
                 self.problems.append(Problem("illegal", f"{u.type} attacking {u.space} has {left} movement left and no possible landing", rule=R_AIR + ": a possible landing must be shown for every attacking air unit", hint="attack a closer space, or move a carrier where it can land", path=u.order or ("combat_move",), code="air.no-landing"))
             elif is_fighter and self.mover.air_distance(u.space, open_landing, left, flying=True) is None:
-                decks = [z for z in sorted(capacity) if capacity[z] > 0 and z not in sea_battles
-                         and self.mover.air_distance(u.space, lambda s, z=z: s == z, left, flying=True) is not None]
+                decks = [z for z in sorted(deck_zones) if self.mover.air_distance(u.space, lambda s, z=z: s == z, left, flying=True) is not None]
                 need_decks.append((u, decks))
-        for u, decks in _without_a_deck(need_decks, capacity):
-            places = sum(capacity[z] for z in decks)
+        for u, decks in _without_a_deck(need_decks, carriers):
+            room = sum(n for n, zones in carriers if zones & set(decks))
             wanting = sum(1 for _, d in need_decks if set(d) & set(decks))
-            self.problems.append(Problem("illegal", f"{u.type} attacking {u.space} has no carrier place left: it can land only in "
-                                                    f"{', '.join(decks)}, where {count_of(places, 'place')} must take {wanting} attacking fighters",
+            self.problems.append(Problem("illegal", f"{u.type} attacking {u.space} has no carrier place left: the carriers it can reach "
+                                                    f"(in {', '.join(decks)}) have {count_of(room, 'place')} for {wanting} attacking fighters",
                                          rule=R_AIR + ": a possible landing must be shown for every attacking air unit, each its own place",
                                          hint="send fewer fighters, or bring another carrier", path=u.order or ("combat_move",), code="air.no-landing"))
 
-    def _zones_carriers_can_reach(self) -> set[str]:
-        """Sea zones an own carrier that stayed put in combat move can reach in noncombat move.
+    def _carrier_noncombat_reach(self) -> dict[int, set[str]]:
+        """Own carriers that stayed put in combat move -> the sea zones they can end the turn in
+        (where they are, or where they can sail in noncombat move).
 
         A landing plan may rely on a carrier's noncombat move, but then that carrier must not move in
         combat move (Air Units: demonstrating a possible landing)."""
@@ -828,14 +839,13 @@ class Turn:
         def clear(s: str) -> bool:
             return s in attacked or not w.is_hostile_sea_zone(s)
 
-        zones: set[str] = set()
+        out: dict[int, set[str]] = {}
         for c in w.units.values():
             if c.owner != w.power or not w.utype(c).has("carrier") or c.phase is not None or c.fought:
                 continue
             reach = self.mover.reachable("sea", c.space, w.utype(c).move, clear)
-            zones |= {z for z in reach if z != c.space and w.is_sea(z) and clear(z)}
-            zones.add(c.space)
-        return zones
+            out[c.id] = {z for z in reach if z != c.space and w.is_sea(z) and clear(z)} | {c.space}
+        return out
 
     def _attacked_spaces(self) -> set[str]:
         w = self.w
@@ -2354,21 +2364,43 @@ def run_turn(ruleset: Ruleset, rules: Rules, combat_rules: CombatRules, state: G
     return turn.run()
 
 
-def _without_a_deck(needs: list[tuple[Unit, list[str]]], capacity: Mapping[str, int]) -> list[tuple[Unit, list[str]]]:
+def _without_a_deck(needs: list[tuple[Unit, list[str]]], carriers: list[tuple[int, frozenset[str]]]) -> list[tuple[Unit, list[str]]]:
     """The fighters left without a carrier place when each takes one of those it can reach (a
-    matching: a fighter takes a place another could do without, not first come, first served)."""
-    holder: dict[tuple[str, int], int] = {}  # (zone, place) -> the fighter's index
+    matching: a fighter takes a place another could do without, not first come, first served).
+    `carriers`: (places, the zones it may end the turn in) per carrier.  A carrier ends the turn in
+    one zone, so every choice of zone for the carriers that may sail is tried (up to a bound; past
+    it, a carrier's places are matched as if it could be in all its zones at once)."""
+    wanted = {z for _, zones in needs for z in zones}
+    choices = [sorted(zones & wanted) or sorted(zones)[:1] for _, zones in carriers]
+    combinations = 1
+    for c in choices:
+        combinations *= len(c)
+    if combinations > 4096:
+        return _match_decks(needs, [zones for room, zones in carriers for _ in range(room)])
+    best: list[tuple[Unit, list[str]]] | None = None
+    for where in itertools.product(*choices):
+        left = _match_decks(needs, [frozenset({z}) for (room, _), z in zip(carriers, where) for _ in range(room)])
+        if best is None or len(left) < len(best):
+            best = left
+        if not best:
+            break
+    return best or []
 
-    def seat(i: int, tried: set[tuple[str, int]]) -> bool:
-        for zone in needs[i][1]:
-            for k in range(capacity[zone]):
-                place = (zone, k)
-                if place in tried:
-                    continue
-                tried.add(place)
-                if place not in holder or seat(holder[place], tried):
-                    holder[place] = i
-                    return True
+
+def _match_decks(needs: list[tuple[Unit, list[str]]], places: list[frozenset[str]]) -> list[tuple[Unit, list[str]]]:
+    """The fighters a maximum matching of fighters to carrier places (each with the zones it may
+    be in) leaves without one."""
+    holder: dict[int, int] = {}  # place -> the fighter's index
+
+    def seat(i: int, tried: set[int]) -> bool:
+        zones = set(needs[i][1])
+        for k, where in enumerate(places):
+            if k in tried or not where & zones:
+                continue
+            tried.add(k)
+            if k not in holder or seat(holder[k], tried):
+                holder[k] = i
+                return True
         return False
 
     return [needs[i] for i in range(len(needs)) if not seat(i, set())]

@@ -240,9 +240,13 @@ def test_each_fighter_counting_on_a_carrier_gets_a_place_of_its_own() -> None:
     from pbem.engine.world import Unit
 
     a, b, c = (Unit(i, "fighter", "Japan", "SZ 1", "SZ 1") for i in (1, 2, 3))
-    assert _without_a_deck([(a, ["SZ 1", "SZ 2"]), (b, ["SZ 1"])], {"SZ 1": 1, "SZ 2": 1}) == []
-    left = _without_a_deck([(a, ["SZ 1"]), (b, ["SZ 1"]), (c, ["SZ 1"])], {"SZ 1": 2})
+    one, two = frozenset({"SZ 1"}), frozenset({"SZ 2"})
+    assert _without_a_deck([(a, ["SZ 1", "SZ 2"]), (b, ["SZ 1"])], [(1, one), (1, two)]) == []
+    left = _without_a_deck([(a, ["SZ 1"]), (b, ["SZ 1"]), (c, ["SZ 1"])], [(2, one)])
     assert [u.id for u, _ in left] == [3]
+    # a carrier that may sail to either zone has its two places in one of them, not in both
+    left = _without_a_deck([(a, ["SZ 1"]), (b, ["SZ 2"]), (c, ["SZ 2"])], [(2, one | two)])
+    assert [u.id for u, _ in left] == [1]
 
 
 def test_a_fighter_left_at_sea_without_its_new_carrier_is_lost_at_adjudication() -> None:
