@@ -791,6 +791,12 @@ class Turn:
                 zones = frozenset(z for z in reach.get(c.id, {c.space}) if z not in sea_battles)
                 if zones:
                     carriers.append((w.carrier_room(c), zones))
+        # and aboard the carriers bought this turn, in a zone beside a complex (each its places)
+        placeable = frozenset(new_carriers - sea_battles)
+        for t, n in sorted(self.bought.items()):
+            profile = self.ruleset.units.get(t)
+            if placeable and profile is not None and profile.has("carrier") and profile.carrier_capacity > 0:
+                carriers += [(profile.carrier_capacity, placeable)] * n
         deck_zones = frozenset().union(*(zones for _, zones in carriers))
         # fighters whose only landings are carriers, with the zones of those they can reach: each
         # needs a place of its own ("you must declare up front where each plane plans to land")
@@ -803,10 +809,8 @@ class Turn:
             left = self._air_left(u)
             is_fighter = w.utype(u).lands_on_carriers
 
-            def open_landing(s: str) -> bool:  # a friendly territory, or a zone where a carrier bought this turn may be placed
-                if w.space(s).is_land:
-                    return w.is_friendly_territory(s, at_start=True) and s not in self._attacked_spaces()
-                return is_fighter and s in new_carriers and s not in sea_battles
+            def open_landing(s: str) -> bool:  # a friendly territory
+                return w.space(s).is_land and w.is_friendly_territory(s, at_start=True) and s not in self._attacked_spaces()
 
             def landing(s: str) -> bool:
                 return open_landing(s) or (is_fighter and s in deck_zones)
