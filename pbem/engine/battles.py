@@ -315,6 +315,8 @@ def resolve_battles(turn: Turn, plan: BattlePlan) -> None:
     for zone in [z for z in plan.sea if z in offload_zones]:
         _battle(turn, zone, "sea")
         fought_at_sea.add(zone)
+        if turn.validating:
+            _refuse_landing_from_uncleared(turn, zone)
         _land_or_lose_cargo(w, zone)
     # Airborne assaults (Rules.airborne; AMS Ω3.0 "Bombardments for airborne assaults"): ships in any
     # zone beside the territory with no sea combat there may bombard, one per paratrooper.
@@ -355,6 +357,31 @@ def _rehome_interceptors(turn: Turn, space: str) -> None:
                 continue
             _land_one_space_away(turn, u, space, set(), "its territory was captured and no landing is one space away",
                                  f"interceptor {u.type} of {u.owner} left captured {space} for {{}}")
+
+
+def _refuse_landing_from_uncleared(turn: Turn, zone: str) -> None:
+    """Validation plays every attack as won, but defenders no attacker there can hit stay (a transport
+    rolls no attack): if they leave the zone hostile, its transports can never offload, so an
+    amphibious assault from it is refused (Amphibious Assaults: "If you clear the sea zone of enemy
+    units, your surviving transports can offload"), and its land units stay aboard."""
+    w = turn.w
+    if not w.is_hostile_sea_zone(zone) or any(p.code == "move.offload-hostile" and f"hostile {zone} unless" in p.message for p in turn.problems):
+        return  # (refused already at combat move: no battle is fought there at all)
+    staying: dict[str, int] = {}
+    for u in w.enemy_units_at(zone):
+        staying[u.type] = staying.get(u.type, 0) + 1
+    for u in sorted(w.units.values(), key=lambda u: u.id):
+        if u.seaborne_from != zone or not w.commands(u) or u.came_by not in w.units:
+            continue
+        if u.order is not None and not any(p.path == u.order for p in turn.problems):  # once per order, and not after another refusal of it
+            turn.problems.append(Problem(
+                "illegal", f"{u.type} cannot land in {u.space} from {zone}: the units attacking {zone} cannot hit "
+                f"{units_text(dict(sorted(staying.items())))} there, so the zone is never cleared for the landing",
+                rule="Amphibious Assaults: land units offload only once the sea zone is cleared of enemy units",
+                hint=f"send a warship that can hit them into {zone}, or offload from another zone",
+                path=u.order, code="move.assault-uncleared"))
+        host = w.units[u.came_by]  # type: ignore[index]
+        u.space, u.carrier, u.seaborne_from = host.space, host.id, None
 
 
 def _land_or_lose_cargo(w: World, zone: str) -> None:
