@@ -85,6 +85,8 @@ def parse_retreat(text: str | None):  # -> RetreatCondition
         return RetreatCondition("after_round", max(value, 1))
     if kind == "attackers_at_most":
         return RetreatCondition("when_attackers_at_most", value)
+    if kind == "no_land_units":
+        return RetreatCondition("when_no_land_units")
     return RetreatCondition("when_defenders_outnumber")
 
 
@@ -141,7 +143,7 @@ def _modifiers(ruleset, rules, kind: str, attacker: str | None, defender: str | 
 @click.option("--attacker-hold/--no-attacker-hold", default=None,
               help="Keep one attacking land unit to the last, to capture (default: yes without --attacker-ool, no with it).")
 @click.option("--defender-hold", is_flag=True, help="Keep one defending land unit to the last (default: no; any survivor holds).")
-@click.option("--retreat", default=None, help='"after round 2", "when attackers <= 2", "when defenders outnumber".')
+@click.option("--retreat", default=None, help='"after round 2", "when attackers <= 2", "when defenders outnumber", "when no land units left".')
 @click.option("--attacker-submerge", is_flag=True, help="Attacking subs submerge whenever they may.")
 @click.option("--defender-submerge", is_flag=True, help="Defending subs submerge whenever they may.")
 @click.option("--low-luck", is_flag=True, help="Low Luck dice (a game option).")

@@ -192,6 +192,7 @@ _RETREAT_KINDS = {
     "always": ("after_round", 1),
     "attackers_at_most": ("when_attackers_at_most", None),
     "defenders_outnumber": ("when_defenders_outnumber", 0),
+    "no_land_units": ("when_no_land_units", 0),
 }
 
 
@@ -278,6 +279,9 @@ def _warn_idle_directive(turn: Turn, directive: BattleDirective, battle: cm.Batt
                    else "no attacking unit can retreat: none came from an adjacent friendly space, and none is an air unit")
             warn(f"the retreat directive for {battle.space} can never take effect: {why}", "retreat",
                  "General Combat, Step 6, Condition B: attacker retreats")
+    if directive.retreat.kind == "no_land_units" and not any(w.utype(u).domain == "land" for u in attackers):
+        warn(f"retreat \"{directive.retreat.text}\" for {battle.space}: no land unit attacks there, so the attack "
+             "retreats after its first round", "retreat", "General Combat, Step 6, Condition B: attacker retreats")
     if directive.submerge and not any(w.utype(u).has("submarine") for u in attackers):
         warn(f"submerge: true for {battle.space}, but no attacking submarine takes part", "submerge", "Submarines: submerging")
     if directive.aa_order_of_loss and not any(w.utype(u).has("aa") for u in w.enemy_units_at(battle.space)):
@@ -533,7 +537,9 @@ def _battle(turn: Turn, space: str, kind: str, bombard_from: list[str] | None = 
         turn.problems.append(Problem(
             "illegal", f"cannot retreat from {space} to {directive.retreat_to}",
             rule="General Combat, step 6: retreat to one adjacent friendly space from which an attacking land or sea unit moved",
-            hint="possible: " + (", ".join(retreat_to) or "none (seaborne and air units cannot retreat that way)"),
+            hint="possible: " + (", ".join(retreat_to) or "none")
+                 + ("; air units retreat where they are and fly home in noncombat_move: leave out to:"
+                    if any(w.utype(u).domain == "air" for u in attackers) else ""),
             path=(*directive.yaml_path, "retreat", "to"), code="directive.retreat-to"))
     passive = _allied_ships_in_reach(turn, space, kind, attackers, defenders)
     attackers = attackers + passive

@@ -33,7 +33,7 @@ class Move:
 class RetreatCondition:
     """When the attacker retreats, read from directives such as "after round 2"."""
 
-    kind: Literal["never", "after_round", "attackers_at_most", "defenders_outnumber", "always"]
+    kind: Literal["never", "after_round", "attackers_at_most", "defenders_outnumber", "no_land_units", "always"]
     value: int = 0
     text: str = "never"
 

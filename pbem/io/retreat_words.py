@@ -17,6 +17,10 @@ _PATTERNS = [
     (re.compile(rf"^(?:when )?{_WHO} ?(?:<=|=<|at most|fall to|are at most) ?(\d+)$"), "attackers_at_most"),
     (re.compile(rf"^(?:when )?{_WHO} ?< ?(\d+)$"), "attackers_below"),
     _OUTNUMBERED,
+    # the Pacific rulebook's Amphibious Assault Example #1: "Without a land unit to take Guam, Japan
+    # decides to retreat"
+    (re.compile(r"^(?:when )?(?:(?:there are )?no land units?(?: (?:are )?left)?|land units? ?(?:<|fewer than) ?1|(?:the )?last land unit (?:is )?(?:lost|gone))$"),
+     "no_land_units"),
 ]
 # BattleDirective.call_off: when an amphibious landing is called off once the sea battles are over
 _CALL_OFF_PATTERNS = [
@@ -27,7 +31,7 @@ _CALL_OFF_PATTERNS = [
     _OUTNUMBERED,
 ]
 
-VOCABULARY = "never | always | after round N | when attackers <= N | when attackers < N | when defenders outnumber us"
+VOCABULARY = "never | always | after round N | when attackers <= N | when attackers < N | when defenders outnumber us | when no land units left"
 CALL_OFF_VOCABULARY = "never | always | when landing < N | when landing <= N | when defenders outnumber us"
 
 
@@ -45,7 +49,7 @@ def _read(patterns: list[tuple[re.Pattern[str], str]], text: object) -> tuple[st
 
 def read_retreat(text: object) -> tuple[str, int] | None:
     """(kind, value) of a retreat condition - kind one of never, always, after_round,
-    attackers_at_most, defenders_outnumber - or None when the words are not understood."""
+    attackers_at_most, defenders_outnumber, no_land_units - or None when the words are not understood."""
     return _read(_PATTERNS, text)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from click.testing import CliRunner
 
 from pbem.cli.odds import odds
@@ -199,7 +200,18 @@ def test_the_retreat_words_are_the_orders_words():
 
     for text, kind, value in (("after round 2", "after_round", 2), ("when attackers < 3", "when_attackers_at_most", 2),
                               ("when defenders outnumber us", "when_defenders_outnumber", 0),
-                              ("defenders outnumber", "when_defenders_outnumber", 0), ("never", "never", 0)):
+                              ("defenders outnumber", "when_defenders_outnumber", 0), ("never", "never", 0),
+                              ("when no land units left", "when_no_land_units", 0)):
         cond = parse_retreat(text)
         assert (cond.kind, cond.value) == (kind, value), text
         assert parse_retreat_condition(text) is not None, text
+
+
+def test_a_retreat_once_no_land_unit_is_left_takes_the_air_units_home():
+    """Pacific, Amphibious Assault Example #1: "Without a land unit to take Guam, Japan decides to
+    retreat" - the fighter withdraws once the tank, lost first, is gone."""
+    base = ("--ruleset", "pacific-2001", "--attack", "1 tank, 1 fighter", "--defend", "2 infantry", "--attacker-ool", "tank, fighter", "--json")
+    fight = json.loads(run(*base).output)
+    home = json.loads(run(*base, "--retreat", "when no land units left").output)
+    assert fight["retreat"] == 0 and home["retreat"] > 0.3
+    assert home["capture"] == pytest.approx(fight["capture"])  # it retreats only once it could no longer capture

@@ -30,3 +30,28 @@ def test_call_off_words(words: object, kind: str, value: int) -> None:
 @pytest.mark.parametrize("words", ["sometimes", "when landing", "after round 1", "landing > 2"])
 def test_call_off_words_not_understood(words: str) -> None:
     assert read_call_off(words) is None
+
+
+@pytest.mark.parametrize("words, kind, value", [
+    ("after round 2", "after_round", 2),
+    ("when attackers < 3", "attackers_at_most", 2),
+    ("when no land units left", "no_land_units", 0),
+    ("no land units", "no_land_units", 0),
+    ("when the last land unit is lost", "no_land_units", 0),
+    ("land units < 1", "no_land_units", 0),
+])
+def test_retreat_words(words: str, kind: str, value: int) -> None:
+    """General Combat, Step 6: the attacker's retreat condition; "when no land units left" is the
+    Pacific rulebook's Amphibious Assault Example #1 ("Without a land unit to take Guam, Japan decides
+    to retreat")."""
+    from pbem.io.orders import parse_retreat_condition
+
+    got = parse_retreat_condition(words)
+    assert got is not None and (got.kind, got.value) == (kind, value)
+
+
+@pytest.mark.parametrize("words", ["when land units < 2", "no units", "when no land"])
+def test_retreat_words_not_understood(words: str) -> None:
+    from pbem.io.orders import parse_retreat_condition
+
+    assert parse_retreat_condition(words) is None

@@ -980,6 +980,8 @@ class Engine:
         attackers = sum(state.a)
         if cond.kind == "when_attackers_at_most":
             return attackers <= cond.value
+        if cond.kind == "when_no_land_units":
+            return not any(n for c, n in zip(self.a_cats, state.a) if c.profile.domain == "land")
         return sum(state.d) > attackers  # when_defenders_outnumber
 
     def retreat_destination(self) -> str | None:

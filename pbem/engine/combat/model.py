@@ -154,7 +154,7 @@ class Battle:
         return self.units[unit]
 
 
-RetreatKind = Literal["never", "after_round", "when_attackers_at_most", "when_defenders_outnumber"]
+RetreatKind = Literal["never", "after_round", "when_attackers_at_most", "when_defenders_outnumber", "when_no_land_units"]
 
 
 @dataclass(frozen=True)
@@ -163,7 +163,8 @@ class RetreatCondition:
 
     `after_round` N: retreat after round N if the battle is still on.  `when_attackers_at_most` N:
     retreat once the attacker has N units or fewer on the strip.  `when_defenders_outnumber`:
-    retreat once the defender has more units than the attacker.
+    retreat once the defender has more units than the attacker.  `when_no_land_units`: retreat once
+    the attacker has no land unit left to capture the territory (its air units fly away).
     """
 
     kind: RetreatKind = "never"
