@@ -319,6 +319,14 @@ PROFILES: Mapping[str, ImportProfile] = {
                 SetSpace(name, "victory_city", None, f"{_PAC}, Object of the Game: won by capitals and victory points; the game has no victory cities")
                 for name in ("India", "Japan", "New South Wales")
             ),
+            # TripleA's map draws Queensland's coast on sea zone 32, but its XML connects only 29.
+            Connect(
+                "Queensland",
+                "SZ 32",
+                f"{_PAC}, Amphibious Assault Example #2 (a transport in sea zone 32 unloads into Queensland) and the "
+                "Transport Movement Example (\"It moves into sea zone 32, where it picks up two infantry units, one from each "
+                "of two territories, Queensland and Northern Territory\")",
+            ),
         ),
     ),
 }
