@@ -630,9 +630,12 @@ def _battle(turn: Turn, space: str, kind: str, bombard_from: list[str] | None = 
             w.remove(u)
     if turn.validating:
         outcome = None
-        standing = _beyond_reach(w, turn.combat_rules, kind, attackers, defenders)
+        # AA guns that are never casualties stay, to change hands with the territory (Pacific,
+        # Antiaircraft Guns Example: "The two AA guns in Burma are now under Japanese control")
+        captured = [u for u in defenders if kind == "land" and w.utype(u).has("aa") and not turn.combat_rules.aa_can_be_casualty]
+        standing = [u for u in _beyond_reach(w, turn.combat_rules, kind, attackers, defenders) if u not in captured]
         for u in defenders:
-            if u.id in w.units and u not in standing:
+            if u.id in w.units and u not in standing and u not in captured:
                 w.remove(u)
         for u in attackers:
             u.fought = True
