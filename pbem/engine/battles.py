@@ -213,7 +213,8 @@ def attacker_orders(directive: BattleDirective | None) -> cm.Orders:
         aa_order_of_loss=directive.aa_order_of_loss,
         retreat=cm.RetreatCondition(kind, directive.retreat.value if value is None else value),  # type: ignore[arg-type]
         retreat_to=directive.retreat_to,
-        submerge="always" if directive.submerge else "never",
+        # with a retreat condition, the subs submerge when it holds instead of at the first chance
+        submerge=("on_retreat" if directive.retreat.kind != "never" else "always") if directive.submerge else "never",
     )
 
 

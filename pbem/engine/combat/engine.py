@@ -327,18 +327,33 @@ class Engine:
         return True
 
     # ------------------------------------------------------------------ volleys
-    def enemy_kinds(self, side: Side, enemy: Sequence[int]) -> tuple[bool, bool, bool]:
+    def enemy_kinds(self, side: Side, enemy: Sequence[int]) -> tuple[bool, bool, bool, bool, bool]:
         """All that `side`'s surprise and fire volleys read of the enemy's units: whether it has
-        submarines (`_air_class`), air units (`_sub_class`) and destroyers (`_surprise`,
-        `_holds_fire_to_submerge`) - never how many.  The odds calculator asks for a side's
-        volley once per own units and enemy kinds; tests hold the volleys to this."""
+        submarines (`_air_class`), air units (`_sub_class`), destroyers (`_surprise`,
+        `_holds_fire_to_submerge`), units other than air units and other than submarines
+        (`_has_target`) - never how many.  The odds calculator asks for a side's volley once per
+        own units and enemy kinds; tests hold the volleys to this."""
         enemy_side: Side = "defender" if side == "attacker" else "attacker"
         cats = self.cats(enemy_side)
         return (
             any(n and c.profile.has("submarine") for n, c in zip(enemy, cats)),
             any(n and c.profile.domain == "air" for n, c in zip(enemy, cats)),
             any(n and c.profile.has("destroyer") for n, c in zip(enemy, cats)),
+            any(n and c.profile.domain != "air" for n, c in zip(enemy, cats)),
+            any(n and not c.profile.has("submarine") for n, c in zip(enemy, cats)),
         )
+
+    def _has_target(self, side: Side, enemy: Sequence[int], cls: FireClass) -> bool:
+        """May a unit of this fire class roll at all?  Always, where units roll without targets
+        (CombatRules.fire_without_targets); else only while the enemy has a unit it may hit."""
+        if self.rules.fire_without_targets or cls == "any":
+            return True
+        enemy_side: Side = "defender" if side == "attacker" else "attacker"
+        if cls == "not_air":
+            return any(n and c.profile.domain != "air" for n, c in zip(enemy, self.cats(enemy_side)))
+        if cls == "not_sub":
+            return any(n and not c.profile.has("submarine") for n, c in zip(enemy, self.cats(enemy_side)))
+        return True
 
     def volleys(self, state: State, phase: str) -> tuple[Volley, ...]:
         """The dice this phase needs from `state` (empty: the phase is deterministic)."""
@@ -376,6 +391,8 @@ class Engine:
         groups: dict[tuple[str, int, str], int] = {}
         if self._holds_fire_to_submerge("defender", state) and any(state.d_pending):
             cls = self._sub_class("defender", state.a)
+            if not self._has_target("defender", state.a, cls):
+                return Volley("defender", "parting-shot", ())
             for n, c in zip(state.d_pending, self.d_cats):
                 value = self._round_value("defender", c, state.round)
                 if n and value > 0 and c.profile.has("submarine"):
@@ -435,6 +452,8 @@ class Engine:
             own = state.a if side == "attacker" else state.d
             enemy = state.d if side == "attacker" else state.a
             cls = self._sub_class(side, enemy)
+            if not self._has_target(side, enemy, cls):
+                continue  # nothing the subs may hit: they do not roll (CombatRules.fire_without_targets)
             groups: dict[tuple[str, int], int] = {}
             notes: dict[tuple[str, int], str] = {}
             boosts = {(b.owner, b.unit): [b.count, b.delta, b.note] for b in self.battle.boosts if b.side == side}
@@ -543,6 +562,8 @@ class Engine:
                 cls = sub_cls
             elif is_air:
                 cls = air_cls
+            if cls != "any" and not self._has_target(side, enemy, cls):
+                continue  # nothing it may hit: it does not roll (CombatRules.fire_without_targets)
             if supportable and supported:
                 boosted = min(n, supported)
                 supported -= boosted
@@ -984,6 +1005,13 @@ class Engine:
             return not any(n for c, n in zip(self.a_cats, state.a) if c.profile.domain == "land")
         return sum(state.d) > attackers  # when_defenders_outnumber
 
+    def _submerge_on_retreat(self, state: State) -> bool:
+        """Do the attacker's submarines submerge as it retreats (Orders.submerge "on_retreat")?
+        Where the rules let attacking subs submerge at all, and no destroyer stops them."""
+        return (self.kind == "sea" and self.orders["attacker"].submerge == "on_retreat"
+                and self.rules.submerge_timing != "never"
+                and not (self.rules.submerge_cancelled_by_destroyer and self._has("defender", state.d, "destroyer")))
+
     def retreat_destination(self) -> str | None:
         wanted = self.orders["attacker"].retreat_to
         if wanted is not None and wanted in self.battle.retreat_to:
@@ -1008,10 +1036,26 @@ class Engine:
         return tuple(out)
 
     def _retreat(self, state: State, log: list[Event] | None) -> State:
-        if self._never_retreats or not self.battle.can_retreat or not self._wants_retreat(state):
+        if self._never_retreats or not self._wants_retreat(state):
+            return state
+        a = list(state.a)
+        if self._submerge_on_retreat(state):  # (submerging needs no space to retreat to)
+            under = list(state.a_submerged)
+            gone = []
+            for i, c in enumerate(self.a_cats):
+                if a[i] and c.profile.has("submarine"):
+                    gone.append((c.owner, c.unit, a[i]))
+                    under[i] += a[i]
+                    a[i] = 0
+            if gone:
+                if log is not None:
+                    log.append(Submerged(state.round, "attacker", tuple(gone), "at_press_or_retreat"))
+                state = state._replace(a=tuple(a), a_submerged=tuple(under))
+                if not any(a):
+                    return state._replace(over="retreat")
+        if not self.battle.can_retreat:
             return state
         dest = self.retreat_destination()
-        a = list(state.a)
         ret = list(state.a_retreated)
         moved, stayed = [], []
         for i, (c, ok) in enumerate(zip(self.a_cats, self.retreating)):

@@ -178,7 +178,11 @@ class RetreatCondition:
             raise ValueError(f"retreat condition {self.kind} needs a value of 0 or more, not {self.value}")
 
 
-SubmergePolicy = Literal["never", "always"]
+# "always": whenever the rules let them; "on_retreat": the attacker's submarines submerge instead of
+# retreating, when its retreat condition holds (Pacific, step 6 A: "the attacker may retreat with
+# any remaining surface ships or transports and/or submerge any submarines"; the Submarine Combat
+# Example submerges its last sub after two rounds)
+SubmergePolicy = Literal["never", "always", "on_retreat"]
 
 
 @dataclass(frozen=True)

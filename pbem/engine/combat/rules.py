@@ -47,6 +47,12 @@ class CombatRules:
     submerge_timing: SubmergeTiming
     submerge_cancelled_by_destroyer: bool
     subs_can_hit_air: bool
+    # Do units roll when the enemy has no unit they may hit (submarines facing only air units, air
+    # units facing only submarines they cannot hit)?  True: they roll and the hits are lost (1942
+    # p. 16; Revised FAQ: "Nothing ... ever stops a sub from rolling its die"); False: they do not
+    # fire (Pacific, Aircraft Carrier Movement Example: "The sub cannot fire back because it may not
+    # attack air units"; Europe: "Submarines may never attack or defend against air units").
+    fire_without_targets: bool
     # Europe, German Submarines vs. Allied Ships: when a power attacks enemy submarines in a zone where
     # its allies' ships stand, those ships may take the submarines' hits (they do not fire)
     allied_ships_take_sub_hits: bool

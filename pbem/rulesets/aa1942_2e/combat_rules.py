@@ -29,6 +29,8 @@ COMBAT_RULES = CombatRules(
     submerge_cancelled_by_destroyer=True,  # step 2, as above
     # Submarine profile "Cannot Hit Air Units" (p. 29); step 2 "submarines cannot hit air units".
     subs_can_hit_air=False,
+    # p. 16, Step 2: the subs roll their strike; "submarines cannot hit air units" takes the hits
+    fire_without_targets=True,
     # Only the attacking power's own units are its casualties (no rule like Europe's).
     allied_ships_take_sub_hits=False,
     # Submarine profile "Cannot Be Hit by Air Units ... unless there is a destroyer friendly to

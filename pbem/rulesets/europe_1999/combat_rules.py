@@ -31,6 +31,8 @@ COMBAT_RULES = CombatRules(
     submerge_cancelled_by_destroyer=False,
     # Submarines: "Submarines may never attack or defend against air units."
     subs_can_hit_air=False,
+    # Submarines: "Submarines may never attack or defend against air units": none rolls against air alone
+    fire_without_targets=False,
     # German Submarines vs. Allied Ships: "If one of the Allies attacks a German submarine while other
     # Allied naval units are present in the same sea zone ... the combined Allied forces may chose any
     # one of their ships as a casualty"; the attacker's order of loss chooses.

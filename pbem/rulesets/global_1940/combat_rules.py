@@ -26,6 +26,8 @@ COMBAT_RULES = CombatRules(
     submerge_cancelled_by_destroyer=True,
     # Submarine: "cannot hit or be hit by air without a destroyer" (unit table).
     subs_can_hit_air=False,
+    # E19/E31: "Subs cannot ever hit air units" - they roll, as in 1942, and the hits are lost
+    fire_without_targets=True,
     allied_ships_take_sub_hits=False,
     air_hits_subs="with_friendly_destroyer",
     # AAA: "Each AAA unit ... may fire up to 3 shots, but each airplane can only be shot at once";

@@ -32,6 +32,8 @@ COMBAT_RULES = CombatRules(
     submerge_cancelled_by_destroyer=False,
     # Submarines: "Submarines may never attack or defend against air units. (But they may submerge.)"
     subs_can_hit_air=False,
+    # Aircraft Carrier Movement Example: "The sub cannot fire back because it may not attack air units"
+    fire_without_targets=False,
     # Japanese Submarines vs. Allied Ships: "If an Allied player attacks a Japanese submarine while other
     # Allied naval units are present in the same sea zone - and the Japanese sub successfully returns
     # fire - then the Allies may choose any one of their ships as the casualty"; the attacker's order

@@ -37,6 +37,8 @@ COMBAT_RULES = CombatRules(
     submerge_cancelled_by_destroyer=True,
     # Step 2: "Submarines can fire only on sea units"; FAQ: "Submarines can only hit sea units."
     subs_can_hit_air=False,
+    # FAQ: "Nothing, not even a destroyer, ever stops a sub from rolling its die"
+    fire_without_targets=True,
     # Only the attacking power's own units are its casualties (no rule like Europe's).
     allied_ships_take_sub_hits=False,
     # Submarine profile "Sneak Attack": "(Any sea or air unit can hit a submarine.)"
