@@ -740,6 +740,12 @@ class Turn:
             if any(u.path and any(p in w.captured_this_turn and (w.board.spaces[p].convoy or w.board.spaces[p].convoy_route is not None) for p in u.path)
                    for u in w.owned(w.power, to)):
                 return True  # it took a convoy centre on its way (Battle of the Atlantic)
+            if any(u.path and any(w.board.spaces[p].convoy and w.control.get(p) is not None and w.is_enemy(w.control[p]) for p in u.path)
+                   for u in w.owned(w.power, to)):
+                # passing an enemy-held convoy centre it cannot take (Convoy Center Movement Example:
+                # "A German transport ... moves through a Convoy center and into the South Atlantic";
+                # no noncombat move may enter one)
+                return True
             if not w.is_sea(move.frm) and all(self.ruleset.units[t].domain == "land" for t in move.units):
                 return True  # loading for an amphibious assault; the cargo rule checks the offload
             if w.enemy_units_at(to):
