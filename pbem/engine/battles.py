@@ -75,8 +75,8 @@ class BattlePlan:
                 spaces.add(u.space)  # defenders rose into this zone (Rules.scramble): it is fought
             # Sea units that started beside enemy surface warships and stayed must fight there
             # (Combat Move: sea units starting in hostile sea zones).
-            if (w.rules.movement.staying_in_hostile_zone_fights and u.owner == w.power and u.phase is None
-                    and u.carrier is None and w.utype(u).domain == "sea" and w.is_hostile_sea_zone(u.space)):
+            if (u.owner == w.power and u.phase is None and u.carrier is None and w.utype(u).domain == "sea"
+                    and w.is_hostile_sea_zone(u.space)):
                 spaces.add(u.space)
             if not w.commands(u) or u.phase != "combat":
                 continue
@@ -86,11 +86,6 @@ class BattlePlan:
             spaces.add(u.space)
             if u.seaborne_from:
                 plan.amphibious_zones.setdefault(u.space, set()).add(u.seaborne_from)
-        # "If there are enemy units in the same sea zone as the amphibious force, a naval battle must
-        # occur before land units may be unloaded" (Pacific; Europe; 1942 p. 12): an offload zone that
-        # is hostile is fought, even where staying beside enemy ships is no battle of itself.
-        for zones in plan.amphibious_zones.values():
-            spaces.update(z for z in zones if w.is_hostile_sea_zone(z))
         # Warships already in a zone may attack the enemy submarines and transports there that they
         # could otherwise ignore (Combat Move, movement: "you have the option of attacking an enemy
         # submarine and/or transport that shares a sea zone with you"): a battle directive asks.

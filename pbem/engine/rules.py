@@ -120,12 +120,6 @@ class MovementRules:
     # that turn, though it may where it moves to (Europe, Transports); "assault_only" - the same,
     # "unless an Amphibious Assault is being made" from it (Pacific, Transports).
     transport_from_hostile_start: Literal["as_any", "never", "assault_only"]
-    # Do sea units that began the turn in a hostile sea zone (hostile_sea_zone_tags) and stay there
-    # fight?  True: "Units that remain in spaces containing enemy units will initiate combat"
-    # (Revised; 1942 and 1940 with enemy surface warships).  False (Europe, Pacific): they share the
-    # zone in peace unless a battle directive attacks; a transport there "may move out of an
-    # enemy-filled sea zone", in noncombat move too (Pacific, Transport Movement Example).
-    staying_in_hostile_zone_fights: bool
     # May transports make a combat move into a sea zone with enemy units when none of the mover's
     # units with an attack value is there with them?  False (1942, Transports: they "may not attack
     # without being accompanied by at least one unit with an attack value, unless they are conducting

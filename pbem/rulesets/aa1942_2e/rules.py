@@ -62,8 +62,6 @@ RULES = Rules(
         # Sea Units Starting in Hostile Sea Zones: "you cannot load units while in a hostile sea zone",
         # nothing more; after combat `transport_after_combat` rules it.
         transport_from_hostile_start="as_any",
-        # p. 12, Sea Units Starting in Hostile Sea Zones: "Remain in the sea zone and conduct combat" (or leave)
-        staying_in_hostile_zone_fights=True,
         # Transports, No Combat Value: they "may not attack without being accompanied by at least one unit
         # with an attack value", but for an assault from a friendly zone free of enemy submarines.
         transports_attack_alone=False,

@@ -82,8 +82,6 @@ RULES = Rules(
         # or unload in that sea zone. It may move out of an enemy-filled sea zone and into a friendly or
         # empty zone, where it may load or unload normally."
         transport_from_hostile_start="never",
-        # Transports: a transport beside enemy ships "may move out of an enemy-filled sea zone"; no rule makes staying a battle
-        staying_in_hostile_zone_fights=False,
         # "Transports may not attack but may defend in sea zones" is read as: no attack roll. They have a
         # place on the attacker's side of the battle board, may be its casualties and may retreat, and no
         # rule keeps one from moving in alone (as Revised's FAQ lets it: fired at, it may retreat).

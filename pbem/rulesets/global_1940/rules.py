@@ -61,8 +61,6 @@ RULES = Rules(
         transport_after_combat="nothing",
         # Transports (E14): "A transport cannot load units while in a hostile sea zone", nothing more.
         transport_from_hostile_start="as_any",
-        # E14 (AMS guide, Sharing Hostile Sea Zones): "remain in the zone and conduct combat", or leave
-        staying_in_hostile_zone_fights=True,
         # The AMS guide (E33) says only that transports may be chosen as casualties last.
         transports_attack_alone=True,
         # AMS guide, Retreating (E20): "In the case of sea units, that space must have been friendly at the

@@ -72,9 +72,6 @@ RULES = Rules(
         # Transports: "A transport that starts a turn with enemy ships in the same sea zone may not load
         # or unload in that sea zone, unless an Amphibious Assault is being made."
         transport_from_hostile_start="assault_only",
-        # Transport Movement Example: the transport beside an enemy sub in sea zone 28 simply moves out and loads elsewhere;
-        # "the sub resurfaces among the British ships" (Japanese Submarines vs. Allied Ships): no battle unless one attacks
-        staying_in_hostile_zone_fights=False,
         # "Transports may not attack, but may defend in sea zones" is read as: no attack roll. They have a
         # place on the attacker's side of the battle board, may be its casualties and may retreat ("with
         # any remaining surface ships or transports"), and no rule keeps one from moving in alone.

@@ -96,8 +96,6 @@ RULES = Rules(
         # Transports: "A transport may not load or offload if it is in a hostile sea zone", nothing about
         # where it began the turn.
         transport_from_hostile_start="as_any",
-        # Combat Move, Exception: "Units that remain in spaces containing enemy units will initiate combat in the next phase"
-        staying_in_hostile_zone_fights=True,
         # FAQ: "The moving transport can't attack. That doesn't mean it can't make a combat move by itself
         # into a hostile space"; it is fired at and may retreat.
         transports_attack_alone=True,
