@@ -190,6 +190,9 @@ class StandingOrders:
     choices: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     # Who of this power's side pays an enemy for the tribute spaces this power owned (EconomyRules), in order.
     tribute_payers: tuple[str, ...] = ()
+    # the most each of those pays ({United States: 3}: "The U.S. agrees to pay Germany 3 IPCs, while
+    # Great Britain pays Germany 1 IPC", Middle East Movement Example); unlisted: as much as it has
+    tribute_caps: Mapping[str, int] = field(default_factory=dict)
     kamikaze: tuple[KamikazeOrder, ...] = ()  # Rules.kamikaze: when and at what this power strikes
     scramble: tuple[ScrambleOrder, ...] = ()  # Rules.scramble: which bases send air units where
     tech_chart: str | None = None  # Rules.technology: the chart of a roll that may be on either (AMS "Either")

@@ -1968,8 +1968,9 @@ class Turn:
             payers = list(so.tribute_payers if so is not None and so.tribute_payers else ())
             payers += [p for p in (owner, *self.ruleset.allies(owner)) if p not in payers]
             left = owed
+            caps = so.tribute_caps if so is not None else {}
             for payer in payers:
-                paid = min(left, max(0, w.treasury.get(payer, 0)))
+                paid = min(left, max(0, w.treasury.get(payer, 0)), caps.get(payer, left))
                 if paid:
                     w.treasury[payer] -= paid
                     left -= paid

@@ -511,8 +511,19 @@ def parse_standing(doc: YamlDocument, ruleset: Ruleset) -> StandingOrders:
         resolved = [reader.space(t, ("standing_orders", "choices", option, i)) for i, t in enumerate(spaces)]
         choices[str(option)] = tuple(s for s in resolved if s)
     payers = []
+    caps: dict[str, int] = {}
     for i, text in enumerate(body.get("tribute_payers") or []):
+        cap = None
+        if isinstance(text, Mapping):  # {United States: 3}: that power pays at most 3
+            if len(text) != 1 or not isinstance(next(iter(text.values())), int) or isinstance(next(iter(text.values())), bool) \
+                    or next(iter(text.values())) < 0:
+                reader.error(f"cannot read the payer {shown(text)}", ("standing_orders", "tribute_payers", i),
+                             hint="write a power, or one power and the most it pays: {United States: 3}", code="standing.tribute-payer")
+                continue
+            text, cap = next(iter(text.items()))
         payer = reader.power(text, ("standing_orders", "tribute_payers", i))
+        if payer and cap is not None:
+            caps[payer] = cap
         if payer and power and ruleset.side_of(payer) != ruleset.side_of(power):
             reader.error(f"{payer} is not on {power}'s side: only your side pays for the tribute spaces an enemy holds",
                          ("standing_orders", "tribute_payers", i), rule="The Middle East: the Allies decide who pays",
@@ -556,7 +567,7 @@ def parse_standing(doc: YamlDocument, ruleset: Ruleset) -> StandingOrders:
     if reader.problems or power is None:
         raise ProblemsError(reader.all_problems())
     return StandingOrders(power, default, per_space, explicit=True, conditional_moves=tuple(enigma), choices=choices,
-                          tribute_payers=tuple(payers), kamikaze=tuple(kamikaze), scramble=tuple(scramble),
+                          tribute_payers=tuple(payers), tribute_caps=caps, kamikaze=tuple(kamikaze), scramble=tuple(scramble),
                           tech_chart=None if body.get("tech_chart") is None else str(body["tech_chart"]),
                           liberation_units=reader.units(body.get("liberation_units"), ("standing_orders", "liberation_units")))
 

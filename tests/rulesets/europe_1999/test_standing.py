@@ -26,3 +26,18 @@ def test_payers_are_read_in_order() -> None:
     text = "power: Great Britain\nstanding_orders:\n  tribute_payers: [US, Soviet Union]\n"
     _, standing = read_orders_text(text, "gb-standing.yaml", ruleset)
     assert standing.tribute_payers == ("United States", "Soviet Union")
+
+
+def test_a_payer_may_pay_at_most_a_sum() -> None:
+    """Middle East Movement Example: "The U.S. agrees to pay Germany 3 IPCs, while Great Britain pays
+    Germany 1 IPC": a payer written {United States: 3} pays at most 3; a malformed one is a clear
+    error at its line."""
+    text = "power: Great Britain\nstanding_orders:\n  tribute_payers: [{United States: 3}, Great Britain]\n"
+    _, standing = read_orders_text(text, "s.yaml", load_ruleset("europe-1999"))
+    assert standing.tribute_payers == ("United States", "Great Britain")
+    assert standing.tribute_caps == {"United States": 3}
+    bad = "power: Great Britain\nstanding_orders:\n  tribute_payers: [{United States: lots}]\n"
+    with pytest.raises(ProblemsError) as err:
+        read_orders_text(bad, "s.yaml", load_ruleset("europe-1999"))
+    problem = err.value.problems[0]
+    assert problem.line == 3 and "not a whole number" in problem.message
