@@ -975,6 +975,8 @@ class Mover:
         in combat, or None when it may."""
         if host.phase != "combat" and not host.fought:
             return None
+        if self._escaped(host):
+            return None  # "A transport that moves in this way is not considered to have been in combat this turn"
         if host.retreated:
             return f"a transport that retreated cannot {what} this turn"
         if self.w.rules.movement.transport_after_combat == "nothing":
@@ -983,6 +985,16 @@ class Mover:
             return (f"a transport that moved or fought in combat may load or offload in noncombat move, not both: "
                     f"the one in {host.space} {'loaded' if host.noncombat_work == 'load' else 'offloaded'} already")
         return None
+
+    def _escaped(self, host: Unit) -> bool:
+        """Europe and Pacific, Transports (Rules.movement.transport_from_hostile_start "never" or
+        "assault_only"): a transport that began the turn beside enemy ships "may move out of an
+        enemy-filled sea zone and into a friendly or empty zone, where it may load or unload
+        normally. A transport that moves in this way is not considered to have been in combat" -
+        it moved in combat move, fought no battle and is no longer where it began."""
+        return (self.w.rules.movement.transport_from_hostile_start != "as_any" and host.phase == "combat"
+                and not host.fought and not host.retreated and host.start in self.hostile_at_start
+                and host.space != host.start and not host.offloaded_to)
 
     def _may_work_after_combat(self, host: Unit, what: str) -> bool:
         """May this transport load (or offload) in noncombat after what it did in combat?  If so, it
