@@ -757,9 +757,14 @@ def _take(units: list[Unit], lost: cm.Counts, w: World, prefer_empty: bool, aboa
 
 
 def _went_down(w: World, host: Unit, aboard: Aboard) -> None:
-    """Cargo does not fight, so its loss is in no casualty list: counted here, for the report."""
+    """Cargo does not fight, so its loss is in no casualty list: counted here, for the report.  So
+    are the land units it was to offload in an amphibious assault from this zone: sunk in the zone's
+    sea battle, it takes them down too (`_land_or_lose_cargo`)."""
     for rider in w.cargo_of(host):
         aboard.setdefault((rider.owner, rider.type, host.type), []).append(host.id)
+    for rider in sorted(w.units.values(), key=lambda u: u.id):
+        if rider.came_by == host.id and rider.seaborne_from == host.space:
+            aboard.setdefault((rider.owner, rider.type, host.type), []).append(host.id)
 
 
 def _apply(turn: Turn, space: str, attackers: list[Unit], defenders: list[Unit], outcome: cm.BattleOutcome) -> Aboard:

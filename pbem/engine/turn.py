@@ -2201,7 +2201,7 @@ class Turn:
                 left[t] -= take
                 lost += take
             total += lost
-            self.log.notes.append(f"{country} loses {count_of(lost, 'IPC')} to convoy disruption in {zone} "
+            self.log.notes.append(f"{country} loses {count_of(lost, 'IPC') if lost else 'nothing'} to convoy disruption in {zone} "
                                   f"({dice} {'die' if dice == 1 else 'dice'}: {' '.join(str(f) for f in faces)})")
         return total
 
