@@ -134,8 +134,9 @@ class World:
         for cargo_tag, host_tag, domain in (("transport", "transport", "land"), ("carrier", "carrier", "air")):
             hosts = [u for u in here if (self.carries_land(u) if host_tag == "transport" else self.utype(u).has(host_tag))]
             riders = [u for u in here if self.utype(u).domain == domain and u.carrier is None and u.mission != "cap"]
-            # Biggest cargo first, each onto the fullest transport (own before an ally's) it fits:
-            # one tank and one infantry per transport, as they were loaded.
+            # Biggest cargo first, each onto the fullest transport (own before an ally's, a transport
+            # before a unit a rule lets carry one, like Japan's destroyers) it fits: one tank and one
+            # infantry per transport, as they were loaded.
             riders.sort(key=lambda u: (-self.utype(u).transport_size, u.id))
             for rider in riders:
                 fits = [h for h in hosts if self.ruleset.side_of(h.owner) == self.ruleset.side_of(rider.owner)
@@ -143,7 +144,8 @@ class World:
                 if fits:
                     load = {h.id: len(self.cargo_of(h)) if domain == "air" else
                             sum(self.utype(c).transport_size for c in self.cargo_of(h)) for h in fits}
-                    rider.carrier = sorted(fits, key=lambda h: (h.owner != rider.owner, -load[h.id], h.id))[0].id
+                    rider.carrier = sorted(fits, key=lambda h: (h.owner != rider.owner, domain == "land" and not self.utype(h).has("transport"),
+                                                                -load[h.id], h.id))[0].id
 
     def to_state(self, **changes: object) -> GameState:
         counts: dict[str, dict[str, dict[str, int]]] = {}
