@@ -9,7 +9,6 @@ At adjudication a noncombat move that the battles made impossible is skipped and
 from __future__ import annotations
 
 import itertools
-
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Any, Mapping
