@@ -370,8 +370,8 @@ def _refuse_landing_from_uncleared(turn: Turn, zone: str) -> None:
     amphibious assault from it is refused (Amphibious Assaults: "If you clear the sea zone of enemy
     units, your surviving transports can offload"), and its land units stay aboard."""
     w = turn.w
-    if not w.is_hostile_sea_zone(zone) or any(p.code == "move.offload-hostile" and f"hostile {zone} unless" in p.message for p in turn.problems):
-        return  # (refused already at combat move: no battle is fought there at all)
+    if not w.is_hostile_sea_zone(zone):
+        return
     staying: dict[str, int] = {}
     for u in w.enemy_units_at(zone):
         staying[u.type] = staying.get(u.type, 0) + 1

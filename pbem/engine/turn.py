@@ -711,6 +711,9 @@ class Turn:
             enemies = w.enemy_units_at(zone)
             if not enemies:
                 continue
+            # the refusal points at the first order that offloads from the zone
+            where = next((u.order for u in sorted(w.units.values(), key=lambda u: u.id)
+                          if w.commands(u) and u.seaborne_from == zone and u.order), ("combat_move",))
             moved_in = any(w.commands(u) and u.phase == "combat" and w.utype(u).domain in ("sea", "air")
                            and not w.utype(u).has("transport") for u in w.units_at(zone))
             if w.is_hostile_sea_zone(zone):
@@ -721,14 +724,14 @@ class Turn:
                     for u in w.units_at(zone))
                 if not fight:
                     self.problems.append(Problem("illegal", f"transports cannot offload in hostile {zone} unless a sea battle there clears it first", rule=R_TRANSPORT + ": no offloading in a hostile sea zone",
-                                                 hint=f"attack the enemy warships in {zone} in combat_move", path=("combat_move",), code="move.offload-hostile"))
+                                                 hint=f"attack the enemy warships in {zone} in combat_move", path=where, code="move.offload-hostile"))
                 continue
             warship = any(u.owner == w.power and w.utype(u).domain == "sea" and not w.utype(u).has("transport")
                           for u in w.units_at(zone))
             subs = any(w.utype(e).has("submarine") and not e.submerged for e in enemies)
             if subs and not moved_in and not warship:  # (ignored enemy transports stop no landing)
                 self.problems.append(Problem("illegal", f"transports cannot offload from {zone}: enemy submarines there are ignored and no warship of yours is present",
-                                             rule=R_TRANSPORT + ": offloading beside ignored enemy submarines", hint=f"move a warship into {zone} in combat_move", path=("combat_move",), code="move.offload-ignored-subs"))
+                                             rule=R_TRANSPORT + ": offloading beside ignored enemy submarines", hint=f"move a warship into {zone} in combat_move", path=where, code="move.offload-ignored-subs"))
 
     def _ends_in_combat(self, move: Move) -> bool:
         w = self.w
