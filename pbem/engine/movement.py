@@ -1099,10 +1099,8 @@ class Mover:
                 return [_problem(move, f"a transport that began the turn in {move.frm} beside enemy ships does not offload there this turn",
                                  R_TRANSPORT + ": a transport starting beside enemy ships may not load or unload in that sea zone",
                                  "move the transport out to a friendly or empty zone and offload from there", "move.offload-hostile-start")]
-            if move.phase == "noncombat" and (why := self._after_combat_bar(host, "offload")) is not None:
-                return [_problem(move, why, R_TRANSPORT, "", "move.offload-after-combat")]
-            if move.phase == "noncombat":
-                self._may_work_after_combat(host, "offload")
+            if move.phase == "noncombat" and not self._may_work_after_combat(host, "offload"):
+                return [_problem(move, self._after_combat_bar(host, "offload") or "", R_TRANSPORT, "", "move.offload-after-combat")]
         hostile = w.is_hostile_territory(move.to)
         if move.phase == "combat" and not hostile:
             return [_problem(move, f"offloading into friendly {move.to} is not a combat move", R_END_IN_COMBAT, "offload there in noncombat_move", "move.offload-friendly")]

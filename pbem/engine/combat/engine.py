@@ -346,14 +346,10 @@ class Engine:
     def _has_target(self, side: Side, enemy: Sequence[int], cls: FireClass) -> bool:
         """May a unit of this fire class roll at all?  Always, where units roll without targets
         (CombatRules.fire_without_targets); else only while the enemy has a unit it may hit."""
-        if self.rules.fire_without_targets or cls == "any":
+        if self.rules.fire_without_targets or cls not in ("not_air", "not_sub"):
             return True
-        enemy_side: Side = "defender" if side == "attacker" else "attacker"
-        if cls == "not_air":
-            return any(n and c.profile.domain != "air" for n, c in zip(enemy, self.cats(enemy_side)))
-        if cls == "not_sub":
-            return any(n and not c.profile.has("submarine") for n, c in zip(enemy, self.cats(enemy_side)))
-        return True
+        _, _, _, not_air, not_sub = self.enemy_kinds(side, enemy)
+        return not_air if cls == "not_air" else not_sub
 
     def volleys(self, state: State, phase: str) -> tuple[Volley, ...]:
         """The dice this phase needs from `state` (empty: the phase is deterministic)."""
@@ -747,23 +743,26 @@ class Engine:
             enemy = state.d if side == "attacker" else state.a
             if self.rules.submerge_cancelled_by_destroyer and self._has(enemy_side, enemy, "destroyer"):
                 continue
-            own = list(state.a if side == "attacker" else state.d)
-            under = list(state.a_submerged if side == "attacker" else state.d_submerged)
-            moved = []
-            for i, c in enumerate(self.cats(side)):
-                if own[i] and c.profile.has("submarine"):
-                    moved.append((c.owner, c.unit, own[i]))
-                    under[i] += own[i]
-                    own[i] = 0
-            if not moved:
-                continue
-            if log is not None:
-                log.append(Submerged(state.round, side, tuple(moved), timing))
-            if side == "attacker":
-                state = state._replace(a=tuple(own), a_submerged=tuple(under))
-            else:
-                state = state._replace(d=tuple(own), d_submerged=tuple(under))
+            state = self._dive(state, side, log, timing)
         return state
+
+    def _dive(self, state: State, side: Side, log: list[Event] | None, timing: str) -> State:
+        """Every submarine of `side` on the strip submerges."""
+        own = list(state.a if side == "attacker" else state.d)
+        under = list(state.a_submerged if side == "attacker" else state.d_submerged)
+        moved = []
+        for i, c in enumerate(self.cats(side)):
+            if own[i] and c.profile.has("submarine"):
+                moved.append((c.owner, c.unit, own[i]))
+                under[i] += own[i]
+                own[i] = 0
+        if not moved:
+            return state
+        if log is not None:
+            log.append(Submerged(state.round, side, tuple(moved), timing))
+        if side == "attacker":
+            return state._replace(a=tuple(own), a_submerged=tuple(under))
+        return state._replace(d=tuple(own), d_submerged=tuple(under))
 
     def _apply_surprise(self, state: State, hits: Sequence[Mapping[FireClass, int]], log: list[Event] | None) -> State:
         state = self._submerge(state, log)
@@ -1038,24 +1037,14 @@ class Engine:
     def _retreat(self, state: State, log: list[Event] | None) -> State:
         if self._never_retreats or not self._wants_retreat(state):
             return state
-        a = list(state.a)
         if self._submerge_on_retreat(state):  # (submerging needs no space to retreat to)
-            under = list(state.a_submerged)
-            gone = []
-            for i, c in enumerate(self.a_cats):
-                if a[i] and c.profile.has("submarine"):
-                    gone.append((c.owner, c.unit, a[i]))
-                    under[i] += a[i]
-                    a[i] = 0
-            if gone:
-                if log is not None:
-                    log.append(Submerged(state.round, "attacker", tuple(gone), "at_press_or_retreat"))
-                state = state._replace(a=tuple(a), a_submerged=tuple(under))
-                if not any(a):
-                    return state._replace(over="retreat")
+            state = self._dive(state, "attacker", log, "at_press_or_retreat")
+            if not any(state.a):
+                return state._replace(over="retreat")
         if not self.battle.can_retreat:
             return state
         dest = self.retreat_destination()
+        a = list(state.a)
         ret = list(state.a_retreated)
         moved, stayed = [], []
         for i, (c, ok) in enumerate(zip(self.a_cats, self.retreating)):
