@@ -323,6 +323,8 @@ def resolve_battles(turn: Turn, plan: BattlePlan) -> None:
         if turn.validating:
             _refuse_landing_from_uncleared(turn, zone)
         _land_or_lose_cargo(w, zone)
+    for zone in offload_zones:
+        _stay_aboard_if_uncleared(turn, zone)
     # Airborne assaults (Rules.airborne; AMS Ω3.0 "Bombardments for airborne assaults"): ships in any
     # zone beside the territory with no sea combat there may bombard, one per paratrooper.
     airborne = {u.space for u in w.units.values() if w.commands(u) and u.mission == "airborne"}
@@ -387,6 +389,49 @@ def _refuse_landing_from_uncleared(turn: Turn, zone: str) -> None:
                 path=u.order, code="move.assault-uncleared"))
         host = w.units[u.came_by]  # type: ignore[index]
         u.space, u.carrier, u.seaborne_from = host.space, host.id, None
+
+
+def _stay_aboard_if_uncleared(turn: Turn, zone: str) -> None:
+    """Enemy units still holding an offload zone once its sea battle is over leave it uncleared: the
+    land units stay aboard ("The sea zone from which the amphibious assault is launched may be either
+    friendly or hostile, but if it is hostile then it must be made friendly before the amphibious
+    assault occurs", E14).  This happens where the attacker's warships lose but an ally's transport,
+    never in the mover's battle, survives (Multinational Forces, E21), and where defenders scramble
+    into the zone: the AMS guide's E40 errata, "if there is a scramble into a sea zone containing only
+    multi-national force where the transport is not involved in combat, it will nullify the
+    amphibious assault because ... the attacking player cannot clear the sea zone".  Validation plays
+    the battles as won, so there only a scramble into a zone with no battle is left, and it warns:
+    the defender may still change its standing orders."""
+    w = turn.w
+    holding: dict[str, int] = {}
+    owners: set[str] = set()
+    for u in w.enemy_units_at(zone):
+        scrambled = u.mission == SCRAMBLED
+        if scrambled or (not turn.validating and w.is_hostile_sea_zone(zone) and not u.submerged):
+            holding[u.type] = holding.get(u.type, 0) + 1
+            owners.add(u.owner)
+    if not holding:
+        return
+    orders: dict[str, list[tuple[str | int, ...]]] = {}  # territory -> the offloading orders
+    for u in sorted(w.units.values(), key=lambda u: u.id):
+        if u.seaborne_from != zone or not w.commands(u) or u.came_by not in w.units:
+            continue
+        orders.setdefault(u.space, []).extend([u.order] if u.order is not None else [])
+        host = w.units[u.came_by]  # type: ignore[index]
+        u.space, u.carrier, u.seaborne_from = host.space, host.id, None
+    held = (f"{units_text(dict(sorted(holding.items())))} of {' and '.join(sorted(owners))} "
+            f"{'holds' if sum(holding.values()) == 1 else 'hold'} {zone}")
+    for territory, paths in sorted(orders.items()):
+        text = f"the landing on {territory} from {zone} is called off: {held}, which is not cleared for it"
+        if not turn.validating:
+            turn.log.notes.append(text[0].upper() + text[1:])
+            continue
+        turn.warnings.append(Problem(
+            "warning", f"if the defender scrambles as its standing orders now say, {text}",
+            rule="Scramble; Multinational Forces (E40 errata): a sea zone must be cleared before an amphibious "
+                 "assault lands from it, and an ally's transports take no part in your sea battle",
+            hint=f"send a warship of your own into {zone} to fight the scrambled aircraft, or offload out of the base's reach",
+            path=min(paths) if paths else ("combat_move",), code="move.assault-scrambled"))
 
 
 def _land_or_lose_cargo(w: World, zone: str) -> None:
