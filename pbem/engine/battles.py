@@ -159,9 +159,10 @@ def _mark_damaged(w: World, units: list[Unit], outcome: cm.BattleOutcome) -> Non
 Aboard = dict[tuple[str, str, str], list[int]]  # (owner, unit, the type it was aboard) -> the host of each one lost
 
 
-def _sink_grounded(w: World, zone: str, grounded: frozenset[int], aboard: Aboard) -> None:
+def _sink_grounded(w: World, zone: str, grounded: frozenset[int], aboard: Aboard, hosts: Mapping[int, str]) -> None:
     """Aircraft that sat on a damaged carrier as its cargo go down with it: those the zone's surviving
-    carriers of their side can no longer hold (Rules.movement.damaged_carriers_hold_no_air)."""
+    carriers of their side can no longer hold (Rules.movement.damaged_carriers_hold_no_air).  `hosts`:
+    the type of each one's carrier before the battle, for the report."""
     for side in sorted({w.ruleset.side_of(w.units[i].owner) for i in grounded if i in w.units}):
         here = w.units_at(zone)
         room = sum(w.utype(c).carrier_capacity for c in here if w.utype(c).has("carrier") and w.ruleset.side_of(c.owner) == side)
@@ -170,7 +171,7 @@ def _sink_grounded(w: World, zone: str, grounded: frozenset[int], aboard: Aboard
         for u in sorted((u for u in air if u.id in grounded), key=lambda u: -u.id):
             if excess <= 0:
                 break
-            key = (u.owner, u.type, w.units[u.carrier].type if u.carrier in w.units else "carrier")
+            key = (u.owner, u.type, hosts.get(u.id, "carrier"))
             aboard.setdefault(key, []).append(u.carrier if u.carrier is not None else -1)
             w.remove(u)
             excess -= 1
@@ -784,7 +785,9 @@ def _without_sacrificed(outcome: cm.BattleOutcome) -> cm.BattleOutcome:
     return dataclasses.replace(outcome, attacker_lost=minus(outcome.attacker_lost), defender_lost=minus(outcome.defender_lost))
 
 
-def _take(units: list[Unit], lost: cm.Counts, w: World, prefer_empty: bool, aboard: Aboard) -> None:
+def _take(units: list[Unit], lost: cm.Counts, w: World, prefer_empty: bool, aboard: Aboard,
+          aloft: frozenset[int] = frozenset()) -> None:
+    """Removes the casualties; `aloft`: aircraft aboard that are in the air though they do not fight."""
     for owner, by_type in lost.items():
         for utype, n in by_type.items():
             pool = [u for u in units if u.owner == owner and u.type == utype and u.id in w.units]
@@ -795,7 +798,7 @@ def _take(units: list[Unit], lost: cm.Counts, w: World, prefer_empty: bool, aboa
                 # they were hit themselves (then they are among the losses).
                 fighting = {x.id for x in units}
                 for rider in w.cargo_of(u):
-                    if rider.id in fighting and w.utype(rider).domain == "air":
+                    if (rider.id in fighting or rider.id in aloft) and w.utype(rider).domain == "air":
                         rider.carrier = None
                 _went_down(w, u, aboard)
                 w.remove(u)
@@ -817,9 +820,23 @@ def _apply(turn: Turn, space: str, attackers: list[Unit], defenders: list[Unit],
     w = turn.w
     grounded = w.grounded_air(space)
     aboard: Aboard = {}
+    # Aircraft of a power the mover is not at war with, aboard a sound carrier of the defence, take no
+    # part but are in the air: if their carrier sinks they are stranded, not lost with it (the 1940
+    # Europe FAQ the AMS guide quotes: "air units on undamaged carriers will not take part in the
+    # battle, but will remain in the sea zone (if their carrier is sunk or damaged, they will be
+    # treated as stranded air units)"; those on a damaged carrier "remain cargo").
+    aloft = frozenset(u.id for u in w.units_at(space) if u.carrier is not None and w.utype(u).domain == "air"
+                      and w.relation(u.owner) == "peace" and u.id not in grounded) if w.is_sea(space) else frozenset()
+    hosts = {}  # the type of carrier each grounded aircraft sat on (one of its side's in the zone)
+    for i in grounded:
+        side = w.ruleset.side_of(w.units[i].owner)
+        decks = sorted((c for c in w.units_at(space) if w.utype(c).has("carrier") and w.ruleset.side_of(c.owner) == side),
+                       key=lambda c: (c.id != w.units[i].carrier, not c.damaged, c.id))
+        if decks:
+            hosts[i] = decks[0].type
     _take(attackers, outcome.attacker_lost, w, prefer_empty=False, aboard=aboard)
-    _take(defenders, outcome.defender_lost, w, prefer_empty=True, aboard=aboard)
-    _sink_grounded(w, space, grounded, aboard)
+    _take(defenders, outcome.defender_lost, w, prefer_empty=True, aboard=aboard, aloft=aloft)
+    _sink_grounded(w, space, grounded, aboard, hosts)
     _mark_damaged(w, attackers + defenders, outcome)
     if w.is_sea(space) and w.rules.movement.damaged_carriers_hold_no_air:
         # Defending aircraft whose carrier was damaged under them may not land on it: they are
@@ -908,8 +925,12 @@ def _land_one_space_away(turn: Turn, u: Unit, frm: str, avoid: set[str], lost: s
     territory fell): the first friendly territory or carrier with room next to `frm`, in name
     order and not in `avoid`; else it is lost."""
     w = turn.w
+    barred = w.rules.hooks.move_restriction  # 1940, P14: a power at war with no one keeps to its own territories
     for n in sorted(w.board.neighbours(frm)):
         if n in avoid:
+            continue
+        if barred is not None and barred(turn.options, u.owner, units=[u], owners=frozenset({u.owner}), phase="noncombat",
+                                         domain="air", path=(n,), frm=frm, world=w):
             continue
         sp = w.space(n)
         if sp.is_land and not sp.impassable and w.is_friendly_territory(n, of=u.owner):
