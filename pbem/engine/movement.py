@@ -59,13 +59,24 @@ class Mover:
         # (Rules.movement.transport_from_hostile_start), set before the combat move.
         self.hostile_at_start: set[str] = set()
 
+    def lands_in_territory(self, power: str, space: str) -> bool:
+        """May `power`'s air units land in the territory `space`?  One friendly since the start of the
+        turn; one captured this turn only where MovementRules.air_may_land_in_captured or
+        air_lands_where_captured allows it."""
+        w, rules = self.w, self.w.rules.movement
+        if not w.is_friendly_territory(space, of=power):
+            return False
+        if space in w.captured_this_turn:
+            return rules.air_may_land_in_captured or space in rules.air_lands_where_captured.get(w.ruleset.power_name(power), ())
+        return w.is_friendly_territory(space, at_start=True, of=power)
+
     def landing_problem(self, move: Move, units: list[Unit], dest: str) -> Problem | None:
         """Air units end the noncombat move where they can land (Phase 4: Noncombat Move, Air Units)."""
         w = self.w
         if w.space(dest).is_land:
-            captured = dest in w.captured_this_turn and not w.rules.movement.air_may_land_in_captured
-            if w.is_friendly_territory(dest, at_start=True) and w.is_friendly_territory(dest) and not captured:
+            if self.lands_in_territory(w.power, dest):
                 return None
+            captured = dest in w.captured_this_turn and w.is_friendly_territory(dest)
             why = "it was captured this turn" if captured else "it was not friendly at the start of the turn"
             return _problem(move, f"air units cannot land in {dest}: {why}", R_AIR + ": land in a territory friendly at the start of the turn",
                             "land in a territory your side held when the turn began, or on a carrier", "air.landing")
@@ -1013,6 +1024,11 @@ class Mover:
             return [_problem(move, f"{move.frm} is not adjacent to {move.to}", R_TRANSPORT, "land units load from a territory adjacent to the transport's sea zone", "move.load-not-adjacent")]
         if any(u.moved for u in land):
             return [_problem(move, "loading is a land unit's whole move; these units already moved", R_TRANSPORT, "", "move.load-after-move", key="units")]
+        confined = self._confined(land)
+        if confined is not None and move.to not in confined:
+            # 1940, China (P10): "Chinese units cannot be loaded onto transports" - its area holds no sea zone
+            return [_problem(move, f"these units may not leave their area, so they board no transport in {move.to}",
+                             "Movement restrictions", "move them by land within " + ", ".join(sorted(confined)), "move.confined", key="units")]
         if w.is_hostile_sea_zone(move.to):
             return [_problem(move, f"transports cannot load in hostile {move.to}", R_TRANSPORT, "clear the sea zone first, or load elsewhere", "move.load-hostile")]
         def usable(host: Unit) -> bool:

@@ -148,6 +148,10 @@ class MovementRules:
     # A damaged carrier (two hits, CombatRules.two_hit_repair keeping the damage) "cannot launch or land
     # aircraft, and aircraft on it are cargo when it is attacked" (1940).
     damaged_carriers_hold_no_air: bool
+    # Where a power's air units land in a territory captured this turn though `air_may_land_in_captured`
+    # forbids it: power -> those territories (1940, China (P10): "China may build units and land its
+    # fighter in any unoccupied Chinese territory, including on the same turn that it takes control").
+    air_lands_where_captured: Mapping[str, frozenset[str]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

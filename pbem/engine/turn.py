@@ -1307,7 +1307,7 @@ class Turn:
             if u.mission == "cap" and u.phase == "noncombat":
                 continue  # on combat air patrol: in the air until the owner's next turn
             here = u.space
-            if w.space(here).is_land and w.is_friendly_territory(here, at_start=True) and (here not in w.captured_this_turn or self.rules.movement.air_may_land_in_captured):
+            if w.space(here).is_land and self.mover.lands_in_territory(u.owner, here):
                 continue
             barred = self.mover.bars_landing([u], here)  # it attacked, and a battle was fought here
             if not w.space(here).is_land and w.utype(u).lands_on_carriers and not barred:
@@ -1322,7 +1322,7 @@ class Turn:
 
             def landing(s: str) -> bool:
                 if w.space(s).is_land:
-                    return w.is_friendly_territory(s, at_start=True) and s not in w.captured_this_turn
+                    return self.mover.lands_in_territory(u.owner, s)
                 return (w.utype(u).lands_on_carriers and (capacity.get(s, 0) > 0 or awaited.get(s, 0) > 0)
                         and not self.mover.bars_landing([u], s))
 

@@ -21,7 +21,7 @@ from pbem.engine.rules import (
 )
 from pbem.rulesets.global_1940.objectives import OBJECTIVES
 from pbem.rulesets.global_1940.politics import POLITICS, move_restriction
-from pbem.rulesets.global_1940.special import base_move, china_area, china_placement, china_purchases, france_liberated
+from pbem.rulesets.global_1940.special import CHINA_AREA, base_move, china_area, china_placement, china_purchases, france_liberated
 
 RULES = Rules(
     movement=MovementRules(
@@ -75,6 +75,9 @@ RULES = Rules(
         # Aircraft carrier (unit table): "A damaged carrier cannot launch or land aircraft, and aircraft on
         # it are cargo when it is attacked".
         damaged_carriers_hold_no_air=True,
+        # China (P10): "China may build units and land its fighter in any unoccupied Chinese territory,
+        # including on the same turn that it takes control of the territory".
+        air_lands_where_captured={"China": CHINA_AREA},
     ),
     capitals=CapitalRules(
         # "Capitals: the captor takes all unspent IPCs of the original owner".
