@@ -211,6 +211,13 @@ class ProductionRules:
     # captor does (units.yaml captured_as); False: it keeps their level (AMS: "A player liberating
     # his/her own territory may choose whether to downgrade facilities there" - it keeps them)
     own_recapture_downgrades: bool
+    # Countries whose original territories, coming back to them, lose the production facilities found
+    # there (1940, China (P10): "If another power builds any production facility in China and that
+    # territory is later liberated, the production facility is removed from the game").
+    factories_removed_on_return: frozenset[str] = frozenset()
+    # Powers that repair no damage (1940, China: "It can use an operative air base ... but it cannot use
+    # a naval base or repair damage to any base", Pacific 1940 FAQ quoted by the AMS guide).
+    never_repair: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)

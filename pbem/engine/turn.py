@@ -1116,6 +1116,11 @@ class Turn:
                 liberations.append([space, original])
             else:
                 self._liberate(space, original)
+        holder = self.ruleset.power_name(w.control[space])
+        if original and holder == self.ruleset.power_name(original) and holder in self.rules.production.factories_removed_on_return:
+            for u in sorted((u for u in w.units_at(space) if w.utype(u).has("factory")), key=lambda u: u.id):
+                self.log.notes.append(f"The {u.type} in {space} is removed from the game: {holder} takes back no production facility another power built")
+                w.remove(u)
         self.log.captures.append(entry)
         for grant in self.free_units("captured", space=space, by=w.control[space], previous=previous, original_owner=original,
                                      standing=self.standing, units=self.ruleset.units):
@@ -1457,6 +1462,10 @@ class Turn:
         territory, _, facility = key.partition("/")
         what = f"the {facility} in {territory}" if facility else f"the complex in {territory}"
         holder = w.control.get(territory)
+        if w.power in self.rules.production.never_repair:
+            self.problems.append(Problem("illegal", f"{w.power} repairs no damage: {what} stays damaged", rule=R_PURCHASE + ": repairs",
+                                         hint="remove repair:", path=("repair", key), code="purchase.repair-barred"))
+            return False
         if holder is None or self.ruleset.power_name(holder) != w.power:
             self.problems.append(Problem("illegal", f"{territory} is not {possessive(w.power)}: {what} is not its to repair", rule=R_PURCHASE + ": repairs",
                                          path=("repair", key), code="purchase.repair-not-yours"))

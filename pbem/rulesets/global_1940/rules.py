@@ -117,6 +117,11 @@ RULES = Rules(
         facilities_anywhere=True,
         # "If you capture a major industrial complex, it is immediately downgraded" - whoever captures it
         own_recapture_downgrades=True,
+        # China (P10): "If another power builds any production facility in China and that territory is
+        # later liberated, the production facility is removed from the game".
+        factories_removed_on_return=frozenset({"China"}),
+        # China (Pacific 1940 FAQ): "it cannot use a naval base or repair damage to any base".
+        never_repair=frozenset({"China"}),
     ),
     # No convoy centres of Europe's kind, no tribute.
     economy=EconomyRules(convoy_income_to_captor=False, convoy_captured_in_passing=False, convoy_open_in_noncombat=True,
