@@ -151,7 +151,7 @@ class MovementRules:
     # Where a power's air units land in a territory captured this turn though `air_may_land_in_captured`
     # forbids it: power -> those territories (1940, China (P10): "China may build units and land its
     # fighter in any unoccupied Chinese territory, including on the same turn that it takes control").
-    air_lands_where_captured: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    air_lands_where_captured: Mapping[str, frozenset[str]]
 
 
 @dataclass(frozen=True)
@@ -214,10 +214,10 @@ class ProductionRules:
     # Countries whose original territories, coming back to them, lose the production facilities found
     # there (1940, China (P10): "If another power builds any production facility in China and that
     # territory is later liberated, the production facility is removed from the game").
-    factories_removed_on_return: frozenset[str] = frozenset()
+    factories_removed_on_return: frozenset[str]
     # Powers that repair no damage (1940, China: "It can use an operative air base ... but it cannot use
     # a naval base or repair damage to any base", Pacific 1940 FAQ quoted by the AMS guide).
-    never_repair: frozenset[str] = frozenset()
+    never_repair: frozenset[str]
 
 
 @dataclass(frozen=True)
