@@ -72,8 +72,8 @@ RULES = Rules(
         closed_straits={"turkish_straits_closed": ("SZ 16",)},
         canals_open_to_submarines=frozenset(),  # no canal is open to submarines alone
         combat_air_patrol=False,
-        damaged_carriers_hold_no_air=False,
-        air_lands_where_captured={},  # no power lands where it captured this turn  # no damage outlasts a battle's end here, or carriers take one hit
+        damaged_carriers_hold_no_air=False,  # no damage outlasts a battle's end here, or carriers take one hit
+        air_lands_where_captured={},  # no power lands where it captured this turn
     ),
     capitals=CapitalRules(
         # Capturing a capital takes "all unspent IPCs" of its original controller (Capitals).
@@ -104,9 +104,9 @@ RULES = Rules(
         new_fighters_on_carriers="own_carriers",
         existing_air_onto_new_carriers=False,  # Mobilize New Units speaks of new fighters only
         facilities_anywhere=False,  # no facilities but complexes
-        own_recapture_downgrades=True,
+        own_recapture_downgrades=True,  # no facility is downgraded by capture here
         factories_removed_on_return=frozenset(),
-        never_repair=frozenset(),  # no facility is downgraded by capture here
+        never_repair=frozenset(),
         # Units bought but not placed are returned and refunded (Mobilize New Units).
         refund_unplaced=True,
         # Repairs cost 1 IPC per damage point, paid in the Purchase phase.

@@ -95,8 +95,8 @@ RULES = Rules(
         closed_straits={},
         canals_open_to_submarines=frozenset(),  # no canal is open to submarines alone
         combat_air_patrol=False,
-        damaged_carriers_hold_no_air=False,
-        air_lands_where_captured={},  # no power lands where it captured this turn  # no damage outlasts a battle's end here, or carriers take one hit
+        damaged_carriers_hold_no_air=False,  # no damage outlasts a battle's end here, or carriers take one hit
+        air_lands_where_captured={},  # no power lands where it captured this turn
     ),
     capitals=CapitalRules(
         # Capturing an Enemy Capital: "the capturing player immediately takes all of the IPCs that the
@@ -135,9 +135,9 @@ RULES = Rules(
         new_fighters_on_carriers="never",
         existing_air_onto_new_carriers=False,  # no fighter is placed on a carrier at all
         facilities_anywhere=False,  # no facilities but complexes
-        own_recapture_downgrades=True,
+        own_recapture_downgrades=True,  # no facility is downgraded by capture here
         factories_removed_on_return=frozenset(),
-        never_repair=frozenset(),  # no facility is downgraded by capture here
+        never_repair=frozenset(),
     ),
     economy=EconomyRules(
         # The Battle of the Atlantic: "Germany, however, does not receive that income because the convoy

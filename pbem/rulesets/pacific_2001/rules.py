@@ -86,8 +86,8 @@ RULES = Rules(
         canals_open_to_submarines=frozenset(),  # no canal is open to submarines alone
         # Phase 6, Establish Combat Air Patrol; Phase 2, CAP fighters must land.
         combat_air_patrol=True,
-        damaged_carriers_hold_no_air=False,
-        air_lands_where_captured={},  # no power lands where it captured this turn  # no damage outlasts a battle's end here, or carriers take one hit
+        damaged_carriers_hold_no_air=False,  # no damage outlasts a battle's end here, or carriers take one hit
+        air_lands_where_captured={},  # no power lands where it captured this turn
     ),
     capitals=CapitalRules(
         # Capturing an Enemy Capital: "the capturing player *immediately* takes all of the IPCs that
@@ -123,9 +123,9 @@ RULES = Rules(
         new_fighters_on_carriers="never",
         existing_air_onto_new_carriers=False,  # no fighter is placed on a carrier at all
         facilities_anywhere=False,  # no facilities but complexes
-        own_recapture_downgrades=True,
+        own_recapture_downgrades=True,  # no facility is downgraded by capture here
         factories_removed_on_return=frozenset(),
-        never_repair=frozenset(),  # no facility is downgraded by capture here
+        never_repair=frozenset(),
     ),
     economy=EconomyRules(
         # Convoy Centers: "Japan cannot gain IPC income by taking control of enemy convoy centers, but

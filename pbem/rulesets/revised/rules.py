@@ -108,8 +108,8 @@ RULES = Rules(
         closed_straits={},
         canals_open_to_submarines=frozenset(),  # no canal is open to submarines alone
         combat_air_patrol=False,
-        damaged_carriers_hold_no_air=False,
-        air_lands_where_captured={},  # no power lands where it captured this turn  # no damage outlasts a battle's end here, or carriers take one hit
+        damaged_carriers_hold_no_air=False,  # no damage outlasts a battle's end here, or carriers take one hit
+        air_lands_where_captured={},  # no power lands where it captured this turn
     ),
     capitals=CapitalRules(
         # Capturing and Liberating Capitals: "you collect all unspent IPCs from the former owner".
@@ -150,9 +150,9 @@ RULES = Rules(
         # immediately redeploy onto the carrier" the UK builds beside it.
         existing_air_onto_new_carriers=True,
         facilities_anywhere=False,  # no facilities but complexes
-        own_recapture_downgrades=True,
+        own_recapture_downgrades=True,  # no facility is downgraded by capture here
         factories_removed_on_return=frozenset(),
-        never_repair=frozenset(),  # no facility is downgraded by capture here
+        never_repair=frozenset(),
         # FAQ, Mobilize Units: units bought beyond the production limit are "Technically (which means,
         # in a tournament)" destroyed; the IPCs are not given back.
         refund_unplaced=False,
