@@ -916,7 +916,7 @@ def _land_stranded(turn: Turn, zone: str, aboard: frozenset[int] = frozenset()) 
 
 
 def _carrier_with_room(w: World, space: str, u: Unit) -> Unit | None:
-    hosts = [h for h in w.units_at(space) if w.utype(h).has("carrier") and w.is_friendly(h.owner, u.owner) and w.has_room(h, u.type)]
+    hosts = [h for h in w.units_at(space) if w.utype(h).has("carrier") and w.shares_with(h.owner, u.owner) and w.has_room(h, u.type)]
     return hosts[0] if hosts else None
 
 

@@ -88,9 +88,15 @@ class Mover:
                             "land them in a friendly territory, or on a carrier in a zone with no battle this turn", "air.landing")
         if w.rules.movement.fighters_land_after_noncombat and move.phase == "noncombat":
             return None  # the carrier is looked for once every noncombat move is made (Turn.land_at_sea)
-        room = sum(w.carrier_room(h) for h in w.units_at(dest) if w.utype(h).has("carrier") and w.is_friendly(h.owner))
+        room = sum(w.carrier_room(h) for h in w.units_at(dest) if w.utype(h).has("carrier") and w.shares_with(h.owner))
         if room >= len(units) or dest in self.new_carrier_zones:
             return None
+        closed = sorted({w.ruleset.power_name(h.owner) for h in w.units_at(dest) if w.utype(h).has("carrier")
+                         and w.is_friendly(h.owner) and not w.shares_with(h.owner) and w.carrier_room(h) > 0})
+        if closed:
+            return _problem(move, f"no carrier in {dest} may take these units: {' and '.join(closed)} and {w.power} may not share "
+                            "ships while one of them is at war with no one", "Political rules (P14): a power at war with no one "
+                            "shares no ships with other powers", "land them in a friendly territory or on a carrier of your own", "air.landing")
         return _problem(move, f"no carrier with room for {len(units)} fighter(s) in {dest}", R_AIR + ": fighters land on a carrier with room",
                         "move the carrier there first (moves apply in order), or buy a carrier and place it there", "air.landing")
 
@@ -1038,9 +1044,9 @@ class Mover:
                 return False  # it moved, fought or retreated in combat: no loading now
             return not host.offloaded_to or self._may_assault_again(host, move.phase)
 
-        hosts = [u for u in w.units_at(move.to) if w.carries_land(u) and w.is_friendly(u.owner) and usable(u)]
+        hosts = [u for u in w.units_at(move.to) if w.carries_land(u) and w.shares_with(u.owner) and usable(u)]
         if not hosts and move.phase == "noncombat":
-            bars = [b for u in w.units_at(move.to) if w.carries_land(u) and w.is_friendly(u.owner)
+            bars = [b for u in w.units_at(move.to) if w.carries_land(u) and w.shares_with(u.owner)
                     and (b := self._after_combat_bar(u, "load")) is not None]
             if bars:
                 return [_problem(move, bars[0], R_TRANSPORT, "load onto a transport that did not move or fight in combat",

@@ -795,7 +795,7 @@ class Turn:
         carriers: list[tuple[int, frozenset[str]]] = []
         reach = self._carrier_noncombat_reach()
         for c in sorted(w.units.values(), key=lambda u: u.id):
-            if w.utype(c).has("carrier") and w.is_friendly(c.owner) and w.carrier_room(c) > 0:
+            if w.utype(c).has("carrier") and w.shares_with(c.owner) and w.carrier_room(c) > 0:
                 zones = frozenset(z for z in reach.get(c.id, {c.space}) if z not in sea_battles)
                 if zones:
                     carriers.append((w.carrier_room(c), zones))
@@ -867,7 +867,7 @@ class Turn:
         w = self.w
         room: dict[str, int] = {}
         for u in w.units.values():
-            if w.utype(u).has("carrier") and w.is_friendly(u.owner):
+            if w.utype(u).has("carrier") and w.shares_with(u.owner):
                 room[u.space] = room.get(u.space, 0) + w.carrier_room(u)
         return room
 
@@ -1167,7 +1167,7 @@ class Turn:
             if (not w.commands(u) or w.utype(u).domain != "air" or u.carrier is not None or u.phase != "noncombat"
                     or w.space(u.space).is_land or u.space in self.mover.new_carrier_zones):
                 continue
-            hosts = sorted((h for h in w.units_at(u.space) if w.utype(h).has("carrier") and w.is_friendly(h.owner, u.owner)
+            hosts = sorted((h for h in w.units_at(u.space) if w.utype(h).has("carrier") and w.shares_with(h.owner, u.owner)
                             and w.has_room(h, u.type)), key=lambda h: (h.owner != u.owner, h.id))
             if self.mover.bars_landing([u], u.space):
                 hosts = []  # it attacked, and a battle was fought here (Rules.movement.attacking_air_lands_at_sea_battle)
@@ -1225,7 +1225,7 @@ class Turn:
         for u in sorted((u for u in w.units.values() if u.owner == w.power and u.mission == "cap" and u.carrier is None),
                         key=lambda u: u.id):
             zone = u.space
-            hosts = [h for h in w.units_at(zone) if w.utype(h).has("carrier") and w.is_friendly(h.owner) and w.has_room(h, u.type)]
+            hosts = [h for h in w.units_at(zone) if w.utype(h).has("carrier") and w.shares_with(h.owner, u.owner) and w.has_room(h, u.type)]
             lands = sorted(t for t in w.board.neighbours(zone) if w.space(t).is_land and not w.space(t).impassable
                            and w.is_friendly_territory(t))
             wanted = self.orders.cap_landing.get(zone)
@@ -1316,7 +1316,7 @@ class Turn:
                 continue
             barred = self.mover.bars_landing([u], here)  # it attacked, and a battle was fought here
             if not w.space(here).is_land and w.utype(u).lands_on_carriers and not barred:
-                hosts = [h for h in w.units_at(here) if w.utype(h).has("carrier") and w.is_friendly(h.owner) and w.has_room(h, u.type)]
+                hosts = [h for h in w.units_at(here) if w.utype(h).has("carrier") and w.shares_with(h.owner, u.owner) and w.has_room(h, u.type)]
                 if hosts:
                     u.carrier = hosts[0].id
                     capacity[here] = capacity.get(here, 0) - 1  # that place is taken for the landings below

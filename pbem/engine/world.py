@@ -344,6 +344,19 @@ class World:
         """The same side: allies share territories, carriers and transports."""
         return power is not None and self.relation(power, of) == "allied"
 
+    def shares_with(self, owner: str | None, of: str | None = None) -> bool:
+        """May units of `of` (default: the mover) board, land on or use the ships and bases of `owner`?
+        The same side, and where there is politics neither of two different powers at war with no one
+        (1940, P14: "When not at war, US may not move units ... onto ships belonging to another power
+        or use another power's naval bases, and other powers may not move its units ... onto US ships
+        or use US naval bases")."""
+        if not self.is_friendly(owner, of):
+            return False
+        if self.rules.politics is None or self.wars is None:
+            return True
+        a, b = self.ruleset.power_name(owner or ""), self.ruleset.power_name(of or self.power)
+        return a == b or (self.at_war_with_anyone(a) and self.at_war_with_anyone(b))
+
     def is_closed(self, name: str, of: str | None = None) -> bool:
         """A territory of a power at peace with `of` (Rules.politics): no entry, no overflight."""
         owner = self.control.get(name)

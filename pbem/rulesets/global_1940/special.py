@@ -19,7 +19,7 @@ def _friendly_base(world: Any, territory: str, tag: str) -> bool:
     ("Operative air strips give all air units taking off ... one extra movement point"; a base with 3
     damage is inoperable, E28)."""
     holder = world.control_at_start.get(territory)
-    if holder is None or not world.is_friendly(holder):
+    if holder is None or not world.shares_with(holder):  # P14: none of another power's bases at peace
         return False
     return world.facility_operative(territory, tag)
 
