@@ -1035,9 +1035,12 @@ class Mover:
             # 1940, China (P10): "Chinese units cannot be loaded onto transports" - its area holds no sea zone
             return [_problem(move, f"these units may not leave their area, so they board no transport in {move.to}",
                              "Movement restrictions", "move them by land within " + ", ".join(sorted(confined)), "move.confined", key="units")]
-        if w.is_hostile_sea_zone(move.to):
+        declared = w.hostile_by_declaration(move.to)
+        if w.is_hostile_sea_zone(move.to) and not declared:
             return [_problem(move, f"transports cannot load in hostile {move.to}", R_TRANSPORT, "clear the sea zone first, or load elsewhere", "move.load-hostile")]
         def usable(host: Unit) -> bool:
+            if declared and (host.path or host.space != host.start):
+                return False  # only a transport that was already there when the war was declared
             if host.owner != w.power and move.phase == "combat":
                 return False  # an ally's transport cannot carry you into an assault on your turn
             if move.phase == "noncombat" and not self._may_work_after_combat(host, "load"):

@@ -84,6 +84,7 @@ class World:
             kept = state.pending.get("war")
             self.wars = ({frozenset(p) for p in kept} if kept is not None  # type: ignore[union-attr]
                          else set(rules.politics.at_war))
+        self.wars_at_start = frozenset(self.wars) if self.wars is not None else None  # before this turn's declarations
         self._profiles: dict[str, dict[str, UnitType]] = {}
         self._next_id = 1
         for space in sorted(state.units):
@@ -361,6 +362,20 @@ class World:
         """A territory of a power at peace with `of` (Rules.politics): no entry, no overflight."""
         owner = self.control.get(name)
         return owner is not None and self.space(name).is_land and self.relation(owner, of) == "peace"
+
+    def hostile_by_declaration(self, zone: str) -> bool:
+        """A sea zone hostile now only because of this turn's declarations of war: transports already
+        in it may still load there (1940, E12, restated by the AMS guide: "transports that are already
+        in a sea zone that becomes hostile by a DOW may be loaded in that sea zone (but not others)")."""
+        if self.wars is None or self.wars_at_start is None or self.wars == self.wars_at_start:
+            return False
+        if not self.is_hostile_sea_zone(zone):
+            return False
+        now, self.wars = self.wars, set(self.wars_at_start)
+        try:
+            return not self.is_hostile_sea_zone(zone)
+        finally:
+            self.wars = now
 
     def declare_war(self, power: str, target: str) -> None:
         assert self.wars is not None
