@@ -929,7 +929,7 @@ def _land_one_space_away(turn: Turn, u: Unit, frm: str, avoid: set[str], lost: s
     for n in sorted(w.board.neighbours(frm)):
         if n in avoid:
             continue
-        if barred is not None and barred(turn.options, u.owner, units=[u], owners=frozenset({u.owner}), phase="noncombat",
+        if barred is not None and barred(turn.options, u.owner, units=[w.utype(u)], owners=frozenset({u.owner}), phase="noncombat",
                                          domain="air", path=(n,), frm=frm, world=w):
             continue
         sp = w.space(n)
