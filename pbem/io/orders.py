@@ -538,7 +538,7 @@ def parse_standing(doc: YamlDocument, ruleset: Ruleset) -> StandingOrders:
             zone = reader.space(text, (*path, "zones", j))
             if zone and not ruleset.board.spaces[zone].kamikaze:
                 reader.error(f"{zone} is no kamikaze zone", (*path, "zones", j), rule="Kamikaze: only in sea zones that contain the Kamikaze symbol",
-                             hint="kamikaze zones: " + ", ".join(n for n, s in ruleset.board.spaces.items() if s.kamikaze) or "none",
+                             hint="kamikaze zones: " + (", ".join(n for n, s in ruleset.board.spaces.items() if s.kamikaze) or "none"),
                              code="standing.kamikaze-zone", kind="illegal")
             elif zone:
                 zones.append(zone)
@@ -557,8 +557,8 @@ def parse_standing(doc: YamlDocument, ruleset: Ruleset) -> StandingOrders:
             zone = reader.space(text, (*path, "zones", j))
             if zone and base and not (ruleset.board.spaces[zone].is_sea and ruleset.board.are_adjacent(base, zone)):
                 reader.error(f"{zone} is not a sea zone next to {base}", (*path, "zones", j),
-                             rule="Scramble: into an adjacent sea zone", hint="sea zones next to it: " + ", ".join(
-                                 sorted(n for n in ruleset.board.neighbours(base) if ruleset.board.spaces[n].is_sea)) or "none",
+                             rule="Scramble: into an adjacent sea zone", hint="sea zones next to it: " + (", ".join(
+                                 sorted(n for n in ruleset.board.neighbours(base) if ruleset.board.spaces[n].is_sea)) or "none"),
                              code="standing.scramble-zone", kind="illegal")
             elif zone:
                 zones.append(zone)

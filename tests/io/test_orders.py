@@ -55,3 +55,17 @@ def test_retreat_words_not_understood(words: str) -> None:
     from pbem.io.orders import parse_retreat_condition
 
     assert parse_retreat_condition(words) is None
+
+
+def test_a_scramble_from_an_inland_territory_says_it_has_no_sea_zone_beside_it() -> None:
+    """Scramble (1940, E16): into an adjacent sea zone; an inland base has none, and the hint says
+    so rather than listing nothing."""
+    from pbem.engine.problems import ProblemsError
+    from pbem.io.orders import read_orders_text
+    from pbem.io.rulesets import load_ruleset
+
+    text = "power: Germany\nstanding_orders:\n  scramble:\n    - {from: Slovakia Hungary, zones: [SZ 112]}\n"
+    with pytest.raises(ProblemsError) as caught:
+        read_orders_text(text, "standing.yaml", load_ruleset("global-1940"))
+    found = [p for p in caught.value.problems if p.code == "standing.scramble-zone"]
+    assert found and found[0].hint == "sea zones next to it: none"
