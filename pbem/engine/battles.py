@@ -325,7 +325,7 @@ def resolve_battles(turn: Turn, plan: BattlePlan) -> None:
             _refuse_landing_from_uncleared(turn, zone)
         _land_or_lose_cargo(w, zone)
     for zone in offload_zones:
-        _stay_aboard_if_uncleared(turn, zone)
+        _stay_aboard_if_uncleared(turn, zone, fought=zone in plan.sea)
     # Airborne assaults (Rules.airborne; AMS Ω3.0 "Bombardments for airborne assaults"): ships in any
     # zone beside the territory with no sea combat there may bombard, one per paratrooper.
     airborne = {u.space for u in w.units.values() if w.commands(u) and u.mission == "airborne"}
@@ -369,15 +369,16 @@ def _rehome_interceptors(turn: Turn, space: str) -> None:
 
 def _refuse_landing_from_uncleared(turn: Turn, zone: str) -> None:
     """Validation plays every attack as won, but defenders no attacker there can hit stay (a transport
-    rolls no attack): if they leave the zone hostile, its transports can never offload, so an
+    rolls no attack): if they leave the zone uncleared (`_holding`), its transports can never offload, so an
     amphibious assault from it is refused (Amphibious Assaults: "If you clear the sea zone of enemy
     units, your surviving transports can offload"), and its land units stay aboard."""
     w = turn.w
-    if not w.is_hostile_sea_zone(zone):
-        return
     staying: dict[str, int] = {}
-    for u in w.enemy_units_at(zone):
-        staying[u.type] = staying.get(u.type, 0) + 1
+    for u in _holding(w, zone, fought=True):
+        if u.mission != SCRAMBLED:  # a scramble is the defender's choice, still to come: `_stay_aboard_if_uncleared` warns
+            staying[u.type] = staying.get(u.type, 0) + 1
+    if not staying:
+        return
     for u in sorted(w.units.values(), key=lambda u: u.id):
         if u.seaborne_from != zone or not w.commands(u) or u.came_by not in w.units:
             continue
@@ -392,7 +393,18 @@ def _refuse_landing_from_uncleared(turn: Turn, zone: str) -> None:
         u.space, u.carrier, u.seaborne_from = host.space, host.id, None
 
 
-def _stay_aboard_if_uncleared(turn: Turn, zone: str) -> None:
+def _holding(w: World, zone: str, fought: bool) -> list[Unit]:
+    """The enemy units that keep an offload zone uncleared: those that make it hostile, those scrambled
+    into it, and after a sea battle fought there every one left but transports and submerged
+    submarines (1942, Amphibious Assault Sequence, Step 3: land combat "If there was no sea battle or
+    the sea zone has been cleared of all defending enemy units except transports and submerged
+    submarines"; Revised: "If you clear the sea zone of enemy units")."""
+    hostile = w.is_hostile_sea_zone(zone)
+    return [u for u in w.enemy_units_at(zone) if not u.submerged
+            and (hostile or u.mission == SCRAMBLED or (fought and not w.utype(u).has("transport")))]
+
+
+def _stay_aboard_if_uncleared(turn: Turn, zone: str, fought: bool) -> None:
     """Enemy units still holding an offload zone once its sea battle is over leave it uncleared: the
     land units stay aboard ("The sea zone from which the amphibious assault is launched may be either
     friendly or hostile, but if it is hostile then it must be made friendly before the amphibious
@@ -406,9 +418,8 @@ def _stay_aboard_if_uncleared(turn: Turn, zone: str) -> None:
     w = turn.w
     holding: dict[str, int] = {}
     owners: set[str] = set()
-    for u in w.enemy_units_at(zone):
-        scrambled = u.mission == SCRAMBLED
-        if scrambled or (not turn.validating and w.is_hostile_sea_zone(zone) and not u.submerged):
+    for u in _holding(w, zone, fought):
+        if u.mission == SCRAMBLED or not turn.validating:
             holding[u.type] = holding.get(u.type, 0) + 1
             owners.add(u.owner)
     if not holding:
