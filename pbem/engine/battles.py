@@ -400,7 +400,7 @@ def _holding(w: World, zone: str, fought: bool) -> list[Unit]:
     the sea zone has been cleared of all defending enemy units except transports and submerged
     submarines"; Revised: "If you clear the sea zone of enemy units")."""
     hostile = w.is_hostile_sea_zone(zone)
-    return [u for u in w.enemy_units_at(zone) if not u.submerged
+    return [u for u in w.enemy_units_at(zone) if not u.submerged and u.carrier is None and w.utype(u).domain != "land"
             and (hostile or u.mission == SCRAMBLED or (fought and not w.utype(u).has("transport")))]
 
 
