@@ -6,9 +6,11 @@ import dataclasses
 import random
 
 import pytest
+import yaml
 
 from pbem.game.game import rules_for
 from pbem.io.rulesets import load_ruleset
+from pbem.io.schemas import check
 from pbem.io.state import HEADER, dump_state, initial_state, load_state, state_to_data
 from pbem.io.yamlfile import dump_yaml
 from pbem.rulesets import RULESETS
@@ -85,3 +87,21 @@ def test_a_state_written_here_is_read_back_without_the_schema_check_and_any_othe
     assert checked == []
     load_state(text.replace("round: 1", "round: 01"), ruleset)
     assert checked == ["state"]
+
+
+@pytest.mark.parametrize("ruleset_id,victory", [
+    ("revised", {"level": "major", "cities": 10, "needed": 10}),
+    ("europe-1999", {"capital": "Moscow", "held_by": "Germany"}),
+    ("global-1940", {"group": "the Axis capitals", "cities": 3, "needed": 3}),
+    ("global-1940-ams", {"tokens": 4, "needed": 4, "lead": 2}),
+    ("pacific-2001", {"victory_points": 22, "power": "Japan"}),
+    ("pacific-2001", {"victory_points": "none scored", "power": "Japan"}),
+])
+def test_every_way_a_game_is_won_is_read_back(ruleset_id: str, victory: dict) -> None:  # type: ignore[type-arg]
+    """Every record of victory the engine writes (Turn.check_victory and its kin) is a form the
+    state schema accepts: a finished game must stay readable, for status, audit and the site."""
+    ruleset = load_ruleset(ruleset_id)
+    state = dataclasses.replace(initial_state(ruleset, None, rules_for(ruleset)[0]), winner="Axis", victory=victory)
+    text = dump_state(state, ruleset)
+    assert check("state", yaml.safe_load(text)) == []  # what another process reading the file checks
+    assert load_state(text, ruleset).victory == victory
