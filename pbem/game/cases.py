@@ -361,6 +361,26 @@ def _check_after(case: Case, ruleset: Any, after: Any, expect: Mapping[str, Any]
         found_hurt = dict(after.pending.get("damaged") or {})
         if found_hurt != wanted_hurt:
             failures.append(f"damaged units {found_hurt}, expected {wanted_hurt}")
+    for power_text, points in (expect.get("victory_points") or {}).items():
+        power = _power(case, ruleset, power_text, ("expect", "victory_points", power_text))
+        found_points = int((after.pending.get("victory_points") or {}).get(power, 0))
+        if found_points != int(points):
+            failures.append(f"{power} has {found_points} victory points, expected {points}")
+    for power_text, names in (expect.get("developments") or {}).items():
+        power = _power(case, ruleset, power_text, ("expect", "developments", power_text))
+        found_dev = sorted(after.developments.get(power, ()))
+        if found_dev != sorted(str(n) for n in names):
+            failures.append(f"{power} has developed {found_dev or 'nothing'}, expected {sorted(str(n) for n in names) or 'nothing'}")
+    for key, side in (("at_war", True), ("at_peace", False)):
+        wars = {frozenset(p) for p in (after.pending.get("war") or [])}
+        for i, pair in enumerate(expect.get(key) or []):
+            powers = frozenset(_power(case, ruleset, p, ("expect", key, i)) for p in pair)
+            if (powers in wars) != side:
+                failures.append(f"{' and '.join(sorted(powers))} are {'at peace' if side else 'at war'}, expected {'war' if side else 'peace'}")
+    for objective, holder in (expect.get("tokens") or {}).items():
+        found_token = (after.pending.get("tokens") or {}).get(str(objective))
+        if found_token != holder:
+            failures.append(f"the victory token {objective!r} is held by {found_token or 'nobody'}, expected {holder or 'nobody'}")
     for key, value in (expect.get("victory") or {}).items():
         if after.victory.get(key) != value:
             failures.append(f"victory {key} {after.victory.get(key)!r}, expected {value!r}")
