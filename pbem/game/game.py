@@ -351,11 +351,26 @@ def adjudication_files(ruleset: Ruleset, before: GameState, after: GameState, re
         svg_path = report_path(before.round, before.turn_index, power, "svg")
         files[svg_path] = svg.encode()
         report = dict(report, map={"href": svg_path.rsplit("/", 1)[-1], "alt": f"The board after {possessive(power)} turn, round {before.round}"})
+    if validate:
+        _check_state(after, ruleset)
     return files | {
         STATE_FILE: dump_state(after, ruleset).encode(),
         report_path(before.round, before.turn_index, power, "md"): render_report(report, "md", validate=validate).encode(),
         report_path(before.round, before.turn_index, power, "json"): (json.dumps(report, indent=2, sort_keys=True, ensure_ascii=False) + "\n").encode(),
     }, dict(report)
+
+
+def _check_state(state: GameState, ruleset: Ruleset) -> None:
+    """The state an adjudication commits must be one every later command can read: the process that
+    writes it trusts it (`pbem.io.state._written`), any other checks it against the schema.  A state
+    the schema refuses is a fault of pbem's, so the turn is not committed at all."""
+    from pbem.io.schemas import check
+    from pbem.io.state import state_to_data
+
+    problems = check("state", state_to_data(state, ruleset))
+    if problems:
+        raise GameError("pbem would write a state file it cannot read back (a bug; nothing was committed): "
+                           + "; ".join(f"{'/'.join(str(k) for k in p.path)}: {p.message}" for p in problems[:3]))
 
 
 def _did_you_mean(word: str, choices: Iterable[str]) -> str:

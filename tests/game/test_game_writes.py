@@ -81,3 +81,24 @@ def test_orders_checked_against_a_replaced_state_are_checked_again(game: Game, m
         game.submit((EXAMPLES / "1-soviet-union.yaml").read_bytes(), "1-soviet-union.yaml")
     assert game.repo.history()[-1].trailers.get("Phase") == "adjudication"
     assert audit_game(game.path).ok
+
+
+def test_a_state_no_other_process_could_read_is_never_committed(game: Game, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The adjudicating process trusts the state it writes; every other checks it against the
+    schema. A victory record the schema did not know once left a won game unreadable: now such a
+    state stops the adjudication, and the branch is as it was."""
+    import dataclasses
+
+    import pbem.game.game as game_module
+
+    real = game_module.run_turn
+
+    def odd_victory(*args, **kwargs):  # type: ignore[no-untyped-def]
+        result = real(*args, **kwargs)
+        return dataclasses.replace(result, state=dataclasses.replace(result.state, winner="Allies", victory={"unknown": 1}))
+
+    monkeypatch.setattr(game_module, "run_turn", odd_victory)
+    head = game.repo.head()
+    with pytest.raises(GameError, match="cannot read back"):
+        game.adjudicate()
+    assert Game(game.path).repo.head() == head
