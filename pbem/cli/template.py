@@ -93,6 +93,10 @@ def _system_orders(game, state, power: str) -> list[str]:  # type: ignore[no-unt
 
 def orders_template(game) -> str:  # type: ignore[no-untyped-def]
     state = game.state()
+    if state.winner:
+        from pbem.game.game import GameError
+
+        raise GameError(f"the game is over: the {state.winner} won; there are no more orders to write")
     power = game.power_to_move(state)
     ruleset = game.ruleset
     target, base, units = _example_battle(game, state, power)

@@ -110,3 +110,21 @@ def test_the_unit_list_is_written_as_orders_write_units(tmp_path: Path) -> None:
         _, orders = read_orders_text(f"game: demo\npower: Japan\nround: 1\ncombat_move:\n  - {{units: \"{units}\", from: Japan, to: Korea}}\n",
                                      "o.yaml", g.ruleset)
         assert orders.combat_moves[0].units == state.units[space]["Japan"], space
+
+
+def test_a_finished_game_has_no_template(tmp_path: Path) -> None:
+    """Orders for a game that is over would be refused on submission (`Game.submit`); the template
+    says so instead of writing one."""
+    import dataclasses
+    import subprocess
+
+    from pbem.game.game import Game
+    from pbem.io.state import dump_state
+
+    game_dir = new(tmp_path, "1942-2e")
+    game = Game(game_dir)
+    won = dataclasses.replace(game.state(), winner="Axis", victory={"level": "standard", "cities": 9, "needed": 9})
+    (game_dir / "state.yaml").write_text(dump_state(won, game.ruleset))
+    subprocess.run(["git", "-C", str(game_dir), "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qam", "won"], check=True)
+    result = CliRunner().invoke(cli, ["orders", "template", "--game", str(game_dir)])
+    assert result.exit_code != 0 and "the game is over: the Axis won" in result.output
