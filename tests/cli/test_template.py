@@ -118,7 +118,6 @@ def test_a_finished_game_has_no_template(tmp_path: Path) -> None:
     import dataclasses
     import subprocess
 
-    from pbem.game.game import Game
     from pbem.io.state import dump_state
 
     game_dir = new(tmp_path, "1942-2e")
