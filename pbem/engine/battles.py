@@ -1084,7 +1084,7 @@ def _raid_one(turn: Turn, space: str, raiders: list[Unit], target: str | None, b
     if target is not None and not w.ruleset.units[target].built_in_aa:
         aa_immune = True  # the facility has no gun of its own (AMS pill box)
     outcome = bombing_raid(label, w.space(space).ipc, w.damage.get(key, 0), len(bombers), turn.dice, turn.combat_rules,
-                           escorts=len(escorts), interceptors=len(interceptors), aa_guns=aa_guns,
+                           escorts=len(escorts), interceptors=len(interceptors), aa_guns=aa_guns, facility=target,
                            treasury=w.treasury.get(victim, 0) if victim else 0,
                            damage_dice=None if tech is not None else raid_damage_dice(w.developments.get(w.power, frozenset())), dive_bombers=len(dive),
                            aa_immune=aa_immune, aa_hit=aa_hit, max_damage=cap, damage_bonus=bonus, based_bombers=based, best_of=best_of,

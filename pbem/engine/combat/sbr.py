@@ -65,6 +65,7 @@ def bombing_raid(
     interceptors: int = 0,
     lose_bombers_first: bool = False,
     aa_guns: int = 0,
+    facility: str | None = None,
     treasury: int | None = None,
     damage_dice: int | None = None,
     aa_immune: bool = False,
@@ -83,7 +84,8 @@ def bombing_raid(
     `lose_bombers_first`.  Escorts never bomb and are not fired on by the complex (p. 14).
 
     `aa_guns`: antiaircraft guns in the territory (read when the rules' AA is the gun's, not the
-    complex's); `treasury`: the owner's IPCs (the limit when the loss is paid from it);
+    complex's); `facility`: the facility raided when not the complex, whose built-in gun fires (1940:
+    an air base, a radar tower); `treasury`: the owner's IPCs (the limit when the loss is paid from it);
     `damage_dice`: dice per bomber instead of the rules' (Revised Heavy Bombers: 2); `aa_immune`:
     no AA fire at these bombers (Revised Superfortresses); `aa_hit`: the AA hit number instead of
     the rules' (Revised Radar); `dive_bombers`: fighters raiding as bombers do (Revised Luftwaffe
@@ -175,7 +177,7 @@ def bombing_raid(
     gun = rules.sbr_model == "aa_gun_rolls_per_bomber"
     if flying and not aa_immune and (not gun or aa_guns > 0):
         value = rules.sbr_aa_hit if aa_hit is None else aa_hit
-        shooter = "antiaircraft gun" if gun else "industrial complex"
+        shooter = "antiaircraft gun" if gun else (facility or "industrial complex")
         hits, ev = _roll(dice, f"raid/{space}/aa", "aa", "defender", shooter, value, flying)
         events.append(ev)
         bombers_lost += hits
