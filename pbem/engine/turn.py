@@ -1916,14 +1916,23 @@ class Turn:
                 else:
                     why = f"the complex in {space} belongs to {owner}: you can never mobilize at a friendly power's complex"
                 return Problem("illegal", why, rule=R_MOBILIZE, path=path, code="place.ally-complex")
+            holder = w.control.get(space)
+            if country is not None and holder is not None and holder != country and self.ruleset.power_name(holder) == w.power:
+                # a power of several countries (1940's UK): "Units are mobilized at industrial complexes separately" (P35)
+                return Problem("illegal", f"{space} is {possessive(holder)}: {possessive(country)} units are placed at {possessive(country)} own complexes",
+                               rule=R_MOBILIZE + ": each country of a power mobilizes at its own complexes", hint=self._factories_hint(country),
+                               path=path, code="place.other-country")
             return Problem("illegal", f"{w.power} has no industrial complex in {space} that it has held since the start of the turn", rule=R_MOBILIZE + ": units are placed at complexes held since the start of the turn", hint=self._factories_hint(), path=path, code="place.no-complex")
         return space
 
-    def _factories_hint(self) -> str:
+    def _factories_hint(self, country: str | None = None) -> str:
+        """The complexes the mover may place at (`country`: those of one country of a power of several)."""
         w = self.w
         sites = sorted({u.space for u in w.units.values() if w.utype(u).has("factory") and u.owner == w.power
-                        and w.controller(u.space, at_start=True) == w.power})
-        return "your complexes: " + ", ".join(sites) if sites else "you have no industrial complex"
+                        and w.controller(u.space, at_start=True) == w.power
+                        and (country is None or w.control_at_start.get(u.space) == country)})
+        whose = "your complexes" if country is None else f"{possessive(country)} complexes"
+        return f"{whose}: " + ", ".join(sites) if sites else f"{'you have' if country is None else country + ' has'} no industrial complex"
 
     def repair_at_naval_bases(self) -> None:
         """CombatRules.two_hit_repair "at_naval_base" (1940): the mover's damaged ships in a sea zone next
