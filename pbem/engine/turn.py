@@ -1919,9 +1919,9 @@ class Turn:
             holder = w.control.get(space)
             if country is not None and holder is not None and holder != country and self.ruleset.power_name(holder) == w.power:
                 # a power of several countries (1940's UK): "Units are mobilized at industrial complexes separately" (P35)
-                return Problem("illegal", f"{space} is {possessive(holder)}: {possessive(country)} units are placed at {possessive(country)} own complexes",
+                return Problem("illegal", f"the complex in {space} is {possessive(holder)}: {possessive(country)} units are placed at {possessive(country)} own complexes",
                                rule=R_MOBILIZE + ": each country of a power mobilizes at its own complexes", hint=self._factories_hint(country),
-                               path=path, code="place.other-country")
+                               path=path, code="place.no-complex")
             return Problem("illegal", f"{w.power} has no industrial complex in {space} that it has held since the start of the turn", rule=R_MOBILIZE + ": units are placed at complexes held since the start of the turn", hint=self._factories_hint(), path=path, code="place.no-complex")
         return space
 
