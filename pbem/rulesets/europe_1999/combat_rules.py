@@ -97,9 +97,13 @@ COMBAT_RULES = CombatRules(
     interceptor_defense=2,
     air_battle_rounds=1,
     escorts="always",
-    # Step 4: AA fire first (A), then the fighters (B, C), the attacker's casualties removed together (D).
+    # Step 4: AA fire first (A), then the fighters (B, C), then the attacker removes its casualties (D).
     sbr_aa_before_air_battle=True,
-    # Step 4 D: "The attacking player removes his casualties" of the AA fire and the dogfight together.
-    sbr_aa_casualties_at_once=False,
+    # The AA gun's victims are out before the dogfight: the Strategic Bombing Raid Example has "The AA
+    # gun scored one hit and Germany sacrifices fighter A", and then "The German player responds with
+    # his remaining fighter" - one escort die, not two. Step 4 notes the AA's hits and has the attacker
+    # remove casualties in D, which would let the escort hit by the AA fire too; the example, and
+    # Pacific's same procedure ("that number of units are immediately removed"), say otherwise.
+    sbr_aa_casualties_at_once=True,
     bombers_fire_in_air_battle=False,  # the escorts fight the interceptors (sbr_aa_before_air_battle)
 )
