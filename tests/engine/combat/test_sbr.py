@@ -49,20 +49,20 @@ def test_escorts_and_interceptors_one_round_air_battle():
     assert (("raid/Germany/aa", 2)) in dice.asked
 
 
-def test_europe_aa_fires_at_escorts_first_and_losses_come_together():
+def test_europe_aa_fires_at_escorts_first_and_its_victims_miss_the_dogfight():
     """Europe 1999, Strategic Bombing Raids step 4: A. the AA gun rolls "against each attacking aircraft
     (bombers and any fighter escorts)"; B. defending fighters hit on 2; C. escorts hit on 1 and the
     fighters hit "are immediately removed"; D. the attacker removes his casualties (escorts first
-    here); step 5: each surviving bomber rolls a die, no cap but the treasury."""
+    here). The AA gun's victims are out before the dogfight, as the Strategic Bombing Raid Example
+    plays it ("Germany sacrifices fighter A" ... "responds with his remaining fighter"); step 5: each
+    surviving bomber rolls a die, no cap but the treasury."""
     from pbem.rulesets.europe_1999.combat_rules import COMBAT_RULES as EUR
 
-    dice = Fixed({"raid/Germany/aa-all": [1, 6, 6], "raid/Germany/interceptor": [2, 6],
-                  "raid/Germany/escort": [1], "raid/Germany/damage": [6]})
+    dice = Fixed({"raid/Germany/aa-all": [1, 6, 6], "raid/Germany/interceptor": [2, 6], "raid/Germany/damage": [6]})
     out = bombing_raid("Germany", 2, 0, 2, dice, EUR, escorts=1, interceptors=2, aa_guns=1, treasury=30)
-    assert (out.escorts_lost, out.bombers_lost, out.interceptors_lost) == (1, 1, 1)
+    assert (out.escorts_lost, out.bombers_lost, out.interceptors_lost) == (1, 1, 0)
     assert out.damage_rolled == 6 and out.damage_applied == 6 and out.ipcs_lost == 6  # more than the IPC value 2
-    assert [label for label, _ in dice.asked] == ["raid/Germany/aa-all", "raid/Germany/interceptor",
-                                                 "raid/Germany/escort", "raid/Germany/damage"]
+    assert [label for label, _ in dice.asked] == ["raid/Germany/aa-all", "raid/Germany/interceptor", "raid/Germany/damage"]
 
 
 def test_europe_raid_takes_no_more_than_the_treasury():
