@@ -367,30 +367,37 @@ def _rehome_interceptors(turn: Turn, space: str) -> None:
                                  f"interceptor {u.type} of {u.owner} left captured {space} for {{}}")
 
 
+def _landing_from(w: World, zone: str) -> list[Unit]:
+    """The mover's land units offloading from `zone` whose transport is still afloat, by id."""
+    return sorted((u for u in w.units.values() if u.seaborne_from == zone and w.commands(u) and u.came_by in w.units),
+                  key=lambda u: u.id)
+
+
+def _back_aboard(w: World, u: Unit) -> None:
+    """A land unit that does not land after all goes back aboard the transport it came by."""
+    host = w.units[u.came_by]  # type: ignore[index]
+    u.space, u.carrier, u.seaborne_from = host.space, host.id, None
+
+
 def _refuse_landing_from_uncleared(turn: Turn, zone: str) -> None:
     """Validation plays every attack as won, but defenders no attacker there can hit stay (a transport
     rolls no attack): if they leave the zone uncleared (`_holding`), its transports can never offload, so an
     amphibious assault from it is refused (Amphibious Assaults: "If you clear the sea zone of enemy
     units, your surviving transports can offload"), and its land units stay aboard."""
     w = turn.w
-    staying: dict[str, int] = {}
-    for u in _holding(w, zone, fought=True):
-        if u.mission != SCRAMBLED:  # a scramble is the defender's choice, still to come: `_stay_aboard_if_uncleared` warns
-            staying[u.type] = staying.get(u.type, 0) + 1
+    # a scramble is the defender's choice, still to come: `_stay_aboard_if_uncleared` warns of it
+    staying = _type_counts(w, [u for u in _holding(w, zone, fought=True) if u.mission != SCRAMBLED])
     if not staying:
         return
-    for u in sorted(w.units.values(), key=lambda u: u.id):
-        if u.seaborne_from != zone or not w.commands(u) or u.came_by not in w.units:
-            continue
+    for u in _landing_from(w, zone):
         if u.order is not None and not any(p.path == u.order for p in turn.problems):  # once per order, and not after another refusal of it
             turn.problems.append(Problem(
                 "illegal", f"{u.type} cannot land in {u.space} from {zone}: the units attacking {zone} cannot hit "
-                f"{units_text(dict(sorted(staying.items())))} there, so the zone is never cleared for the landing",
+                f"{units_text(staying)} there, so the zone is never cleared for the landing",
                 rule="Amphibious Assaults: land units offload only once the sea zone is cleared of enemy units",
                 hint=f"send a warship that can hit them into {zone}, or offload from another zone",
                 path=u.order, code="move.assault-uncleared"))
-        host = w.units[u.came_by]  # type: ignore[index]
-        u.space, u.carrier, u.seaborne_from = host.space, host.id, None
+        _back_aboard(w, u)
 
 
 def _holding(w: World, zone: str, fought: bool) -> list[Unit]:
@@ -416,23 +423,15 @@ def _stay_aboard_if_uncleared(turn: Turn, zone: str, fought: bool) -> None:
     the battles as won, so there only a scramble into a zone with no battle is left, and it warns:
     the defender may still change its standing orders."""
     w = turn.w
-    holding: dict[str, int] = {}
-    owners: set[str] = set()
-    for u in _holding(w, zone, fought):
-        if u.mission == SCRAMBLED or not turn.validating:
-            holding[u.type] = holding.get(u.type, 0) + 1
-            owners.add(u.owner)
-    if not holding:
+    holders = [u for u in _holding(w, zone, fought) if u.mission == SCRAMBLED or not turn.validating]
+    if not holders:
         return
     orders: dict[str, list[tuple[str | int, ...]]] = {}  # territory -> the offloading orders
-    for u in sorted(w.units.values(), key=lambda u: u.id):
-        if u.seaborne_from != zone or not w.commands(u) or u.came_by not in w.units:
-            continue
+    for u in _landing_from(w, zone):
         orders.setdefault(u.space, []).extend([u.order] if u.order is not None else [])
-        host = w.units[u.came_by]  # type: ignore[index]
-        u.space, u.carrier, u.seaborne_from = host.space, host.id, None
-    held = (f"{units_text(dict(sorted(holding.items())))} of {' and '.join(sorted(owners))} "
-            f"{'holds' if sum(holding.values()) == 1 else 'hold'} {zone}")
+        _back_aboard(w, u)
+    held = (f"{units_text(_type_counts(w, holders))} of {' and '.join(sorted({u.owner for u in holders}))} "
+            f"{'holds' if len(holders) == 1 else 'hold'} {zone}")
     for territory, paths in sorted(orders.items()):
         text = f"the landing on {territory} from {zone} is called off: {held}, which is not cleared for it"
         if not turn.validating:
@@ -454,7 +453,7 @@ def _land_or_lose_cargo(w: World, zone: str) -> None:
             if host is None:
                 del w.units[u.id]
             elif host.retreated:
-                u.space, u.carrier, u.seaborne_from = host.space, host.id, None
+                _back_aboard(w, u)
 
 
 def _call_off_landing(turn: Turn, territory: str, zones: set[str], fought_at_sea: set[str]) -> None:
@@ -494,13 +493,10 @@ def _call_off_landing(turn: Turn, territory: str, zones: set[str], fought_at_sea
         holds = True  # always
     if not holds:
         return
-    aboard: dict[str, int] = {}
     for u in sorted(landing, key=lambda u: u.id):
-        host = w.units[u.came_by]  # type: ignore[index]
-        u.space, u.carrier, u.seaborne_from = host.space, host.id, None
-        aboard[u.type] = aboard.get(u.type, 0) + 1
+        _back_aboard(w, u)
     turn.log.notes.append(f"{w.power} called off the landing on {territory} ({cond.text}): "
-                          f"{units_text(dict(sorted(aboard.items())))} stay aboard in {', '.join(sorted(zones))}")
+                          f"{units_text(_type_counts(w, landing))} stay aboard in {', '.join(sorted(zones))}")
 
 
 def _bombarding_ships(w: World, zones: list[str], seaborne: int) -> list[Unit]:

@@ -371,8 +371,8 @@ def _check_after(case: Case, ruleset: Any, after: Any, expect: Mapping[str, Any]
         found_dev = sorted(after.developments.get(power, ()))
         if found_dev != sorted(str(n) for n in names):
             failures.append(f"{power} has developed {found_dev or 'nothing'}, expected {sorted(str(n) for n in names) or 'nothing'}")
+    wars = {frozenset(p) for p in (after.pending.get("war") or [])}
     for key, side in (("at_war", True), ("at_peace", False)):
-        wars = {frozenset(p) for p in (after.pending.get("war") or [])}
         for i, pair in enumerate(expect.get(key) or []):
             powers = frozenset(_power(case, ruleset, p, ("expect", key, i)) for p in pair)
             if (powers in wars) != side:

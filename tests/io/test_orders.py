@@ -5,7 +5,9 @@ from __future__ import annotations
 import pytest
 
 from pbem.engine.orders import CallOff
-from pbem.io.orders import read_call_off
+from pbem.engine.problems import ProblemsError
+from pbem.io.orders import read_call_off, read_orders_text
+from pbem.io.rulesets import load_ruleset
 
 
 @pytest.mark.parametrize("words, kind, value", [
@@ -60,10 +62,6 @@ def test_retreat_words_not_understood(words: str) -> None:
 def test_a_scramble_from_an_inland_territory_says_it_has_no_sea_zone_beside_it() -> None:
     """Scramble (1940, E16): into an adjacent sea zone; an inland base has none, and the hint says
     so rather than listing nothing."""
-    from pbem.engine.problems import ProblemsError
-    from pbem.io.orders import read_orders_text
-    from pbem.io.rulesets import load_ruleset
-
     text = "power: Germany\nstanding_orders:\n  scramble:\n    - {from: Slovakia Hungary, zones: [SZ 112]}\n"
     with pytest.raises(ProblemsError) as caught:
         read_orders_text(text, "standing.yaml", load_ruleset("global-1940"))
