@@ -699,18 +699,22 @@ class Engine:
         return counts, pending
 
     def _apply_opening(self, state: State, hits: Sequence[Mapping[FireClass, int]], log: list[Event] | None) -> State:
-        aa_fired = False
+        aa_fired = bombarded = False
         for volley, h in zip(self._opening_volleys(state), hits):
             if volley.step == "bombard":
                 pending = self.rules.bombard_casualties_fire_back
+                bombarded = bombarded or not pending
                 state = self._take("defender", state, h, "bombard", pending, log)
             else:
                 aa_fired = True
                 state = self._take("attacker", state, h, "aa", False, log)
-        if self._d_aside or (aa_fired and not any(state.a)):
-            # AA went back to the board, or it destroyed every attacker: anything left to fight?
+        if self._d_aside or (aa_fired and not any(state.a)) or (bombarded and not self._d_on(state.d)):
+            # AA went back to the board, or it destroyed every attacker, or a bombardment whose
+            # casualties do not fire back destroyed every defender: anything left to fight?
             # (1942 Second Edition, Antiaircraft Artillery: with every attacking air unit gone
-            # and nothing else attacking, there is no round of combat and no defender fires)
+            # and nothing else attacking, there is no round of combat and no defender fires;
+            # Revised, Shore Bombardment: "the enemy units do not fire back", so the land units
+            # roll at no one)
             state = self._conclude(state, log)
         return state
 

@@ -187,6 +187,16 @@ def test_every_battleship_bombards_once_and_victims_do_not_fire_back():
     assert lost(out, "defender") == ["infantry"] * 3
 
 
+def test_a_bombardment_that_leaves_no_defender_ends_the_battle_before_the_land_units_roll():
+    """Shore Bombardment: "(the enemy units do not fire back)"; General Combat, Attacker or Defender
+    Loses All Units: with every defender destroyed in opening fire the combat is over, so the
+    landing force rolls no die at an empty territory."""
+    dice = Fixed({L(T, 1, "bombard"): [4]})  # no attacker or defender dice: rolling them would fail
+    out = fight(land({}, {"infantry": 1}, seaborne={"infantry": 2}, bombard=("battleship",)), dice)
+    assert out.winner == "attacker" and out.rounds == 1 and out.captured
+    assert lost(out, "defender") == ["infantry"]
+
+
 def test_no_land_unit_retreats_from_an_amphibious_assault_but_air_does():
     """Amphibious Assaults, Land Combat: "attacking land units cannot retreat (not even if they came
     from adjacent territories or moved there over land)"; air units may retreat."""
