@@ -312,8 +312,9 @@ class Mover:
                                                        "and cannot move until their new owner's next turn", "Conclude Combat, capturing a territory: its antiaircraft "
                                                        "guns and complexes change hands and stay there that turn", "", "move.captured", key="units"))
                         return None
-                    hint = ("units that moved in combat move or fought cannot move in noncombat move (air units excepted)"
-                            if phase == "noncombat" else
+                    hint = ("units that moved in combat move or fought cannot move in noncombat move (air units excepted"
+                            + ("; an antiaircraft gun that fired a rocket has fought" if w.utype(pool[0]).has("aa") else "")
+                            + ")" if phase == "noncombat" else
                             f"the other {have - len(movable)} already moved in this combat move: a unit makes one combat move, "
                             "so give the whole way in one order (via: ...) or order fewer")
                     problems.append(_problem(move, f"only {len(movable)} of the {count_of(have, utype)} in {move.frm} may still move in {phase} move", R_NONCOMBAT if phase == "noncombat" else R_COMBAT, hint, "move.already-moved", key="units"))
