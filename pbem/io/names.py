@@ -33,6 +33,12 @@ def sea_zone_number(text: str) -> int | None:
     return None
 
 
+def compact(key: str) -> str:
+    """Letters and digits only: "anti-aircraft gun" and "antiaircraft gun", "Anglo Egypt" and
+    "Anglo-Egypt" are one name however the hyphens and spaces fall."""
+    return re.sub(r"[^0-9a-z]", "", key)
+
+
 def _singular(key: str) -> str:
     for suffix, repl in (("ies", "y"), ("es", ""), ("s", "")):
         if key.endswith(suffix) and len(key) > len(suffix) + 2:
@@ -55,11 +61,16 @@ class NameTable:
         self._exact: dict[str, str] = {}
         self._prefixes = prefixes
         self._sea_zones = sea_zones
+        compacted: dict[str, set[str]] = {}
         for name, aliases in names.items():
             for key in (name, *aliases):
                 k = normalise(key)
                 self._exact.setdefault(k, name)
                 self._exact.setdefault(_singular(k), name)
+                for c in (compact(k), compact(_singular(k))):
+                    compacted.setdefault(c, set()).add(name)
+        # the compact form of a key answers only when it names one thing
+        self._compact = {c: next(iter(found)) for c, found in compacted.items() if len(found) == 1 and c}
 
     def resolve(self, text: str, *, suggest: bool = True) -> Resolution:
         """The name `text` stands for; when none, up to three look-alikes (unless `suggest` is off:
@@ -77,6 +88,9 @@ class NameTable:
         for candidate in (key, _singular(key)):
             if candidate in self._exact:
                 return Resolution(self._exact[candidate])
+        for candidate in (compact(key), compact(_singular(key))):
+            if candidate in self._compact:
+                return Resolution(self._compact[candidate])
         if self._prefixes and len(key) >= 3:
             hits = sorted({name for k, name in self._exact.items() if k.startswith(key)})
             if len(hits) == 1:
@@ -102,6 +116,33 @@ class NameTable:
         if res.suggestions:
             return "did you mean " + " or ".join(repr(s) for s in res.suggestions) + "?"
         return ""
+
+
+#: Names players use for one kind of unit whatever its rulebook calls it: a ruleset's unit known by
+#: any of a group's names is known by all of them (pbem.io.orders), unless one names another unit.
+#: Code, not data: adding a word here leaves every ruleset's data hash, and so every game, as it was.
+UNIT_SYNONYMS: tuple[tuple[str, ...], ...] = (
+    ("aa", "aaa", "aa gun", "antiaircraft gun", "antiaircraft artillery", "anti-aircraft gun",
+     "anti-aircraft artillery", "flak"),
+    ("bomber", "strategic bomber", "strat bomber", "bmb"),
+    ("tactical bomber", "tac bomber", "tac", "tactical"),
+    ("mechanized infantry", "mechanised infantry", "mech infantry", "mech inf", "mech"),
+    ("tank", "armor", "armour"),
+    ("aircraft carrier", "carrier", "cv"),
+    ("submarine", "sub", "u-boat", "uboat"),
+    ("transport", "transport ship", "troopship"),
+    ("marine", "us marine", "u.s. marine"),
+)
+
+
+def synonyms_for(keys: Iterable[str]) -> tuple[str, ...]:
+    """The UNIT_SYNONYMS groups' words for a unit known by `keys` (its name and aliases)."""
+    mine = {compact(_singular(normalise(k))) for k in keys} | {compact(normalise(k)) for k in keys}
+    out: list[str] = []
+    for group in UNIT_SYNONYMS:
+        if any(compact(_singular(normalise(word))) in mine for word in group):
+            out.extend(group)
+    return tuple(out)
 
 
 def parse_unit_list(text: str) -> list[tuple[int, str]] | None:
