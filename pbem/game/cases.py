@@ -469,12 +469,19 @@ def _units(case: Case, ruleset: Any, value: Any, where: tuple[Any, ...]) -> dict
     from pbem.io.names import parse_unit_list
     from pbem.io.orders import names_for
 
-    if isinstance(value, str) and value.strip().lower() in ("none", "nothing", ""):
+    if value is None or (isinstance(value, str) and value.strip().lower() in ("none", "nothing", "")):
         return {}
     if isinstance(value, str):
         items = parse_unit_list(value)
         if items is None:
             raise CaseError(f"{case.at(*where)}: cannot read the units {value!r}; write them as '3 infantry, 1 tank'")
+    elif isinstance(value, list):  # one entry per kind: [2 infantry, tank]
+        items = []
+        for i, entry in enumerate(value):
+            parsed = parse_unit_list(entry) if isinstance(entry, str) else None
+            if parsed is None:
+                raise CaseError(f"{case.at(*where, i)}: cannot read the units {entry!r}; write each entry as '3 infantry' or 'tank'")
+            items.extend(parsed)
     else:
         items = [(int(n), str(k)) for k, n in dict(value).items()]
     out: dict[str, int] = {}

@@ -156,6 +156,21 @@ class _Reader:
             items = parsed
         elif isinstance(value, Mapping):
             items = [(int(n), str(k)) for k, n in value.items()]
+        elif isinstance(value, (list, tuple)):
+            # a YAML list, one entry per kind: [2 infantry, tank]
+            listed: list[tuple[int, str, Path_]] = []
+            for i, entry in enumerate(value):
+                parsed = parse_unit_list(entry) if isinstance(entry, str) else None
+                if parsed is None:
+                    self.error(f"cannot read the units {shown(entry)}", (*path, i),
+                               hint="write each entry as '3 infantry' or 'tank'", code="units.syntax")
+                    continue
+                listed.extend((count, text, (*path, i)) for count, text in parsed)
+            for count, text, where in listed:
+                name = self.unit(text, where)
+                if name and count:
+                    result[name] = result.get(name, 0) + count
+            return dict(sorted(result.items()))
         else:
             return result
         for count, text in items:

@@ -36,7 +36,7 @@ LAND_NAME_FONT = 17
 SEA_NAME_FONT = 15
 HEADER = 120  # height of the title and legend band above the map, in map units
 
-from pbem.engine.unitnames import ABBREVIATIONS, abbreviation  # noqa: F401 (ABBREVIATIONS: re-exported)
+from pbem.engine.unitnames import abbreviation
 
 _NO_OVERRIDES: Mapping[str, str] = MappingProxyType({})
 

@@ -117,3 +117,16 @@ def test_the_readme_example_case_passes(tmp_path: Path) -> None:
     path = tmp_path / "readme.yaml"
     path.write_text(block.group(1))
     assert [r.line() for r in run_paths([path])] == [f"PASS {path}::a bombing raid is capped at twice the territory's value"]
+
+
+def test_units_may_be_a_list_and_an_empty_entry_means_none(tmp_path: Path) -> None:
+    """A case writes units as orders do, and also as a YAML list ([2 infantry, tank]); a power
+    given no units at all (`Soviet Union:`) has none."""
+    path = tmp_path / "case.yaml"
+    path.write_text(CASE.format(name="listed", dice='{"battle/Karelia S.S.R./round-1/attacker": [1, 6], '
+                                                   '"battle/Karelia S.S.R./round-1/defender": [6]}',
+                                expect="{units: {Karelia S.S.R.: {Germany: [2 infantry], Soviet Union: }}}")
+                    .replace("units: {Karelia S.S.R.: {Soviet Union: 1 infantry}}",
+                             "units: {Karelia S.S.R.: {Soviet Union: [infantry]}, Finland: {Germany: [2 infantry]}}")
+                    .replace("{units: 1 infantry, from: Finland", "{units: [2 infantry], from: Finland"))
+    assert lines(path) == [f"PASS {path}::listed"]

@@ -67,3 +67,14 @@ def test_a_scramble_from_an_inland_territory_says_it_has_no_sea_zone_beside_it()
         read_orders_text(text, "standing.yaml", load_ruleset("global-1940"))
     found = [p for p in caught.value.problems if p.code == "standing.scramble-zone"]
     assert found and found[0].hint == "sea zones next to it: none"
+
+
+def test_units_written_as_a_list() -> None:
+    """Units as a YAML list, one entry per kind, read as the text form; a bad entry is located."""
+    ruleset = load_ruleset("1942-2e")
+    _, orders = read_orders_text("power: Soviet Union\nround: 1\npurchase: [3 infantry, tank]\n", "o.yaml", ruleset)
+    assert dict(orders.purchase) == {"infantry": 3, "tank": 1}
+    with pytest.raises(ProblemsError) as err:
+        read_orders_text("power: Soviet Union\nround: 1\npurchase: [3 infantry, 2 tnak]\n", "o.yaml", ruleset)
+    (problem,) = err.value.problems
+    assert "unknown unit 'tnak'" in problem.message and problem.line == 3

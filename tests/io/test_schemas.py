@@ -49,7 +49,8 @@ def test_a_form_with_named_keys_is_checked_as_that_form() -> None:
 
 def test_a_value_of_no_form_says_which_forms_there_are() -> None:
     assert _said({"combat_move": [{"units": 7, "from": "a", "to": "b"}]}) == [
-        (("combat_move", 0, "units"), "units is 7, which is not text, a mapping (key: value) or nothing", "write units as text ('3 infantry, 1 tank') or as a map (infantry: 3)")]
+        (("combat_move", 0, "units"), "units is 7, which is not text, a mapping (key: value), a list or nothing",
+         "write units as text ('3 infantry, 1 tank'), as a map (infantry: 3) or as a list ([3 infantry, tank])")]
 
 
 def test_a_list_item_is_named_by_its_place_in_the_list() -> None:
