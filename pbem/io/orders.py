@@ -155,7 +155,13 @@ class _Reader:
                 return result
             items = parsed
         elif isinstance(value, Mapping):
-            items = [(int(n), str(k)) for k, n in value.items()]
+            items = []
+            for k, n in value.items():
+                if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+                    self.error(f"{shown(k)} is {shown(n)}, not a number of units", (*path, k),
+                               hint=f"write it as {{{k}: 2}}", code="units.syntax")
+                    continue
+                items.append((n, str(k)))
         elif isinstance(value, (list, tuple)):
             # a YAML list, one entry per kind: [2 infantry, tank]
             listed: list[tuple[int, str, Path_]] = []
@@ -285,7 +291,7 @@ def _purchase(reader: "_Reader", ruleset: Ruleset, power: str | None, value: Any
         return reader.units(value, ("purchase",)), {}
     if value is None:
         return {}, {}
-    if not isinstance(value, Mapping) or not all(isinstance(v, (Mapping, str)) or v is None for v in value.values()):
+    if not isinstance(value, Mapping) or not all(isinstance(v, (Mapping, str, list)) or v is None for v in value.values()):
         reader.error(f"{power} buys for each of its countries ({', '.join(countries)})", ("purchase",),
                      hint=f"write purchase: {{{countries[0]}: {{infantry: 2}}, {countries[1]}: '1 fighter'}}", code="purchase.by-country")
         return {}, {}

@@ -78,3 +78,21 @@ def test_units_written_as_a_list() -> None:
         read_orders_text("power: Soviet Union\nround: 1\npurchase: [3 infantry, 2 tnak]\n", "o.yaml", ruleset)
     (problem,) = err.value.problems
     assert "unknown unit 'tnak'" in problem.message and problem.line == 3
+    # a power of several countries lists each country's purchase the same way (Pacific)
+    _, orders = read_orders_text("power: Great Britain\nround: 1\npurchase: {India: [2 infantry], Australia: 1 tank}\n",
+                                 "o.yaml", load_ruleset("pacific-2001"))
+    assert dict(orders.purchase) == {"infantry": 2, "tank": 1}
+
+
+def test_a_count_that_is_no_number_is_an_error_not_a_crash() -> None:
+    """The standing orders fuzz found `liberation_units: {tank: [1]}` past a schema that let any
+    mapping through, and a TypeError out of the reader.  The schema now holds every units value to
+    one form, and the reader reports a bad count wherever a schema might still let one by."""
+    from pbem.io.orders import _Reader
+    from pbem.io.schemas import check
+
+    reader = _Reader(load_ruleset("global-1940-ams"))
+    assert reader.units({"tank": [1], "infantry": 2}, ("standing_orders", "liberation_units")) == {"infantry": 2}
+    assert [p.code for p in reader.problems] == ["units.syntax"] and "not a number of units" in reader.problems[0].message
+    problems = check("standing", {"power": "France", "standing_orders": {"liberation_units": {"tank": [1]}}})
+    assert problems and "tank is [1]" in problems[0].message
