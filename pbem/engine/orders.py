@@ -171,7 +171,8 @@ class KamikazeOrder:
 @dataclass(frozen=True)
 class ScrambleOrder:
     """1940, Scramble: when the mover attacks (or assaults from) one of `zones` (empty: any sea zone
-    next to `base`), up to `count` fighters and tactical bombers of the base rise into it."""
+    next to `base`), up to `count` fighters and tactical bombers of the base rise into them, the
+    first zone by name first; the base's limit (three) is shared by every order from it."""
 
     base: str
     zones: tuple[str, ...] = ()

@@ -70,12 +70,13 @@ def scramble(turn: Turn) -> None:
             base = order.base
             if not _base_ready(w, base, rule.base_tag) or not w.is_friendly(w.control.get(base), power):
                 continue
+            by_order = 0  # an order's count is its own; the base's three are shared by every order from it
             for zone in sorted(zones):
                 if (order.zones and zone not in order.zones) or not w.board.are_adjacent(base, zone):
                     continue
                 if area is not None and zone not in area:
                     continue
-                room = min(order.count, rule.per_base) - sent.get(base, 0)
+                room = min(order.count - by_order, rule.per_base - sent.get(base, 0))
                 ready = sorted((u for u in w.units_at(base) if u.owner == power and w.utype(u).lands_on_carriers
                                 and u.mission is None), key=lambda u: u.id)[:max(0, room)]
                 if not ready:
@@ -83,6 +84,7 @@ def scramble(turn: Turn) -> None:
                 for u in ready:
                     u.space, u.mission, u.scrambled_from = zone, MISSION, base
                 sent[base] = sent.get(base, 0) + len(ready)
+                by_order += len(ready)
                 counts: dict[str, int] = {}
                 for u in ready:
                     counts[u.type] = counts.get(u.type, 0) + 1
