@@ -312,7 +312,10 @@ class Mover:
                                                        "and cannot move until their new owner's next turn", "Conclude Combat, capturing a territory: its antiaircraft "
                                                        "guns and complexes change hands and stay there that turn", "", "move.captured", key="units"))
                         return None
-                    hint = ("units that moved in combat move or fought cannot move in noncombat move (air units excepted"
+                    spent = [u for u in pool if u.phase == phase and u.moved >= self._movement(u) and not u.fought]
+                    hint = (f"{count_of(len(spent), utype)} there already used {'its' if len(spent) == 1 else 'their'} "
+                            f"whole movement this turn" if phase == "noncombat" and spent else
+                            "units that moved in combat move or fought cannot move in noncombat move (air units excepted"
                             + ("; an antiaircraft gun that fired a rocket has fought" if w.utype(pool[0]).has("aa") else "")
                             + ")" if phase == "noncombat" else
                             f"the other {have - len(movable)} already moved in this combat move: a unit makes one combat move, "

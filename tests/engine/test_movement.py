@@ -273,6 +273,18 @@ def test_a_unit_moved_twice_in_combat_move_gets_a_combat_move_hint() -> None:
     assert moved and "noncombat" not in (moved[0].hint or "") and "one combat move" in (moved[0].hint or "")
 
 
+def test_a_noncombat_move_given_in_legs_past_the_movement_says_it_is_spent() -> None:
+    """Units may make their noncombat move in legs; a leg past their movement is refused, and the
+    hint names the spent movement, not combat (which they never saw)."""
+    st = state(turn="Soviet Union")
+    body = ("noncombat_move:\n  - {units: 2 tank, from: Russia, to: Kazakh S.S.R.}\n"
+            "  - {units: 2 tank, from: Kazakh S.S.R., to: Novosibirsk}\n"
+            "  - {units: 2 tank, from: Novosibirsk, to: Evenki National Okrug}\n")
+    problems = validate(st, "Soviet Union", body)
+    moved = [p for p in problems if p.code == "move.already-moved"]
+    assert moved and moved[0].hint == "2 tanks there already used their whole movement this turn"
+
+
 def test_counts_in_messages_read_as_english() -> None:
     """Messages say "0 tanks" and "1 fighter", as players write (issue 14: plurals read as English)."""
     st = state(turn="Germany")
