@@ -42,11 +42,13 @@ class Interjection:
     move and its combat: the first of `power`'s standing `conditional_moves` whose `when_attacked`
     space is attacked, a noncombat move of one step into that friendly space or out of it (leaving
     at least one friendly unit behind).  `once`: its key in `GameState.pending["once"]`; `reason`
-    names the rule in the turn report."""
+    names the rule in the turn report; `air_to_sea`: whether air units may make it into a sea zone
+    (Revised's FAQ on Enigma Decoded: no)."""
 
     power: str
     once: str
     reason: str
+    air_to_sea: bool
 
 
 # What a moving carrier does with its owner's air units still aboard (MovementRules)

@@ -19,7 +19,7 @@ from pbem.engine.model import GameState
 from pbem.engine.movement import R_AIR, R_END_IN_COMBAT, R_TRANSPORT, Mover
 from pbem.engine.orders import Boarding, Move, Orders, StandingOrders
 from pbem.engine.problems import Problem
-from pbem.engine.words import article, count_of, possessive
+from pbem.engine.words import article, count_of, plural, possessive
 from pbem.engine.words import units_text as _units_text
 from pbem.engine.ruleset import Ruleset
 from pbem.engine.economy import income as national_income
@@ -179,7 +179,7 @@ class Turn:
             for entry in standing.conditional_moves:
                 if entry.when_attacked not in attacked:
                     continue
-                why = self._interjection(grant.power, entry)
+                why = self._interjection(grant, entry)
                 if why:
                     self.log.notes.append(f"{grant.reason}: {grant.power}'s move of {_units_text(entry.units)} from {entry.frm} to {entry.to} cannot be made: {why}")
                     continue
@@ -188,14 +188,18 @@ class Turn:
                 self.log.notes.append(f"{grant.reason}: {grant.power} moves {_units_text(entry.units)} from {entry.frm} to {entry.to}, {entry.when_attacked} being attacked by {w.power}")
                 break
 
-    def _interjection(self, power: str, entry: Any) -> str:
-        """Make one conditional move for `power`; what forbids it, or "" once made."""
+    def _interjection(self, grant: Any, entry: Any) -> str:
+        """Make one conditional move for `grant.power`; what forbids it, or "" once made."""
         w = self.w
+        power = grant.power
         target = entry.when_attacked
         if target not in (entry.frm, entry.to):
             return f"it neither enters nor leaves {target}"
         if not w.board.are_adjacent(entry.frm, entry.to):
             return f"{entry.frm} and {entry.to} are not adjacent"
+        air = [t for t in entry.units if self.ruleset.units[t].domain == "air"]
+        if air and w.is_sea(entry.to) and not grant.air_to_sea:
+            return f"{' and '.join(plural(t) for t in air)} do not move to a sea zone by {grant.reason}"
         if w.space(entry.to).is_land and not w.is_friendly_territory(entry.to, of=power):
             return f"{entry.to} is not friendly to {power}"
         if entry.frm == target:

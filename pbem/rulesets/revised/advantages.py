@@ -240,9 +240,10 @@ def commands(options: Mapping[str, object], power: str) -> frozenset[str]:
 
 def interjections(options: Mapping[str, object], power: str) -> list[Interjection]:
     """Enigma Decoded: "Once per game, when Germany finishes its combat move phase but before its
-    conduct combat phase, you may make one special move" - the U.K.'s standing order `enigma:`."""
+    conduct combat phase, you may make one special move" - the U.K.'s standing order `enigma:`.
+    FAQ: "Does the Enigma Decoded rule allow fighters to move into an adjacent sea zone? ... No"."""
     if options.get("enigma_decoded") is True and power == "Germany":
-        return [Interjection("United Kingdom", "enigma_decoded", "Enigma Decoded")]
+        return [Interjection("United Kingdom", "enigma_decoded", "Enigma Decoded", air_to_sea=False)]
     return []
 
 
