@@ -289,6 +289,9 @@ class Mover:
                 movable = [u for u in pool if self.may_move_in_noncombat(u)
                            or (offloading and u.carrier is not None and u.loaded_phase == "noncombat")
                            or self._continues(u, phase)]
+                # another power's units this one commands (Rules.hooks.commands, Revised's Joint
+                # Strike) move in noncombat only to land those that attacked
+                movable = [u for u in movable if u.owner not in w.commanded or u.phase == "combat"]
             else:
                 movable = [u for u in pool if (u.phase is None and not u.fought)
                            or (offloading and u.carrier is not None and u.loaded_phase == "combat")
@@ -313,8 +316,11 @@ class Mover:
                                                        "guns and complexes change hands and stay there that turn", "", "move.captured", key="units"))
                         return None
                     spent = [u for u in pool if u.phase == phase and u.moved >= self._movement(u) and not u.fought]
+                    idle = [u for u in pool if u.owner in w.commanded and u.phase != "combat"]
                     hint = (f"{count_of(len(spent), utype)} there already used {'its' if len(spent) == 1 else 'their'} "
                             f"whole movement this turn" if phase == "noncombat" and spent else
+                            f"in noncombat move only {possessive(idle[0].owner)} {plural(utype)} that attacked may move, to land"
+                            if phase == "noncombat" and idle else
                             "units that moved in combat move or fought cannot move in noncombat move (air units excepted"
                             + ("; an antiaircraft gun that fired a rocket has fought" if w.utype(pool[0]).has("aa") else "")
                             + ")" if phase == "noncombat" else

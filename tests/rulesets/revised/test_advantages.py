@@ -524,6 +524,22 @@ def test_joint_strike_uk_skips_combat_and_the_us_fights_with_british_units_once_
     assert codes(validate(later, "United Kingdom", body, options=on)) == ["declare.used"]
 
 
+def test_joint_strike_lands_only_the_british_air_units_that_attacked():
+    """Joint Strike: the U.S. moves British units in its combat move; in noncombat move it may only
+    land the British air units that attacked, not move one that stayed home (README, Joint Strike)."""
+    on = {"joint_strike": True}
+    us = state(turn="United States", ruleset=R, clear=("Karelia S.S.R.", "Archangel"), control={"Karelia S.S.R.": "Germany"},
+               units={"Karelia S.S.R.": {"Germany": {"infantry": 1}}, "Archangel": {"United Kingdom": {"infantry": 1, "fighter": 2}}})
+    us = replace(us, pending={"declared": {"joint_strike": "United Kingdom"}, "once": ["joint_strike"]})
+    strike = ("combat_move:\n  - {units: 1 infantry, from: Archangel, to: Karelia S.S.R., owner: United Kingdom}\n"
+              "  - {units: 1 fighter, from: Archangel, to: Karelia S.S.R., owner: United Kingdom}\n"
+              "noncombat_move:\n  - {units: 1 fighter, from: Karelia S.S.R., to: Archangel, owner: United Kingdom}\n")
+    assert validate(us, "United States", strike, options=on) == []
+    idle = strike + "  - {units: 1 fighter, from: Archangel, to: Karelia S.S.R., owner: United Kingdom}\n"
+    (problem,) = validate(us, "United States", idle, options=on)
+    assert problem.code == "move.already-moved" and "only United Kingdom's fighters that attacked" in (problem.hint or "")
+
+
 def test_nonaggression_treaty_the_soviet_player_chooses_where_the_infantry_go():
     """Nonaggression Treaty, FAQ: "What if the Japanese player attacks two or more red territories on
     the same turn?" - the Soviet player chooses; made in advance in the standing orders
