@@ -61,7 +61,7 @@ def _open(game_dir: str) -> Any:
 @click.option("--ruleset", "ruleset_id", default="1942-2e", show_default=True, help="Rule system id: `pbem ruleset list` names them.")
 @click.option("--player", "players", multiple=True, metavar="POWER=EMAIL", help="A power and its player's address; repeat for each.")
 @click.option("--id", "game_id", default=None, help="Game id (default: the directory's name).")
-@click.option("--option", "options", multiple=True, metavar="NAME=VALUE", help="A rule option, e.g. victory=total or low_luck=true.")
+@click.option("--option", "options", multiple=True, metavar="NAME=VALUE", help="A rule option, e.g. victory=total or low_luck=true (a bare name, low_luck, is NAME=true).")
 @click.option("--dice", "dice_mode", type=click.Choice(["committed", "local"]), default="committed", show_default=True,
               help="committed: a hash chain whose secret stays with the adjudicator; local: a fixed public seed (friendly games).")
 @click.option("--seed", default=None, help="With --dice local: the seed text.")
@@ -86,7 +86,11 @@ def new(directory: str, ruleset_id: str, players: tuple[str, ...], game_id: str 
     parsed_options: dict[str, Any] = {}
     for item in options:
         if "=" not in item:
-            raise GameError(f"--option {item!r}: write NAME=VALUE, e.g. --option victory=total")
+            # a bare name switches an on/off option on (--option radar); new_game checks the name
+            if not item.strip() or any(c.isspace() for c in item.strip()):
+                raise GameError(f"--option {item!r}: write NAME=VALUE, e.g. --option victory=total")
+            parsed_options[item.strip()] = True
+            continue
         name, value = item.split("=", 1)
         parsed_options[name.strip()] = yaml.safe_load(value)
     hosting = None

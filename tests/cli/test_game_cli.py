@@ -133,6 +133,17 @@ def test_a_misspelt_rule_option_gets_a_did_you_mean(tmp_path: Path) -> None:
     assert not (tmp_path / "g").exists()
 
 
+def test_a_bare_option_name_switches_it_on(tmp_path: Path) -> None:
+    """`--option radar` is `--option radar=true`; a bare name of an option that is no switch is
+    refused with what it can be, and nothing is written."""
+    result = CliRunner().invoke(cli, ["new", str(tmp_path / "g"), "--ruleset", "revised", "--option", "radar"])
+    assert result.exit_code == 0, result.output
+    assert "radar: true" in (tmp_path / "g" / "game.yaml").read_text()
+    result = CliRunner().invoke(cli, ["new", str(tmp_path / "h"), "--ruleset", "revised", "--option", "victory"])
+    assert result.exit_code != 0 and "allowed: minor, major, total" in result.output
+    assert not (tmp_path / "h").exists()
+
+
 def test_map_png_is_drawn_at_the_width_asked(game: Path, tmp_path: Path) -> None:
     """`pbem map --out FILE.png` is forum-sized by default and as wide as `--width` asks."""
     import struct
