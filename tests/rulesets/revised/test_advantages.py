@@ -146,6 +146,23 @@ def test_nonaggression_treaty_four_infantry_at_the_first_japanese_attack_on_a_re
     assert broken.state.pending["once"] == ["nonaggression_treaty"]
 
 
+def test_nonaggression_treaty_faq_sea_battles_and_non_red_territories_leave_it_in_force():
+    """FAQ, USSR: the Soviet Union breaks the treaty attacking any Japanese unit, "The only exception
+    is an attack against Japanese naval units. The combat must take place in a land territory";
+    Japan "could attack USSR troops in non-red territories without breaking the treaty"."""
+    on = {"nonaggression_treaty": True}
+    at_sea = state(turn="Soviet Union", ruleset=R, clear=("SZ 62", "SZ 63"),
+                   units={"SZ 63": {"Soviet Union": {"submarine": 1}}, "SZ 62": {"Japan": {"transport": 1}}})
+    sank = play(at_sea, "Soviet Union", "combat_move:\n  - {units: 1 submarine, from: SZ 63, to: SZ 62}\n",
+                dice={"battle/SZ 62/round-1/surprise-attacker": [1]}, options=on)
+    assert units_at(sank.state, "SZ 62", "Japan") == {} and "nonaggression_treaty" not in (sank.state.pending.get("once") or [])
+    in_china = state(turn="Japan", ruleset=R, clear=("China", "Manchuria"), control={"China": "Soviet Union"},
+                     units={"China": {"Soviet Union": {"infantry": 1}}, "Manchuria": {"Japan": {"infantry": 2}}})
+    won = play(in_china, "Japan", "combat_move:\n  - {units: 2 infantry, from: Manchuria, to: China}\n",
+               dice={"battle/China/round-1/attacker": [1, 6], "battle/China/round-1/defender": [6]}, options=on)
+    assert units_at(won.state, "China", "Soviet Union") == {} and "nonaggression_treaty" not in (won.state.pending.get("once") or [])
+
+
 # --- Advantages that lend movement (Rules.hooks.movement_bonus) ----------------------------------------
 
 
