@@ -220,6 +220,11 @@ def test_panzerblitz_tanks_move_one_after_a_one_round_win():
                   "battle/Caucasus/round-2/attacker": [1, 6], "battle/Caucasus/round-2/defender": [6]}
     slow = play(st, "Germany", body, dice=two_rounds, options=on)
     assert units_at(slow.state, "Caucasus", "Germany") == {"tank": 2} and slow.log.skipped
+    # FAQ: "Normal noncombat movement rules still apply": the extra move enters no enemy territory,
+    # not even an empty one.
+    onward = ("combat_move:\n  - {units: 2 tank, from: Ukraine S.S.R., to: Caucasus}\n"
+              "noncombat_move:\n  - {units: 1 tank, from: Caucasus, to: Kazakh S.S.R.}\n")
+    assert "move.noncombat-hostile" in codes(validate(replace(st, control={**st.control, "Kazakh S.S.R.": "Soviet Union"}), "Germany", onward, options=on))
 
 
 # --- Declarations (Rules.hooks.declarations) -----------------------------------------------------------
