@@ -171,6 +171,11 @@ class Turn:
         w = self.w
         plan = BattlePlan.from_world(w, self.orders, self.standing)
         attacked = {*plan.land, *plan.sea, *plan.raids}
+        # a sea zone the mover's ships entered in combat move is attacked even if it held no enemy
+        # (Revised FAQ, Enigma Decoded: "includes any sea zone, regardless of whether it contains
+        # British units")
+        attacked |= {u.space for u in w.units.values() if u.owner == w.power and u.phase == "combat"
+                     and w.is_sea(u.space) and w.utype(u).domain == "sea"}
         for grant in hook(self.options, w.power):
             used = set(w.pending.get("once", []) or [])  # type: ignore[call-overload]
             standing = self.standing.get(grant.power)
