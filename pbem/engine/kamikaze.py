@@ -50,7 +50,12 @@ def plan_strikes(turn: Turn, attacked: frozenset[str] = frozenset()) -> dict[str
         return {}
     left = tokens_left(turn)
     plan: dict[str, list[Unit]] = {}
-    for zone in sorted(z for z, s in w.board.spaces.items() if s.kamikaze):
+
+    def priority(zone: str) -> tuple[int, str]:
+        # when the kamikaze left are too few for every zone, the zones of the earlier entries go first
+        return next((i for i, o in enumerate(so.kamikaze) if not o.zones or zone in o.zones), len(so.kamikaze)), zone
+
+    for zone in sorted((z for z, s in w.board.spaces.items() if s.kamikaze), key=priority):
         if left <= 0:
             break
         ships = [u for u in w.units_at(zone) if w.is_enemy(u.owner, k.power) and not u.submerged
