@@ -239,6 +239,11 @@ class Engine:
             state = self._aa_alone(state)
             if not self._d_on(state.d) and not (self._d_aside and self._opening_volleys(state)):
                 return state._replace(over="attacker", no_combat=True)
+        elif (any(state.a) and self._d_on(state.d) and not self.battle.sacrifices
+              and self._winner(state, False) == "none"):
+            # Condition A before any die: nothing on either side can ever hit the other (1942:
+            # aircraft against a lone submarine with no destroyer), so no one rolls
+            return state._replace(over="none")
         return state
 
     def _d_on(self, d: Sequence[int]) -> bool:
