@@ -793,13 +793,19 @@ def _without_sacrificed(outcome: cm.BattleOutcome) -> cm.BattleOutcome:
 
 
 def _take(units: list[Unit], lost: cm.Counts, w: World, prefer_empty: bool, aboard: Aboard,
-          aloft: frozenset[int] = frozenset()) -> None:
-    """Removes the casualties; `aloft`: aircraft aboard that are in the air though they do not fight."""
+          aloft: frozenset[int] = frozenset(), seaborne_lost: cm.Counts | None = None) -> None:
+    """Removes the casualties; `aloft`: aircraft aboard that are in the air though they do not fight;
+    `seaborne_lost`: how many of them are seaborne (or airborne) land units, as the battle chose."""
     for owner, by_type in lost.items():
         for utype, n in by_type.items():
             pool = [u for u in units if u.owner == owner and u.type == utype and u.id in w.units]
             # Which of several identical units dies: empty transports first for the defender.
             pool.sort(key=lambda u: (len(w.cargo_of(u)) if prefer_empty else 0, -u.id if not prefer_empty else u.id))
+            if seaborne_lost is not None:
+                landed = [u for u in pool if u.seaborne_from or u.mission == "airborne"]
+                overland = [u for u in pool if not (u.seaborne_from or u.mission == "airborne")]
+                k = min(seaborne_lost.get(owner, {}).get(utype, 0), n)
+                pool = landed[:k] + overland[:n - k] + landed[k:] + overland[n - k:]
             for u in pool[:n]:
                 # Air units that fought from a sunk carrier are in the air: they survive it unless
                 # they were hit themselves (then they are among the losses).
@@ -841,7 +847,7 @@ def _apply(turn: Turn, space: str, attackers: list[Unit], defenders: list[Unit],
                        key=lambda c: (c.id != w.units[i].carrier, not c.damaged, c.id))
         if decks:
             hosts[i] = decks[0].type
-    _take(attackers, outcome.attacker_lost, w, prefer_empty=False, aboard=aboard)
+    _take(attackers, outcome.attacker_lost, w, prefer_empty=False, aboard=aboard, seaborne_lost=outcome.seaborne_lost)
     _take(defenders, outcome.defender_lost, w, prefer_empty=True, aboard=aboard, aloft=aloft)
     _sink_grounded(w, space, grounded, aboard, hosts)
     _mark_damaged(w, attackers + defenders, outcome)

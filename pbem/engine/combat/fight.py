@@ -118,6 +118,12 @@ def outcome_of(engine: Engine, state: State, events: tuple[Event, ...], rounds: 
     retreated = _counts(engine, "attacker", state.a_retreated)
     a_lost = _minus(a_start, a_surv)
     d_lost = _minus(d_start, d_surv)
+    seaborne_lost: dict[str, dict[str, int]] = {}
+    for i, c in enumerate(engine.a_cats):
+        n = engine.a_start[i] - state.a[i] - state.a_retreated[i] - state.a_submerged[i]
+        if c.seaborne and n > 0:
+            seaborne_lost.setdefault(c.owner, {})
+            seaborne_lost[c.owner][c.unit] = seaborne_lost[c.owner].get(c.unit, 0) + n
     sacrificed: dict[str, dict[str, int]] = {}
     if rounds:  # they fired in round 1's opening fire
         for s in engine.sacrifices:
@@ -141,6 +147,7 @@ def outcome_of(engine: Engine, state: State, events: tuple[Event, ...], rounds: 
         events=events,
         defaults_used=defaults_used(engine),
         sacrificed=sacrificed,
+        seaborne_lost=seaborne_lost,
     )
 
 

@@ -327,3 +327,6 @@ class BattleOutcome:
     events: tuple[Event, ...]
     defaults_used: tuple[str, ...]
     sacrificed: Counts = field(default_factory=dict)  # Battle.sacrifices, also in *_lost
+    # the attacker's losses among its seaborne (or airborne) land units, also in attacker_lost: the
+    # board must lose those units, not overland ones of the same type, or the two stories part
+    seaborne_lost: Counts = field(default_factory=dict)
