@@ -799,8 +799,10 @@ def _take(units: list[Unit], lost: cm.Counts, w: World, prefer_empty: bool, aboa
     for owner, by_type in lost.items():
         for utype, n in by_type.items():
             pool = [u for u in units if u.owner == owner and u.type == utype and u.id in w.units]
-            # Which of several identical units dies: empty transports first for the defender.
-            pool.sort(key=lambda u: (len(w.cargo_of(u)) if prefer_empty else 0, -u.id if not prefer_empty else u.id))
+            # Which of several identical units dies: empty transports first, a strong player's
+            # choice on either side (the attacker's cargo includes the land units it carries to an
+            # amphibious assault from this zone)
+            pool.sort(key=lambda u: (_carried(w, u), u.id if prefer_empty else -u.id))
             if seaborne_lost is not None:
                 landed = [u for u in pool if u.seaborne_from or u.mission == "airborne"]
                 overland = [u for u in pool if not (u.seaborne_from or u.mission == "airborne")]
@@ -815,6 +817,12 @@ def _take(units: list[Unit], lost: cm.Counts, w: World, prefer_empty: bool, aboa
                         rider.carrier = None
                 _went_down(w, u, aboard)
                 w.remove(u)
+
+
+def _carried(w: World, host: Unit) -> int:
+    """The land and air units a ship carries, with those it carries to a landing from its zone."""
+    return len(w.cargo_of(host)) + sum(1 for r in w.units.values() if r.came_by == host.id and r.seaborne_from == host.space
+                                       and r.space != host.space)
 
 
 def _went_down(w: World, host: Unit, aboard: Aboard) -> None:
