@@ -799,10 +799,12 @@ def _take(units: list[Unit], lost: cm.Counts, w: World, prefer_empty: bool, aboa
     for owner, by_type in lost.items():
         for utype, n in by_type.items():
             pool = [u for u in units if u.owner == owner and u.type == utype and u.id in w.units]
-            # Which of several identical units dies: empty transports first, a strong player's
-            # choice on either side (the attacker's cargo includes the land units it carries to an
+            # Which of several identical units dies, as a strong player chooses: empty transports
+            # first on either side (the attacker's cargo includes the land units it carries to an
             # amphibious assault from this zone)
-            pool.sort(key=lambda u: (_carried(w, u), u.id if prefer_empty else -u.id))
+            # ...and of air units the one with the least movement left, the least able to fly home
+            pool.sort(key=lambda u: (_carried(w, u), -u.moved if w.utype(u).domain == "air" else 0,
+                                     u.id if prefer_empty else -u.id))
             if seaborne_lost is not None:
                 landed = [u for u in pool if u.seaborne_from or u.mission == "airborne"]
                 overland = [u for u in pool if not (u.seaborne_from or u.mission == "airborne")]
