@@ -799,10 +799,9 @@ def _take(units: list[Unit], lost: cm.Counts, w: World, prefer_empty: bool, aboa
     for owner, by_type in lost.items():
         for utype, n in by_type.items():
             pool = [u for u in units if u.owner == owner and u.type == utype and u.id in w.units]
-            # Which of several identical units dies, as a strong player chooses: empty transports
-            # first on either side (the attacker's cargo includes the land units it carries to an
-            # amphibious assault from this zone)
-            # ...and of air units the one with the least movement left, the least able to fly home
+            # Which of several identical units dies, as a strong player chooses: the transport
+            # carrying least first on either side (the attacker's load includes the land units it
+            # carries to a landing from this zone), and the air unit least able to fly home
             pool.sort(key=lambda u: (_carried(w, u), -u.moved if w.utype(u).domain == "air" else 0,
                                      u.id if prefer_empty else -u.id))
             if seaborne_lost is not None:

@@ -315,21 +315,26 @@ class Mover:
                                                        "and cannot move until their new owner's next turn", "Conclude Combat, capturing a territory: its antiaircraft "
                                                        "guns and complexes change hands and stay there that turn", "", "move.captured", key="units"))
                         return None
-                    spent = [u for u in pool if u.phase == phase and u.moved >= self._movement(u) and not u.fought]
-                    idle = [u for u in pool if u.owner in w.commanded and u.phase != "combat"]
-                    hint = (f"{count_of(len(spent), utype)} there already used {'its' if len(spent) == 1 else 'their'} "
-                            f"whole movement this turn" if phase == "noncombat" and spent else
-                            f"in noncombat move only {possessive(idle[0].owner)} {plural(utype)} that attacked may move, to land"
-                            if phase == "noncombat" and idle else
-                            "units that moved in combat move or fought cannot move in noncombat move (air units excepted"
-                            + ("; an antiaircraft gun that fired a rocket has fought" if w.utype(pool[0]).has("aa") else "")
-                            + ")" if phase == "noncombat" else
+                    hint = (self._why_not_in_noncombat(pool, utype) if phase == "noncombat" else
                             f"the other {have - len(movable)} already moved in this combat move: a unit makes one combat move, "
                             "so give the whole way in one order (via: ...) or order fewer")
                     problems.append(_problem(move, f"only {len(movable)} of the {count_of(have, utype)} in {move.frm} may still move in {phase} move", R_NONCOMBAT if phase == "noncombat" else R_COMBAT, hint, "move.already-moved", key="units"))
                 return None
             chosen.extend(movable[:count])
         return chosen
+
+    def _why_not_in_noncombat(self, pool: list[Unit], utype: str) -> str:
+        """The hint for units in `pool` that may not make this noncombat move: movement spent, a
+        commanded power's unit that did not attack, or having moved or fought in combat."""
+        w = self.w
+        spent = [u for u in pool if u.phase == "noncombat" and u.moved >= self._movement(u) and not u.fought]
+        if spent:
+            return f"{count_of(len(spent), utype)} there already used {'its' if len(spent) == 1 else 'their'} whole movement this turn"
+        idle = [u for u in pool if u.owner in w.commanded and u.phase != "combat"]
+        if idle:
+            return f"in noncombat move only {possessive(idle[0].owner)} {plural(utype)} that attacked may move, to land"
+        rocket = "; an antiaircraft gun that fired a rocket has fought" if w.utype(pool[0]).has("aa") else ""
+        return f"units that moved in combat move or fought cannot move in noncombat move (air units excepted{rocket})"
 
     def _carried_away(self, utype: str, space: str) -> str:
         """Why units that stood in `space` are gone: a carrier or transport took them along."""

@@ -24,7 +24,7 @@ from pbem.engine.words import units_text as _units_text
 from pbem.engine.ruleset import Ruleset
 from pbem.engine.economy import income as national_income
 from pbem.engine.economy import convoy_centre_income, tribute_owed
-from pbem.engine.rules import Rules
+from pbem.engine.rules import Interjection, Rules
 from pbem.engine.world import Unit, World
 
 R_PURCHASE = "Purchase Units"
@@ -193,7 +193,7 @@ class Turn:
                 self.log.notes.append(f"{grant.reason}: {grant.power} moves {_units_text(entry.units)} from {entry.frm} to {entry.to}, {entry.when_attacked} being attacked by {w.power}")
                 break
 
-    def _interjection(self, grant: Any, entry: Any) -> str:
+    def _interjection(self, grant: Interjection, entry: Any) -> str:
         """Make one conditional move for `grant.power`; what forbids it, or "" once made."""
         w = self.w
         power = grant.power
