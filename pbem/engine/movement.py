@@ -1126,9 +1126,10 @@ class Mover:
             if hid is None:
                 return [_problem(move, "these land units are not aboard a transport", R_TRANSPORT, "", "move.offload-not-aboard", key="units")]
             host = w.units[hid]
-            if move.phase == "noncombat" and host.offloaded_phase == "combat":
-                # 1942 Second Edition and Revised, Transports: once it offloads, a transport cannot
-                # move, load or offload again that turn, so an assault's transport is done
+            if (move.phase == "noncombat" and host.offloaded_phase == "combat"
+                    and not (w.rules.movement.offloads_again_after_assault and host.offloaded_to == move.to)):
+                # once it offloads, a transport cannot move, load or offload again that turn, so an
+                # assault's transport is done (Revised: but more may offload into the same territory)
                 return [_problem(move, f"this transport offloaded in the combat move (into {host.offloaded_to}): it cannot "
                                        "offload again this turn", R_TRANSPORT, "offload the rest on a later turn", "move.offload-twice")]
             if host.offloaded_to and host.offloaded_to != move.to and not self._may_assault_again(host, move.phase):

@@ -116,6 +116,11 @@ class MovementRules:
     # What a transport that moved or fought in combat may do in noncombat move: nothing (1942), or
     # load or offload in place, one of the two, unless it retreated (Revised, DIGEST §5 REV.4).
     transport_after_combat: Literal["nothing", "load_or_offload"]
+    # May a transport whose cargo made an amphibious assault offload more into that same territory
+    # in noncombat move?  True: Revised FAQ ("one unit may offload during an amphibious assault,
+    # while another may offload into the same territory during the noncombat move"); False: an
+    # assault's transport is done for the turn.
+    offloads_again_after_assault: bool
     # A transport that starts the turn in a sea zone with enemy ships: "as_any" - once the zone is
     # clear it loads and offloads there as any transport that fought (1942: "you cannot load units
     # while in a hostile sea zone", no more); "never" - it "may not load or unload in that sea zone"

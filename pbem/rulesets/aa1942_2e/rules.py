@@ -59,6 +59,9 @@ RULES = Rules(
         # Noncombat Move: transports "can load or offload cargo, unless they loaded, moved, offloaded, or
         # were involved in combat" earlier in the turn.
         transport_after_combat="nothing",
+        # Transports, bridging: "once it offloads, it cannot move, load, or offload again that turn";
+        # an assault's transport is held to the same.
+        offloads_again_after_assault=False,
         # Sea Units Starting in Hostile Sea Zones: "you cannot load units while in a hostile sea zone",
         # nothing more; after combat `transport_after_combat` rules it.
         transport_from_hostile_start="as_any",

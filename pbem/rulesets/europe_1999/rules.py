@@ -78,6 +78,9 @@ RULES = Rules(
         # both) on the turn during which the battle took place. Transports that retreat from a sea
         # battle during an Amphibious Assault may not unload on that turn."
         transport_after_combat="load_or_offload",
+        # Amphibious Assaults: "Each transport can only unload into one territory"; nothing lets the
+        # assault's transport unload again: it is done for the turn.
+        offloads_again_after_assault=False,
         # Transports: "A transport that starts a turn with enemy ships in the same sea zone may not load
         # or unload in that sea zone. It may move out of an enemy-filled sea zone and into a friendly or
         # empty zone, where it may load or unload normally."

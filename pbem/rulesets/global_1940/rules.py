@@ -59,6 +59,9 @@ RULES = Rules(
         transport_combat_move_in_legs=False,
         # "An amphibious assault is a combat move, so the transport cannot move in noncombat afterwards".
         transport_after_combat="nothing",
+        # E33: "Whenever a transport offloads, it cannot move again"; an assault is a combat move (E14):
+        # its transport is done for the turn.
+        offloads_again_after_assault=False,
         # Transports (E14): "A transport cannot load units while in a hostile sea zone", nothing more.
         transport_from_hostile_start="as_any",
         # The AMS guide (E33) says only that transports may be chosen as casualties last.

@@ -69,6 +69,8 @@ RULES = Rules(
         transport_combat_move_in_legs=True,
         # Transports: after combat it "may load OR unload" and may not move.
         transport_after_combat="load_or_offload",
+        # Nothing lets an assault's transport unload again in non-combat movement: done for the turn.
+        offloads_again_after_assault=False,
         # Transports: "A transport that starts a turn with enemy ships in the same sea zone may not load
         # or unload in that sea zone, unless an Amphibious Assault is being made."
         transport_from_hostile_start="assault_only",

@@ -93,6 +93,9 @@ RULES = Rules(
         # Noncombat Move, Transports, and the FAQ: a transport that moved or fought in combat may not
         # move again but may load OR offload in place, unless it retreated (DIGEST §5 REV.4).
         transport_after_combat="load_or_offload",
+        # FAQ, Transports and Carriers: "one unit may offload during an amphibious assault, while
+        # another may offload into the same territory during the noncombat move".
+        offloads_again_after_assault=True,
         # Transports: "A transport may not load or offload if it is in a hostile sea zone", nothing about
         # where it began the turn.
         transport_from_hostile_start="as_any",
