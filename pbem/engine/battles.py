@@ -796,13 +796,14 @@ def _take(units: list[Unit], lost: cm.Counts, w: World, prefer_empty: bool, aboa
           aloft: frozenset[int] = frozenset(), seaborne_lost: cm.Counts | None = None) -> None:
     """Removes the casualties; `aloft`: aircraft aboard that are in the air though they do not fight;
     `seaborne_lost`: how many of them are seaborne (or airborne) land units, as the battle chose."""
+    load = _loads(w) if lost else {}
     for owner, by_type in lost.items():
         for utype, n in by_type.items():
             pool = [u for u in units if u.owner == owner and u.type == utype and u.id in w.units]
             # Which of several identical units dies, as a strong player chooses: the transport
             # carrying least first on either side (the attacker's load includes the land units it
             # carries to a landing from this zone), and the air unit least able to fly home
-            pool.sort(key=lambda u: (_carried(w, u), -u.moved if w.utype(u).domain == "air" else 0,
+            pool.sort(key=lambda u: (load.get(u.id, 0), -u.moved if w.utype(u).domain == "air" else 0,
                                      u.id if prefer_empty else -u.id))
             if seaborne_lost is not None:
                 landed = [u for u in pool if u.seaborne_from or u.mission == "airborne"]
@@ -820,10 +821,18 @@ def _take(units: list[Unit], lost: cm.Counts, w: World, prefer_empty: bool, aboa
                 w.remove(u)
 
 
-def _carried(w: World, host: Unit) -> int:
-    """The land and air units a ship carries, with those it carries to a landing from its zone."""
-    return len(w.cargo_of(host)) + sum(1 for r in w.units.values() if r.came_by == host.id and r.seaborne_from == host.space
-                                       and r.space != host.space)
+def _loads(w: World) -> dict[int, int]:
+    """Host id -> the land and air units it carries, with those it carries to a landing from its
+    zone (read once per battle, not once per unit compared)."""
+    load: dict[int, int] = {}
+    for r in w.units.values():
+        if r.carrier is not None:
+            load[r.carrier] = load.get(r.carrier, 0) + 1
+        elif r.came_by is not None and r.seaborne_from is not None:
+            host = w.units.get(r.came_by)
+            if host is not None and r.seaborne_from == host.space and r.space != host.space:
+                load[host.id] = load.get(host.id, 0) + 1
+    return load
 
 
 def _went_down(w: World, host: Unit, aboard: Aboard) -> None:
