@@ -66,6 +66,8 @@ def demo(directory: str | None, ruleset_id: str, rounds: int, fmt: str) -> None:
             game.submit(file.read_bytes(), str(file.relative_to(folder.parent.parent)))
             _, report = game.adjudicate()
             click.echo(f"round {state.round}: adjudicated {game.power_to_move(state)}", err=True)
+            for _, passed in game.pass_idle_turns():
+                click.echo(f"round {passed['round']}: {passed['power']} has nothing to order; its turn passed", err=True)
             game = Game(target)
         if report is not None:
             click.echo(render_report(report, fmt), nl=False)

@@ -152,7 +152,12 @@ def status(game_dir: str, as_json: bool) -> None:
     if state.winner:
         click.echo(f"The game is over: the {state.winner} won.")
     else:
-        click.echo(f"{power} to move; awaiting {'adjudication (`pbem adjudicate`)' if submitted else f'orders from {power}'}")
+        from pbem.gateways.turns import idle
+
+        awaiting = ("adjudication (`pbem adjudicate`)" if submitted
+                    else f"`pbem adjudicate`, which passes its turn: {power} has nothing to order" if idle(game)
+                    else f"orders from {power}")
+        click.echo(f"{power} to move; awaiting {awaiting}")
     click.echo(f"{'power':<16}{'side':<8}{'treasury':>9}{'income':>8}  player")
     for r in rows:
         click.echo(f"{r['power']:<16}{r['side']:<8}{r['treasury']:>9}{r['income']:>8}  {r['player']}")
@@ -274,8 +279,13 @@ def submit(file: str, game_dir: str) -> None:
               help="Print the turn report in this format.")
 @user_errors
 def adjudicate(game_dir: str, fmt: str, deadline_passed: bool) -> None:
-    """Resolve the submitted turn with the committed dice; commit the new state and report."""
+    """Resolve the submitted turn with the committed dice; commit the new state and report.  Then
+    the turns of powers with nothing to order (no unit, nothing they may buy) pass on their own."""
     game = _open(game_dir)
+    passed = game.pass_idle_turns()  # a game left waiting for such a power
+    if passed and game.submitted_orders(game.state()) is None:
+        _tell_passed(passed)
+        return
     sha, report = game.adjudicate(deadline_passed=deadline_passed)
     if fmt != "none":
         from pbem.report.render import render_report
@@ -284,6 +294,13 @@ def adjudicate(game_dir: str, fmt: str, deadline_passed: bool) -> None:
             report = _with_inline_map(game, report, sha)
         click.echo(render_report(report, fmt), nl=False)
     click.echo(f"Adjudicated as commit {sha[:10]}.", err=True)
+    _tell_passed(passed + game.pass_idle_turns())
+
+
+def _tell_passed(passed: list[tuple[str, dict[str, Any]]]) -> None:
+    for sha, report in passed:
+        click.echo(f"Round {report['round']}: {report['power']} has nothing to order; its turn passed as commit {sha[:10]} "
+                   f"(`pbem report --round {report['round']} --power \"{report['power']}\"`).", err=True)
 
 
 @click.command("report")

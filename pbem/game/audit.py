@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem import __version__, dice
-from pbem.game.game import GAME_FILE, STATE_FILE, Game, GameError, adjudication_files, orders_path, read_config
+from pbem.game.game import GAME_FILE, STATE_FILE, Game, GameError, adjudication_files, idle_orders, orders_path, read_config
 from pbem.game.repo import CommitInfo, GameRepo
 
 #: paths an orders/standing-orders submission may change; everything else belongs to adjudications
@@ -300,6 +300,8 @@ def _audit_history(game: Game, repo: GameRepo, history: list[CommitInfo], config
         if phase == "substitute" and trailers(c).get("Power") in players:
             players[trailers(c)["Power"]] = trailers(c).get("Player", "")
         if phase != "adjudication":
+            if trailers(c).get("Idle"):
+                _check_idle(game, c, parent, result)
             _check_signature(game, c, parent, players, result)
             for f in c.files_changed:
                 if f != GAME_FILE and f not in adjudicated and not f.startswith(_SUBMISSION_PREFIXES):
@@ -344,6 +346,8 @@ def _check_signature(game: Game, c: CommitInfo, parent: str, players: dict[str, 
     signers = game.repo.read("allowed_signers", parent)
     if signers is None:
         return  # a game without players' keys: nothing to check against
+    if trailers(c).get("Idle") and not any(x.sha == c.sha for x in result.findings):
+        return  # the game's own empty orders for a power with nothing to order, checked by _check_idle
     if trailers(c).get("Missing-Orders"):
         result.warnings.append(f"{c.sha[:12]} {', '.join(sorted(owners))}: empty orders the host submitted after a missed deadline")
         return
@@ -365,6 +369,24 @@ def _check_signature(game: Game, c: CommitInfo, parent: str, players: dict[str, 
         elif (players.get(power) or "").lower() != signer.strip().lower():
             result.findings.append(Finding(c.sha, f, f"changes {possessive_of(power)} file but is signed by {signer}, "
                                            f"who does not play {power}"))
+
+
+def _check_idle(game: Game, c: CommitInfo, parent: str, result: AuditResult) -> None:
+    """Empty orders the game committed for a power with nothing to order (Game.pass_idle_turns):
+    the power had indeed nothing to order, and they are those orders and nothing else."""
+    from pbem.engine.idle import nothing_to_order
+
+    state = game.state(parent)
+    power = game.power_to_move(state)
+    path = orders_path(state, game.ruleset)
+    reason = nothing_to_order(game.ruleset, game.rules, state, game.config.options)
+    why = None
+    if reason is None:
+        why = f"empty orders committed as if {power} had nothing to order, but it had units or IPCs it could spend"
+    elif set(c.files_changed) != {path} or game.repo.read(path, c.sha) != idle_orders(game.config.game, power, state.round, reason):
+        why = f"commits more than the empty orders of {power}, which had nothing to order"
+    if why:
+        result.findings.append(Finding(c.sha, path, why))
 
 
 def possessive_of(name: str) -> str:

@@ -265,6 +265,28 @@ class Game:
             return sha, report
         raise AssertionError("unreachable")
 
+    def pass_idle_turns(self, limit: int = 64) -> list[tuple[str, dict[str, Any]]]:
+        """Pass, one after another, the turns of powers to move that have nothing to order
+        (pbem.engine.idle): empty orders are committed for each (trailer `Idle`), then its turn is
+        adjudicated with the reason as a note.  Such a turn rolls no die anyone could steer, so with
+        opponents' reveals it does not wait for them: the public stand-ins are used.  Returns the
+        (sha, report) of each turn passed."""
+        from pbem.engine.idle import nothing_to_order
+
+        passed: list[tuple[str, dict[str, Any]]] = []
+        for _ in range(limit):
+            state = self.state()
+            if state.winner or self.submitted_orders(state) is not None:
+                break
+            reason = nothing_to_order(self.ruleset, self.rules, state, self.config.options)
+            if reason is None:
+                break
+            power = self.power_to_move(state)
+            self.commit_orders(idle_orders(self.config.game, power, state.round, reason), orders_path(state, self.ruleset),
+                               {"Idle": "nothing to order"})
+            passed.append(self.adjudicate(deadline_passed=True, notes=[reason]))
+        return passed
+
     def _adjudication_at(self, head: str, deadline_passed: bool, notes: Sequence[str]
                          ) -> tuple[dict[str, bytes | None], dict[str, str], dict[str, Any], str]:
         from pbem.io.orders import read_orders_text
@@ -311,6 +333,11 @@ class Game:
 
             trailers["Dice-Opponents"] = encode(opponents) or "none"
         return files, trailers, report, f"Adjudicate round {state.round}: {power}"
+
+
+def idle_orders(game_id: str, power: str, round_: int, reason: str) -> bytes:
+    """The empty orders the game commits for a power with nothing to order (Game.pass_idle_turns)."""
+    return f"# {reason}\ngame: {game_id}\npower: {power}\nround: {round_}\n".encode()
 
 
 def board_svg(ruleset: Ruleset, state: GameState, report: Mapping[str, Any], title: str | None = None,

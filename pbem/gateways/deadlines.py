@@ -39,6 +39,7 @@ from pbem.gateways.hosting import (
 from pbem.gateways.turns import (
     Adjudicated,
     adjudicate_ready,
+    idle,
     player_addresses,
     ready,
     report_message,
@@ -95,6 +96,10 @@ class _Tick:
         game = Game(self.path)
         hosting = hosting_of(game)
         state = game.state()
+        if not state.winner and not ready(game) and idle(game):
+            self.adjudicate([])  # a power with nothing to order: its turn passes, the next one's clock runs
+            game = Game(self.path)
+            state = game.state()
         if state.winner:
             return TickResult((f"the game is over: the {state.winner} won",), ())
         deadline = deadline_of(game, hosting)

@@ -56,6 +56,13 @@ def ready(game: Game) -> bool:
     return not state.winner and game.submitted_orders(state) is not None
 
 
+def idle(game: Game) -> bool:
+    """The power to move has nothing to order (pbem.engine.idle): its turn passes on its own."""
+    from pbem.engine.idle import nothing_to_order
+
+    return nothing_to_order(game.ruleset, game.rules, game.state(), game.config.options) is not None
+
+
 def _missing_reveals(game: Game) -> list[str]:
     if game.config.dice.get("reveal") != "opponents":
         return []
@@ -81,14 +88,20 @@ def adjudicate_ready(game_path: Any, *, limit: int = 64, notes: list[str] | None
     """Adjudicate for as long as the power to move has submitted orders (normally once), and with
     opponents' reveals, every reveal is in or the deadline has passed (stand-ins replace them).
 
+    Turns of powers with nothing to order pass on their own (Game.pass_idle_turns), each one
+    adjudicated and returned like the others.
     `notes` (e.g. a missed deadline) go into the first report and its commit, where the audit finds them."""
     done: list[Adjudicated] = []
+    noted = False
     for _ in range(limit):
         game = Game(game_path)
+        for sha, report in game.pass_idle_turns():
+            done.append(Adjudicated(sha, int(report["round"]), str(report["power"]), report))
         if not ready(game) or (_missing_reveals(game) and not deadline_passed):
             break
         state = game.state()
-        sha, report = game.adjudicate(notes=[] if done else list(notes or []), deadline_passed=deadline_passed)
+        sha, report = game.adjudicate(notes=[] if noted else list(notes or []), deadline_passed=deadline_passed)
+        noted = True
         done.append(Adjudicated(sha, state.round, game.power_to_move(state), report))
     return done
 

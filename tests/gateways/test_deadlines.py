@@ -8,6 +8,8 @@ from datetime import datetime, timedelta
 from email.message import EmailMessage
 from pathlib import Path
 
+import pytest
+
 from pbem.game.game import Game
 from pbem.gateways.deadlines import tick
 from pbem.gateways.hosting import current_players, hosting_of, turn_started
@@ -104,3 +106,20 @@ def test_tick_on_the_command_line_adjudicates_at_the_deadline_and_reports_bad_se
     make_game(bad, hosting={"missing_orders": "forfeit"})
     wrong = subprocess.run([*PBEM, "tick", "--game", str(bad)], capture_output=True, text=True, check=False)
     assert wrong.returncode == 2 and "hosting.missing_orders is 'forfeit'" in wrong.stderr and "Traceback" not in wrong.stderr
+
+
+def test_a_power_with_nothing_to_order_is_passed_not_reminded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game waiting for a conquered power (no unit, no capital: 1942, Capturing capitals, p. 17)
+    does not remind it or wait for its deadline: the tick passes its turn and the next clock runs."""
+    import pbem.io.state
+    from tests.engine.scenario import state
+    from tests.engine.test_idle import conquered
+
+    opening = conquered(state(turn="Soviet Union"), "Soviet Union", "Germany")
+    monkeypatch.setattr(pbem.io.state, "initial_state", lambda *a, **k: opening)
+    path, start = _game(tmp_path)
+    out = Outbox()
+    result = tick(path, start + timedelta(hours=1), mailer=out)
+    assert [a.power for a in result.adjudicated] == ["Soviet Union"]
+    assert result.actions[-1].startswith("waiting for Germany")
+    assert [m["Subject"] for m in out] == ["[pbem demo] Round 1: Soviet Union report"]
