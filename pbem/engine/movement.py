@@ -1037,6 +1037,20 @@ class Mover:
             host.noncombat_work = what
         return True
 
+    def _why_no_transport(self, move: Move, room: str, hint: str) -> tuple[str, str]:
+        """The refusal when transports are in the zone but none may take the units: say why."""
+        w = self.w
+        present = [u for u in w.units_at(move.to) if w.carries_land(u) and w.shares_with(u.owner)]
+        if not present:
+            return room, hint
+        if all(u.offloaded_to for u in present):
+            return ("no transport that may still load", f"the transport{'s' if len(present) > 1 else ''} in {move.to} offloaded this turn "
+                    "and loads no more: load onto another transport")
+        if move.phase == "combat" and all(u.owner != w.power for u in present):
+            return "no transport of yours", "an ally's transport carries your units on your turn only outside combat: load it in noncombat movement"
+        return ("no transport that may load now",
+                f"the transports in {move.to} arrived after the war was declared or offloaded this turn: load onto another transport")
+
     def _load(self, move: Move, land: list[Unit], units: list[Unit]) -> list[Problem]:
         w = self.w
         if len(land) != len(units):
@@ -1091,7 +1105,10 @@ class Mover:
                 for r in riders:
                     r.carrier = before.get(r.id)
                 room = "no transport" if not hosts else "not enough room aboard the transports"
-                return [_problem(move, f"{room} in {move.to} for {rider.type}", R_TRANSPORT, "a transport carries one land unit plus one infantry", "move.load-capacity", key="units")]
+                hint = "a transport carries one land unit plus one infantry"
+                if not hosts:
+                    room, hint = self._why_no_transport(move, room, hint)
+                return [_problem(move, f"{room} in {move.to} for {rider.type}", R_TRANSPORT, hint, "move.load-capacity", key="units")]
             load = {h.id: sum(w.utype(c).transport_size for c in w.cargo_of(h)) for h in fits}
             best = sorted(fits, key=lambda h: (h.owner != w.power, -load[h.id], h.id))[0]
             rider.carrier = best.id
