@@ -942,11 +942,10 @@ def _land_stranded(turn: Turn, zone: str, aboard: frozenset[int] = frozenset()) 
         if host is not None:
             u.carrier = host.id
             continue
-        # 1940: a carrier damaged in the battle floats on but takes no aircraft (Rules.movement.damaged_carriers_hold_no_air).
-        why = "damaged" if any(w.utype(h).has("carrier") and h.damaged and w.shares_with(h.owner, u.owner)
-                               for h in w.units_at(zone)) else "sunk"
-        _land_one_space_away(turn, u, zone, avoid, f"its carrier {'was damaged' if why == 'damaged' else 'sank'} and no landing is one space away",
-                             f"{u.type} of {u.owner} from the {why} carrier in {zone} landed in {{}}")
+        # 1940: a carrier damaged in the battle floats on but takes no aircraft (Rules.movement.damaged_carriers_hold_no_air)
+        damaged = any(w.utype(h).has("carrier") and h.damaged and w.shares_with(h.owner, u.owner) for h in w.units_at(zone))
+        _land_one_space_away(turn, u, zone, avoid, f"its carrier {'was damaged' if damaged else 'sank'} and no landing is one space away",
+                             f"{u.type} of {u.owner} from the {'damaged' if damaged else 'sunk'} carrier in {zone} landed in {{}}")
 
 
 def _carrier_with_room(w: World, space: str, u: Unit) -> Unit | None:

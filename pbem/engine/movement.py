@@ -1043,13 +1043,15 @@ class Mover:
         present = [u for u in w.units_at(move.to) if w.carries_land(u) and w.shares_with(u.owner)]
         if not present:
             return room, hint
-        if all(u.offloaded_to for u in present):
-            return ("no transport that may still load", f"the transport{'s' if len(present) > 1 else ''} in {move.to} offloaded this turn "
-                    "and loads no more: load onto another transport")
-        if move.phase == "combat" and all(u.owner != w.power for u in present):
-            return "no transport of yours", "an ally's transport carries your units on your turn only outside combat: load it in noncombat movement"
-        return ("no transport that may load now",
-                f"the transports in {move.to} arrived after the war was declared or offloaded this turn: load onto another transport")
+        why = set()
+        for u in present:
+            if u.offloaded_to and not self._may_assault_again(u, move.phase):
+                why.add("offloaded this turn, and a transport that offloads loads no more that turn")
+            elif u.owner != w.power and move.phase == "combat":
+                why.add("is an ally's, which carries your units only in noncombat movement")
+            else:
+                why.add("came there after the war was declared, and only one already there may load")
+        return "no transport that may load now", f"the transport{'s' if len(present) > 1 else ''} in {move.to}: " + "; ".join(sorted(why))
 
     def _load(self, move: Move, land: list[Unit], units: list[Unit]) -> list[Problem]:
         w = self.w
