@@ -1138,7 +1138,7 @@ class Mover:
                 # 1942 Second Edition and Revised, Transports: "Land units belonging to friendly powers
                 # must load on their controller's turn, be carried on your turn, and offload on a later
                 # turn of their controller."
-                return [_problem(move, f"{rider.owner}'s {rider.type} loaded onto {host.owner}'s transport this turn: it offloads "
+                return [_problem(move, f"{possessive(rider.owner)} {rider.type} loaded onto {possessive(host.owner)} transport this turn: it offloads "
                                        f"on a later turn of {rider.owner}, after {host.owner} has carried it", R_TRANSPORT,
                                  "load it now and offload it on your next turn", "move.offload-ally-same-turn", key="units")]
         for hid in hosts:

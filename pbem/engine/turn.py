@@ -186,7 +186,7 @@ class Turn:
                     continue
                 why = self._interjection(grant, entry)
                 if why:
-                    self.log.notes.append(f"{grant.reason}: {grant.power}'s move of {_units_text(entry.units)} from {entry.frm} to {entry.to} cannot be made: {why}")
+                    self.log.notes.append(f"{grant.reason}: {possessive(grant.power)} move of {_units_text(entry.units)} from {entry.frm} to {entry.to} cannot be made: {why}")
                     continue
                 w.pending["once"] = sorted({*used, grant.once})
                 self.log.moves.append({"phase": "noncombat", "power": grant.power, "units": dict(entry.units), "from": entry.frm, "to": entry.to, "mission": None})
@@ -241,7 +241,7 @@ class Turn:
                 if len(pool) < n:
                     allowed = hook is not None and any(hook(self.options, w.power, o, self.ruleset.units[utype], original_owner=sp.original_owner,
                                                              controller=w.control.get(order.space)) for o in owners)
-                    why = (f"only {len(pool)} {utype} of a friendly power in {order.space} may become {w.power}'s, not {n}" if allowed
+                    why = (f"only {len(pool)} {utype} of a friendly power in {order.space} may become {possessive(w.power)}, not {n}" if allowed
                            else f"no rule of this game lets {w.power} take over {utype} in {order.space}")
                     self.problems.append(Problem("illegal", why, rule=rule, path=order.yaml_path, code="convert.illegal"))
                     chosen = []
@@ -252,7 +252,7 @@ class Turn:
                 w.add(u.type, w.power, order.space)
             if chosen:
                 verb = "becomes" if sum(order.units.values()) == 1 else "become"
-                self.log.notes.append(f"{_units_text(order.units)} in {order.space} {verb} {w.power}'s")
+                self.log.notes.append(f"{_units_text(order.units)} in {order.space} {verb} {possessive(w.power)}")
 
     @property
     def validating(self) -> bool:
@@ -262,7 +262,7 @@ class Turn:
     def run(self) -> TurnResult:
         w = self.w
         if self.orders.power != w.power:
-            self.problems.append(Problem("illegal", f"it is {w.power}'s turn, not {self.orders.power}'s", rule=R_ORDER, hint=f"write orders with power: {w.power}", path=("power",), code="turn.wrong-power"))
+            self.problems.append(Problem("illegal", f"it is {possessive(w.power)} turn, not {possessive(self.orders.power)}", rule=R_ORDER, hint=f"write orders with power: {w.power}", path=("power",), code="turn.wrong-power"))
         if self.orders.round != self.state.round:
             self.problems.append(Problem("illegal", f"these orders are for round {self.orders.round}; the game is in round {self.state.round}", rule=R_ORDER, hint=f"round: {self.state.round}", path=("round",), code="turn.wrong-round"))
         if self.problems:
@@ -403,7 +403,7 @@ class Turn:
         known = w.developments.get(w.power, frozenset())
         found = research_problems(development, count, w.treasury.get(w.power, 0), known, enabled=enabled)
         if self.rules.capitals.no_purchase_without_capital and not w.capital_held(w.power):
-            found.append(Problem("illegal", f"{w.power}'s capital is in enemy hands: it cannot buy research dice",
+            found.append(Problem("illegal", f"{possessive(w.power)} capital is in enemy hands: it cannot buy research dice",
                                  rule="Capturing and Liberating Capitals", code="research.no-capital"))
         if found:
             from dataclasses import replace as _replace
@@ -447,7 +447,7 @@ class Turn:
             self.purchase_by_country()
             return
         if (o.purchase or o.repair) and self.rules.capitals.no_purchase_without_capital and not w.capital_held(w.power):
-            self.problems.append(Problem("illegal", f"{w.power}'s capital is in enemy hands: it cannot buy units", rule="Capitals: a power without its capital cannot buy new units", hint="remove purchase:", path=("purchase",), code="purchase.no-capital"))
+            self.problems.append(Problem("illegal", f"{possessive(w.power)} capital is in enemy hands: it cannot buy units", rule="Capitals: a power without its capital cannot buy new units", hint="remove purchase:", path=("purchase",), code="purchase.no-capital"))
             return
         cost = 0
         for utype, n in o.purchase.items():
@@ -493,11 +493,11 @@ class Turn:
         if move.phase == "noncombat" and move.owner not in w.commanded and self._shared(move):
             return self._move_shared(move)
         if move.owner not in w.commanded:
-            return [Problem("illegal", f"{w.power} cannot move {move.owner}'s units in this turn", rule=R_ORDER,
+            return [Problem("illegal", f"{w.power} cannot move {possessive(move.owner)} units in this turn", rule=R_ORDER,
                             hint="a game option allows it (e.g. Revised Joint Strike, declared by the United Kingdom)",
                             path=(*move.yaml_path, "owner"), code="move.owner")]
         if move.phase == "noncombat" and any(self.ruleset.units[t].domain != "air" for t in move.units):
-            return [Problem("illegal", f"in noncombat move {w.power} moves only {move.owner}'s air units that attacked, to land them", rule=R_ORDER,
+            return [Problem("illegal", f"in noncombat move {w.power} moves only {possessive(move.owner)} air units that attacked, to land them", rule=R_ORDER,
                             path=(*move.yaml_path, "units"), code="move.owner")]
         with w.acting_for(move.owner):
             return self.mover.apply(move)
@@ -977,7 +977,7 @@ class Turn:
             elif frm in used_from:
                 problem = f"only one gun per territory fires a rocket; {frm} already fired"
             elif target in struck:
-                problem = f"{target}'s complex is struck by one rocket at most each turn"
+                problem = f"{possessive(target)} complex is struck by one rocket at most each turn"
             elif not (w.is_hostile_territory(target) and any(w.utype(u).has("factory") for u in w.units_at(target))):
                 problem = f"{target} holds no enemy industrial complex"
             elif self.mover.air_distance(frm, lambda s: s == target, 3) is None:
@@ -1019,7 +1019,7 @@ class Turn:
             elif not here:
                 problem = f"{frm} has no operational air base or air strip of {possessive(w.power)} held since the turn began"
             elif frm in fired:
-                problem = f"a facility launches one rocket a turn; {frm}'s has fired"
+                problem = f"a facility launches one rocket a turn; {possessive(frm)} has fired"
             elif not struck:
                 problem = f"{target} holds no enemy {facility or 'production facility'}"
             elif self.mover.air_distance(frm, lambda s: s == target, launchers[here[0].type][0]) is None:
@@ -1162,7 +1162,7 @@ class Turn:
                         u.owner = self.ruleset.power_name(original)
             self.log.notes.append(f"{space} is liberated and returns to {original}")
         else:
-            self.log.notes.append(f"{space} is captured by {w.control[space]}: {original}'s capital is in enemy hands")
+            self.log.notes.append(f"{space} is captured by {w.control[space]}: {possessive(original)} capital is in enemy hands")
 
     def land_at_sea(self) -> None:
         """Rules.movement.fighters_land_after_noncombat: fighters ordered to a sea zone in noncombat move land
@@ -1618,7 +1618,7 @@ class Turn:
                            "board from the territory of the complex next to the sea zone where the carrier is placed")
         owner = b.owner or w.power
         if not w.is_friendly(owner):
-            return problem(f"{owner}'s fighters are not yours or an ally's", "owner", "place.board-owner")
+            return problem(f"{possessive(owner)} fighters are not yours or an ally's", "owner", "place.board-owner")
         wrong = sorted(t for t in b.units if not self.ruleset.units[t].lands_on_carriers)
         if wrong:
             return problem(f"{wrong[0]} does not land on carriers", "units", "place.board-units", "only fighters board carriers")
@@ -1905,7 +1905,7 @@ class Turn:
                 return Problem("illegal", f"{space} is not next to an industrial complex {w.power} has held since the start of the turn", rule=R_MOBILIZE + ": sea units go in a sea zone adjacent to the complex", path=path, code="place.no-complex")
             if named is not None:
                 if named not in sites:
-                    return Problem("illegal", f"{named} has no complex of {w.power}'s next to {space} that may mobilize now",
+                    return Problem("illegal", f"{named} has no complex of {possessive(w.power)} next to {space} that may mobilize now",
                                    rule=R_MOBILIZE + ": sea units go in a sea zone adjacent to the complex",
                                    hint="complexes next to " + space + ": " + ", ".join(sites), path=(*path, "complex"), code="place.complex-not-adjacent")
                 return named

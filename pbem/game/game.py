@@ -116,9 +116,29 @@ class Game:
             raise ProblemsError(locate([Problem("illegal", f"these orders are for game {parsed.game!r}, this is {self.config.game!r}", path=("game",), hint=f"game: {self.config.game}", code="orders.wrong-game")], doc, filename))
         result = run_turn(self.ruleset, self.rules, self.combat_rules, state, parsed, self.standing_orders(ref), self.config.options, None)
         if result.problems:
-            raise ProblemsError(locate(result.problems, doc, filename))
+            raise ProblemsError(locate([self._turn_taken(p, parsed, state, ref) for p in result.problems], doc, filename))
         result.warnings[:] = locate(result.warnings, doc, filename)
         return parsed, result
+
+    def _turn_taken(self, problem: Problem, parsed: Orders, state: GameState, ref: str | None) -> Problem:
+        """Orders of a power whose turn this round is over: say so, and whether it passed because
+        the power had nothing to order (pass_idle_turns), which its player may not have seen."""
+        from dataclasses import replace
+
+        if problem.code != "turn.wrong-power" or parsed.power not in self.ruleset.turn_order:
+            return problem
+        index = self.ruleset.turn_order.index(parsed.power)
+        if index >= state.turn_index:
+            return problem
+        taken = orders_path(replace(state, turn_index=index), self.ruleset)
+        text = self.repo.read(taken, ref)
+        if text is None:
+            return problem
+        if text == idle_orders(self.config.game, parsed.power, state.round, text.decode("utf-8", "replace")[2:].split("\n", 1)[0]):
+            why = f"{possessive(parsed.power)} turn of round {state.round} passed without orders, as it had nothing to order ({taken})"
+        else:
+            why = f"{possessive(parsed.power)} orders for round {state.round} were adjudicated already ({taken})"
+        return replace(problem, hint=f"{why}; write orders with power: {self.power_to_move(state)}")
 
     def _check_the_rest(self, err: ProblemsError, text: bytes | str, filename: str, ref: str | None) -> None:
         """Orders with wrong names: validate what could be read too, so every problem shows in one

@@ -101,7 +101,7 @@ def reveal(game: Game, power: str, key_dir: Path | None = None) -> str:
     if chain is None:
         raise GameError(f"{power} has no dice chain: run `pbem ack --init --power \"{power}\"` first")
     if any(r["round"] == state.round and r["for"] == mover for r in chain["reveals"]):
-        raise GameError(f"{power} has already revealed its link for {mover}'s turn of round {state.round}")
+        raise GameError(f"{power} has already revealed its link for {possessive(mover)} turn of round {state.round}")
     index = len(chain["reveals"]) + 1
     secret = load_secret(key_name(game, power), key_dir, anchor=chain["anchor"], chain_length=chain["chain_length"])
     link = dice.link_at(secret, int(chain["chain_length"]), index)
@@ -117,7 +117,7 @@ def seal(game: Game, round_: int, mover: str, ref: str | None = None) -> str:
 
     state = game.state(ref)
     if state.round != round_ or game.power_to_move(state) != mover:
-        raise ValueError(f"the game is not at {mover}'s turn of round {round_}")
+        raise ValueError(f"the game is not at {possessive(mover)} turn of round {round_}")
     orders = game.repo.read(orders_path(state, game.ruleset), ref)
     lines = ["pbem-seal-v1", f"orders {dice.sha256_hex(orders) if orders is not None else 'none'}"]
     for p in sorted(x.name for x in game.ruleset.powers):

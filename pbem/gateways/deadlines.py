@@ -26,6 +26,7 @@ from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
 from pathlib import Path
 
+from pbem.engine.words import possessive
 from pbem.game.game import Game
 from pbem.gateways.hosting import (
     PHASE_DEADLINE,
@@ -134,7 +135,7 @@ class _Tick:
                     f"({max(0, int(left.total_seconds() // 3600))} h left).\n"
                     f"Missing orders: {hosting.missing_orders} (see the game's README).\n")
             mailed = self.mail([players.get(power, "")] if players.get(power) else [],
-                               f"[pbem {game.config.game}] Reminder: {power}'s orders are due", text)
+                               f"[pbem {game.config.game}] Reminder: {possessive(power)} orders are due", text)
             game.repo.commit({}, f"Reminder to {power}: orders due {_iso(deadline)}",
                              {**common, "Phase": PHASE_REMINDER, "Hours": f"{hours:g}", "Sent": "mail" if mailed else "no"})
             self.actions.append(f"reminded {power} ({'mailed' if mailed else 'recorded; no mail configured'})")
@@ -161,8 +162,8 @@ class _Tick:
                              {**common, "Phase": PHASE_SUBSTITUTE, "Player": substitute, "Previous": previous or "-"})
             new_deadline = deadline_of(Game(self.path), hosting_of(game))
             self.mail([substitute], f"[pbem {game.config.game}] You now play {power}",
-                      f"{power}'s player missed the deadline in game {game.config.game}, so you play {power} from now on.\n"
-                      f"It is {power}'s turn in round {state.round}; your orders are due by "
+                      f"{possessive(power)} player missed the deadline in game {game.config.game}, so you play {power} from now on.\n"
+                      f"It is {possessive(power)} turn in round {state.round}; your orders are due by "
                       f"{_iso(new_deadline) if new_deadline else 'the next deadline'}.\n")
             self.mail([e for e in everyone if e.lower() != previous.lower()] + ([previous] if previous else []),
                       f"[pbem {game.config.game}] {substitute} takes over {power}",

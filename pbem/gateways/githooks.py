@@ -34,6 +34,7 @@ from pathlib import Path
 from filelock import FileLock, Timeout
 
 from pbem.engine.problems import ProblemsError
+from pbem.engine.words import possessive
 from pbem.game.game import Game, GameError, orders_path, standing_path
 from pbem.game.repo import GameRepo, RepoError
 
@@ -180,7 +181,7 @@ def pre_receive(git_dir: Path, updates: list[RefUpdate], now: float) -> list[str
             allowed[turn_file] = to_move
         for path in _git(git_dir, "diff-tree", "--no-commit-id", "--name-only", "-r", sha).splitlines():
             if path not in allowed:
-                hint = (f"; the orders for this turn go in {turn_file} (it is {to_move}'s turn)" if path.startswith("orders/")
+                hint = (f"; the orders for this turn go in {turn_file} (it is {possessive(to_move)} turn)" if path.startswith("orders/")
                         else "")
                 raise PushRejected(f"commit {sha[:10]} by {signer} changes {path}, which is not theirs to change{hint}")
             touched[path] = allowed[path]
@@ -200,7 +201,7 @@ def pre_receive(git_dir: Path, updates: list[RefUpdate], now: float) -> list[str
         except GameError as err:
             raise PushRejected(f"{path}: {err}") from None
         if parsed.power != power:
-            raise PushRejected(f"{path} holds orders for {parsed.power}, but the file is {power}'s")
+            raise PushRejected(f"{path} holds orders for {parsed.power}, but the file is {possessive(power)}")
     _take_lease(git_dir, update, now)
     return [f"pbem: accepted {', '.join(sorted(touched)) or 'no game files'}"]
 
@@ -217,7 +218,7 @@ def _check_chain_change(game: Game, path: str, power: str, old: bytes | None, ne
     except ProblemsError as err:
         raise PushRejected("\n".join(p.format() for p in err.problems)) from None
     if after.get("power") != power:
-        raise PushRejected(f"{path} is {power}'s dice chain, but it says power: {after.get('power')!r}")
+        raise PushRejected(f"{path} is {possessive(power)} dice chain, but it says power: {after.get('power')!r}")
     reveals = after.get("reveals") or []
     if before is not None:
         kept = before.get("reveals") or []

@@ -15,6 +15,7 @@ from email.utils import formatdate, make_msgid
 from typing import Any
 
 from pbem.engine.orders import StandingOrders
+from pbem.engine.words import possessive
 from pbem.game.game import Game
 
 
@@ -77,10 +78,10 @@ def waiting_for(game: Game) -> str:
     state = game.state()
     mover = game.power_to_move(state)
     if game.submitted_orders(state) is None:
-        return f"{mover}'s orders"
+        return f"{possessive(mover)} orders"
     missing = _missing_reveals(game)
-    return (f"dice reveals from {', '.join(missing)} (`pbem ack`) for {mover}'s turn" if missing
-            else f"the adjudication of {mover}'s turn")
+    return (f"dice reveals from {', '.join(missing)} (`pbem ack`) for {possessive(mover)} turn" if missing
+            else f"the adjudication of {possessive(mover)} turn")
 
 
 def adjudicate_ready(game_path: Any, *, limit: int = 64, notes: list[str] | None = None,

@@ -29,6 +29,7 @@ from pbem.engine.orders import (
 )
 from pbem.engine.problems import PathItem, Problem, ProblemsError
 from pbem.engine.ruleset import Ruleset
+from pbem.engine.words import possessive
 from pbem.io.names import NameTable, compact, normalise, parse_unit_list, synonyms_for
 from pbem.io.retreat_words import CALL_OFF_VOCABULARY
 from pbem.io.retreat_words import VOCABULARY as RETREAT_VOCABULARY
@@ -550,7 +551,7 @@ def parse_standing(doc: YamlDocument, ruleset: Ruleset) -> StandingOrders:
         if payer and cap is not None:
             caps[payer] = cap
         if payer and power and ruleset.side_of(payer) != ruleset.side_of(power):
-            reader.error(f"{payer} is not on {power}'s side: only your side pays for the tribute spaces an enemy holds",
+            reader.error(f"{payer} is not on {possessive(power)} side: only your side pays for the tribute spaces an enemy holds",
                          ("standing_orders", "tribute_payers", i), rule="The Middle East: the Allies decide who pays",
                          hint="list powers of your own side", code="standing.tribute-payer", kind="illegal")
         elif payer:

@@ -103,3 +103,20 @@ def test_status_says_adjudicate_passes_the_turn(game: Path) -> None:
     g.adjudicate()
     result = CliRunner().invoke(cli, ["status", "--game", str(game)])
     assert "Soviet Union to move; awaiting `pbem adjudicate`, which passes its turn: Soviet Union has nothing to order" in result.output
+
+
+def test_orders_for_a_passed_turn_are_told_why(game: Path, tmp_path: Path) -> None:
+    """The Soviet player, who may not know its turn passed, is told so when its orders come late;
+    and the possessive is English ("not United States'")."""
+    g = Game(game)
+    g.submit(EMPTY.format(game="g").encode(), "us.yaml")
+    g.adjudicate()
+    g.pass_idle_turns()
+    (tmp_path / "su.yaml").write_text("game: g\npower: Soviet Union\nround: 2\n")
+    (tmp_path / "us.yaml").write_text("game: g\npower: United States\nround: 2\n")
+    late = CliRunner().invoke(cli, ["validate", "--game", str(game), str(tmp_path / "su.yaml")])
+    assert late.exit_code != 0
+    assert ("hint: Soviet Union's turn of round 2 passed without orders, as it had nothing to order "
+            "(orders/round-02/1-soviet-union.yaml); write orders with power: Germany") in late.output
+    us = CliRunner().invoke(cli, ["validate", "--game", str(game), str(tmp_path / "us.yaml")])
+    assert "it is Germany's turn, not United States'" in us.output and "adjudicated" not in us.output
