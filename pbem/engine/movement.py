@@ -891,6 +891,11 @@ class Mover:
             return _problem(move, f"{move.frm} to {move.to} is {needed} spaces; these units have {budget} movement left", "Movement allowance", "", "move.too-far")
         if domain == "land":
             return _problem(move, f"the way from {move.frm} to {move.to} passes through hostile territory", R_LAND, "land units stop on entering a hostile territory; only tanks blitz through one empty one", "move.through-hostile")
+        if domain == "air":  # only neutral territories bar a flight within range (_neutral_below)
+            below = sorted(s for s in unrestricted[:-1] if self._neutral_below(s))
+            return _problem(move, f"every way from {move.frm} to {move.to} within {budget} spaces flies over a neutral territory"
+                            + (f" ({', '.join(below)})" if below else ""), "Neutral territories: no flight over them",
+                            "fly around the neutrals, or land nearer", "move.neutral-overflight")
         return _problem(move, f"the way from {move.frm} to {move.to} passes through a hostile sea zone", R_SEA, "sea units stop on entering a sea zone with enemy surface warships (submarines pass unless a destroyer is there)", "move.through-hostile-sea")
 
     def _can_blitz(self, units: list[Unit]) -> bool:
