@@ -180,9 +180,11 @@ class Game:
         return self.commit_orders(text, filename)[0]
 
     def commit_orders(self, text: bytes, filename: str, trailers: Mapping[str, str] | None = None,
-                      allowed_powers: list[str] | None = None) -> tuple[str, Orders | StandingOrders, TurnResult | None]:
+                      allowed_powers: list[str] | None = None, subject: str | None = None
+                      ) -> tuple[str, Orders | StandingOrders, TurnResult | None]:
         """`submit` for front ends: extra trailers (e.g. the gateway a file came by), and refusal of
-        orders for a power the sender does not play, before anything is written.
+        orders for a power the sender does not play, before anything is written; `subject`: the
+        commit's subject in place of "Orders of POWER for round N".
 
         Checked and written as a compare-and-swap on the head that was checked: orders validated
         against a state that an adjudication has since replaced are checked again, never committed
@@ -201,7 +203,7 @@ class Game:
             else:
                 state = self.state(head)
                 path = orders_path(state, self.ruleset)
-                message = f"Orders of {parsed.power} for round {state.round}"
+                message = subject or f"Orders of {parsed.power} for round {state.round}"
                 base = {"Round": str(state.round), "Power": parsed.power, "Phase": "orders"}
             try:
                 sha = self.repo.commit({path: text}, message, {**base, **dict(trailers or {})}, expected_head=head,
@@ -303,7 +305,7 @@ class Game:
                 break
             power = self.power_to_move(state)
             self.commit_orders(idle_orders(self.config.game, power, state.round, reason), orders_path(state, self.ruleset),
-                               {"Idle": "nothing to order"})
+                               {"Idle": "nothing to order"}, subject=f"Empty orders of {power} for round {state.round}: nothing to order")
             passed.append(self.adjudicate(deadline_passed=True, notes=[reason]))
         return passed
 

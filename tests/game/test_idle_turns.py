@@ -47,7 +47,8 @@ def test_the_turn_of_a_power_with_nothing_to_order_passes_after_the_one_before(g
     st = g.state()
     assert (st.round, g.power_to_move(st)) == (2, "Germany")
     subjects = [line for line in log(game) if line]
-    assert subjects[-2:] == ["Orders of Soviet Union for round 2|nothing to order", "Adjudicate round 2: Soviet Union|"]
+    assert subjects[-2:] == ["Empty orders of Soviet Union for round 2: nothing to order|nothing to order",
+                            "Adjudicate round 2: Soviet Union|"]
     report = (game / "reports" / "round-02" / "1-soviet-union.md").read_text()
     assert "Soviet Union has no units and can buy none: its turn passed with empty orders" in report
     assert audit_game(game).ok
