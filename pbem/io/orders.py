@@ -70,10 +70,27 @@ def _build_names(ruleset: Ruleset) -> Names:
     claims = Counter(c for words in extra.values() for c in words)
     units = NameTable({name: (*aliases, *(w for c, w in extra[name].items() if c not in taken and claims[c] == 1))
                        for name, aliases in own.items()}, prefixes=False)
-    spaces = NameTable({s.name: (*s.aliases, *([s.victory_city] if s.victory_city and s.victory_city != s.name else []))
-                        for s in ruleset.board.spaces.values()}, sea_zones=True)
+    more = _space_names(ruleset)
+    spaces = NameTable({s.name: (*s.aliases, *([s.victory_city] if s.victory_city and s.victory_city != s.name else []),
+                                 *more.get(s.name, ())) for s in ruleset.board.spaces.values()}, sea_zones=True)
     powers = NameTable({p.name: p.aliases for p in ruleset.powers}, prefixes=False)
     return Names(units, spaces, powers)
+
+
+def _space_names(ruleset: Ruleset) -> Mapping[str, tuple[str, ...]]:
+    """The ruleset's own `names.py` (SPACE_NAMES), where its board's names and the map data's differ."""
+    import importlib
+
+    import pbem.rulesets as registry
+
+    name = f"pbem.rulesets.{registry.RULESETS.get(ruleset.id)}.names"
+    try:
+        module = importlib.import_module(name)
+    except ModuleNotFoundError as err:
+        if err.name != name:
+            raise
+        return {}
+    return dict(module.SPACE_NAMES)
 
 
 #: problems listed in full (with suggestions, which cost a search each); beyond, only counted

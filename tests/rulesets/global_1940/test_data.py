@@ -136,3 +136,25 @@ def test_chinas_capital_can_never_be_taken() -> None:
     ruleset = load_ruleset("global-1940")
     capital = ruleset.power("China").capital
     assert capital == "Himalayas" and ruleset.board.spaces[capital].impassable
+
+
+@pytest.mark.parametrize("ruleset_id", ["global-1940", "global-1940-ams"])
+def test_orders_know_the_boards_names_where_triplea_differs(ruleset_id: str) -> None:
+    """The rulebook's names win over TripleA's (names.py): the AMS guide's objectives name the
+    victory cities ("Control Moscow", "Liberate Paris", "Control Calcutta and West India") and
+    the islands "Marianas Islands, Palau"; TripleA names only territories and spells "Paulau
+    Island" and "Suiyuyan".  Orders take either; no name is taken from another space."""
+    from pbem.io.orders import names_for
+    from pbem.io.rulesets import load_ruleset
+    from pbem.rulesets.global_1940.names import SPACE_NAMES
+
+    ruleset = load_ruleset(ruleset_id)
+    spaces = names_for(ruleset).spaces
+    assert set(SPACE_NAMES) <= set(ruleset.board.spaces)
+    wanted = {"Moscow": "Russia", "Paris": "France", "Calcutta": "India", "London": "United Kingdom", "Sydney": "New South Wales",
+              "Berlin": "Germany", "Rome": "Southern Italy", "Tokyo": "Japan", "Ottawa": "Ontario", "Leningrad": "Novgorod",
+              "Stalingrad": "Volgograd", "Palau": "Paulau Island", "Palau Island": "Paulau Island", "Suiyuan": "Suiyuyan",
+              "Marianas Islands": "Marianas", "Western US": "Western United States", "Paulau Island": "Paulau Island"}
+    assert {name: spaces.resolve(name, suggest=False).name for name in wanted} == wanted
+    taken = {n.casefold() for n in ruleset.board.spaces}
+    assert not [a for others in SPACE_NAMES.values() for a in others if a.casefold() in taken]
