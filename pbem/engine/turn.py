@@ -47,6 +47,9 @@ class TurnLog:
     bombing: list[dict[str, Any]] = field(default_factory=list)
     captures: list[dict[str, Any]] = field(default_factory=list)
     placements: dict[str, dict[str, int]] = field(default_factory=dict)
+    # units a rule placed for nothing (Chinese Divisions, Salvage, partisans, liberation armies):
+    # space, power, unit, count, reason, in the order given
+    free_units: list[dict[str, Any]] = field(default_factory=list)
     refunds: dict[str, int] = field(default_factory=dict)
     refund_ipcs: int = 0
     lost_air: list[dict[str, Any]] = field(default_factory=list)
@@ -1439,6 +1442,7 @@ class Turn:
             if grant.fights:  # attackers of this turn's battle there, with no move left
                 unit.phase, unit.moved, unit.fought = "combat", profile.move, False
         self.log.notes.append(f"{grant.reason}: {grant.count} {grant.unit} of {grant.owner} placed free in {space}")
+        self.log.free_units.append({"space": space, "power": grant.owner, "units": {grant.unit: grant.count}, "reason": grant.reason})
 
     def start_of_turn(self) -> None:
         """What the rules give at the very start of a power's turn (free_units event "start_of_turn")."""

@@ -443,6 +443,7 @@ def build_report(game: Game, before: GameState, result: TurnResult, dice_info: M
         "bombing": bombing,
         "captures": captures,
         "placements": [{"space": s, "power": power, "units": dict(sorted(u.items()))} for s, u in log.placements.items()],
+        **({"free_units": [dict(f) for f in log.free_units]} if log.free_units else {}),
         "refunds": [{"power": power, "units": dict(sorted(log.refunds.items())), "ipc": log.refund_ipcs, "reason": "bought but not placed"}] if log.refunds else [],
         "economy": economy,
         "victory_cities": victory_cities,

@@ -120,3 +120,30 @@ def test_a_low_luck_battle_reports_its_pooled_strength_and_sure_hits() -> None:
     for fmt in ("text", "md", "bbcode", "html"):
         out = " ".join(render_report(data, fmt).split())
         assert "Low Luck: 2 tanks @3 = strength 6" in out and "1 sure hit" in out, fmt
+
+
+def test_units_a_rule_places_for_nothing_are_listed_for_programs(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Pacific, Chinese infantry: "one infantry per territory ... plus one for the open Burma Road,
+    in Szechwan" at the United States' mobilization.  The JSON report lists such units in
+    `free_units` (space, power, units, the rule), beside the note that says it in words, so that a
+    program counting units needs no words parsed; a turn without them has no such key."""
+    import json
+
+    from pbem.game.game import Game, new_game
+
+    game = new_game(tmp_path / "g", "pacific-2001", {}, game_id="g", dice_mode="local")
+    for _ in range(3):  # Japan, Great Britain, then the United States, each sending empty orders
+        st = game.state()
+        game.submit(f"game: g\npower: {game.power_to_move(st)}\nround: {st.round}\n".encode(), "o.yaml")
+        _, report = game.adjudicate()
+        game = Game(tmp_path / "g")
+    assert report["power"] == "United States"
+    note = next(n for n in report["notes"] if "placed free" in n)  # "...: 3 Chinese infantry of United States placed free in Szechwan"
+    count = int(note.split(": ")[-1].split()[0])
+    assert report["free_units"] == [{"space": "Szechwan", "power": "United States", "units": {"Chinese infantry": count},
+                                     "reason": note.split(": ")[0]}]
+    free = report["free_units"]
+    written = json.loads((tmp_path / "g" / "reports" / "round-01" / "3-united-states.json").read_text())
+    assert written["free_units"] == free
+    first = json.loads((tmp_path / "g" / "reports" / "round-01" / "1-japan.json").read_text())
+    assert "free_units" not in first
