@@ -134,7 +134,7 @@ class Game:
         text = self.repo.read(taken, ref)
         if text is None:
             return problem
-        if text == idle_orders(self.config.game, parsed.power, state.round, text.decode("utf-8", "replace")[2:].split("\n", 1)[0]):
+        if is_idle_orders(text, self.config.game, parsed.power, state.round):
             why = f"{possessive(parsed.power)} turn of round {state.round} passed without orders, as it had nothing to order ({taken})"
         else:
             why = f"{possessive(parsed.power)} orders for round {state.round} were adjudicated already ({taken})"
@@ -360,6 +360,12 @@ class Game:
 def idle_orders(game_id: str, power: str, round_: int, reason: str) -> bytes:
     """The empty orders the game commits for a power with nothing to order (Game.pass_idle_turns)."""
     return f"# {reason}\ngame: {game_id}\npower: {power}\nround: {round_}\n".encode()
+
+
+def is_idle_orders(text: bytes, game_id: str, power: str, round_: int) -> bool:
+    """Whether `text` is what `idle_orders` writes, whatever the reason in its first line."""
+    first = text.partition(b"\n")[0]
+    return first.startswith(b"# ") and text == idle_orders(game_id, power, round_, first[2:].decode("utf-8", "replace"))
 
 
 def board_svg(ruleset: Ruleset, state: GameState, report: Mapping[str, Any], title: str | None = None,
