@@ -395,7 +395,8 @@ def build_report(game: Game, before: GameState, result: TurnResult, dice_info: M
                                 if t in after.control and ruleset.side_of(after.control[t]) == side)
                 victory_cities.append({"side": f"{side}: {group.name}", "cities": cities, "count": len(cities), "needed": group.at_least})
     next_power = ruleset.powers[after.turn_index].name
-    awaiting = None if after.winner else {"power": next_power, "player": game.config.players.get(next_power) or None, "phase": "orders", "deadline": None}
+    awaiting = None if after.winner else {"power": next_power, "player": game.config.players.get(next_power) or None,
+                                          "phase": _next_phase(game, after), "deadline": None}
     defaults_used = []
     for entry in log.battles:
         pass
@@ -454,3 +455,11 @@ def build_report(game: Game, before: GameState, result: TurnResult, dice_info: M
         "rolls": [dict(r) for r in log.rolls],
         "notes": notes,
     }
+
+
+def _next_phase(game: Game, after: GameState) -> str:
+    """What the next power's turn waits for: its orders, or nothing when it has nothing to order
+    (pbem.engine.idle: the game passes that turn at once, Game.pass_idle_turns)."""
+    from pbem.engine.idle import nothing_to_order
+
+    return "orders" if nothing_to_order(game.ruleset, game.rules, after, game.config.options) is None else "nothing to order: its turn passes"

@@ -51,6 +51,8 @@ def test_the_turn_of_a_power_with_nothing_to_order_passes_after_the_one_before(g
                             "Adjudicate round 2: Soviet Union|"]
     report = (game / "reports" / "round-02" / "1-soviet-union.md").read_text()
     assert "Soviet Union has no units and can buy none: its turn passed with empty orders" in report
+    us = (game / "reports" / "round-01" / "5-united-states.md").read_text()
+    assert "**Next:** Soviet Union — nothing to order: its turn passes" in us  # the U.S. report says so already
     assert audit_game(game).ok
 
 
