@@ -15,35 +15,20 @@ import click
 from pbem.engine.model import UnitType
 
 
-def _norm(text: str) -> str:
-    return " ".join(text.casefold().replace("_", " ").replace("-", " ").split())
-
-
-def _names(units: Mapping[str, UnitType]) -> dict[str, str]:
-    """Names as players write them: each name, its aliases, and the short name the map draws on
-    unit stacks ("2 tnk"), as orders accept them (`pbem.io.orders`)."""
-    from pbem.engine.unitnames import unique_abbreviations
-
-    short = unique_abbreviations(units)
-    table: dict[str, str] = {}
-    for name, profile in units.items():
-        for alias in (name, *profile.aliases, *([short[name]] if name in short else [])):
-            table[_norm(alias)] = name
-    return table
-
-
 def resolve_unit(text: str, units: Mapping[str, UnitType]) -> str:
-    """The unit a player meant by `text` (a name, an alias, or either in the plural)."""
-    table = _names(units)
-    key = _norm(text)
-    for candidate in (key, key[:-1] if key.endswith("s") else None, key[:-2] if key.endswith("es") else None):
-        if candidate and candidate in table:
-            return table[candidate]
+    """The unit a player meant by `text`: its name, an alias, a common name, either in the plural,
+    as orders read them (`pbem.io.names.unit_table`)."""
     from pbem.engine.unitnames import unique_abbreviations
+    from pbem.io.names import unit_table
 
+    table = unit_table(units)
+    found = table.resolve(text)
+    if found.name is not None:
+        return found.name
     short = unique_abbreviations(units)
     known = ", ".join(f"{u} ({short[u]})" if u in short else u for u in sorted(units))
-    raise click.BadParameter(f"unknown unit {text!r}; known: {known}")
+    hint = table.hint(text)
+    raise click.BadParameter(f"unknown unit {text!r}{f' ({hint})' if hint else ''}; known: {known}")
 
 
 _ITEM = re.compile(r"^\s*(?:(\d+)\s*(?:x\s+)?)?(.+?)\s*$")

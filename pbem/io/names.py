@@ -9,7 +9,7 @@ from __future__ import annotations
 import difflib
 import re
 from dataclasses import dataclass
-from typing import Iterable, Mapping
+from typing import Any, Iterable, Mapping
 
 _SEA_ZONE = [
     re.compile(r"^(?:sz|sea\s*zone|seazone|s\.z\.)\s*-?\s*(\d+)$"),
@@ -133,6 +133,23 @@ UNIT_SYNONYMS: tuple[tuple[str, ...], ...] = (
     ("transport", "transport ship", "troopship"),
     ("marine", "us marine", "u.s. marine"),
 )
+
+
+def unit_table(units: Mapping[str, Any]) -> NameTable:
+    """Unit names as players write them, in orders and in `pbem odds`: each unit's name and
+    aliases, the short name the map draws on unit stacks ("2 tnk"), and the UNIT_SYNONYMS words
+    no other unit of the ruleset claims."""
+    from collections import Counter
+
+    from pbem.engine.unitnames import unique_abbreviations
+
+    short = unique_abbreviations(units)
+    own = {u.name: (*u.aliases, *([short[u.name]] if u.name in short else [])) for u in units.values()}
+    taken = {compact(normalise(k)) for name, aliases in own.items() for k in (name, *aliases)}
+    extra = {name: {compact(normalise(w)): w for w in synonyms_for((name, *aliases))} for name, aliases in own.items()}
+    claims = Counter(c for words in extra.values() for c in words)
+    return NameTable({name: (*aliases, *(w for c, w in extra[name].items() if c not in taken and claims[c] == 1))
+                      for name, aliases in own.items()}, prefixes=False)
 
 
 def synonyms_for(keys: Iterable[str]) -> tuple[str, ...]:

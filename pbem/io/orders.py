@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
@@ -30,7 +29,7 @@ from pbem.engine.orders import (
 from pbem.engine.problems import PathItem, Problem, ProblemsError
 from pbem.engine.ruleset import Ruleset
 from pbem.engine.words import possessive
-from pbem.io.names import NameTable, compact, normalise, parse_unit_list, synonyms_for
+from pbem.io.names import NameTable, parse_unit_list, unit_table
 from pbem.io.retreat_words import CALL_OFF_VOCABULARY
 from pbem.io.retreat_words import VOCABULARY as RETREAT_VOCABULARY
 from pbem.io.retreat_words import read_call_off as read_call_off_words
@@ -61,15 +60,7 @@ def names_for(ruleset: Ruleset) -> Names:
 def _build_names(ruleset: Ruleset) -> Names:
     """Names as players write them: besides each name and its aliases, the short names the map
     draws on unit stacks ("2 tnk") and a territory's victory city ("Moscow" for Russia)."""
-    from pbem.engine.unitnames import unique_abbreviations
-
-    short = unique_abbreviations(ruleset.units)
-    own = {u.name: (*u.aliases, *([short[u.name]] if u.name in short else [])) for u in ruleset.units.values()}
-    taken = {compact(normalise(k)) for name, aliases in own.items() for k in (name, *aliases)}
-    extra = {name: {compact(normalise(w)): w for w in synonyms_for((name, *aliases))} for name, aliases in own.items()}
-    claims = Counter(c for words in extra.values() for c in words)
-    units = NameTable({name: (*aliases, *(w for c, w in extra[name].items() if c not in taken and claims[c] == 1))
-                       for name, aliases in own.items()}, prefixes=False)
+    units = unit_table(ruleset.units)
     more = _space_names(ruleset)
     spaces = NameTable({s.name: (*s.aliases, *([s.victory_city] if s.victory_city and s.victory_city != s.name else []),
                                  *more.get(s.name, ())) for s in ruleset.board.spaces.values()}, sea_zones=True)

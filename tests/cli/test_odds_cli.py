@@ -215,3 +215,14 @@ def test_a_retreat_once_no_land_unit_is_left_takes_the_air_units_home():
     home = json.loads(run(*base, "--retreat", "when no land units left").output)
     assert fight["retreat"] == 0 and home["retreat"] > 0.3
     assert home["capture"] == pytest.approx(fight["capture"])  # it retreats only once it could no longer capture
+
+
+def test_units_are_read_as_orders_read_them_with_a_suggestion_for_a_typo() -> None:
+    """One table of unit names for orders and odds (`pbem.io.names.unit_table`): the common names
+    ("armour", "AA gun", "u-boat") work here too, and a typo gets the orders' suggestion."""
+    res = run("--attack", "2 armour", "--defend", "1 infantry, 1 AA gun", "--json")
+    assert res.exit_code == 0, res.output
+    res = run("--attack", "2 u-boats", "--defend", "1 transport", "--json")
+    assert res.exit_code == 0 and json.loads(res.output)["kind"] == "sea", res.output
+    res = run("--attack", "3 infantri", "--defend", "1 infantry")
+    assert res.exit_code == 2 and "unknown unit 'infantri' (did you mean 'infantry'?)" in res.output
