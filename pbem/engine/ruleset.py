@@ -14,6 +14,21 @@ from types import MappingProxyType
 from pbem.engine.model import Board, Country, Power, Setup, UnitType
 
 
+# What players call a power whichever box they learnt on: 1942 and Revised say "United Kingdom",
+# Europe and Pacific "Great Britain".  Code, not data, so no ruleset's hash changes; a ruleset's own
+# names and aliases come first, so a name one of its countries bears (Pacific's "USA") keeps meaning it.
+COMMON_POWER_NAMES: Mapping[str, tuple[str, ...]] = {
+    "United Kingdom": ("Great Britain", "UK", "U.K.", "Britain", "British", "GB"),
+    "Great Britain": ("United Kingdom", "UK", "U.K.", "Britain", "British", "GB"),
+    "Soviet Union": ("USSR", "U.S.S.R.", "Soviets", "Soviet", "Russians", "Russian", "SU"),
+    "United States": ("US", "U.S.", "USA", "U.S.A.", "America", "Americans", "American",
+                      "United States of America"),
+    "Germany": ("Germans", "German", "GER"),
+    "Japan": ("Japanese", "JPN"),
+    "Italy": ("Italians", "Italian", "ITA"),
+}
+
+
 def _key(name: str) -> str:
     """Names are matched ignoring case and surrounding blanks, as players type them."""
     return " ".join(name.split()).casefold()
@@ -104,6 +119,11 @@ class Ruleset:
                 for n in (c.name, *c.aliases):
                     powers.setdefault(_key(n), p)
                     countries.setdefault(_key(n), c)
+        for p in self.powers:
+            for n in COMMON_POWER_NAMES.get(p.name, ()):
+                powers.setdefault(_key(n), p)
+                if len(p.economies) == 1:
+                    countries.setdefault(_key(n), p.economies[0])
         units: dict[str, UnitType] = {}
         for u in self.units.values():
             for n in (u.name, *u.aliases):
@@ -124,6 +144,13 @@ class Ruleset:
             raise KeyError(
                 f"no power {name!r} in {self.id}; powers: {', '.join(self.turn_order)}"
             ) from None
+
+    def names_of(self, power: str) -> tuple[str, ...]:
+        """The names `power` itself answers to (case-folded): its aliases and the common ones, not
+        its countries' (Pacific's "China" names the economy, not the United States)."""
+        p = self.power(power)
+        return tuple(k for k, q in self._powers_by_key.items()
+                     if q is p and (k not in self._countries_by_key or self._countries_by_key[k].name == p.name))
 
     def country(self, name: str) -> Country:
         """The country (economy) called `name`; a power of one economy is its own country."""

@@ -64,7 +64,7 @@ def _build_names(ruleset: Ruleset) -> Names:
     more = _space_names(ruleset)
     spaces = NameTable({s.name: (*s.aliases, *([s.victory_city] if s.victory_city and s.victory_city != s.name else []),
                                  *more.get(s.name, ())) for s in ruleset.board.spaces.values()}, sea_zones=True)
-    powers = NameTable({p.name: p.aliases for p in ruleset.powers}, prefixes=False)
+    powers = NameTable({p.name: ruleset.names_of(p.name) for p in ruleset.powers}, prefixes=False)
     return Names(units, spaces, powers)
 
 
