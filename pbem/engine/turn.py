@@ -363,10 +363,9 @@ class Turn:
     def _validate_the_rest(self) -> TurnResult:
         """Every stage that can still be checked once earlier orders were refused, so a player sees
         all problems in one run: the combat goes ahead without the refused moves, then noncombat
-        moves and placements are checked. Placements are left out when the purchase itself was
-        refused (each would be "not bought"); moves that fail only for want of units a refused move
-        would have brought are left out as they go (see `moves`)."""
-        purchase_refused = any(p.code.startswith("purchase.") for p in self.problems)
+        moves and placements are checked (against the purchase ordered, when it was refused: see
+        `_placeable`); moves that fail only for want of units a refused move would have brought are
+        left out as they go (see `moves`)."""
         try:
             self.overflight("combat")
             if not self._no_combat_declared():
@@ -375,8 +374,7 @@ class Turn:
             self.moves(self.orders.noncombat_moves)
             self.land_at_sea()
             self.land_air_units()
-            if not purchase_refused:
-                self.mobilize()
+            self.mobilize()
         except Exception:  # noqa: BLE001 -- a position the refused orders left half-built: report what is known
             pass
         unique: list[Problem] = []
@@ -1549,9 +1547,27 @@ class Turn:
         self.log.purchases = dict(self.bought)
         self.log.purchases_by_country = bought
 
+    def _placeable(self) -> tuple[dict[str, int], dict[str, dict[str, int]]]:
+        """What the placements are checked against: the units bought, and by country.  While
+        validating, a refused purchase counts as made: its own problem says what is wrong, and
+        "only 0 were bought" beside every placement would send the player the wrong way."""
+        bought = dict(self.bought)
+        by_country = {c: dict(units) for c, units in self.bought_by_country.items()}
+        if not (self.validating and any(p.code.startswith("purchase.") for p in self.problems)):
+            return bought, by_country
+        if len(self.ruleset.countries_of(self.w.power)) == 1:
+            return dict(self.orders.purchase), by_country
+        for country, units in self.orders.purchase_by_country.items():
+            by_country.setdefault(country, dict(units))
+        total: dict[str, int] = {}
+        for units in by_country.values():
+            for utype, n in units.items():
+                total[utype] = total.get(utype, 0) + n
+        return total, by_country
+
     def mobilize(self) -> None:
         w = self.w
-        remaining = dict(self.bought)
+        remaining, pools = self._placeable()
         used: dict[str, int] = {}
         placements = list(self.orders.placements)
         for grant in self.free_units("mobilize", power=w.power, control=dict(w.control), control_at_start=dict(w.control_at_start), board=w.board, world=w):
@@ -1560,7 +1576,6 @@ class Turn:
             if chosen is not None:
                 placements.remove(chosen)
             self.give(grant, chosen.space if chosen is not None else grant.spaces[0])
-        pools = {c: dict(units) for c, units in self.bought_by_country.items()}
         for placement in placements:
             if len(self.ruleset.countries_of(w.power)) > 1:
                 problems, pool = self._check_country_placement(placement, pools, used)
