@@ -25,6 +25,14 @@ def _example_battle(game, state, power: str) -> tuple[str, str, str]:  # type: i
     return "ENEMY TERRITORY", "YOUR TERRITORY", "infantry, artillery, tank"
 
 
+def _second_unit(ruleset, units: str) -> str:  # type: ignore[no-untyped-def]
+    """A unit to write beside infantry in the example: one of the power's own, or the box's."""
+    own = [u for u in units.split(", ") if u != "infantry"]
+    if own:
+        return own[-1]
+    return next((n for n in ("artillery", "tank", "armor") if n in ruleset.units), "tank")
+
+
 def _system_orders(game, state, power: str) -> list[str]:  # type: ignore[no-untyped-def]
     """The order keys this rule system and game options give this power, each with a real example."""
     out: list[str] = []
@@ -137,7 +145,7 @@ def orders_template(game) -> str:  # type: ignore[no-untyped-def]
     lines = [
         f"# Orders of {power} for round {state.round} of {game.config.game} ({ruleset.name}).",
         f"# Treasury: {treasury}.  Check with `pbem validate FILE`, send with `pbem submit FILE`.",
-        f"# Units are written '3 infantry, 1 {units.split(', ')[-1]}'; spaces by name (e.g. '{sea_example}'); `pbem ruleset show "
+        f"# Units are written '3 infantry, 1 {_second_unit(ruleset, units)}'; spaces by name (e.g. '{sea_example}'); `pbem ruleset show "
         f"{ruleset.id}` lists them all.",
         f"game: {game.config.game}",
         f"power: {power}",

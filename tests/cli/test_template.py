@@ -127,3 +127,15 @@ def test_a_finished_game_has_no_template(tmp_path: Path) -> None:
     subprocess.run(["git", "-C", str(game_dir), "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qam", "won"], check=True)
     result = CliRunner().invoke(cli, ["orders", "template", "--game", str(game_dir)])
     assert result.exit_code != 0 and "the game is over: the Axis won" in result.output
+
+
+def test_the_unit_example_names_two_different_units() -> None:
+    """A power whose only land units beside an enemy are infantry (Great Britain in Pacific) was
+    shown '3 infantry, 1 infantry'."""
+    from pbem.cli.template import _second_unit
+    from pbem.io.rulesets import load_ruleset
+
+    pacific = load_ruleset("pacific-2001")
+    assert _second_unit(pacific, "infantry") == "artillery"
+    assert _second_unit(pacific, "infantry, tank") == "tank"
+    assert _second_unit(load_ruleset("europe-1999"), "infantry") == "artillery"
