@@ -888,7 +888,8 @@ class Mover:
             return _problem(move, f"{move.to} cannot be reached from {move.frm} by {domain} units", "Movement", "check the map: the spaces are not connected for these units", "move.unreachable")
         needed = self.path_cost(move.frm, unrestricted, flying=domain == "air")
         if needed > budget:
-            return _problem(move, f"{move.frm} to {move.to} is {needed} spaces; these units have {budget} movement left", "Movement allowance", "", "move.too-far")
+            return _problem(move, f"{move.frm} to {move.to} is {needed} spaces; these units have {budget} movement left", "Movement allowance",
+                            "the shortest way: " + " - ".join((move.frm, *unrestricted)), "move.too-far")
         if domain == "land":
             return _problem(move, f"the way from {move.frm} to {move.to} passes through hostile territory", R_LAND, "land units stop on entering a hostile territory; only tanks blitz through one empty one", "move.through-hostile")
         if domain == "air":  # only neutral territories bar a flight within range (_neutral_below)

@@ -1921,7 +1921,12 @@ class Turn:
                 return Problem("illegal", f"only sea units (and fighters onto carriers) are placed in {space}", rule=R_MOBILIZE, path=path, code="place.land-at-sea")
             sites = sorted(t for t in w.board.neighbours(space) if w.space(t).is_land and usable(t))
             if not sites:
-                return Problem("illegal", f"{space} is not next to an industrial complex {w.power} has held since the start of the turn", rule=R_MOBILIZE + ": sea units go in a sea zone adjacent to the complex", path=path, code="place.no-complex")
+                zones = sorted({z for t, sp in w.board.spaces.items() if sp.is_land and usable(t)
+                                for z in w.board.neighbours(t) if w.is_sea(z)},
+                               key=lambda z: (len(z), z))  # SZ 9 before SZ 10
+                return Problem("illegal", f"{space} is not next to an industrial complex {w.power} has held since the start of the turn",
+                               rule=R_MOBILIZE + ": sea units go in a sea zone adjacent to the complex",
+                               hint=("sea zones next to such a complex: " + ", ".join(zones)) if zones else "", path=path, code="place.no-complex")
             if named is not None:
                 if named not in sites:
                     return Problem("illegal", f"{named} has no complex of {possessive(w.power)} next to {space} that may mobilize now",
