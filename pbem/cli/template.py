@@ -27,7 +27,7 @@ def _example_battle(game, state, power: str) -> tuple[str, str, str]:  # type: i
 
 def _second_unit(ruleset, units: str) -> str:  # type: ignore[no-untyped-def]
     """A unit to write beside infantry in the example: one of the power's own, or the box's."""
-    own = [u for u in units.split(", ") if u != "infantry"]
+    own = [u for u in units.split(", ") if "infantry" not in u]
     if own:
         return own[-1]
     return next((n for n in ("artillery", "tank", "armor") if n in ruleset.units), "tank")
@@ -68,10 +68,11 @@ def _system_orders(game, state, power: str) -> list[str]:  # type: ignore[no-unt
             out += [f"# Your fighters on patrol over {', '.join(patrols)} land first: a friendly territory next to the zone, or the zone",
                     "# itself for a carrier there (unnamed: a carrier, else the first friendly territory by name).",
                     "#   cap_landing: {" + ", ".join(f"{z}: TERRITORY" for z in patrols) + "}"]
-    countries = game.ruleset.countries_of(power)
-    if len(countries) > 1 and any(game.ruleset.board.spaces[n].convoy and c in countries for n, c in state.control.items()):
+    # as the engine divides it (TurnRunner._convoys_to_divide): among the countries that earn income
+    earning = [c for c in game.ruleset.countries_of(power) if c not in rules.economy.countries_without_income]
+    if len(earning) > 1 and any(game.ruleset.board.spaces[n].convoy and c in earning for n, c in state.control.items()):
         out += ["# Your convoy centres' income is divided among your countries as you say (default: as their markers lie):",
-                f"#   convoy_income: {{{countries[-1]}: 6}}"]
+                f"#   convoy_income: {{{earning[-1]}: 6}}"]
     if "rockets" in set(state.developments.get(power, ())):
         out += ["# Rocket strikes: an antiaircraft gun hits an enemy industrial complex within 3 spaces.",
                 "#   rockets: [{from: TERRITORY WITH AA GUN, target: ENEMY COMPLEX}]"]
@@ -137,8 +138,9 @@ def orders_template(game) -> str:  # type: ignore[no-untyped-def]
     if len(countries) > 1:
         # a power of several countries buys for each from its own treasury (Power.countries)
         treasury = ", ".join(f"{c} {state.treasury.get(c, 0)}" for c in countries) + " IPCs"
+        buyers = [c for c in countries if c not in game.rules.economy.countries_without_income]
         purchase = ["# Each country buys from its own IPCs, and places at its own complexes:",
-                    "purchase: {" + ", ".join(f"{c}: {{}}" for c in countries) + "}"]
+                    "purchase: {" + ", ".join(f"{c}: {{}}" for c in buyers) + "}"]
     else:
         treasury = f"{game.ruleset.treasury_of(state.treasury, power)} IPCs"
         purchase = ["purchase: {}"]

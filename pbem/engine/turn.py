@@ -277,6 +277,7 @@ class Turn:
             self.check_declarations()
             self.declare("purchase")
         no_combat = self._no_combat_declared()
+        self.check_convoy_income()
         self.repair_at_naval_bases()
         self.develop_weapons()
         self.purchase()
@@ -1500,6 +1501,10 @@ class Turn:
             return
         bought: dict[str, dict[str, int]] = {}
         for country, units in o.purchase_by_country.items():
+            if units and country in self.rules.economy.countries_without_income:
+                self.problems.append(Problem("illegal", f"{country} has no IPCs and buys nothing", rule=R_PURCHASE,
+                                             hint=f"remove purchase: {country}", path=("purchase", country), code="purchase.no-income"))
+                continue
             if self.rules.capitals.no_purchase_without_capital and not w.capital_held(country):
                 self.problems.append(Problem("illegal", f"{possessive(country)} capital is in enemy hands: {country} cannot buy units",
                                              rule="Capitals: a country without its capital cannot buy new units", hint=f"remove purchase: {country}",
@@ -2053,6 +2058,17 @@ class Turn:
 
     def _collects(self, country: str) -> bool:
         return not (self.rules.capitals.no_income_without_capital and not self.w.capital_held(country))
+
+    def check_convoy_income(self) -> None:
+        """convoy_income names only a country that earns income (Pacific, Phase 9: the British convoy
+        income goes to India or Australia; China "does not hold any IPCs")."""
+        earning = [c for c in self.ruleset.countries_of(self.w.power) if c not in self.rules.economy.countries_without_income]
+        for country in self.orders.convoy_income:
+            if country not in earning:
+                self.problems.append(Problem(
+                    "illegal", f"{country} collects no income: no convoy income can go to it", rule="Collect Income",
+                    hint=("countries that collect: " + ", ".join(earning)) if len(earning) > 1 else "remove convoy_income:",
+                    path=("convoy_income", country), code="orders.convoy-income"))
 
     def divide_convoy_income(self, countries: tuple[str, ...], parts: Mapping[str, int]) -> None:
         """Pacific, Phase 9: the British convoy income "must immediately be given to India or

@@ -139,3 +139,22 @@ def test_the_unit_example_names_two_different_units() -> None:
     assert _second_unit(pacific, "infantry") == "artillery"
     assert _second_unit(pacific, "infantry, tank") == "tank"
     assert _second_unit(load_ruleset("europe-1999"), "infantry") == "artillery"
+
+
+def test_pacific_united_states_buys_and_divides_nothing_for_china(tmp_path: Path) -> None:
+    """Pacific, Phase 1 and Phase 9: "China does not collect IPCs"; the template offers China no
+    purchase and no convoy income (the British player's two countries do share theirs)."""
+    from dataclasses import replace
+
+    from pbem.cli.template import orders_template
+
+    g = Game(new(tmp_path, "pacific-2001"))
+    state = g.state()
+    us = replace(state, turn_index=g.ruleset.turn_order.index("United States"))
+    g.state = lambda: us  # type: ignore[method-assign]
+    text = orders_template(g)
+    assert "purchase: {USA: {}}" in text and "convoy_income" not in text
+    britain = replace(state, turn_index=g.ruleset.turn_order.index("Great Britain"))
+    g.state = lambda: britain  # type: ignore[method-assign]
+    text = orders_template(g)
+    assert "purchase: {India: {}, Australia: {}}" in text and "#   convoy_income: {Australia: 6}" in text
