@@ -33,6 +33,25 @@ def _second_unit(ruleset, units: str) -> str:  # type: ignore[no-untyped-def]
     return next((n for n in ("artillery", "tank", "armor") if n in ruleset.units), "tank")
 
 
+def _declarations_of_war(game, state, power: str) -> list[str]:  # type: ignore[no-untyped-def]
+    """The enemies `power` is at peace with, and which of them it may declare war on this turn (1940)."""
+    politics, ruleset = game.rules.politics, game.ruleset
+    kept = state.pending.get("war")
+    wars = {frozenset(p) for p in kept} if kept is not None else set(politics.at_war)
+    at_peace = [e for e in ruleset.turn_order if e in set(ruleset.enemies(power)) and frozenset({power, e}) not in wars]
+    if not at_peace:
+        return []
+    open_now = [e for e in at_peace if politics.may_declare_war is None or politics.may_declare_war(
+        game.config.options, power, e, round=state.round, at_war=frozenset(wars), control=dict(state.control),
+        facts=frozenset(state.pending.get("facts") or ())) is None]
+    out = [f"# {power} is at peace with {', '.join(at_peace)}; a declaration of war takes effect at the start of combat move."]
+    if open_now:
+        out += [f"# It may declare war this turn on: {', '.join(open_now)}.", f"#   declare_war: [{open_now[0]}]"]
+    else:
+        out += ["# It may declare war on none of them this turn."]
+    return out
+
+
 def _system_orders(game, state, power: str) -> list[str]:  # type: ignore[no-untyped-def]
     """The order keys this rule system and game options give this power, each with a real example."""
     out: list[str] = []
@@ -56,6 +75,8 @@ def _system_orders(game, state, power: str) -> list[str]:  # type: ignore[no-unt
         if names:
             out += [f"# Declarations open to {power} in this game (once per game): {', '.join(names)}.",
                     f"#   declare: [{names[0]}]"]
+    if rules.politics is not None:
+        out += _declarations_of_war(game, state, power)
     if rules.movement.combat_air_patrol:
         patrols = sorted(z for z, by in dict(state.pending.get("cap") or {}).items() if power in by)  # type: ignore[call-overload]
         example = next(((t, z) for z in sorted(game.ruleset.board.spaces) if game.ruleset.board.spaces[z].is_sea

@@ -158,3 +158,26 @@ def test_pacific_united_states_buys_and_divides_nothing_for_china(tmp_path: Path
     g.state = lambda: britain  # type: ignore[method-assign]
     text = orders_template(g)
     assert "purchase: {India: {}, Australia: {}}" in text and "#   convoy_income: {Australia: 6}" in text
+
+
+def test_1940_lists_the_declarations_of_war_open_this_turn(tmp_path: Path) -> None:
+    """1940 political rules: Germany may declare war on the Soviet Union from the start; the United
+    States may not before its turn 4 (DIGEST §1.2); the template says which, with the order key."""
+    from dataclasses import replace
+
+    from pbem.cli.template import orders_template
+
+    g = Game(new(tmp_path, "global-1940"))
+    state = g.state()
+    text = orders_template(g)
+    assert "# Germany is at peace with Soviet Union, United States, China;" in text
+    assert "#   declare_war: [Soviet Union]" in text
+    us = replace(state, turn_index=g.ruleset.turn_order.index("United States"))
+    g.state = lambda: us  # type: ignore[method-assign]
+    text = orders_template(g)
+    assert "# United States is at peace with Germany, Japan, Italy;" in text
+    assert "It may declare war on none of them this turn." in text and "declare_war:" not in text
+    f = tmp_path / "orders.yaml"
+    f.write_text(template(g.path).replace("#   declare_war: [Soviet Union]", "declare_war: [Soviet Union]"))
+    result = CliRunner().invoke(cli, ["validate", str(f), "--game", str(g.path)])
+    assert result.exit_code == 0, result.output
