@@ -59,6 +59,15 @@ DEFAULT_ATTACK = "no battle directive: cheapest units lost first, one land unit 
 DEFAULT_SEA_ATTACK = "no battle directive: cheapest units lost first, no retreat"
 
 
+def ignores(w: World, orders: Orders, space: str) -> bool:
+    """The mover lets the enemies in `space` be (BattleDirective.ignore): only where they are
+    submarines and transports and no defender scrambled into the zone (1940: "all of its attacking
+    naval units will still be involved in the sea combat if the defender scrambles")."""
+    directive = orders.battles.get(space)
+    return (directive is not None and directive.ignore and w.is_sea(space) and not w.is_hostile_sea_zone(space)
+            and not any(u.mission == "scrambled" for u in w.units_at(space)))
+
+
 @dataclass
 class BattlePlan:
     raids: dict[str, list[int]] = field(default_factory=dict)
@@ -96,6 +105,8 @@ class BattlePlan:
                 spaces.add(space)
         for space in sorted(spaces):
             if w.is_sea(space):
+                if ignores(w, orders, space):
+                    continue
                 defenders, attackers = _defenders(w, space), _attackers(w, space)
                 # no battle where no unit on either side could ever score a hit (1942: a transport
                 # with no attack value beside enemy transports with no defence value ignores them)

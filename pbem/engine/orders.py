@@ -62,6 +62,9 @@ class BattleDirective:
     aa_order_of_loss: tuple[str, ...] = ()  # which air units antiaircraft hits take first (default: order_of_loss)
     bombard: Mapping[str, int] | None = None  # the ships that bombard an amphibious assault (None: every eligible one)
     call_off: CallOff | None = None  # when the amphibious landing on this territory is called off (None: never)
+    # a sea zone whose enemies are only submarines and transports: let them be, no sea battle (Combat
+    # Move: "you have the option of attacking an enemy submarine and/or transport"); a scramble into it is fought
+    ignore: bool = False
 
 
 @dataclass(frozen=True)

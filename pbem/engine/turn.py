@@ -13,11 +13,11 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Any, Mapping
 
-from pbem.engine.battles import BattlePlan, resolve_battles
+from pbem.engine.battles import BattlePlan, ignores, resolve_battles
 from pbem.engine.combat.rules import CombatRules
 from pbem.engine.model import GameState
 from pbem.engine.movement import R_AIR, R_END_IN_COMBAT, R_TRANSPORT, Mover
-from pbem.engine.orders import Boarding, Move, Orders, StandingOrders
+from pbem.engine.orders import BattleDirective, Boarding, Move, Orders, StandingOrders
 from pbem.engine.problems import Problem
 from pbem.engine.words import article, count_of, plural, possessive
 from pbem.engine.words import units_text as _units_text
@@ -740,7 +740,7 @@ class Turn:
             warship = any(u.owner == w.power and w.utype(u).domain == "sea" and not w.utype(u).has("transport")
                           for u in w.units_at(zone))
             subs = any(w.utype(e).has("submarine") and not e.submerged for e in enemies)
-            if subs and not moved_in and not warship:  # (ignored enemy transports stop no landing)
+            if subs and (ignores(w, self.orders, zone) or not moved_in) and not warship:  # ignored: only a warship escorts  # (ignored enemy transports stop no landing)
                 self.problems.append(Problem("illegal", f"transports cannot offload from {zone}: enemy submarines there are ignored and no warship of yours is present",
                                              rule=R_TRANSPORT + ": offloading beside ignored enemy submarines", hint=f"move a warship into {zone} in combat_move", path=where, code="move.offload-ignored-subs"))
 
@@ -761,7 +761,7 @@ class Turn:
                 return True
             if not w.is_sea(move.frm) and all(self.ruleset.units[t].domain == "land" for t in move.units):
                 return True  # loading for an amphibious assault; the cargo rule checks the offload
-            if w.enemy_units_at(to):
+            if w.enemy_units_at(to) and not ignores(w, self.orders, to):
                 return True
             # Sea units supporting an amphibious assault from that zone, or loading for it.
             if any(u.seaborne_from == to for u in w.units.values() if w.commands(u)):
@@ -1050,12 +1050,33 @@ class Turn:
             scramble(self)
         plan = BattlePlan.from_world(self.w, self.orders, self.standing)
         for space, directive in self.orders.battles.items():
+            if directive.ignore:
+                self._check_ignore(space, directive)
+                if ignores(self.w, self.orders, space):
+                    self.log.notes.append(f"{self.w.power} lets the enemy submarines and transports in {space} be: no sea battle there")
+                elif self.w.is_sea(space) and any(u.mission == "scrambled" for u in self.w.units_at(space)):
+                    self.log.notes.append(f"{space} is not ignored: defenders scrambled into it, and the sea battle is fought")
+                continue
             if space not in plan.land and space not in plan.sea:
                 self.problems.append(Problem("illegal", f"the battles section names {space}, but no battle will be fought there",
                                              rule="Conduct Combat: directives are for the battles your combat moves start",
                                              hint="battles: " + (", ".join(plan.land + plan.sea) or "(none this turn)"),
                                              path=directive.yaml_path, code="directive.no-battle"))
         resolve_battles(self, plan)
+
+    def _check_ignore(self, space: str, directive: BattleDirective) -> None:
+        """`ignore: true` is for enemy submarines and transports the mover may let be, nothing else."""
+        w = self.w
+        rule = "Combat Move: \"you have the option of attacking an enemy submarine and/or transport that shares a sea zone with you\""
+        path = (*directive.yaml_path, "ignore")
+        if not w.is_sea(space):
+            self.problems.append(Problem("illegal", f"{space} is a territory: only enemy submarines and transports at sea may be ignored", rule=rule,
+                                         hint=f"remove ignore: from the directive for {space}", path=path, code="directive.ignore"))
+        elif w.is_hostile_sea_zone(space):
+            why = ("in this game every enemy ship makes a zone hostile" if "submarine" in self.rules.movement.hostile_sea_zone_tags
+                   else "only submarines and transports may be, and only where no other enemy warship is")
+            self.problems.append(Problem("illegal", f"the enemy units in {space} cannot be ignored: {why}",
+                                         rule=rule, hint=f"remove ignore: from the directive for {space}, or keep out of {space}", path=path, code="directive.ignore"))
 
     def capture(self, space: str, by: str, *, blitz: bool = False) -> None:
         """Take control of a territory: production, capital plunder, liberation (Capturing Territory)."""

@@ -272,7 +272,7 @@ def _directive(reader: _Reader, space: str, raw: Mapping[str, Any], path: Path_)
             reader.error(f"cannot read the call-off condition {shown(raw['call_off'])}", (*path, "call_off"),
                          hint="write one of: " + CALL_OFF_VOCABULARY, code="directive.call-off")
     return BattleDirective(space, ool, retreat, retreat_to, raw.get("submerge"), bool(raw.get("hold_territory", False)), path, aa_ool,
-                           bombard, call_off)
+                           bombard, call_off, bool(raw.get("ignore", False)))
 
 
 def read_call_off(value: object) -> CallOff | None:
