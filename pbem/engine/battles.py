@@ -533,13 +533,13 @@ def _chosen_bombardment(turn: Turn, directive: BattleDirective, eligible: list[U
             why = ("they fought in a sea battle this turn" if len(others) > len(pool)
                    else f"only {count_of(len(pool), utype)} can bombard {space} (ships in the zones its units offload from, without sea combat there)")
             turn.problems.append(Problem("illegal", f"{count_of(n, utype)} cannot bombard {space}: {why}", rule=rule,
-                                         path=(*directive.yaml_path, "bombard"), code="directive.bombard"))
+                                         hint=f"bombard with at most {count_of(len(pool), utype)}", path=(*directive.yaml_path, "bombard"), code="directive.bombard"))
             continue
         chosen.extend(pool[:n])
     if turn.combat_rules.bombard_cap_per_seaborne_unit and len(chosen) > seaborne:
         turn.problems.append(Problem("illegal", f"{len(chosen)} ships bombard {space}, but only {seaborne} land unit(s) offload there",
                                      rule="Amphibious Assaults: at most one bombarding ship per land unit offloaded",
-                                     path=(*directive.yaml_path, "bombard"), code="directive.bombard"))
+                                     hint=f"name at most {seaborne} ship(s) under bombard:", path=(*directive.yaml_path, "bombard"), code="directive.bombard"))
         chosen = chosen[:seaborne]
     return chosen
 

@@ -313,7 +313,7 @@ class Mover:
                     if captured and len(movable) + len(captured) >= count:
                         problems.append(_problem(move, f"{len(captured)} of the {utype} in {move.frm} changed hands with the territory this turn "
                                                        "and cannot move until their new owner's next turn", "Conclude Combat, capturing a territory: its antiaircraft "
-                                                       "guns and complexes change hands and stay there that turn", "", "move.captured", key="units"))
+                                                       "guns and complexes change hands and stay there that turn", "move them next turn", "move.captured", key="units"))
                         return None
                     hint = (self._why_not_in_noncombat(pool, utype) if phase == "noncombat" else
                             f"the other {have - len(movable)} already moved in this combat move: a unit makes one combat move, "
@@ -410,15 +410,15 @@ class Mover:
         if move.phase != "noncombat":
             return _problem(move, "a combat air patrol is set up in noncombat move", rule, "move it under noncombat_move:", "cap.phase", key="mission")
         if any(not w.utype(u).has("fighter") for u in units):
-            return _problem(move, "only fighters fly combat air patrol", rule, "", "cap.not-fighter", key="units")
+            return _problem(move, "only fighters fly combat air patrol", rule, "move the other units without mission: cap", "cap.not-fighter", key="units")
         if any(u.phase is not None or u.moved or u.fought for u in units):
             return _problem(move, "only fighters that have not moved this turn may fly combat air patrol", rule,
                             "choose fighters that stayed put this turn", "cap.moved", key="units")
         if not w.space(move.frm).is_land or not w.is_sea(move.to) or not w.board.are_adjacent(move.frm, move.to):
             return _problem(move, f"a combat air patrol flies from a territory to a sea zone next to it; {move.frm} to {move.to} is not that",
-                            rule, "", "cap.not-adjacent")
+                            rule, f"patrol a sea zone next to {move.frm}", "cap.not-adjacent")
         if any(not e.submerged for e in w.enemy_units_at(move.to)):
-            return _problem(move, f"enemy units in {move.to} would cause combat: no combat air patrol may fly there", rule, "", "cap.enemy-zone")
+            return _problem(move, f"enemy units in {move.to} would cause combat: no combat air patrol may fly there", rule, f"attack {move.to} in combat_move, or patrol a zone with no enemy", "cap.enemy-zone")
         return None
 
     # --- the move -----------------------------------------------------------------------------
@@ -473,9 +473,9 @@ class Mover:
                                  "a game option allows it (e.g. Revised Kamikaze Attacks: Japanese air units)", "move.mission", key="units")]
             if phase != "combat" or not w.is_sea(move.to) or not any(w.utype(e).domain == "sea" for e in w.enemy_units_at(move.to)):
                 return [_problem(move, f"a {move.mission} attack is a combat move against enemy sea units; {move.to} holds none",
-                                 "Game options", "", "move.mission-target")]
+                                 "Game options", "aim the attack at a sea zone with enemy ships, in combat_move", "move.mission-target")]
         if move.mission == "escort" and any(not w.utype(u).has("fighter") for u in units):
-            return [_problem(move, "only fighters escort bombing raids", "Strategic Bombing Raids, optional rule: escorts and interceptors", "", "raid.not-fighter", key="units")]
+            return [_problem(move, "only fighters escort bombing raids", "Strategic Bombing Raids, optional rule: escorts and interceptors", "send the other units without mission: escort", "raid.not-fighter", key="units")]
         domains = {w.utype(u).domain for u in units}
         if "structure" in domains:
             return self._move_structures(move, units)
@@ -544,7 +544,7 @@ class Mover:
         if domain == "land" and w.is_sea(move.to):
             return _problem(move, f"land units cannot move into {move.to}", R_TRANSPORT, "load them aboard a transport from an adjacent territory", "move.land-to-sea")
         if domain == "sea" and not w.is_sea(move.to):
-            return _problem(move, f"sea units cannot move onto land ({move.to})", "Sea units", "", "move.sea-to-land")
+            return _problem(move, f"sea units cannot move onto land ({move.to})", "Sea units", "move them to a sea zone; land units offload with a move from the sea zone to the coast", "move.sea-to-land")
         if self._taking is not None and domain != "land":
             return _problem(move, f"{move.to} is a friendly neutral: only land units enter it, in noncombat move, and take it",
                              "Neutral territories: a friendly neutral is moved into by land units", "move land units in first",
@@ -559,7 +559,7 @@ class Mover:
                              "Aircraft Carriers: a carrier a fighter landed on stays for the rest of the turn",
                              "move the carrier first, then land the fighter", "move.carrier-landed", key="units")
         if domain == "sea" and any(u.offloaded_to and not self._may_assault_again(u, phase) for u in units):
-            return _problem(move, "a transport that has offloaded cannot move again this turn", R_TRANSPORT, "", "move.transport-offloaded", key="units")
+            return _problem(move, "a transport that has offloaded cannot move again this turn", R_TRANSPORT, "move the transport before it offloads", "move.transport-offloaded", key="units")
         self._subs_only = domain == "sea" and all(w.utype(u).has("submarine") for u in units)
         steps = self._path_for(move, domain, units, budget)
         extra, within = self._bonus(move, units)
@@ -590,7 +590,7 @@ class Mover:
             why = hook(w.options, w.power, units=[w.utype(u) for u in units], owners=frozenset(u.owner for u in units),
                        phase=phase, domain=domain, path=tuple(path), frm=move.frm, world=w)
             if why:
-                return _problem(move, why, "Political rules: powers not at war", "", "move.restricted")
+                return _problem(move, why, "Political rules: powers not at war", "a declaration of war (declare_war:) lifts it, where the political rules allow one", "move.restricted")
         confined = self._confined(units)
         if confined is not None:
             outside = [s for s in path if s not in confined]
@@ -688,20 +688,20 @@ class Mover:
             return [_problem(move, "an airborne assault is a combat move", r, "move them under combat_move:", "airborne.phase")]
         wrong = sorted({u.type for u in units if u.type not in rule.units})
         if wrong:
-            return [_problem(move, f"only {', '.join(sorted(rule.units))} make airborne assaults, not {', '.join(wrong)}", r, "", "airborne.unit", key="units")]
+            return [_problem(move, f"only {', '.join(sorted(rule.units))} make airborne assaults, not {', '.join(wrong)}", r, "move the other units without mission: airborne", "airborne.unit", key="units")]
         if any(u.start != move.frm or u.moved for u in units):
-            return [_problem(move, "paratroopers jump from where they began the turn, before any other move", r, "", "airborne.moved", key="units")]
+            return [_problem(move, "paratroopers jump from where they began the turn, before any other move", r, "write the airborne move first, from the base", "airborne.moved", key="units")]
         holder = w.control_at_start.get(move.frm)
         if holder is None or not w.is_friendly(holder) or not w.facility_operative(move.frm, rule.base_tag):
             return [_problem(move, f"{move.frm} has no operational air strip or air base of {possessive(w.power)} side held since the turn began",
                              r, "jump from a territory with an operational air strip", "airborne.no-base")]
         jumped = sum(1 for u in w.units.values() if u.owner == w.power and u.mission == "airborne" and u.start == move.frm)
         if jumped + len(units) > rule.per_base:
-            return [_problem(move, f"a base sends {rule.per_base} paratroopers a turn; {move.frm} has sent {jumped}", r, "", "airborne.too-many", key="units")]
+            return [_problem(move, f"a base sends {rule.per_base} paratroopers a turn; {move.frm} has sent {jumped}", r, f"send at most {rule.per_base} from {move.frm}", "airborne.too-many", key="units")]
         reach = rule.reach + (1 if rule.farther_from is not None and any(
             u.type == rule.farther_from and w.facility_operative(move.frm, rule.base_tag) for u in w.units_at(move.frm)) else 0)
         if not w.is_hostile_territory(move.to):
-            return [_problem(move, f"an airborne assault attacks a hostile territory; {move.to} is not one", r, "", "airborne.target")]
+            return [_problem(move, f"an airborne assault attacks a hostile territory; {move.to} is not one", r, "move them there in noncombat_move, without mission: airborne", "airborne.target")]
         peace = self._at_peace_in(move, move.to)
         if peace:
             return [peace]
@@ -743,17 +743,17 @@ class Mover:
         move, into a friendly territory without a complex."""
         w = self.w
         if not all(self._structure_move(u) > 0 for u in units):
-            return [_problem(move, "industrial complexes cannot move", "Unit Profiles: industrial complex", "", "move.structure", key="units")]
+            return [_problem(move, "industrial complexes cannot move", "Unit Profiles: industrial complex", "remove the complex from the move", "move.structure", key="units")]
         rule = "Industrial complexes moved by a game option"
         if any(w.utype(u).domain != "structure" for u in units):
             return [_problem(move, "an industrial complex moves on its own", rule, "order the other units in another move", "move.structure-mixed", key="units")]
         if move.phase != "noncombat":
             return [_problem(move, "industrial complexes move only in noncombat move", rule, "move it in noncombat_move", "move.structure-combat", key="units")]
         if w.is_sea(move.to) or w.is_sea(move.frm):
-            return [_problem(move, "industrial complexes move overland only: transports cannot carry them", rule, "", "move.structure-sea")]
+            return [_problem(move, "industrial complexes move overland only: transports cannot carry them", rule, "move it overland to a territory next to this one", "move.structure-sea")]
         there = [u for u in w.units_at(move.to) if w.utype(u).has("factory")]
         if len(there) + len(units) > w.rules.production.max_complexes_per_territory:
-            return [_problem(move, f"{move.to} would have more than {w.rules.production.max_complexes_per_territory} industrial complex", rule + ": one complex per territory", "", "move.structure-twice")]
+            return [_problem(move, f"{move.to} would have more than {w.rules.production.max_complexes_per_territory} industrial complex", rule + ": one complex per territory", "move it to a territory with no complex", "move.structure-twice")]
         return self._move_group(move, "land", units)
 
     def _allowance(self, u: Unit, phase: str) -> int:
@@ -874,7 +874,7 @@ class Mover:
                 prev = move.frm
                 for s in sea_only:
                     if w.strait_closed(prev, s):
-                        return _problem(move, f"the straits are closed: no sea unit may move between {prev} and {s}", "Optional rule: Turkish straits closed", "", "move.straits")
+                        return _problem(move, f"the straits are closed: no sea unit may move between {prev} and {s}", "Optional rule: Turkish straits closed", "go round by another way", "move.straits")
                     canal = w.board.canal_between(prev, s)
                     if canal and not w.canal_open(prev, s):
                         return _problem(move, f"the {canal.name} between {prev} and {s} is closed to your side", R_CANAL, "your side must control " + " and ".join(canal.controlled_by) + " at the start of your turn", "move.canal")
@@ -938,9 +938,9 @@ class Mover:
                 canal = w.board.canal_between(prev, space)
                 return _problem(move, f"the {canal.name if canal else 'canal'} between {prev} and {space} is closed to your side", R_CANAL, "your side must control " + " and ".join(canal.controlled_by if canal else ()) + " at the start of your turn", "move.canal")
             if domain == "land" and w.is_sea(space):
-                return _problem(move, f"land units cannot enter {space}", R_TRANSPORT, "", "move.land-to-sea")
+                return _problem(move, f"land units cannot enter {space}", R_TRANSPORT, "land units cross the sea aboard a transport: a move into its zone loads them", "move.land-to-sea")
             if domain == "sea" and not w.is_sea(space):
-                return _problem(move, f"sea units cannot enter {space}", "Sea units", "", "move.sea-to-land")
+                return _problem(move, f"sea units cannot enter {space}", "Sea units", "give a way through sea zones only (via:)", "move.sea-to-land")
             if domain == "sea" and move.phase == "noncombat" and not self.w.rules.economy.convoy_open_in_noncombat and self._enemy_convoy(space):
                 return _problem(move, f"{space} is a convoy centre the enemy controls: naval units may not enter it in noncombat move",
                                 R_NONCOMBAT + ": naval units may not be moved into enemy-controlled convoy centres",
@@ -950,7 +950,7 @@ class Mover:
                 if domain == "land":
                     if move.phase == "noncombat":
                         if not w.is_friendly_territory(space):
-                            return _problem(move, f"noncombat moves may pass only friendly territories; {space} is hostile", R_NONCOMBAT, "", "move.noncombat-hostile")
+                            return _problem(move, f"noncombat moves may pass only friendly territories; {space} is hostile", R_NONCOMBAT, "go round by friendly territories (via:), or attack it in combat_move", "move.noncombat-hostile")
                     elif not w.is_friendly_territory(space):
                         if blitzed is None and self._can_blitz(units) and self._blitzable(space):
                             blitzed = space
@@ -962,7 +962,7 @@ class Mover:
                     subs = all(w.utype(u).has("submarine") for u in units)
                     if subs and w.rules.movement.subs_ignore_hostile_zones:
                         if w.enemy_destroyer_at(space):
-                            return _problem(move, f"submarines stop on entering {space}: an enemy destroyer is there", R_SUBS, "", "move.sub-destroyer")
+                            return _problem(move, f"submarines stop on entering {space}: an enemy destroyer is there", R_SUBS, f"end the move in {space}, or go round it (via:)", "move.sub-destroyer")
                     elif w.is_hostile_sea_zone(space, subs=subs):
                         return _problem(move, f"sea units stop on entering hostile {space}", R_SEA, "only submarines pass enemy warships, and not where a destroyer is", "move.through-hostile-sea")
                     elif (w.rules.movement.destroyers_reveal_submerged_subs and any(w.utype(u).has("destroyer") for u in units)
@@ -1062,11 +1062,11 @@ class Mover:
     def _load(self, move: Move, land: list[Unit], units: list[Unit]) -> list[Problem]:
         w = self.w
         if len(land) != len(units):
-            return [_problem(move, "only land units board transports", R_TRANSPORT, "", "move.load-mixed", key="units")]
+            return [_problem(move, "only land units board transports", R_TRANSPORT, "move the land units into the zone in one order, the ships in another", "move.load-mixed", key="units")]
         if not w.board.are_adjacent(move.frm, move.to):
             return [_problem(move, f"{move.frm} is not adjacent to {move.to}", R_TRANSPORT, "land units load from a territory adjacent to the transport's sea zone", "move.load-not-adjacent")]
         if any(u.moved for u in land):
-            return [_problem(move, "loading is a land unit's whole move; these units already moved", R_TRANSPORT, "", "move.load-after-move", key="units")]
+            return [_problem(move, "loading is a land unit's whole move; these units already moved", R_TRANSPORT, "load units that have not moved this turn", "move.load-after-move", key="units")]
         confined = self._confined(land)
         if confined is not None and move.to not in confined:
             # 1940, China (P10): "Chinese units cannot be loaded onto transports" - its area holds no sea zone
@@ -1132,11 +1132,11 @@ class Mover:
     def _offload(self, move: Move, land: list[Unit], units: list[Unit]) -> list[Problem]:
         w = self.w
         if len(land) != len(units):
-            return [_problem(move, "only land units offload from transports", R_TRANSPORT, "", "move.offload-mixed", key="units")]
+            return [_problem(move, "only land units offload from transports", R_TRANSPORT, "move the land units ashore in one order, the ships in another", "move.offload-mixed", key="units")]
         if not w.board.are_adjacent(move.frm, move.to):
             return [_problem(move, f"{move.to} is not adjacent to {move.frm}", R_TRANSPORT, "transports offload into a territory next to their sea zone", "move.offload-not-adjacent")]
         if w.is_hostile_sea_zone(move.frm) and move.phase == "noncombat":
-            return [_problem(move, f"transports cannot offload in hostile {move.frm}", R_TRANSPORT, "", "move.offload-hostile")]
+            return [_problem(move, f"transports cannot offload in hostile {move.frm}", R_TRANSPORT, f"clear {move.frm} with a sea battle in combat_move first", "move.offload-hostile")]
         hosts = {u.carrier for u in land}
         for rider in land:
             host = w.units.get(rider.carrier) if rider.carrier is not None else None
@@ -1149,7 +1149,7 @@ class Mover:
                                  "load it now and offload it on your next turn", "move.offload-ally-same-turn", key="units")]
         for hid in hosts:
             if hid is None:
-                return [_problem(move, "these land units are not aboard a transport", R_TRANSPORT, "", "move.offload-not-aboard", key="units")]
+                return [_problem(move, "these land units are not aboard a transport", R_TRANSPORT, f"load them first: a move from the coast into {move.frm}", "move.offload-not-aboard", key="units")]
             host = w.units[hid]
             if (move.phase == "noncombat" and host.offloaded_phase == "combat"
                     and not (w.rules.movement.offloads_again_after_assault and host.offloaded_to == move.to)):
@@ -1158,15 +1158,15 @@ class Mover:
                 return [_problem(move, f"this transport offloaded in the combat move (into {host.offloaded_to}): it cannot "
                                        "offload again this turn", R_TRANSPORT, "offload the rest on a later turn", "move.offload-twice")]
             if host.offloaded_to and host.offloaded_to != move.to and not self._may_assault_again(host, move.phase):
-                return [_problem(move, f"a transport cannot offload in two territories in one turn (it offloaded in {host.offloaded_to})", R_TRANSPORT, "", "move.offload-twice")]
+                return [_problem(move, f"a transport cannot offload in two territories in one turn (it offloaded in {host.offloaded_to})", R_TRANSPORT, f"offload into {host.offloaded_to}, or use another transport", "move.offload-twice")]
             if host.retreated:
-                return [_problem(move, "a transport that retreated cannot offload this turn", R_TRANSPORT, "", "move.offload-retreated")]
+                return [_problem(move, "a transport that retreated cannot offload this turn", R_TRANSPORT, "offload next turn", "move.offload-retreated")]
             if self._held_by_hostile_start(host, move.frm, assault=move.phase == "combat"):
                 return [_problem(move, f"a transport that began the turn in {move.frm} beside enemy ships does not offload there this turn",
                                  R_TRANSPORT + ": a transport starting beside enemy ships may not load or unload in that sea zone",
                                  "move the transport out to a friendly or empty zone and offload from there", "move.offload-hostile-start")]
             if move.phase == "noncombat" and not self._may_work_after_combat(host, "offload"):
-                return [_problem(move, self._after_combat_bar(host, "offload") or "", R_TRANSPORT, "", "move.offload-after-combat")]
+                return [_problem(move, self._after_combat_bar(host, "offload") or "", R_TRANSPORT, "offload with another transport, or next turn", "move.offload-after-combat")]
         hostile = w.is_hostile_territory(move.to)
         if move.phase == "combat" and not hostile:
             return [_problem(move, f"offloading into friendly {move.to} is not a combat move", R_END_IN_COMBAT, "offload there in noncombat_move", "move.offload-friendly")]
@@ -1174,7 +1174,7 @@ class Mover:
         if peace:
             return [peace]  # an amphibious assault is an attack
         if move.phase == "noncombat" and hostile:
-            return [_problem(move, f"{move.to} is hostile: offloading into it is an amphibious assault, a combat move", R_NONCOMBAT, "", "move.offload-hostile-noncombat")]
+            return [_problem(move, f"{move.to} is hostile: offloading into it is an amphibious assault, a combat move", R_NONCOMBAT, "write the offload in combat_move", "move.offload-hostile-noncombat")]
         for rider in land:
             host = w.units[rider.carrier]  # type: ignore[index]
             if move.phase == "combat" and host.offloaded_to != move.to:

@@ -70,7 +70,7 @@ def research_problems(
     out: list[Problem] = []
     if not enabled:
         out.append(Problem("illegal", "weapons development is switched off in this game", rule=RULE,
-                           code="research.disabled"))
+                           hint="remove develop:", code="research.disabled"))
         return out
     if development not in DEVELOPMENTS:
         out.append(Problem("invalid", f"no weapons development {development!r}", rule=RULE,
@@ -78,10 +78,10 @@ def research_problems(
         return out
     if development in known:
         out.append(Problem("illegal", f"{NAMES[development]} is already developed", rule=RULE,
-                           code="research.known"))
+                           hint="research another development", code="research.known"))
     if dice < 1:
         out.append(Problem("invalid", "buy at least one research die", rule=f"{RULE}, Step 2: Buy Research Dice",
-                           code="research.no-dice"))
+                           hint="dice: 1 or more, or remove develop:", code="research.no-dice"))
     elif dice * DIE_COST > treasury:
         out.append(Problem("illegal", f"{dice} research dice cost {dice * DIE_COST} IPCs; the treasury holds {treasury}",
                            rule=f"{RULE}, Step 2: each die costs {DIE_COST} IPCs",

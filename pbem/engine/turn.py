@@ -132,7 +132,7 @@ class Turn:
                                              path=path, code="declare.unknown"))
             elif name in used or name in seen:
                 self.problems.append(Problem("illegal", f"{name} is declared once per game, and it has been", rule=R_ORDER,
-                                             path=path, code="declare.used"))
+                                             hint=f"remove {name} from declare:", path=path, code="declare.used"))
             seen.add(name)
 
     def declare(self, phase: str) -> None:
@@ -246,7 +246,8 @@ class Turn:
                                                              controller=w.control.get(order.space)) for o in owners)
                     why = (f"only {len(pool)} {utype} of a friendly power in {order.space} may become {possessive(w.power)}, not {n}" if allowed
                            else f"no rule of this game lets {w.power} take over {utype} in {order.space}")
-                    self.problems.append(Problem("illegal", why, rule=rule, path=order.yaml_path, code="convert.illegal"))
+                    self.problems.append(Problem("illegal", why, rule=rule, hint=f"convert at most {len(pool)} {utype} in {order.space}" if allowed
+                                                 else "remove the order from convert:", path=order.yaml_path, code="convert.illegal"))
                     chosen = []
                     break
                 chosen.extend(pool[:n])
@@ -406,7 +407,7 @@ class Turn:
         found = research_problems(development, count, w.treasury.get(w.power, 0), known, enabled=enabled)
         if self.rules.capitals.no_purchase_without_capital and not w.capital_held(w.power):
             found.append(Problem("illegal", f"{possessive(w.power)} capital is in enemy hands: it cannot buy research dice",
-                                 rule="Capturing and Liberating Capitals", code="research.no-capital"))
+                                 rule="Capturing and Liberating Capitals", hint="remove develop:", code="research.no-capital"))
         if found:
             from dataclasses import replace as _replace
 
@@ -500,7 +501,7 @@ class Turn:
                             path=(*move.yaml_path, "owner"), code="move.owner")]
         if move.phase == "noncombat" and any(self.ruleset.units[t].domain != "air" for t in move.units):
             return [Problem("illegal", f"in noncombat move {w.power} moves only {possessive(move.owner)} air units that attacked, to land them", rule=R_ORDER,
-                            path=(*move.yaml_path, "units"), code="move.owner")]
+                            hint=f"{possessive(move.owner)} other units move on its own turn", path=(*move.yaml_path, "units"), code="move.owner")]
         with w.acting_for(move.owner):
             return self.mover.apply(move)
 
@@ -985,7 +986,7 @@ class Turn:
             elif self.mover.air_distance(frm, lambda s: s == target, 3) is None:
                 problem = f"{target} is more than 3 spaces from {frm}"
             if problem:
-                self.problems.append(Problem("illegal", problem, rule=rule, path=path, code="rocket.illegal"))
+                self.problems.append(Problem("illegal", problem, rule=rule, hint="remove this strike from rockets:", path=path, code="rocket.illegal"))
                 continue
             used_from.add(frm)
             struck.add(target)
@@ -1027,7 +1028,7 @@ class Turn:
             elif self.mover.air_distance(frm, lambda s: s == target, launchers[here[0].type][0]) is None:
                 problem = f"{target} is more than {launchers[here[0].type][0]} spaces from {frm}, or the way crosses a neutral"
             if problem:
-                self.problems.append(Problem("illegal", problem, rule=rule, path=path, code="rocket.illegal"))
+                self.problems.append(Problem("illegal", problem, rule=rule, hint="remove this strike from rockets:", path=path, code="rocket.illegal"))
                 continue
             fired.add(frm)
             if self.validating:
@@ -1234,7 +1235,7 @@ class Turn:
                                                facts=facts) if politics.may_declare_war else None
             if refused:
                 self.problems.append(Problem("illegal", f"{w.power} may not declare war on {target} now: {refused}", rule=rule,
-                                             path=path, code="politics.refused"))
+                                             hint=f"remove {target} from declare_war:", path=path, code="politics.refused"))
                 continue
             others: tuple[tuple[str, str], ...] = ()
             if politics.on_declare is not None:
@@ -1501,7 +1502,7 @@ class Turn:
             return False
         if holder is None or self.ruleset.power_name(holder) != w.power:
             self.problems.append(Problem("illegal", f"{territory} is not {possessive(w.power)}: {what} is not its to repair", rule=R_PURCHASE + ": repairs",
-                                         path=("repair", key), code="purchase.repair-not-yours"))
+                                         hint=f"remove {key} from repair:", path=("repair", key), code="purchase.repair-not-yours"))
             return False
         damage = w.damage.get(key, 0)
         if points > damage:
@@ -1558,7 +1559,7 @@ class Turn:
             cost = self.repair_cost(points)
             if cost > w.treasury.get(country, 0):
                 self.problems.append(Problem("illegal", f"the repair costs {cost} IPCs; {country} has {w.treasury.get(country, 0)}", rule=R_PURCHASE + ": repairs",
-                                             path=("repair", key), code="purchase.too-expensive"))
+                                             hint=f"repair at most {w.treasury.get(country, 0)} IPCs worth for {country}", path=("repair", key), code="purchase.too-expensive"))
                 continue
             w.treasury[country] = w.treasury.get(country, 0) - cost
             w.damage[key] = w.damage.get(key, 0) - points
@@ -1755,7 +1756,7 @@ class Turn:
         rule = R_MOBILIZE + ": facilities"
         if w.is_sea(space) or w.controller(space, at_start=True) != w.power or space in w.captured_this_turn:
             return [Problem("illegal", f"a facility goes in a territory {w.power} has controlled since the start of the turn; {space} is not one",
-                            rule=rule, path=path, code="place.facility-territory")]
+                            rule=rule, hint="place it in a territory you held when the turn began", path=path, code="place.facility-territory")]
         here = w.units_at(space)
         for name, n in sorted(facilities.items()):
             profile = self.ruleset.units[name]
@@ -1763,25 +1764,25 @@ class Turn:
                 old = [u for u in here if u.type == profile.upgrade_from and w.controller(space) == w.power]
                 if len(old) < n:
                     return [Problem("illegal", f"a {name} goes where a {profile.upgrade_from} stands; {space} has {len(old) or 'none'}",
-                                    rule=rule + ": upgrades", path=path, code="place.upgrade-nothing")]
+                                    rule=rule + ": upgrades", hint=f"buy a {profile.upgrade_from} there first, or place the {name} where one stands", path=path, code="place.upgrade-nothing")]
                 higher = self.ruleset.units[profile.upgrade_to]  # type: ignore[index]
                 sp = w.space(space)
                 least = higher.min_territory_ipc if higher.min_territory_ipc is not None else 0
                 if (higher.original_territory_only and sp.original_owner not in self.ruleset.countries_of(w.power)) or sp.ipc < least:
                     return [Problem("illegal", f"{space} does not meet the build restrictions of a {higher.name}"
                                     f" ({'an original territory, ' if higher.original_territory_only else ''}worth {least} or more)",
-                                    rule=rule + ": upgrades must meet the higher facility's build restrictions", path=path, code="place.upgrade-restricted")]
+                                    rule=rule + ": upgrades must meet the higher facility's build restrictions", hint="upgrade a facility in a territory that meets them", path=path, code="place.upgrade-restricted")]
                 continue
             if profile.needs_facility and not any(w.utype(u).domain == "structure" and not w.utype(u).needs_facility for u in here):
                 return [Problem("illegal", f"a {name} is placed only where another facility stands; {space} has none",
-                                rule=rule, path=path, code="place.facility-needs-facility")]
+                                rule=rule, hint="place it beside one of your facilities", path=path, code="place.facility-needs-facility")]
             if profile.max_per_territory is not None:
                 kinds = profile.tags & {"air_base", "naval_base", "pill_box", "radar", "factory"}
                 standing = sum(1 for u in here if w.utype(u).tags & kinds and not w.utype(u).has("upgrade"))
                 if standing + n > profile.max_per_territory:
                     return [Problem("illegal", f"{space} may hold {profile.max_per_territory} {name}{'' if profile.max_per_territory == 1 else 's'} at most"
                                     f" (of its kind: {', '.join(sorted(kinds))}); it has {standing}", rule=rule + ": facilities per territory",
-                                    path=path, code="place.facility-limit")]
+                                    hint="place it in another territory", path=path, code="place.facility-limit")]
         return []
 
     def _facility_limits(self, site: str, placed: list[str], path: tuple) -> list[Problem]:
@@ -1850,21 +1851,21 @@ class Turn:
         if any(p.has("factory") for p in profiles.values()):
             sp = w.space(space)
             if sea or not w.is_friendly_territory(space, at_start=True) or w.controller(space, at_start=True) != w.power or space in w.captured_this_turn:
-                return [Problem("illegal", f"a new industrial complex goes in a territory {w.power} has controlled since the start of the turn; {space} is not one", rule=R_MOBILIZE + ": new industrial complexes", path=path, code="place.complex-territory")]
+                return [Problem("illegal", f"a new industrial complex goes in a territory {w.power} has controlled since the start of the turn; {space} is not one", rule=R_MOBILIZE + ": new industrial complexes", hint="place it in a territory you held when the turn began", path=path, code="place.complex-territory")]
             factory = next(p for p in profiles.values() if p.has("factory"))
             if factory.original_territory_only and sp.original_owner not in self.ruleset.countries_of(w.power):
                 return [Problem("illegal", f"a {factory.name} is built only in {possessive(w.power)} original territory; {space} is not one",
-                                rule=R_MOBILIZE + ": new industrial complexes", path=path, code="place.complex-territory")]
+                                rule=R_MOBILIZE + ": new industrial complexes", hint=f"place it in a territory that was {possessive(w.power)} at the start of the game", path=path, code="place.complex-territory")]
             least = factory.min_territory_ipc if factory.min_territory_ipc is not None else self.rules.production.new_complex_min_ipc
             if sp.ipc < least:
-                return [Problem("illegal", f"{space} has an IPC value of {sp.ipc}; a {factory.name} needs at least {least}", rule=R_MOBILIZE + ": new industrial complexes", path=path, code="place.complex-value")]
+                return [Problem("illegal", f"{space} has an IPC value of {sp.ipc}; a {factory.name} needs at least {least}", rule=R_MOBILIZE + ": new industrial complexes", hint=f"place it in a territory worth {least} or more", path=path, code="place.complex-value")]
             on_islands = self.rules.production.new_complexes_on_islands if factory.on_islands is None else factory.on_islands
             if sp.island and not on_islands:
                 return [Problem("illegal", f"{space} is an island: no {factory.name} is built on one", rule=R_MOBILIZE + ": new industrial complexes",
                                 hint="build it on a mainland territory", path=path, code="place.complex-island")]
             existing = [u for u in w.units_at(space) if w.utype(u).has("factory")]
             if len(existing) + units.get(next(t for t, p in profiles.items() if p.has("factory")), 0) > self.rules.production.max_complexes_per_territory:
-                return [Problem("illegal", f"{space} already has an industrial complex", rule=R_MOBILIZE + ": one complex per territory", path=path, code="place.complex-twice")]
+                return [Problem("illegal", f"{space} already has an industrial complex", rule=R_MOBILIZE + ": one complex per territory", hint="place it in a territory with none", path=path, code="place.complex-twice")]
             if len(units) == 1:
                 return []
         count = sum(n for t, n in units.items() if not profiles[t].has("factory"))
@@ -1891,7 +1892,7 @@ class Turn:
                 room += sum(self.ruleset.units[t].carrier_capacity * n for t, n in units.items() if self.ruleset.units[t].has("carrier"))
                 if fighters > room:
                     return [Problem("illegal", f"{fighters} new fighter(s) need room on your own carriers in {space}; there is room for {room}",
-                                    rule=R_MOBILIZE + ": new fighters go aboard your own carriers, never an ally's", path=path, code="place.no-carrier-room")]
+                                    rule=R_MOBILIZE + ": new fighters go aboard your own carriers, never an ally's", hint=f"place at most {room} there, or buy a carrier for the others", path=path, code="place.no-carrier-room")]
         weights = {t: n for f in w.units_at(factory_site) if w.utype(f).has("factory") for t, n in w.utype(f).place_weights}
         count = sum(n * weights.get(t, 1) for t, n in units.items() if not profiles[t].has("factory"))
         limit = self._limit(factory_site)
@@ -1909,7 +1910,7 @@ class Turn:
         wrong = [t for t, p in profiles.items() if (p.domain == "sea") != sea]
         if wrong:
             where = "a sea zone" if profiles[wrong[0]].domain == "sea" else "a territory"
-            return [Problem("illegal", f"{wrong[0]} is placed in {where}, not in {space}", rule=rule, path=path, code="place.advance-domain")]
+            return [Problem("illegal", f"{wrong[0]} is placed in {where}, not in {space}", rule=rule, hint=f"place the {wrong[0]} in {where}", path=path, code="place.advance-domain")]
         allies = self.rules.hooks.advance_placement_with_allies is not None and self.rules.hooks.advance_placement_with_allies(self.options)
         if not any((u.owner == w.power or (allies and w.is_friendly(u.owner))) and u.phase != "placed" for u in w.units_at(space)):
             whose = "no unit of its side" if allies else "no unit"
@@ -1944,7 +1945,7 @@ class Turn:
 
         if sea:
             if any(p.domain not in ("sea", "air") for p in profiles.values()):
-                return Problem("illegal", f"only sea units (and fighters onto carriers) are placed in {space}", rule=R_MOBILIZE, path=path, code="place.land-at-sea")
+                return Problem("illegal", f"only sea units (and fighters onto carriers) are placed in {space}", rule=R_MOBILIZE, hint="place land and air units in a territory with a complex", path=path, code="place.land-at-sea")
             sites = sorted(t for t in w.board.neighbours(space) if w.space(t).is_land and usable(t))
             if not sites:
                 zones = sorted({z for t, sp in w.board.spaces.items() if sp.is_land and usable(t)
@@ -1974,7 +1975,7 @@ class Turn:
                            f"while that power's capital is in enemy hands, and {possessive(owner)} is not")
                 else:
                     why = f"the complex in {space} belongs to {owner}: you can never mobilize at a friendly power's complex"
-                return Problem("illegal", why, rule=R_MOBILIZE, path=path, code="place.ally-complex")
+                return Problem("illegal", why, rule=R_MOBILIZE, hint=self._factories_hint(), path=path, code="place.ally-complex")
             holder = w.control.get(space)
             if country is not None and holder is not None and holder != country and self.ruleset.power_name(holder) == w.power:
                 # a power of several countries (1940's UK): "Units are mobilized at industrial complexes separately" (P35)

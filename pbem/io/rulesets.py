@@ -197,6 +197,7 @@ class _Files:
                     "invalid",
                     f"cannot read: {e.strerror or e}",
                     file=self.display(name),
+                    hint="a ruleset folder holds ruleset.yaml, units.yaml, map.yaml and setup.yaml",
                     code="ruleset.missing",
                 )
             )

@@ -36,7 +36,7 @@ def initial_state(ruleset: Ruleset, options: Mapping[str, Any] | None = None, ru
     if options is not None and rules is not None and rules.hooks.setup_changes is not None:
         added, problems = rules.hooks.setup_changes(options, ruleset, dict(setup.control))
         if problems:
-            raise ProblemsError([Problem("invalid", text, code="option.setup") for text in problems])
+            raise ProblemsError([Problem("invalid", text, hint="choose another value for the rule option", code="option.setup") for text in problems])
         for space, owner, unit in added:
             by = units.setdefault(space, {}).setdefault(owner, {})
             by[unit] = by.get(unit, 0) + 1
@@ -159,7 +159,8 @@ def load_state(text: str | bytes, ruleset: Ruleset, filename: str = "state.yaml"
         raise ProblemsError([doc.problem(p) for p in problems])
     turn_order = [p.name for p in ruleset.powers]
     if data["turn"] not in turn_order:
-        raise ProblemsError([doc.problem(Problem("invalid", f"unknown power {data['turn']!r} to move", path=("turn",)))])
+        raise ProblemsError([doc.problem(Problem("invalid", f"unknown power {data['turn']!r} to move", path=("turn",),
+                                                     hint="powers: " + ", ".join(turn_order)))])
     return GameState(
         ruleset=data["ruleset"],
         round=int(data["round"]),
