@@ -1053,7 +1053,11 @@ class Turn:
         for space, directive in self.orders.battles.items():
             if directive.ignore:
                 self._check_ignore(space, directive)
-                if ignores(self.w, self.orders, space):
+                if ignores(self.w, self.orders, space) and not self._something_to_ignore(space):
+                    self.problems.append(Problem("illegal", f"the battles section has {space} ignore its enemies, but no unit of yours meets one there",
+                                                 rule="Conduct Combat: directives are for the battles your combat moves start",
+                                                 hint=f"remove the directive for {space}", path=(*directive.yaml_path, "ignore"), code="directive.no-battle"))
+                elif ignores(self.w, self.orders, space):
                     self.log.notes.append(f"{self.w.power} lets the enemy submarines and transports in {space} be: no sea battle there")
                 elif self.w.is_sea(space) and any(u.mission == "scrambled" for u in self.w.units_at(space)):
                     self.log.notes.append(f"{space} is not ignored: defenders scrambled into it, and the sea battle is fought")
@@ -1064,6 +1068,11 @@ class Turn:
                                              hint="battles: " + (", ".join(plan.land + plan.sea) or "(none this turn)"),
                                              path=directive.yaml_path, code="directive.no-battle"))
         resolve_battles(self, plan)
+
+    def _something_to_ignore(self, space: str) -> bool:
+        """Enemy units in `space` and a unit of the mover's there beside them."""
+        w = self.w
+        return any(not e.submerged for e in w.enemy_units_at(space)) and any(w.commands(u) for u in w.units_at(space))
 
     def _check_ignore(self, space: str, directive: BattleDirective) -> None:
         """`ignore: true` is for enemy submarines and transports the mover may let be, nothing else."""
