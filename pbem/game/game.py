@@ -12,6 +12,8 @@ Layout of a game repository:
 
 from __future__ import annotations
 
+import re
+
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
@@ -460,6 +462,9 @@ def new_game(path: str | Path, ruleset_id: str, players: Mapping[str, str], *, g
         opts[name] = value
     resolved_players: dict[str, str] = {}
     for name, email in players.items():
+        if not re.fullmatch(r"[^@\s<>,;]+@[^@\s<>,;]+", email):
+            raise GameError(f"the player of {name} is {email!r}, not an e-mail address: orders, reports and reminders "
+                            "go to it (write POWER=EMAIL, e.g. Germany=anna@example.org)")
         try:
             resolved_players[ruleset.power(name).name] = email
         except KeyError:

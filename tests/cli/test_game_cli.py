@@ -155,3 +155,13 @@ def test_map_png_is_drawn_at_the_width_asked(game: Path, tmp_path: Path) -> None
         assert struct.unpack(">I", out.read_bytes()[16:20])[0] == width
     refused = run("map", "--game", str(game), "--out", str(tmp_path / "m.png"), "--width", "5")
     assert refused.exit_code != 0 and "--width" in refused.output
+
+
+@pytest.mark.parametrize("player", ["Germany=anna", "Germany=", "Germany=anna@example.org, bob@example.org"])
+def test_a_player_is_an_e_mail_address(tmp_path: Path, player: str) -> None:
+    """Orders, reports and reminders go to the player's address: a name that is none is refused
+    before the game is made, and nothing is written."""
+    target = tmp_path / "g"
+    result = CliRunner().invoke(cli, ["new", str(target), "--dice", "local", "--player", player])
+    assert result.exit_code != 0 and "not an e-mail address" in result.output
+    assert not target.exists() or not any(target.iterdir())
