@@ -33,6 +33,28 @@ def _second_unit(ruleset, units: str) -> str:  # type: ignore[no-untyped-def]
     return next((n for n in ("artillery", "tank", "armor") if n in ruleset.units), "tank")
 
 
+def _airborne_example(game, state, power: str) -> list[str]:  # type: ignore[no-untyped-def]
+    """Rules.airborne: the power's bases with paratroopers on them, and a target in reach."""
+    rule, ruleset = game.rules.airborne, game.ruleset
+    board, enemies = ruleset.board, set(ruleset.enemies(power))
+    for space, by_owner in sorted(state.units.items()):
+        own = by_owner.get(power, {})
+        if state.control.get(space) != power or not any(ruleset.units[u].has(rule.base_tag) for u in own if u in ruleset.units):
+            continue
+        jumpers = sorted(u for u in own if u in rule.units)
+        if not jumpers:
+            continue
+        near = sorted(t for t in board.neighbours(space) if board.spaces[t].is_land and state.control.get(t) in enemies)
+        target = near[0] if near else "ENEMY TERRITORY"
+        return [f"# Airborne assault: up to {rule.per_base} {', '.join(sorted(rule.units))} jump from each operational base, "
+                f"{rule.reach} spaces ({rule.reach + 1} from an {rule.farther_from}), beside a ground or amphibious attack:"
+                if rule.farther_from else
+                f"# Airborne assault: up to {rule.per_base} {', '.join(sorted(rule.units))} jump from each operational base, "
+                f"{rule.reach} spaces, beside a ground or amphibious attack:",
+                f"#   - {{units: \"{min(rule.per_base, own[jumpers[0]])} {jumpers[0]}\", from: {space}, to: {target}, mission: airborne}}"]
+    return []
+
+
 def _declarations_of_war(game, state, power: str) -> list[str]:  # type: ignore[no-untyped-def]
     """The enemies `power` is at peace with, and which of them it may declare war on this turn (1940)."""
     politics, ruleset = game.rules.politics, game.ruleset
@@ -77,6 +99,8 @@ def _system_orders(game, state, power: str) -> list[str]:  # type: ignore[no-unt
                     f"#   declare: [{names[0]}]"]
     if rules.politics is not None:
         out += _declarations_of_war(game, state, power)
+    if rules.airborne is not None:
+        out += _airborne_example(game, state, power)
     if rules.movement.combat_air_patrol:
         patrols = sorted(z for z, by in dict(state.pending.get("cap") or {}).items() if power in by)  # type: ignore[call-overload]
         example = next(((t, z) for z in sorted(game.ruleset.board.spaces) if game.ruleset.board.spaces[z].is_sea

@@ -181,3 +181,21 @@ def test_1940_lists_the_declarations_of_war_open_this_turn(tmp_path: Path) -> No
     f.write_text(template(g.path).replace("#   declare_war: [Soviet Union]", "declare_war: [Soviet Union]"))
     result = CliRunner().invoke(cli, ["validate", str(f), "--game", str(g.path)])
     assert result.exit_code == 0, result.output
+
+
+def test_ams_shows_an_airborne_assault_from_a_real_base(tmp_path: Path) -> None:
+    """AMS, Airborne Assault: "up to 2 infantry units positioned on each territory with an
+    operational airstrip may attack hostile territories up to 2 spaces away"; the template's
+    example jumps from a base of the power's own, and with a ground attack beside it validates."""
+    g = new(tmp_path, "global-1940-ams")
+    text = template(g)
+    line = re.search(r"#   - (\{units: \"2 infantry\", from: ([^,]+), to: ([^,]+), mission: airborne\})", text)
+    assert line, text
+    base, target = line.group(2), line.group(3)
+    own = Game(g).state().units[base]["Germany"]
+    assert own.get("air base") or own.get("air strip"), own
+    f = tmp_path / "orders.yaml"
+    f.write_text(f"game: demo\npower: Germany\nround: 1\ncombat_move:\n  - {line.group(1)}\n"
+                 f"  - {{units: 1 artillery, from: Holland Belgium, to: {target}}}\n")
+    result = CliRunner().invoke(cli, ["validate", str(f), "--game", str(g)])
+    assert result.exit_code == 0, result.output
