@@ -199,3 +199,33 @@ def test_ams_shows_an_airborne_assault_from_a_real_base(tmp_path: Path) -> None:
                  f"  - {{units: 1 artillery, from: Holland Belgium, to: {target}}}\n")
     result = CliRunner().invoke(cli, ["validate", str(f), "--game", str(g)])
     assert result.exit_code == 0, result.output
+
+
+@pytest.mark.parametrize("ruleset", ["1942-2e", "revised", "europe-1999", "pacific-2001", "global-1940", "global-1940-ams"])
+def test_every_powers_standing_template_validates_with_its_examples_taken_up(tmp_path: Path, ruleset: str) -> None:
+    """`pbem orders template --standing POWER`: the defaults written out, and each key the rule system
+    gives the power (scramble, kamikaze, tribute payers) with an example that validates once uncommented."""
+    g = new(tmp_path, ruleset)
+    seen = set()
+    for power in Game(g).ruleset.turn_order:
+        result = CliRunner().invoke(cli, ["orders", "template", "--game", str(g), "--standing", power])
+        assert result.exit_code == 0, result.output
+        text = result.stdout
+        assert f"power: {power}\n" in text and "  default: {order_of_loss: [" in text
+        for key in ("scramble", "kamikaze", "tribute_payers"):
+            if f"  #   {key}:" in text:
+                seen.add(key)
+                text = text.replace(f"  #   {key}:", f"  {key}:")
+        f = tmp_path / f"{power}.yaml"
+        f.write_text(text)
+        result = CliRunner().invoke(cli, ["validate", str(f), "--game", str(g)])
+        assert result.exit_code == 0, (power, result.output, text)
+    expected = {"global-1940": {"scramble", "kamikaze"}, "global-1940-ams": {"scramble", "kamikaze"},
+                "pacific-2001": {"kamikaze"}, "europe-1999": {"tribute_payers"}}.get(ruleset, set())
+    assert seen == expected
+
+
+def test_a_standing_template_for_an_unknown_power_is_refused(tmp_path: Path) -> None:
+    g = new(tmp_path, "europe-1999")
+    result = CliRunner().invoke(cli, ["orders", "template", "--game", str(g), "--standing", "Sweden"])
+    assert result.exit_code == 2 and "unknown power 'Sweden'" in result.output and "Great Britain" in result.output
