@@ -741,7 +741,7 @@ class Turn:
             warship = any(u.owner == w.power and w.utype(u).domain == "sea" and not w.utype(u).has("transport")
                           for u in w.units_at(zone))
             subs = any(w.utype(e).has("submarine") and not e.submerged for e in enemies)
-            if subs and (ignores(w, self.orders, zone) or not moved_in) and not warship:  # ignored: only a warship escorts  # (ignored enemy transports stop no landing)
+            if subs and (ignores(w, self.orders, zone) or not moved_in) and not warship:  # ignored (no battle): only a warship escorts; ignored transports stop no landing
                 self.problems.append(Problem("illegal", f"transports cannot offload from {zone}: enemy submarines there are ignored and no warship of yours is present",
                                              rule=R_TRANSPORT + ": offloading beside ignored enemy submarines", hint=f"move a warship into {zone} in combat_move", path=where, code="move.offload-ignored-subs"))
 
