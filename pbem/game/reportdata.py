@@ -30,6 +30,7 @@ REASON_TEXT = {
     "directive": {"attacker": "the order of loss in the battle directive", "defender": "the order of loss in the standing orders"},
     "default": {"attacker": "cheapest first (not in an order of loss)",
                 "defender": "cheapest first (not in the standing orders' order of loss)"},
+    "default: two-hit units first": "the first hit on a two-hit unit comes first: it sinks nothing",
     "rule: as many hits as possible must be assigned": "as many hits as possible must be assigned (General Combat)",
     "rule: transports chosen last": "transports are chosen last (Transports)",
     "defenceless transports": "rule: defenceless transports are destroyed (General Combat, step 5)",
@@ -57,6 +58,7 @@ SUBMERGE_WHEN = {"instead_of_surprise_strike": ("start", "submerge order, before
 CHOSEN_BY = {
     "directive": "directive",
     "default": "default",
+    "default: two-hit units first": "default",
     "rule: as many hits as possible must be assigned": "rule",
     "rule: transports chosen last": "rule",
     "defenceless transports": "rule",

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 
 RULE_MAX_HITS: CasualtyReason = "rule: as many hits as possible must be assigned"
 RULE_TRANSPORTS_LAST: CasualtyReason = "rule: transports chosen last"
+RULE_FREE_HIT: CasualtyReason = "default: two-hit units first"  # a hit a battleship survives costs nothing lasting
 
 
 @dataclass(frozen=True)
@@ -117,7 +118,7 @@ class LossPlan:
         # a two-hit unit's first hit costs nothing lasting, so every such damage slot comes first
         for i in order:
             if self.categories[i].two_hit:
-                runs.append(Run(i, "damaged", "default"))
+                runs.append(Run(i, "damaged", RULE_FREE_HIT))
         tail: list[Run] = []
         for i in order:
             c = self.categories[i]

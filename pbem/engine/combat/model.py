@@ -249,6 +249,7 @@ class DiceRolled:
 CasualtyReason = Literal[
     "directive",
     "default",
+    "default: two-hit units first",
     "rule: as many hits as possible must be assigned",
     "rule: transports chosen last",
     "defenceless transports",

@@ -147,7 +147,7 @@ def test_battleship_takes_two_hits_and_is_repaired_after_combat():
     default, costing nothing lasting); a battleship surviving with one hit is repaired after combat."""
     dice = Fixed({L(S, 1, "attacker"): [6, 1], L(S, 1, "defender"): [2]})
     out = fight(sea({"battleship": 1, "destroyer": 1}, {"destroyer": 1}), dice)
-    assert losses(out, "attacker") == [("battleship", "damaged", "default")]
+    assert losses(out, "attacker") == [("battleship", "damaged", "default: two-hit units first")]
     assert out.winner == "attacker" and out.attacker_lost == {}
     assert out.damaged == {"Germany": {"battleship": 1}} and out.repaired
     dice2 = Fixed({L(S, 1, "attacker"): [6], L(S, 1, "defender"): [1, 1]})
