@@ -176,6 +176,12 @@ def standing_template(game, power_name: str) -> str:  # type: ignore[no-untyped-
     ]
     if capital and air_last != order:
         lines.append(f"  #   {capital}: {{order_of_loss: [{', '.join(air_last)}]}}   # every air unit after the ships and land units")
+    two_hit = [u for u in order if ruleset.units[u].hits > 1]
+    if two_hit:
+        from pbem.engine.words import plural
+
+        lines.append(f"  # {' and '.join(plural(u) for u in two_hit).capitalize()} take their free first hit before any loss; in a policy "
+                     f"damage_first: false ranks them by the order of loss instead.")
     if any(ruleset.units[u].has("submarine") for u in kinds):
         lines.append("  # Defending submarines submerge when they may instead of firing: add submerge: true to a policy.")
     escorts = game.combat_rules.escorts

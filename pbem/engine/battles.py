@@ -222,6 +222,7 @@ def attacker_orders(directive: BattleDirective | None) -> cm.Orders:
         retreat_to=directive.retreat_to,
         # with a retreat condition, the subs submerge when it holds instead of at the first chance
         submerge=("on_retreat" if directive.retreat.kind != "never" else "always") if directive.submerge else "never",
+        damage_first=directive.damage_first,
     )
 
 
@@ -236,7 +237,7 @@ def defender_orders(w: World, space: str, defenders: list[Unit], standing: Mappi
         return cm.Orders(), True
     policy = so.policy_for(space)
     return cm.Orders(order_of_loss=policy.order_of_loss, hold_territory=policy.hold_territory,
-                     submerge="always" if policy.submerge else "never"), False
+                     submerge="always" if policy.submerge else "never", damage_first=policy.damage_first), False
 
 
 def retreat_spaces(w: World, space: str, attackers: list[Unit], *, if_subs_submerge: bool = False) -> tuple[str, ...]:

@@ -272,7 +272,22 @@ def _directive(reader: _Reader, space: str, raw: Mapping[str, Any], path: Path_)
             reader.error(f"cannot read the call-off condition {shown(raw['call_off'])}", (*path, "call_off"),
                          hint="write one of: " + CALL_OFF_VOCABULARY, code="directive.call-off")
     return BattleDirective(space, ool, retreat, retreat_to, raw.get("submerge"), bool(raw.get("hold_territory", False)), path, aa_ool,
-                           bombard, call_off, bool(raw.get("ignore", False)))
+                           bombard, call_off, ignore=bool(raw.get("ignore", False)), damage_first=_damage_first(reader, raw, path))
+
+
+def _damage_first(reader: _Reader, raw: Mapping[str, Any], path: Path_) -> bool | tuple[str, ...]:
+    """damage_first: true (the default), false, or the two-hit unit types that take their first hit first."""
+    value = raw.get("damage_first", True)
+    if isinstance(value, bool):
+        return value
+    names = reader.name_list(value, (*path, "damage_first"))
+    two_hit = sorted(u.name for u in reader.ruleset.units.values() if u.hits > 1)
+    for i, name in enumerate(names):
+        if name not in two_hit:
+            reader.error(f"{name} takes one hit: damage_first names units that take two", (*path, "damage_first", i),
+                         hint="two-hit units of this game: " + (", ".join(two_hit) or "none"), code="directive.damage-first",
+                         kind="illegal")
+    return names
 
 
 def read_call_off(value: object) -> CallOff | None:
@@ -505,7 +520,8 @@ def parse_orders(doc: YamlDocument, ruleset: Ruleset) -> Orders:
 def _policy(reader: _Reader, raw: Mapping[str, Any], path: Path_) -> DefencePolicy:
     ool = reader.name_list(raw.get("order_of_loss"), (*path, "order_of_loss")) if "order_of_loss" in raw else ()
     return DefencePolicy(ool, bool(raw.get("hold_territory", False)), bool(raw.get("submerge", False)),
-                         _intercept(raw.get("intercept", False)), int(raw.get("kaiten", 0) or 0), path)
+                         _intercept(raw.get("intercept", False)), int(raw.get("kaiten", 0) or 0), path,
+                         damage_first=_damage_first(reader, raw, path))
 
 
 def _intercept(value: Any) -> bool | int:

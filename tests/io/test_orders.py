@@ -96,3 +96,20 @@ def test_a_count_that_is_no_number_is_an_error_not_a_crash() -> None:
     assert [p.code for p in reader.problems] == ["units.syntax"] and "not a number of units" in reader.problems[0].message
     problems = check("standing", {"power": "France", "standing_orders": {"liberation_units": {"tank": [1]}}})
     assert problems and "tank is [1]" in problems[0].message
+
+
+def test_damage_first_reads_true_false_or_two_hit_units() -> None:
+    """damage_first: a battle directive's or a policy's choice of which two-hit units take their
+    first hit before any loss; a unit that takes one hit is refused with the ones that take two."""
+    ruleset = load_ruleset("global-1940")
+    _, standing = read_orders_text("power: United Kingdom\nstanding_orders:\n  default: {damage_first: [battleship]}\n"
+                                   "  territories: {SZ 102: {damage_first: false}}\n", "s.yaml", ruleset)
+    assert standing.policy_for("SZ 1").damage_first == ("battleship",)  # type: ignore[union-attr]
+    assert standing.policy_for("SZ 102").damage_first is False  # type: ignore[union-attr]
+    _, orders = read_orders_text("game: g\npower: Germany\nround: 1\nbattles: {SZ 110: {damage_first: false}}\n", "o.yaml", ruleset)
+    assert orders.battles["SZ 110"].damage_first is False  # type: ignore[union-attr]
+    with pytest.raises(ProblemsError) as err:
+        read_orders_text("power: United Kingdom\nstanding_orders:\n  default: {damage_first: [destroyer]}\n", "s.yaml", ruleset)
+    problem = err.value.problems[0]
+    assert "destroyer takes one hit" in problem.message and "aircraft carrier, battleship" in problem.hint
+    assert (problem.line, problem.column) == (3, 28)  # at "destroyer"

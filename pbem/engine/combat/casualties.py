@@ -114,10 +114,16 @@ class LossPlan:
             return (first, default_rank(c.profile), not c.damaged, not c.seaborne, i)
 
         order = sorted(range(len(self.categories)), key=rank)
+        first = orders.damage_first
+
+        def damaged_first(c: Category) -> bool:
+            return first is True or (first is not False and c.unit in first)
+
         runs: list[Run] = []
-        # a two-hit unit's first hit costs nothing lasting, so every such damage slot comes first
+        # a two-hit unit's first hit costs nothing lasting, so by default every such damage slot
+        # comes first (Orders.damage_first: a player may keep a carrier operational instead)
         for i in order:
-            if self.categories[i].two_hit:
+            if self.categories[i].two_hit and damaged_first(self.categories[i]):
                 runs.append(Run(i, "damaged", RULE_FREE_HIT))
         tail: list[Run] = []
         for i in order:
@@ -128,6 +134,8 @@ class LossPlan:
             if transports_last and c.profile.has("transport"):
                 tail.append(Run(i, "destroyed", RULE_TRANSPORTS_LAST, transport=True))
             else:
+                if c.two_hit and not damaged_first(c):
+                    runs.append(Run(i, "damaged", reason))  # hit where the order ranks it, then sunk
                 runs.append(Run(i, "destroyed", reason))
         self.runs = tuple(runs + tail)
         self._memo: dict[tuple[tuple[int, ...], tuple[tuple[FireClass, int], ...]], tuple[Taken, ...]] = {}

@@ -204,6 +204,9 @@ class Orders:
     retreat: RetreatCondition = RetreatCondition()
     retreat_to: str | None = None
     submerge: SubmergePolicy = "never"
+    # two-hit units that take their first hit before any unit is lost (True: all, the default; a
+    # tuple: these types); the others take it where the order of loss ranks them, then sink
+    damage_first: bool | tuple[str, ...] = True
 
 
 # ------------------------------------------------------------------------------------------
