@@ -282,6 +282,8 @@ class RandomPlayer:
         if rng.random() < 0.4:
             directive["retreat"] = {"to": origin, "when": rng.choice(["after round 1", "after round 2", "attackers <= 1",
                                                                        "defenders outnumber"])}
+        if any(self.ruleset.units[u].hits > 1 for u in units if u in self.ruleset.units) and rng.random() < 0.3:
+            directive["damage_first"] = False
         return directive
 
     def _buy_and_place(self, state: GameState, power: str) -> tuple[Any, dict[str, dict[str, int]]]:
@@ -325,6 +327,9 @@ class RandomPlayer:
         units = sorted(u.name for u in rs.units.values() if u.domain in ("land", "sea", "air"))
         rng.shuffle(units)
         policy: dict[str, Any] = {"order_of_loss": units, "submerge": rng.random() < 0.5, "hold_territory": rng.random() < 0.3}
+        two_hit = sorted(u.name for u in rs.units.values() if u.hits > 1)
+        if two_hit and rng.random() < 0.3:
+            policy["damage_first"] = rng.choice([False, two_hit[:1]])
         orders: dict[str, Any] = {"default": policy}
         if any(space.kamikaze for space in rs.board.spaces.values()) and power == "Japan":
             ships = sorted(u.name for u in rs.units.values() if u.domain == "sea")
