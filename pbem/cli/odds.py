@@ -131,6 +131,9 @@ def _modifiers(ruleset, rules, kind: str, attacker: str | None, defender: str | 
 @click.option("--retreat", default=None, help='"after round 2", "when attackers <= 2", "when defenders outnumber", "when no land units left".')
 @click.option("--attacker-submerge", is_flag=True, help="Attacking subs submerge whenever they may.")
 @click.option("--defender-submerge", is_flag=True, help="Defending subs submerge whenever they may.")
+@click.option("--attacker-damage-in-order", is_flag=True, help="Two-hit attackers take their hits where --attacker-ool ranks "
+              "them, not their free first hit before any loss (the orders' damage_first: false).")
+@click.option("--defender-damage-in-order", is_flag=True, help="The same for the defender's two-hit units.")
 @click.option("--low-luck", is_flag=True, help="Low Luck dice (a game option).")
 @click.option("--attacker-power", default=None, help="Who attacks, for the ruleset's battle modifiers (national advantages, "
               "Pacific's first turn and Marines), e.g. Japan.")
@@ -158,6 +161,8 @@ def odds(
     retreat: str | None,
     attacker_submerge: bool,
     defender_submerge: bool,
+    attacker_damage_in_order: bool,
+    defender_damage_in_order: bool,
     low_luck: bool,
     attacker_power: str | None,
     defender_power: str | None,
@@ -241,9 +246,11 @@ def odds(
     )
     attacker_orders = Orders(
         order_of_loss=ool_a, hold_territory=(not ool_a) if attacker_hold is None else attacker_hold,
-        retreat=parse_retreat(retreat), submerge="always" if attacker_submerge else "never"
+        retreat=parse_retreat(retreat), submerge="always" if attacker_submerge else "never",
+        damage_first=not attacker_damage_in_order,
     )
-    defender_orders = Orders(order_of_loss=ool_d, hold_territory=defender_hold, submerge="always" if defender_submerge else "never")
+    defender_orders = Orders(order_of_loss=ool_d, hold_territory=defender_hold, submerge="always" if defender_submerge else "never",
+                             damage_first=not defender_damage_in_order)
     result = battle_odds(battle, attacker_orders, defender_orders, low_luck=low_luck, budget=None if no_bound else COMMAND_BUDGET)
     data = {
         "kind": kind,

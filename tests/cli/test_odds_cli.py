@@ -226,3 +226,12 @@ def test_units_are_read_as_orders_read_them_with_a_suggestion_for_a_typo() -> No
     assert res.exit_code == 0 and json.loads(res.output)["kind"] == "sea", res.output
     res = run("--attack", "3 infantri", "--defend", "1 infantry")
     assert res.exit_code == 2 and "unknown unit 'infantri' (did you mean 'infantry'?)" in res.output
+
+
+def test_damage_in_order_spends_the_battleships_free_hit_later():
+    """The orders' damage_first: false, in `pbem odds`: with the destroyer lost first and the
+    battleship's free hit kept for later, the attacker keeps fewer dice and wins less often."""
+    base = ["--attack", "1 battleship, 1 destroyer", "--defend", "3 destroyer", "--attacker-ool", "destroyer, battleship", "--json"]
+    first = json.loads(run(*base).output)["attacker_win"]
+    in_order = json.loads(run(*base, "--attacker-damage-in-order").output)["attacker_win"]
+    assert in_order < first - 0.02
