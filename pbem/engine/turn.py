@@ -1348,6 +1348,7 @@ class Turn:
         new_carriers = self._new_carrier_zones() if self.bought else set()
         awaited = self._placed_carrier_room() if new_carriers else {}
         lost: list[tuple[Unit, str, int]] = []  # air units with no landing: where, and the movement they had left
+        landed: dict[tuple[str, str, str], dict[str, int]] = {}  # (owner, from, to) -> units: told once per flight
         for u in sorted(w.units.values(), key=lambda u: u.id):
             if not w.commands(u) or w.utype(u).domain != "air" or u.carrier is not None:
                 continue
@@ -1373,7 +1374,11 @@ class Turn:
                 return (w.utype(u).lands_on_carriers and (capacity.get(s, 0) > 0 or awaited.get(s, 0) > 0)
                         and not self.mover.bars_landing([u], s))
 
-            target = self._nearest(here, landing, left)
+            def home_first(s: str, u: Unit = u) -> int:
+                # at equal distance: where it took off, then its own power's territory, then an ally's
+                return 0 if s == u.start else 1 if w.control.get(s) in self.ruleset.countries_of(u.owner) else 2
+
+            target = self._nearest(here, landing, left, home_first)
             if target is None:
                 lost.append((u, here, left))
                 w.remove(u)
@@ -1392,7 +1397,12 @@ class Turn:
                 host = [h for h in w.units_at(target) if w.utype(h).has("carrier") and w.has_room(h, u.type)]
                 if host:
                     u.carrier = host[0].id
-            self.log.defaults_used.append(f"{u.type} of {u.owner} in {here} landed in {target} (no noncombat order landed it)")
+            flight = landed.setdefault((u.owner, here, target), {})
+            flight[u.type] = flight.get(u.type, 0) + 1
+        for (owner, here, target), units in landed.items():
+            one = sum(units.values()) == 1
+            what = next(iter(units)) if one else _units_text(dict(sorted(units.items())))
+            self.log.defaults_used.append(f"{what} of {owner} in {here} landed in {target} (no noncombat order landed {'it' if one else 'them'})")
         doomed: dict[tuple[tuple[str | int, ...], str, str], tuple[int, int]] = {}  # (order, type, where) -> (count, moves left)
         for u, here, left in lost:  # judged once every other air unit has landed
             reason = "no landing within range"
@@ -1429,19 +1439,21 @@ class Turn:
                      f"{count_of(left, 'space')}, or move a carrier where {'it' if n == 1 else 'they'} can land",
                 path=path, code="air.lost"))
 
-    def _nearest(self, frm: str, accept: Any, budget: int) -> str | None:
+    def _nearest(self, frm: str, accept: Any, budget: int, prefer: Any = None) -> str | None:
+        """The accepted space nearest `frm` within `budget`; at equal distance the one `prefer` ranks
+        lowest, then by name."""
         w = self.w
-        best: tuple[int, str] | None = None
+        best: tuple[int, int, str] | None = None
         for name in sorted(w.board.spaces):
             if not accept(name):
                 continue
             path = self.mover.find_path("air", frm, name, budget, lambda s: True, flying=True) if name != frm else []
             if path is None:
                 continue
-            key = (self.mover.path_cost(frm, path, flying=True), name)
+            key = (self.mover.path_cost(frm, path, flying=True), prefer(name) if prefer else 0, name)
             if best is None or key < best:
                 best = key
-        return best[1] if best else None
+        return best[2] if best else None
 
     def free_units(self, event: str, **facts: Any) -> list[Any]:
         """The units the rules give for nothing at `event` (`Rules.hooks.free_units`), once-per-game keys
