@@ -229,3 +229,19 @@ def test_a_standing_template_for_an_unknown_power_is_refused(tmp_path: Path) -> 
     g = new(tmp_path, "europe-1999")
     result = CliRunner().invoke(cli, ["orders", "template", "--game", str(g), "--standing", "Sweden"])
     assert result.exit_code == 2 and "unknown power 'Sweden'" in result.output and "Great Britain" in result.output
+
+
+def test_revised_standing_template_shows_the_advantages_the_game_plays(tmp_path: Path) -> None:
+    """Revised national advantages played as standing orders: Enigma Decoded (the United Kingdom's
+    `enigma:`) and Kaiten Torpedoes (Japan's `kaiten:`), only where the game's options have them."""
+    g = new(tmp_path, "revised", "enigma_decoded", "kaiten_torpedoes")
+    uk = CliRunner().invoke(cli, ["orders", "template", "--game", str(g), "--standing", "United Kingdom"]).stdout
+    assert "  #   enigma: [{when_attacked:" in uk
+    f = tmp_path / "uk.yaml"
+    f.write_text(uk.replace("  #   enigma:", "  enigma:"))
+    result = CliRunner().invoke(cli, ["validate", str(f), "--game", str(g)])
+    assert result.exit_code == 0, result.output
+    japan = CliRunner().invoke(cli, ["orders", "template", "--game", str(g), "--standing", "Japan"]).stdout
+    assert "kaiten: N" in japan and "enigma" not in japan
+    plain = new(tmp_path / "plain", "revised")
+    assert "kaiten" not in CliRunner().invoke(cli, ["orders", "template", "--game", str(plain), "--standing", "Japan"]).stdout
