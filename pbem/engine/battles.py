@@ -967,11 +967,12 @@ def _carrier_with_room(w: World, space: str, u: Unit) -> Unit | None:
 
 def _land_one_space_away(turn: Turn, u: Unit, frm: str, avoid: set[str], lost: str, note: str) -> None:
     """An air unit that may only move one space to land (stranded fighters, interceptors whose
-    territory fell): the first friendly territory or carrier with room next to `frm`, in name
-    order and not in `avoid`; else it is lost."""
+    territory fell): the first friendly territory or carrier with room next to `frm`, not in
+    `avoid` - its own power's territories first, then in name order; else it is lost."""
     w = turn.w
     barred = w.rules.hooks.move_restriction  # 1940, P14: a power at war with no one keeps to its own territories
-    for n in sorted(w.board.neighbours(frm)):
+    own = set(w.ruleset.countries_of(u.owner))
+    for n in sorted(w.board.neighbours(frm), key=lambda n: (w.control.get(n) not in own or not w.space(n).is_land, n)):
         if n in avoid:
             continue
         if barred is not None and barred(turn.options, u.owner, units=[w.utype(u)], owners=frozenset({u.owner}), phase="noncombat",
