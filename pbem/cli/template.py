@@ -264,6 +264,7 @@ def orders_template(game) -> str:  # type: ignore[no-untyped-def]
         f"# Treasury: {treasury}.  Check with `pbem validate FILE`, send with `pbem submit FILE`.",
         f"# Units are written '3 infantry, 1 {_second_unit(ruleset, units)}'; spaces by name (e.g. '{sea_example}'); `pbem ruleset show "
         f"{ruleset.id}` lists them all.",
+        f"# How {power} defends on other powers' turns is its standing orders: `pbem orders template --standing \"{power}\"`.",
         f"game: {game.config.game}",
         f"power: {power}",
         f"round: {state.round}",
