@@ -113,7 +113,7 @@ def _system_orders(game, state, power: str) -> list[str]:  # type: ignore[no-unt
             out += [f"# Your fighters on patrol over {', '.join(patrols)} land first: a friendly territory next to the zone, or the zone",
                     "# itself for a carrier there (unnamed: a carrier, else the first friendly territory by name).",
                     "#   cap_landing: {" + ", ".join(f"{z}: TERRITORY" for z in patrols) + "}"]
-    # as the engine divides it (TurnRunner._convoys_to_divide): among the countries that earn income
+    # as the engine divides it (Turn._convoys_to_divide): among the countries that earn income
     earning = [c for c in game.ruleset.countries_of(power) if c not in rules.economy.countries_without_income]
     if len(earning) > 1 and any(game.ruleset.board.spaces[n].convoy and c in earning for n, c in state.control.items()):
         out += ["# Your convoy centres' income is divided among your countries as you say (default: as their markers lie):",
@@ -143,76 +143,6 @@ def _system_orders(game, state, power: str) -> list[str]:  # type: ignore[no-unt
                         f"#   convert: [{{units: \"1 {unit}\", in: {space}, owner: {owner}}}]"]
                 break
     return out + ([""] if out else [])
-
-
-def standing_template(game, power_name: str) -> str:  # type: ignore[no-untyped-def]
-    """A commented standing orders file for `power_name`: its defaults written out, and the keys this
-    rule system and the game's options give it, each with an example from the board."""
-    from pbem.engine.combat.casualties import default_rank
-    from pbem.game.game import GameError
-
-    ruleset, rules, state = game.ruleset, game.rules, game.state()
-    try:
-        power = ruleset.power(power_name).name
-    except KeyError:
-        raise GameError(f"unknown power {power_name!r}; powers of {ruleset.id}: {', '.join(ruleset.turn_order)}") from None
-    own = {s: dict(by[power]) for s, by in sorted(state.units.items()) if by.get(power)}
-    kinds = {u for units in own.values() for u in units if u in ruleset.units and ruleset.units[u].domain in ("land", "sea", "air")
-             and (game.combat_rules.aa_can_be_casualty or not ruleset.units[u].has("aa"))}  # never casualties: not listed
-    order = sorted(kinds, key=lambda u: default_rank(ruleset.units[u]))
-    air_last = [u for u in order if ruleset.units[u].domain != "air"] + [u for u in order if ruleset.units[u].domain == "air"]
-    capital = next((c.capital for c in ruleset.power(power).economies if c.capital), None)
-    lines = [
-        f"# Standing orders of {power} in {game.config.game} ({ruleset.name}): how {power} defends on other powers' turns.",
-        "# They hold until you submit new ones (`pbem submit FILE`); an order of loss is followed exactly as written,",
-        "# first listed lost first, and units it leaves out follow the default.  Check with `pbem validate FILE`.",
-        f"game: {game.config.game}",
-        f"power: {power}",
-        "standing_orders:",
-        "  # The default, written out: the cheapest units lost first, air units last at equal cost.",
-        "  default: {order_of_loss: [" + ", ".join(order) + "]}",
-        "  # Per territory or sea zone, overriding the default:",
-        "  territories: {}",
-    ]
-    if capital and air_last != order:
-        lines.append(f"  #   {capital}: {{order_of_loss: [{', '.join(air_last)}]}}   # every air unit after the ships and land units")
-    two_hit = [u for u in order if ruleset.units[u].hits > 1]
-    if two_hit:
-        from pbem.engine.words import plural
-
-        lines.append(f"  # {' and '.join(plural(u) for u in two_hit).capitalize()} take their free first hit before any loss; in a policy "
-                     f"damage_first: false ranks them by the order of loss instead.")
-    if any(ruleset.units[u].has("submarine") for u in kinds):
-        lines.append("  # Defending submarines submerge when they may instead of firing: add submerge: true to a policy.")
-    escorts = game.combat_rules.escorts
-    if escorts == "always" or (escorts == "option" and game.config.options.get("escorts_and_interceptors")):
-        lines.append("  # Fighters rise against bombing raids only when told: intercept: true (all) or a number, in a policy.")
-    if rules.scramble is not None:
-        bases = [s for s, units in own.items() if any(ruleset.units[u].has("air_base") for u in units if u in ruleset.units)]
-        if bases:
-            zones = sorted(z for z in ruleset.board.neighbours(bases[0]) if ruleset.board.spaces[z].is_sea)
-            lines += ["  # Scramble: fighters and tactical bombers of an air base rise to defend the sea zones beside it",
-                      "  # (at most 3 a base; none without this key).  Your bases: " + ", ".join(bases) + ".",
-                      f"  #   scramble: [{{from: {bases[0]}" + (f", zones: [{zones[0]}]" if zones else "") + ", count: 3}]"]
-    if rules.kamikaze is not None and rules.kamikaze.power == power:
-        zones = sorted((z for z, sp in ruleset.board.spaces.items() if sp.kamikaze), key=lambda z: (len(z), z))
-        lines += [f"  # Kamikaze: {rules.kamikaze.tokens} in the game, in the kamikaze zones ({', '.join(zones)}); none without this key.",
-                  f"  #   kamikaze: [{{zones: [{zones[0]}], targets: [battleship, aircraft carrier], count: 1}}]" if zones else
-                  "  #   kamikaze: [{targets: [battleship, aircraft carrier], count: 1}]"]
-    if rules.economy.tribute_paid_by_enemies and any(sp.tribute and sp.original_owner == power for sp in ruleset.board.spaces.values()):
-        allies = [p for p in ruleset.turn_order if p != power and ruleset.side_of(p) == ruleset.side_of(power)]
-        lines += ["  # Who pays an enemy for the tribute spaces it holds, in order (default: you, then your allies in turn order):",
-                  f"  #   tribute_payers: [{power}" + (f", {{{allies[0]}: 3}}" if allies else "") + "]"]
-    options = game.config.options
-    if options.get("kaiten_torpedoes") is True and power == "Japan" and any(ruleset.units[u].has("submarine") for u in kinds):
-        lines += ["  # Kaiten Torpedoes: in a policy, kaiten: N designates N defending submarines there (Revised national advantage)."]
-    if options.get("enigma_decoded") is True and power == "United Kingdom":
-        fighters = next((s for s, units in own.items() if units.get("fighter") and ruleset.board.spaces[s].is_land), None)
-        near = sorted(t for t in ruleset.board.neighbours(fighters) if ruleset.board.spaces[t].is_land) if fighters else []
-        lines += ["  # Enigma Decoded: once per game, a move made after Germany's combat move when it attacks the space named:",
-                  f"  #   enigma: [{{when_attacked: {near[0] if near else 'TERRITORY'}, units: \"1 fighter\", from: {fighters or 'TERRITORY'}, "
-                  f"to: {near[0] if near else 'TERRITORY'}}}]"]
-    return "\n".join(lines) + "\n"
 
 
 def orders_template(game) -> str:  # type: ignore[no-untyped-def]
@@ -309,6 +239,8 @@ def orders() -> None:
 @user_errors
 def template(game_dir: str, standing_power: str | None) -> None:
     """Print a commented orders file for the power to move (with --standing, standing orders)."""
+    from pbem.cli.standing_template import standing_template
+
     game = _open(game_dir)
     click.echo(standing_template(game, standing_power) if standing_power else orders_template(game), nl=False)
 
