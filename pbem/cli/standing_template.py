@@ -39,8 +39,10 @@ def standing_template(game, power_name: str) -> str:  # type: ignore[no-untyped-
     if two_hit:
         from pbem.engine.words import plural
 
-        lines.append(f"  # {' and '.join(plural(u) for u in two_hit).capitalize()} take their free first hit before any loss; in a policy "
-                     f"damage_first: false ranks them by the order of loss instead.")
+        lines.append(f"  # {' and '.join(plural(u) for u in two_hit).capitalize()} take their free first hit before any loss"
+                     + (" (a carrier whose aircraft find no friendly land one space away keeps fit)"
+                        if rules.movement.damaged_carriers_hold_no_air and any(ruleset.units[u].has("carrier") for u in two_hit) else "")
+                     + "; in a policy damage_first: false ranks them by the order of loss, true spends every one first.")
     if any(ruleset.units[u].has("submarine") for u in kinds):
         lines.append("  # Defending submarines submerge when they may instead of firing: add submerge: true to a policy.")
     escorts = game.combat_rules.escorts

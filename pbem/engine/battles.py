@@ -222,7 +222,7 @@ def attacker_orders(directive: BattleDirective | None) -> cm.Orders:
         retreat_to=directive.retreat_to,
         # with a retreat condition, the subs submerge when it holds instead of at the first chance
         submerge=("on_retreat" if directive.retreat.kind != "never" else "always") if directive.submerge else "never",
-        damage_first=directive.damage_first,
+        damage_first=True if directive.damage_first is None else directive.damage_first,
     )
 
 
@@ -234,10 +234,27 @@ def defender_orders(w: World, space: str, defenders: list[Unit], standing: Mappi
     owner = sorted(counts, key=lambda o: (-counts[o], o))[0] if counts else None
     so = standing.get(owner) if owner else None
     if so is None or not so.explicit:
-        return cm.Orders(), True
+        return cm.Orders(damage_first=_keep_carriers_fit(w, space, defenders)), True
     policy = so.policy_for(space)
+    first = _keep_carriers_fit(w, space, defenders) if policy.damage_first is None else policy.damage_first
     return cm.Orders(order_of_loss=policy.order_of_loss, hold_territory=policy.hold_territory,
-                     submerge="always" if policy.submerge else "never", damage_first=policy.damage_first), False
+                     submerge="always" if policy.submerge else "never", damage_first=first), False
+
+
+def _keep_carriers_fit(w: World, space: str, defenders: list[Unit]) -> bool | tuple[str, ...]:
+    """The defender's default for two-hit units' free first hits: all of them first, but where a
+    damaged carrier lands no aircraft (1940) and the defending aircraft in this zone would have no
+    friendly territory one space away, carriers take their hits where the order of loss ranks them:
+    a strong player gives up a destroyer rather than the fighters a damaged carrier strands."""
+    if not (w.is_sea(space) and w.rules.movement.damaged_carriers_hold_no_air):
+        return True
+    air = [u for u in defenders if w.utype(u).domain == "air"]
+    if not air or not any(w.utype(u).has("carrier") for u in defenders):
+        return True
+    owners = {u.owner for u in air}
+    if all(any(w.space(n).is_land and w.is_friendly_territory(n, of=o) for n in w.board.neighbours(space)) for o in owners):
+        return True
+    return tuple(sorted({w.utype(u).name for u in defenders if w.utype(u).hits > 1 and not w.utype(u).has("carrier")}))
 
 
 def retreat_spaces(w: World, space: str, attackers: list[Unit], *, if_subs_submerge: bool = False) -> tuple[str, ...]:

@@ -62,7 +62,7 @@ class BattleDirective:
     aa_order_of_loss: tuple[str, ...] = ()  # which air units antiaircraft hits take first (default: order_of_loss)
     bombard: Mapping[str, int] | None = None  # the ships that bombard an amphibious assault (None: every eligible one)
     call_off: CallOff | None = None  # when the amphibious landing on this territory is called off (None: never)
-    damage_first: bool | tuple[str, ...] = True  # two-hit units hit before any loss (combat Orders.damage_first)
+    damage_first: bool | tuple[str, ...] | None = None  # two-hit units hit before any loss (combat Orders.damage_first); None: not written
     # a sea zone whose enemies are only submarines and transports: let them be, no sea battle (Combat
     # Move: "you have the option of attacking an enemy submarine and/or transport"); a scramble into it is fought
     ignore: bool = False
@@ -146,7 +146,7 @@ class DefencePolicy:
     intercept: bool | int = False  # fighters intercept bombing raids (optional rule): all (True) or this many
     kaiten: int = 0  # defending submarines designated to fire and be lost (Revised Kaiten Torpedoes)
     yaml_path: YamlPath = ()
-    damage_first: bool | tuple[str, ...] = True  # two-hit units hit before any loss (combat Orders.damage_first)
+    damage_first: bool | tuple[str, ...] | None = None  # two-hit units hit before any loss (combat Orders.damage_first); None: not written
 
 
 @dataclass(frozen=True)

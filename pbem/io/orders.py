@@ -275,10 +275,10 @@ def _directive(reader: _Reader, space: str, raw: Mapping[str, Any], path: Path_)
                            bombard, call_off, ignore=bool(raw.get("ignore", False)), damage_first=_damage_first(reader, raw, path))
 
 
-def _damage_first(reader: _Reader, raw: Mapping[str, Any], path: Path_) -> bool | tuple[str, ...]:
-    """damage_first: true (the default), false, or the two-hit unit types that take their first hit first."""
-    value = raw.get("damage_first", True)
-    if isinstance(value, bool):
+def _damage_first(reader: _Reader, raw: Mapping[str, Any], path: Path_) -> bool | tuple[str, ...] | None:
+    """damage_first: true, false, or the two-hit unit types that take their first hit first (None: not written)."""
+    value = raw.get("damage_first")
+    if value is None or isinstance(value, bool):
         return value
     names = reader.name_list(value, (*path, "damage_first"))
     two_hit = sorted(u.name for u in reader.ruleset.units.values() if u.hits > 1)
