@@ -63,7 +63,8 @@ def _board_is_possible(game: Game, before: GameState, after: GameState) -> None:
     """After a turn, every unit stands where the rules let a unit stand: air and land units at sea
     aboard a carrier or transport (or patrolling, or grounded on a damaged carrier), no unit in a
     territory of the other side or beside units of a power at war with it, the mover's aircraft
-    in no territory it took this turn where they may not land there, no damage above its cap."""
+    in no territory it took this turn where they may not land there (1940's China may, in its own),
+    no damage above its cap."""
     from pbem.engine.world import World
 
     rs, rules = game.ruleset, game.rules
@@ -83,6 +84,7 @@ def _board_is_possible(game: Game, before: GameState, after: GameState) -> None:
         if holder is not None and holder not in bystanders and rs.side_of(holder) not in (None, rs.side_of(u.owner)):
             wrong.append(f"{u.owner}'s {u.type} in {u.space}, held by {holder} of the other side")
         if (domain == "air" and rs.power_name(u.owner) == mover and not rules.movement.air_may_land_in_captured
+                and u.space not in rules.movement.air_lands_where_captured.get(mover, ())  # 1940: China's own
                 and rs.side_of(before.control.get(u.space) or "") != rs.side_of(u.owner)):
             wrong.append(f"{u.owner}'s {u.type} landed in {u.space}, taken this turn")
     for space in sorted({u.space for u in w.units.values() if w.space(u.space).is_land}):
