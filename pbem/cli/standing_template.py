@@ -64,13 +64,12 @@ def standing_template(game, power_name: str) -> str:  # type: ignore[no-untyped-
         allies = [p for p in ruleset.turn_order if p != power and ruleset.side_of(p) == ruleset.side_of(power)]
         lines += ["  # Who pays an enemy for the tribute spaces it holds, in order (default: you, then your allies in turn order):",
                   f"  #   tribute_payers: [{power}" + (f", {{{allies[0]}: 3}}" if allies else "") + "]"]
-    options = game.config.options
-    if options.get("kaiten_torpedoes") is True and power == "Japan" and any(ruleset.units[u].has("submarine") for u in kinds):
-        lines += ["  # Kaiten Torpedoes: in a policy, kaiten: N designates N defending submarines there (Revised national advantage)."]
-    if options.get("enigma_decoded") is True and power == "United Kingdom":
+    hook = rules.hooks.interjections
+    moves = [i for p in ruleset.turn_order for i in (hook(game.config.options, p) if hook else ()) if i.power == power]
+    if moves:
         fighters = next((s for s, units in own.items() if units.get("fighter") and ruleset.board.spaces[s].is_land), None)
         near = sorted(t for t in ruleset.board.neighbours(fighters) if ruleset.board.spaces[t].is_land) if fighters else []
-        lines += ["  # Enigma Decoded: once per game, a move made after Germany's combat move when it attacks the space named:",
-                  f"  #   enigma: [{{when_attacked: {near[0] if near else 'TERRITORY'}, units: \"1 fighter\", from: {fighters or 'TERRITORY'}, "
-                  f"to: {near[0] if near else 'TERRITORY'}}}]"]
+        target = near[0] if near else "TERRITORY"
+        lines += [f"  # {moves[0].reason}: once per game, a move made after another power's combat move when it attacks the space named:",
+                  f"  #   enigma: [{{when_attacked: {target}, units: \"1 fighter\", from: {fighters or 'TERRITORY'}, to: {target}}}]"]
     return "\n".join(lines) + "\n"

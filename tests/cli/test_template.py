@@ -231,9 +231,9 @@ def test_a_standing_template_for_an_unknown_power_is_refused(tmp_path: Path) -> 
     assert result.exit_code == 2 and "unknown power 'Sweden'" in result.output and "Great Britain" in result.output
 
 
-def test_revised_standing_template_shows_the_advantages_the_game_plays(tmp_path: Path) -> None:
-    """Revised national advantages played as standing orders: Enigma Decoded (the United Kingdom's
-    `enigma:`) and Kaiten Torpedoes (Japan's `kaiten:`), only where the game's options have them."""
+def test_revised_standing_template_shows_enigma_where_the_game_plays_it(tmp_path: Path) -> None:
+    """Revised's Enigma Decoded, played as the United Kingdom's standing order `enigma:` (the rules'
+    interjections), appears where the game's options have it and for that power only."""
     g = new(tmp_path, "revised", "enigma_decoded", "kaiten_torpedoes")
     uk = CliRunner().invoke(cli, ["orders", "template", "--game", str(g), "--standing", "United Kingdom"]).stdout
     assert "  #   enigma: [{when_attacked:" in uk
@@ -241,7 +241,8 @@ def test_revised_standing_template_shows_the_advantages_the_game_plays(tmp_path:
     f.write_text(uk.replace("  #   enigma:", "  enigma:"))
     result = CliRunner().invoke(cli, ["validate", str(f), "--game", str(g)])
     assert result.exit_code == 0, result.output
+    assert "Enigma Decoded" in uk
     japan = CliRunner().invoke(cli, ["orders", "template", "--game", str(g), "--standing", "Japan"]).stdout
-    assert "kaiten: N" in japan and "enigma" not in japan
+    assert "enigma" not in japan
     plain = new(tmp_path / "plain", "revised")
-    assert "kaiten" not in CliRunner().invoke(cli, ["orders", "template", "--game", str(plain), "--standing", "Japan"]).stdout
+    assert "enigma" not in CliRunner().invoke(cli, ["orders", "template", "--game", str(plain), "--standing", "United Kingdom"]).stdout
