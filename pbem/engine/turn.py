@@ -1587,10 +1587,7 @@ class Turn:
             self.log.repairs[key] = points
             self.log.purchase_cost += cost
         self.bought_by_country = bought
-        total: dict[str, int] = {}
-        for units in bought.values():
-            for utype, n in units.items():
-                total[utype] = total.get(utype, 0) + n
+        total = _summed(bought.values())
         self.bought = dict(sorted(total.items()))
         self.log.purchases = dict(self.bought)
         self.log.purchases_by_country = bought
@@ -1607,11 +1604,7 @@ class Turn:
             return dict(self.orders.purchase), by_country
         for country, units in self.orders.purchase_by_country.items():
             by_country.setdefault(country, dict(units))
-        total: dict[str, int] = {}
-        for units in by_country.values():
-            for utype, n in units.items():
-                total[utype] = total.get(utype, 0) + n
-        return total, by_country
+        return _summed(by_country.values()), by_country
 
     def mobilize(self) -> None:
         w = self.w
@@ -2473,6 +2466,15 @@ class Turn:
                 self.log.notes.append(f"The {side} hold {len(cities)} victory cities and win the game: a {level} victory")
                 return side
         return None
+
+
+def _summed(groups: Any) -> dict[str, int]:
+    """Unit counts added up over several groups (each country's purchase)."""
+    total: dict[str, int] = {}
+    for units in groups:
+        for utype, n in units.items():
+            total[utype] = total.get(utype, 0) + n
+    return total
 
 
 def run_turn(ruleset: Ruleset, rules: Rules, combat_rules: CombatRules, state: GameState, orders: Orders,

@@ -13,7 +13,6 @@ Layout of a game repository:
 from __future__ import annotations
 
 import re
-
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
