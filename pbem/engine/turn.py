@@ -2306,8 +2306,9 @@ class Turn:
                 left[t] -= take
                 lost += take
             total += lost
+            capped = f"; at most {count_of(lost, 'IPC')}, what {', '.join(beside)} can still lose" if lost < rolled else ""
             self.log.notes.append(f"{country} loses {count_of(lost, 'IPC') if lost else 'nothing'} to convoy disruption in {zone} "
-                                  f"({dice} {'die' if dice == 1 else 'dice'}: {' '.join(str(f) for f in faces)})")
+                                  f"({dice} {'die' if dice == 1 else 'dice'}: {' '.join(str(f) for f in faces)}{capped})")
         return total
 
     def national_objectives(self, country: str) -> int:
