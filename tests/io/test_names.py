@@ -49,10 +49,12 @@ def test_the_common_names_of_a_unit_work_whatever_its_rulebook_calls_it(ruleset_
 
 
 def test_a_name_common_to_two_units_stays_unknown_and_names_both() -> None:
-    """1940 has minor and major complexes: "industrial complex" is neither, and the hint offers both."""
+    """1940 has minor and major complexes and the upgrade of one to the other: "industrial complex" is
+    none of them, and the hint offers all three."""
     units = names_for(load_ruleset("global-1940")).units
     assert units.resolve("industrial complex").name is None
-    assert set(units.resolve("industrial complex").suggestions) == {"minor industrial complex", "major industrial complex"}
+    assert set(units.resolve("industrial complex").suggestions) == {"minor industrial complex", "major industrial complex",
+                                                                    "major industrial complex upgrade"}
 
 
 def test_hyphens_and_spaces_do_not_matter_in_a_space_name() -> None:

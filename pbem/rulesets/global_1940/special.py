@@ -87,3 +87,31 @@ def france_liberated(options: Mapping[str, object], event: str, **facts: Any) ->
         return [FreeUnits(owner="France", unit="infantry", count=4, spaces=("France",),
                           reason="France is liberated (TripleA's French liberation trigger)", once="france_liberated")]
     return []
+
+
+AXIS = ("Germany", "Italy", "Japan")
+# TripleA triggerAttachment_Americans_War_Production_Eastern, _Central and _Western: "after
+# americansPolitics", once the United States is at war with at least one Axis power, the minor complex
+# of each mainland territory it holds becomes a major one, free and usable at once, a single time.
+US_MAINLAND = ("Central United States", "Eastern United States", "Western United States")
+
+
+def us_war_production(event: str, **facts: Any) -> list[FreeUnits]:
+    """The United States' mainland complexes grow once it is at war: at the start of its turn (a war an
+    Axis power declared) or at its mobilize phase (its own declaration this turn), before it places."""
+    w = facts.get("world")
+    if event not in ("start_of_turn", "mobilize") or facts.get("power") != "United States" or w is None:
+        return []
+    if not any(w.relation("United States", e) == "war" for e in AXIS):
+        return []
+    return [FreeUnits(owner="United States", unit="major industrial complex upgrade", count=1, spaces=(where,),
+                      reason=f"The United States is at war (TripleA's war production trigger, {where})",
+                      once=f"us_war_production:{where}")
+            for where in US_MAINLAND
+            if w.control.get(where) == "United States"
+            and any(u.type == "minor industrial complex" and u.owner == "United States" for u in w.units_at(where))]
+
+
+def free_units(options: Mapping[str, object], event: str, **facts: Any) -> list[FreeUnits]:
+    """What the box's game gives for nothing: France's liberation, the United States' war production."""
+    return france_liberated(options, event, **facts) + us_war_production(event, **facts)
