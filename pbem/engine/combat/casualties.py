@@ -14,7 +14,7 @@ at most four classes exist, so the check is a handful of sums.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import combinations
 from typing import TYPE_CHECKING, Mapping, NamedTuple, Sequence
 
@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 RULE_MAX_HITS: CasualtyReason = "rule: as many hits as possible must be assigned"
 RULE_TRANSPORTS_LAST: CasualtyReason = "rule: transports chosen last"
 RULE_FREE_HIT: CasualtyReason = "default: two-hit units first"  # a hit a battleship survives costs nothing lasting
+KEPT_BACK: CasualtyReason = "default: one land unit kept"  # taken before the land unit `keep_one` holds back
 
 
 @dataclass(frozen=True)
@@ -279,5 +280,7 @@ class LossPlan:
                 if not later:
                     return runs
                 most = Run(run.category, "destroyed", run.reason, run.transport, remaining[run.category] - 1)
-                return runs[:pos] + [most] + runs[pos + 1 :] + [run]
+                # what was ranked after the kept unit is now taken before it: say why
+                ahead = [replace(r, reason=KEPT_BACK) if r.reason in ("default", "directive") else r for r in runs[pos + 1 :]]
+                return runs[:pos] + [most] + ahead + [run]
         return runs

@@ -253,6 +253,7 @@ CasualtyReason = Literal[
     "directive",
     "default",
     "default: two-hit units first",
+    "default: one land unit kept",
     "rule: as many hits as possible must be assigned",
     "rule: transports chosen last",
     "defenceless transports",

@@ -136,11 +136,12 @@ def test_defender_loses_cheapest_first_and_any_survivor_holds():
 
 
 def test_hold_territory_is_a_flag_of_its_own_and_keeps_the_last_land_unit():
-    """A player who wants the club convention asks for it: the last land unit goes after the fighter."""
+    """A player who wants the club convention asks for it: the last land unit goes after the fighter,
+    and the report says the fighter went for that, not because it was the cheapest."""
     dice = Fixed({L(U, 1, "attacker"): [1, 1, 6, 6], L(U, 1, "defender"): [6, 6, 6]})
     out = fight(land({"tank": 4}, {"infantry": 2, "fighter": 1}, retreat_to=("Poland",)), dice, AFTER_1,
                 Orders(hold_territory=True))
-    assert casualties(out, "defender") == [("infantry", "default"), ("fighter", "default")]
+    assert casualties(out, "defender") == [("infantry", "default"), ("fighter", "default: one land unit kept")]
 
 
 def test_an_explicit_order_of_loss_is_followed_as_written():
