@@ -27,7 +27,8 @@ if TYPE_CHECKING:
 RULE_MAX_HITS: CasualtyReason = "rule: as many hits as possible must be assigned"
 RULE_TRANSPORTS_LAST: CasualtyReason = "rule: transports chosen last"
 RULE_FREE_HIT: CasualtyReason = "default: two-hit units first"  # a hit a battleship survives costs nothing lasting
-KEPT_BACK: CasualtyReason = "default: one land unit kept"  # taken before the land unit `keep_one` holds back
+# taken before the land unit `keep_one` holds back, by the default order of loss or the player's
+KEPT_BACK: dict[str, CasualtyReason] = {"default": "default: one land unit kept", "directive": "directive: one land unit kept"}
 
 
 @dataclass(frozen=True)
@@ -281,6 +282,6 @@ class LossPlan:
                     return runs
                 most = Run(run.category, "destroyed", run.reason, run.transport, remaining[run.category] - 1)
                 # what was ranked after the kept unit is now taken before it: say why
-                ahead = [replace(r, reason=KEPT_BACK) if r.reason in ("default", "directive") else r for r in runs[pos + 1 :]]
+                ahead = [replace(r, reason=KEPT_BACK[r.reason]) if r.reason in KEPT_BACK else r for r in runs[pos + 1 :]]
                 return runs[:pos] + [most] + ahead + [run]
         return runs

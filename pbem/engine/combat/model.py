@@ -254,6 +254,7 @@ CasualtyReason = Literal[
     "default",
     "default: two-hit units first",
     "default: one land unit kept",
+    "directive: one land unit kept",
     "rule: as many hits as possible must be assigned",
     "rule: transports chosen last",
     "defenceless transports",

@@ -142,6 +142,10 @@ def test_hold_territory_is_a_flag_of_its_own_and_keeps_the_last_land_unit():
     out = fight(land({"tank": 4}, {"infantry": 2, "fighter": 1}, retreat_to=("Poland",)), dice, AFTER_1,
                 Orders(hold_territory=True))
     assert casualties(out, "defender") == [("infantry", "default"), ("fighter", "default: one land unit kept")]
+    dice = Fixed({L(U, 1, "attacker"): [1, 1, 6, 6], L(U, 1, "defender"): [6, 6, 6]})
+    out = fight(land({"tank": 4}, {"infantry": 2, "fighter": 1}, retreat_to=("Poland",)), dice, AFTER_1,
+                Orders(order_of_loss=("infantry", "fighter"), hold_territory=True))
+    assert casualties(out, "defender") == [("infantry", "directive"), ("fighter", "directive: one land unit kept")]
 
 
 def test_an_explicit_order_of_loss_is_followed_as_written():
