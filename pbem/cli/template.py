@@ -55,6 +55,19 @@ def _airborne_example(game, state, power: str) -> list[str]:  # type: ignore[no-
     return []
 
 
+def _upgrade_example(game, state, power: str) -> list[str]:  # type: ignore[no-untyped-def]
+    """Upgrades (units.yaml upgrade_from): placed on the facility they raise, which the purchase alone
+    does not say; the example names one of the power's own facilities an upgrade applies to."""
+    upgrades = {u.upgrade_from: u.name for u in game.ruleset.units.values() if u.has("upgrade")}
+    if not upgrades:
+        return []
+    for space, by_owner in sorted(state.units.items()):
+        own = sorted(t for t in by_owner.get(power, {}) if t in upgrades)
+        if own and state.control.get(space) == power:
+            return [f"# An upgrade is placed on the facility it raises, e.g. {{{space}: 1 {upgrades[own[0]]}}}."]
+    return ["# An upgrade is placed on the facility it raises: {TERRITORY: 1 " + sorted(upgrades.values())[0] + "}."]
+
+
 def _declarations_of_war(game, state, power: str) -> list[str]:  # type: ignore[no-untyped-def]
     """The enemies `power` is at peace with, and which of them it may declare war on this turn (1940)."""
     politics, ruleset = game.rules.politics, game.ruleset
@@ -216,6 +229,7 @@ def orders_template(game) -> str:  # type: ignore[no-untyped-def]
         "noncombat_move: []",
         "",
         "# Mobilize: space -> units (only what purchase buys).",
+        *_upgrade_example(game, state, power),
         "place: {}",
         "",
         f"# {possessive(power)} units:",

@@ -246,3 +246,19 @@ def test_revised_standing_template_shows_enigma_where_the_game_plays_it(tmp_path
     assert "enigma" not in japan
     plain = new(tmp_path / "plain", "revised")
     assert "enigma" not in CliRunner().invoke(cli, ["orders", "template", "--game", str(plain), "--standing", "United Kingdom"]).stdout
+
+
+def test_1940_shows_where_an_upgrade_is_placed(tmp_path: Path) -> None:
+    """TripleA factory_upgrade: a purchase placed on the minor complex it raises; the United States'
+    template names one of its own (the 1940 cases place it), and a power with no minor complex gets
+    the placeholder."""
+    from dataclasses import replace
+
+    from pbem.cli.template import orders_template
+
+    g = Game(new(tmp_path, "global-1940"))
+    assert "# An upgrade is placed on the facility it raises: {TERRITORY: 1 major industrial complex upgrade}." in orders_template(g)
+    us = replace(g.state(), turn_index=g.ruleset.turn_order.index("United States"))
+    g.state = lambda: us  # type: ignore[method-assign]
+    line = re.search(r"# An upgrade is placed on the facility it raises, e.g. (\{.*\})\.", orders_template(g))
+    assert line and line.group(1) == "{Central United States: 1 major industrial complex upgrade}", line
