@@ -47,16 +47,18 @@ def may_declare_war(options: Mapping[str, Any], power: str, target: str, *, roun
         # declares war on it, an Axis power captures London, an Axis power captures any territory in
         # North America, or Japan makes an unprovoked DOW on UK/ANZAC" - the first combat move after
         # that phase is round 4's.
-        if round >= 4 or london_taken or _axis_holds(control, NORTH_AMERICA, AXIS) or UNPROVOKED in facts:
+        attacked = any(frozenset({power, axis}) in at_war for axis in AXIS)
+        if round >= 4 or attacked or london_taken or _axis_holds(control, NORTH_AMERICA, AXIS) or UNPROVOKED in facts:
             return None
         return "the United States may declare war from its fourth turn (after the Collect Income phase of its turn 3), " \
-               "or sooner once an Axis power captures London or a territory in North America, or Japan makes an unprovoked declaration of war on the UK or ANZAC"
+               "or sooner once an Axis power declares war on it, captures London or a territory in North America, or Japan makes an unprovoked declaration of war on the UK or ANZAC"
     if power == "Soviet Union" and target in EUROPEAN_AXIS:
         # USSR: "May not DOW on any European Axis power until turn 4, unless a European Axis power DOW
         # on it first or London is captured. May declare war on Japan on any turn."
-        if round >= 4 or london_taken:
+        attacked = any(frozenset({power, axis}) in at_war for axis in EUROPEAN_AXIS)
+        if round >= 4 or attacked or london_taken:
             return None
-        return "the Soviet Union may not declare war on a European Axis power before its turn 4, unless London is captured"
+        return "the Soviet Union may not declare war on a European Axis power before its turn 4, unless one declares war on it first or London is captured"
     if power == "China" and target in EUROPEAN_AXIS:
         # China: "Cannot declare war on a European Axis power unless that power declares first".
         return "China cannot declare war on a European Axis power; it must declare first"
