@@ -78,7 +78,9 @@ def _declarations_of_war(game, state, power: str) -> list[str]:  # type: ignore[
         return []
     open_now = [e for e in at_peace if politics.may_declare_war is None or politics.may_declare_war(
         game.config.options, power, e, round=state.round, at_war=frozenset(wars), control=dict(state.control),
-        facts=frozenset(state.pending.get("facts") or ())) is None]
+        facts=frozenset(state.pending.get("facts") or ()),
+        present={space: frozenset(ruleset.power_name(o) for o, units in by_owner.items() if units)
+                 for space, by_owner in state.units.items()}) is None]
     out = [f"# {power} is at peace with {', '.join(at_peace)}; a declaration of war takes effect at the start of combat move."]
     if open_now:
         out += [f"# It may declare war this turn on: {', '.join(open_now)}.", f"#   declare_war: [{open_now[0]}]"]

@@ -1241,7 +1241,7 @@ class Turn:
             facts = frozenset(w.pending.get("facts", []) or [])  # type: ignore[call-overload]
             refused = politics.may_declare_war(self.options, w.power, target, round=self.state.round,
                                                at_war=frozenset(w.wars or ()), control=dict(w.control),
-                                               facts=facts) if politics.may_declare_war else None
+                                               facts=facts, present=self._present()) if politics.may_declare_war else None
             if refused:
                 self.problems.append(Problem("illegal", f"{w.power} may not declare war on {target} now: {refused}", rule=rule,
                                              hint=f"remove {target} from declare_war:", path=path, code="politics.refused"))
@@ -1454,6 +1454,13 @@ class Turn:
             if best is None or key < best:
                 best = key
         return best[2] if best else None
+
+    def _present(self) -> dict[str, frozenset[str]]:
+        """Space -> the powers with a unit there (Politics.may_declare_war's `present`)."""
+        out: dict[str, set[str]] = {}
+        for u in self.w.units.values():
+            out.setdefault(u.space, set()).add(self.ruleset.power_name(u.owner))
+        return {space: frozenset(owners) for space, owners in out.items()}
 
     def free_units(self, event: str, **facts: Any) -> list[Any]:
         """The units the rules give for nothing at `event` (`Rules.hooks.free_units`), once-per-game keys

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from pbem.engine.rules import Neutrals, Politics
+from pbem.rulesets.global_1940.special import CHINA_AREA
 
 EUROPEAN_AXIS = frozenset({"Germany", "Italy"})
 AXIS = frozenset({"Germany", "Italy", "Japan"})
@@ -37,8 +38,10 @@ def _axis_holds(control: Mapping[str, str], names: tuple[str, ...], axis_countri
 
 
 def may_declare_war(options: Mapping[str, Any], power: str, target: str, *, round: int, at_war: frozenset[frozenset[str]],
-                    control: Mapping[str, str], facts: frozenset[str]) -> str | None:
-    """None, or why `power` may not declare war on `target` now."""
+                    control: Mapping[str, str], facts: frozenset[str],
+                    present: Mapping[str, frozenset[str]] | None = None) -> str | None:
+    """None, or why `power` may not declare war on `target` now (`present`: space -> the powers with a
+    unit there)."""
     london_taken = control.get("United Kingdom") in AXIS
     if target not in AXIS and power not in AXIS:
         return "only powers of opposing sides declare war; attacks on neutral countries are not played yet"
@@ -60,8 +63,12 @@ def may_declare_war(options: Mapping[str, Any], power: str, target: str, *, roun
             return None
         return "the Soviet Union may not declare war on a European Axis power before its turn 4, unless one declares war on it first or London is captured"
     if power == "China" and target in EUROPEAN_AXIS:
-        # China: "Cannot declare war on a European Axis power unless that power declares first".
-        return "China cannot declare war on a European Axis power; it must declare first"
+        # China: "Cannot DOW against a European Axis power unless they do first or they move a unit into
+        # any territory China is allowed to occupy" (P38): the Chinese territories, Kwangtung and Burma.
+        if any(target in (present or {}).get(t, ()) for t in CHINA_AREA):
+            return None
+        return (f"China may declare war on a European Axis power only once it has declared war on China or moved a unit "
+                f"into a territory China may occupy; no unit of {target} is in one")
     return None
 
 
