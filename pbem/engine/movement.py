@@ -1175,6 +1175,11 @@ class Mover:
             return [peace]  # an amphibious assault is an attack
         if move.phase == "noncombat" and hostile:
             return [_problem(move, f"{move.to} is hostile: offloading into it is an amphibious assault, a combat move", R_NONCOMBAT, "write the offload in combat_move", "move.offload-hostile-noncombat")]
+        hook = w.rules.hooks.move_restriction  # a landing enters the territory as a land move does (1940, P14)
+        why = hook(w.options, w.power, units=[w.utype(u) for u in land], owners=frozenset(u.owner for u in land), phase=move.phase,
+                   domain="land", path=(move.to,), frm=move.frm, world=w) if hook is not None else None
+        if why:
+            return [_problem(move, why, "Political rules: powers not at war", "a declaration of war (declare_war:) lifts it, where the political rules allow one", "move.restricted")]
         for rider in land:
             host = w.units[rider.carrier]  # type: ignore[index]
             if move.phase == "combat" and host.offloaded_to != move.to:

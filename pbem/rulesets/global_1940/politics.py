@@ -180,6 +180,25 @@ NEAR_THE_US = tuple(f"SZ {n}" for n in (1, 2, 3, 8, 9, 10, 11, 12))
 EUROPE_CLOSED_TO_THE_US = tuple(f"SZ {n}" for n in (65, 66, 85, 86, 88, 90, 103, 106, 107, 116, 117, 120, 122))
 
 
+# "USSR: Starts as neutral power. P35. Neutral restrictions apply separately on each board. P36." The
+# boards: TripleA's "Full pacific list" of territories (the XML's comment; the Europe board is every
+# other one), less its ten "Border territories" on both boards (Evenkiyskiy, Urals, Novosibirsk,
+# Himalayas, Kazakhstan, Timguska, India, Sikang, Tsinghai, Kansu), which are in neither list.
+PACIFIC_BOARD = frozenset({
+    "Alaska", "Aleutian Islands", "Amur", "Anhwe", "Borneo", "British Columbia", "Burma", "Buryatia",
+    "Buyant-Uhaa", "Caroline Islands", "Celebes", "Central Mongolia", "Ceylon", "Chahar", "Dutch New Guinea",
+    "Dzavhan", "Fiji", "Formosa", "French Indo China", "Gilbert Islands", "Guam", "Hainan", "Hawaiian Islands",
+    "Hopei", "Hunan", "Iwo Jima", "Japan", "Java", "Jehol", "Johnston Island", "Kiangsi", "Kiangsu", "Korea",
+    "Kwangsi", "Kwangtung", "Kweichow", "Line Islands", "Malaya", "Manchuria", "Marianas", "Marshall Islands",
+    "Mexico", "Midway", "New Britain", "New Guinea", "New Hebrides", "New South Wales", "New Zealand",
+    "Northern Territory", "Okinawa", "Olgiy", "Paulau Island", "Philippines", "Queensland", "Sakha", "Samoa",
+    "Shan State", "Shantung", "Shensi", "Siam", "Siberia", "Solomon Islands", "South Australia",
+    "Soviet Far East", "Suiyuyan", "Sumatra", "Szechwan", "Tsagaan Olom", "Ulaanbaatar", "Victoria",
+    "Wake Island", "Western Australia", "Western United States", "Yakut S.S.R.", "Yenisey", "Yunnan",
+})
+BORDER = frozenset({"Evenkiyskiy", "Urals", "Novosibirsk", "Himalayas", "Kazakhstan", "Timguska", "India", "Sikang", "Tsinghai", "Kansu"})
+
+
 def _at_war(world: Any, a: str, b: str) -> bool:
     return world.relation(a, b) == "war"
 
@@ -204,6 +223,9 @@ def move_restriction(options: Mapping[str, Any], power: str, *, units: list[Any]
     if power == "Japan" and domain == "sea" and world.is_sea(end) and not _at_war(world, power, "United States") \
             and end in NEAR_THE_US:
         return f"Japan is not at war with the United States: its ships may not end a move within 2 sea zones of the US mainland ({end})"
+    soviet = _soviet_board_neutrality(power, path, world)
+    if soviet is not None:
+        return soviet
     # P14: "When not at war, US may not move units into territories or onto ships belonging to another
     # power" - a power at war with no one keeps to its own territories (and sea zones).
     if not any(_at_war(world, power, p.name) for p in world.ruleset.powers if p.name != power):
@@ -219,4 +241,30 @@ def move_restriction(options: Mapping[str, Any], power: str, *, units: list[Any]
         if (owner is not None and owner != power and owner in {p.name for p in world.ruleset.powers}
                 and not any(_at_war(world, owner, p.name) for p in world.ruleset.powers if p.name != owner)):
             return f"{owner} is at war with no one: no other power's unit may move into its territory ({s})"
+    return None
+
+
+def _soviet_board_neutrality(power: str, path: tuple[str, ...], world: Any) -> str | None:
+    """P36: the Soviet Union at war on one board only is still neutral on the other: there its units
+    move into no territory of a power it is not at war with, and no such power's unit into a Soviet one
+    (P14, E15: "into or through").  A border territory is on both boards and stays open."""
+    europe = _at_war(world, "Soviet Union", "Germany") or _at_war(world, "Soviet Union", "Italy")
+    pacific = _at_war(world, "Soviet Union", "Japan")
+    if europe == pacific:  # at war on both boards, or on neither (the rule for a power at war with no one)
+        return None
+    board, enemy = ("Pacific", "Japan") if europe else ("Europe", "Germany or Italy")
+    powers = {p.name for p in world.ruleset.powers}
+    for s in path:
+        if not world.space(s).is_land or s in BORDER or (s in PACIFIC_BOARD) != (board == "Pacific"):
+            continue
+        holder = world.control.get(s)
+        owner = world.ruleset.power_name(holder) if holder is not None else None
+        if owner not in powers or owner == power or _at_war(world, "Soviet Union", owner if power == "Soviet Union" else power):
+            continue  # war between the two is fought on any board
+        if power == "Soviet Union":
+            return (f"the Soviet Union is not at war with {enemy}: on the {board} board it is neutral, and its units may not "
+                    f"move into another power's territory ({s})")
+        if owner == "Soviet Union":
+            return (f"the Soviet Union is not at war with {enemy}: on the {board} board it is neutral, and no other power's "
+                    f"unit may move into its territory ({s})")
     return None
