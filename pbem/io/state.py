@@ -161,6 +161,10 @@ def load_state(text: str | bytes, ruleset: Ruleset, filename: str = "state.yaml"
     if data["turn"] not in turn_order:
         raise ProblemsError([doc.problem(Problem("invalid", f"unknown power {data['turn']!r} to move", path=("turn",),
                                                      hint="powers: " + ", ".join(turn_order)))])
+    if sha256_text(text) not in _WRITTEN:
+        unknown = _unknown_names(data, ruleset)
+        if unknown:
+            raise ProblemsError([doc.problem(p) for p in unknown])
     return GameState(
         ruleset=data["ruleset"],
         round=int(data["round"]),
@@ -174,6 +178,34 @@ def load_state(text: str | bytes, ruleset: Ruleset, filename: str = "state.yaml"
         victory=dict(data.get("victory") or {}),
         developments={p: tuple(sorted(d)) for p, d in (data.get("developments") or {}).items()},
     )
+
+
+def _unknown_names(data: Mapping[str, Any], ruleset: Ruleset) -> list[Problem]:
+    """Spaces, owners and units the ruleset does not know: a state.yaml edited by hand (pbem writes
+    only names of its ruleset) is refused where it is read, naming the line, before any command uses it."""
+    hint = "state.yaml is written by pbem alone: `pbem audit` names the commit that changed it by hand; undo it (git revert)"
+    owners = {p.name for p in (*ruleset.powers, *ruleset.bystanders)} | set(ruleset.countries)
+    spaces = ruleset.board.spaces
+    out: list[Problem] = []
+    for space, holder in (data.get("control") or {}).items():
+        if space not in spaces:
+            out.append(Problem("invalid", f"unknown space {space!r} in control", path=("control", space), hint=hint))
+        elif holder not in owners:
+            out.append(Problem("invalid", f"unknown owner {holder!r} of {space}", path=("control", space), hint=hint))
+    for space, by_owner in (data.get("units") or {}).items():
+        if space not in spaces:
+            out.append(Problem("invalid", f"unknown space {space!r} in units", path=("units", space), hint=hint))
+            continue
+        for owner, units in (by_owner or {}).items():
+            if owner not in owners:
+                out.append(Problem("invalid", f"unknown owner {owner!r} of units in {space}", path=("units", space, owner), hint=hint))
+            for unit in units or {}:
+                if unit not in ruleset.units:
+                    out.append(Problem("invalid", f"unknown unit {unit!r} of {owner} in {space}", path=("units", space, owner, unit), hint=hint))
+    for country in data.get("treasury") or {}:
+        if country not in owners:
+            out.append(Problem("invalid", f"unknown country {country!r} in treasury", path=("treasury", country), hint=hint))
+    return out
 
 
 def sha256_text(text: str | bytes) -> str:

@@ -105,3 +105,22 @@ def test_every_way_a_game_is_won_is_read_back(ruleset_id: str, victory: dict) ->
     text = dump_state(state, ruleset)
     assert check("state", yaml.safe_load(text)) == []  # what another process reading the file checks
     assert load_state(text, ruleset).victory == victory
+
+
+@pytest.mark.parametrize("edit,message", [
+    (("      antiaircraft artillery: 1", "      antiaircraft artilery: 1"), "unknown unit 'antiaircraft artilery' of"),
+    (("  Karelia S.S.R.: Soviet Union", "  Karelia: Soviet Union"), "unknown space 'Karelia' in control"),
+    (("  Karelia S.S.R.: Soviet Union", "  Karelia S.S.R.: Soviets"), "unknown owner 'Soviets' of Karelia S.S.R."),
+])
+def test_a_state_edited_by_hand_with_a_name_its_ruleset_lacks_is_refused_at_its_line(edit, message) -> None:  # type: ignore[no-untyped-def]
+    """Bad input never crashes: a committed state.yaml with a misspelt unit, space or owner used to
+    reach the engine as a bare KeyError; it is refused where it is read, with its line and the way back."""
+    from pbem.engine.problems import ProblemsError
+
+    ruleset = load_ruleset("1942-2e")
+    text = dump_state(initial_state(ruleset, None, rules_for(ruleset)[0]), ruleset)
+    assert edit[0] in text
+    with pytest.raises(ProblemsError) as err:
+        load_state(text.replace(edit[0], edit[1], 1), ruleset)
+    shown = str(err.value)
+    assert message in shown and "state.yaml:" in shown and "git revert" in shown, shown
