@@ -53,6 +53,11 @@ class Game:
                 f"the {self.ruleset.id} ruleset data changed since this game began (hash {self.ruleset.data_hash[:12]} "
                 f"is not {self.config.ruleset_hash[:12]} recorded in game.yaml); use the pbem version the game was started with ({self.config.engine})"
             )
+        wrong = option_problem(self.ruleset, self.config.options) or next(
+            (f"unknown power {p!r} among the players; powers of {self.ruleset.id}: {', '.join(self.ruleset.turn_order)}"
+             for p in self.config.players if p not in self.ruleset.turn_order), None)
+        if wrong:
+            raise GameError(f"{GAME_FILE}: {wrong} (game.yaml is written by `pbem new`; undo the hand edit with git revert)")
         self.rules, self.combat_rules = rules_for(self.ruleset)
 
     # --- reading --------------------------------------------------------------------------------
@@ -436,6 +441,20 @@ def _did_you_mean(word: str, choices: Iterable[str]) -> str:
     return f" (did you mean {close[0]!r}?)" if close else ""
 
 
+def option_problem(ruleset: Any, options: Mapping[str, Any]) -> str | None:
+    """Why these rule options are not the ruleset's (an unknown name, a value it does not allow), or None."""
+    unknown = [o for o in options if o not in ruleset.options]
+    if unknown:
+        return (f"unknown rule option {unknown[0]!r}{_did_you_mean(unknown[0], ruleset.options)}; "
+                f"options of {ruleset.id}: " + ", ".join(sorted(ruleset.options)))
+    for name, value in options.items():
+        allowed = ruleset.options[name].allowed
+        if allowed and value not in allowed:
+            return (f"option {name} cannot be {value!r}{_did_you_mean(str(value), [str(a) for a in allowed])}; "
+                    "allowed: " + ", ".join(map(str, allowed)))
+    return None
+
+
 def new_game(path: str | Path, ruleset_id: str, players: Mapping[str, str], *, game_id: str | None = None,
              options: Mapping[str, Any] | None = None, dice_mode: str = "committed", local_seed: str | None = None,
              key_dir: Path | None = None, identity: tuple[str, str] | None = None, reveal: str = "holder",
@@ -448,17 +467,10 @@ def new_game(path: str | Path, ruleset_id: str, players: Mapping[str, str], *, g
     ruleset = load_ruleset(ruleset_id)
     path = Path(path)
     game_id = game_id or slug(path.resolve().name) or "game"
-    unknown = [o for o in (options or {}) if o not in ruleset.options]
-    if unknown:
-        raise GameError(f"unknown rule option {unknown[0]!r}{_did_you_mean(unknown[0], ruleset.options)}; "
-                        f"options of {ruleset.id}: " + ", ".join(sorted(ruleset.options)))
-    opts = ruleset.option_defaults()
-    for name, value in (options or {}).items():
-        allowed = ruleset.options[name].allowed
-        if allowed and value not in allowed:
-            raise GameError(f"option {name} cannot be {value!r}{_did_you_mean(str(value), [str(a) for a in allowed])}; "
-                            "allowed: " + ", ".join(map(str, allowed)))
-        opts[name] = value
+    wrong = option_problem(ruleset, options or {})
+    if wrong:
+        raise GameError(wrong)
+    opts = {**ruleset.option_defaults(), **(options or {})}
     resolved_players: dict[str, str] = {}
     for name, email in players.items():
         if not re.fullmatch(r"[^@\s<>,;]+@[^@\s<>,;]+", email):

@@ -102,3 +102,18 @@ def test_a_state_no_other_process_could_read_is_never_committed(game: Game, monk
     with pytest.raises(GameError, match="cannot read back"):
         game.adjudicate()
     assert Game(game.path).repo.head() == head
+
+
+@pytest.mark.parametrize("edit,message", [
+    (("victory: standard", "victory: total war"), "option victory cannot be 'total war'"),
+    (("victory: standard", "victroy: standard"), "unknown rule option 'victroy' (did you mean 'victory'?)"),
+])
+def test_a_game_file_edited_by_hand_with_an_option_its_ruleset_lacks_is_refused(game: Game, edit, message) -> None:  # type: ignore[no-untyped-def]
+    """`pbem new` refuses an unknown rule option or value; one written into a committed game.yaml by
+    hand was silently ignored (the game played with the default) - it is refused the same way."""
+    text = game.repo.read("game.yaml").decode()
+    assert edit[0] in text, text
+    game.repo.commit({"game.yaml": text.replace(edit[0], edit[1]).encode()}, "hand edit")
+    with pytest.raises(GameError) as err:
+        Game(game.path)
+    assert message in str(err.value) and "git revert" in str(err.value)
