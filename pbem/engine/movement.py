@@ -549,6 +549,13 @@ class Mover:
             return _problem(move, f"{move.to} is a friendly neutral: only land units enter it, in noncombat move, and take it",
                              "Neutral territories: a friendly neutral is moved into by land units", "move land units in first",
                              "move.friendly-neutral")
+        if (self._taking is not None and not any(w.utype(u).attack > 0 for u in units)
+                and self._taking not in (w.pending.get("neutrals_taken") or ())):
+            # TripleA's notes for the box: "Friendly Neutrals can not be 'captured' with an AA Gun, only by
+            # land units with an attack power" (as no unit without one captures a territory)
+            return _problem(move, f"{move.to} is a friendly neutral: it is taken by land units that can attack, and these cannot",
+                             "Neutral territories: a friendly neutral is moved into by land units", "move an infantry or another fighting unit in first",
+                             "move.friendly-neutral")
         if domain == "air" and any(u.id in w.grounded_air(u.space) for u in units):
             return _problem(move, "these aircraft are aboard a damaged carrier, which cannot launch them", "Aircraft carriers",
                              "repair the carrier at a naval base first", "move.damaged-carrier", key="units")
