@@ -409,6 +409,11 @@ class VictoryCheck:
     # South Wales or USA", not by China's Szechwan)
     capitals_not_won: frozenset[str]
     points: VictoryPoints | None  # a second way to win, by victory points
+    # victory_cities: the condition must hold "for a complete round of play" (1940 Global): checked at
+    # the end of every turn, it wins at the end of the same power's turn a round after it was first met,
+    # if it held at the end of every turn between; `checked_after` is then unused.  The engine keeps
+    # when it was first met in GameState.pending["victory_held"].
+    held_for_a_round: bool
 
 
 @dataclass(frozen=True)

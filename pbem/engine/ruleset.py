@@ -75,6 +75,7 @@ class VictoryRules:
     rule: str = ""
     kind: str = "cities"  # "cities", "capitals", "city_groups" (each side's own groups: `sides`) or "tokens" (Rules.tokens)
     sides: Mapping[str, SideVictory] = field(default_factory=dict)
+    held_for_a_round: bool = False  # city_groups: held at the end of every turn for a complete round (1940 Global)
 
 
 @dataclass(frozen=True)

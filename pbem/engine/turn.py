@@ -2347,7 +2347,9 @@ class Turn:
         index = self.state.turn_index + 1
         rnd = self.state.round
         winner = self.state.winner
-        if self.rules.victory.kind == "victory_cities" and w.power == self.rules.victory.checked_after:
+        if self.rules.victory.kind == "victory_cities" and self.rules.victory.held_for_a_round:
+            winner = winner or self.check_held_for_a_round()
+        elif self.rules.victory.kind == "victory_cities" and w.power == self.rules.victory.checked_after:
             winner = winner or self.check_victory()
         if index >= n:
             index, rnd = 0, rnd + 1
@@ -2396,10 +2398,11 @@ class Turn:
                     return side
         return None
 
-    def check_city_groups(self) -> str | None:
-        """A side holding enough cities of any one of its groups, while it holds one of its listed
-        territories, wins (1940 Global: 8 of the Europe board's 11 or 6 of the Pacific board's 8 for the
-        Axis, holding an Axis capital; Berlin, Rome and Tokyo for the Allies, holding one of theirs)."""
+    def city_groups_held(self) -> tuple[str, Any, int] | None:
+        """The side holding enough cities of any one of its groups, while it holds one of its listed
+        territories (1940 Global: 8 of the Europe board's 11 or 6 of the Pacific board's 8 for the
+        Axis, holding an Axis capital; Berlin, Rome and Tokyo for the Allies, holding one of theirs),
+        with the group and the cities held; or None."""
         control = self.w.control
         for side, how in sorted(self.ruleset.victory.sides.items()):
             def ours(t: str) -> bool:
@@ -2409,11 +2412,47 @@ class Turn:
             for group in how.any_of:
                 held = [t for t in group.cities if ours(t)]
                 if len(held) >= group.at_least:
-                    self.victory = {"group": group.name, "cities": len(held), "needed": group.at_least}
-                    self.log.notes.append(f"The {side} hold {len(held)} of the {len(group.cities)} victory cities of {group.name} "
-                                          f"(at least {group.at_least} win) and win the game")
-                    return side
+                    return side, group, len(held)
         return None
+
+    def check_city_groups(self) -> str | None:
+        held = self.city_groups_held()
+        if held is None:
+            return None
+        side, group, n = held
+        self.victory = {"group": group.name, "cities": n, "needed": group.at_least}
+        self.log.notes.append(f"The {side} hold {n} of the {len(group.cities)} victory cities of {group.name} "
+                              f"(at least {group.at_least} win) and win the game")
+        return side
+
+    def check_held_for_a_round(self) -> str | None:
+        """VictoryCheck.held_for_a_round: at the end of this turn, does a side still hold its condition
+        a complete round after it first met it at the end of a turn?  The first time, and whenever it
+        is lost, the report says so."""
+        w = self.w
+        held = self.city_groups_held()
+        since = w.pending.get("victory_held")
+        if held is None:
+            if since:
+                w.pending.pop("victory_held", None)
+                self.log.notes.append(f"The {since['side']} no longer hold the victory cities they held since {since['power']}'s turn "  # type: ignore[index]
+                                      f"in round {since['round']}: no victory")  # type: ignore[index]
+            return None
+        side, group, n = held
+        if not since or since.get("side") != side:  # type: ignore[union-attr]
+            w.pending["victory_held"] = {"side": side, "round": self.state.round, "power": w.power}
+            self.log.notes.append(f"The {side} hold {n} of the {len(group.cities)} victory cities of {group.name} (at least "
+                                  f"{group.at_least} win): they win if they still hold enough, at the end of every turn, until the "
+                                  f"end of {w.power}'s turn in round {self.state.round + 1} (a complete round of play)")
+            return None
+        first = (since["round"], self.ruleset.turn_order.index(since["power"]))  # type: ignore[index]
+        if (self.state.round, self.state.turn_index) < (first[0] + 1, first[1]):
+            return None
+        w.pending.pop("victory_held", None)
+        self.victory = {"group": group.name, "cities": n, "needed": group.at_least}
+        self.log.notes.append(f"The {side} hold {n} of the {len(group.cities)} victory cities of {group.name} "
+                              f"(at least {group.at_least} win) for a complete round of play and win the game")
+        return side
 
     def check_tokens(self) -> str | None:
         """AMS: "The Axis or the Allies will win the game by controlling, at end of any player's turn,

@@ -277,6 +277,12 @@ def _state(case: Case, ruleset: Any, rules: Any, options: Mapping[str, Any]) -> 
         pending["tokens_claimed"] = sorted({*(pending.get("tokens_claimed") or []), *pending["tokens"]})  # type: ignore[misc]
     if spec.get("tokens_claimed"):
         pending["tokens_claimed"] = sorted({*(pending.get("tokens_claimed") or []), *(str(t) for t in spec["tokens_claimed"])})  # type: ignore[misc]
+    if spec.get("victory_held"):
+        held = spec["victory_held"]
+        if held["side"] not in {p.side for p in ruleset.powers}:
+            raise CaseError(f"{case.at('state', 'victory_held', 'side')}: {held['side']!r} is not a side of {ruleset.id}")
+        pending["victory_held"] = {"side": str(held["side"]), "round": int(held["round"]),
+                                   "power": _power(case, ruleset, held["power"], ("state", "victory_held", "power"))}
     if spec.get("exiles"):
         pending["exiles"] = {str(k): _space(case, ruleset, v, ("state", "exiles", k)) for k, v in sorted(spec["exiles"].items())}
     turn_index = state.turn_index

@@ -619,7 +619,10 @@ def _build(f: _Files) -> Ruleset:
         # victory tokens (AMS): the objectives are rules.py's (Rules.tokens); the map's cities name none
         victory = VictoryRules(n_cities, MappingProxyType({}), "", "", v.get("rule", ""), kind="tokens")
     elif v.get("kind") == "city_groups":
-        if v["checked_after"] not in power_names:
+        held = bool(v.get("held_for_a_round"))
+        if held == ("checked_after" in v):
+            f.add("ruleset", ("victory",), "city groups are counted after one power's turn (checked_after) or held for a complete round (held_for_a_round: true), one of the two")
+        elif not held and v["checked_after"] not in power_names:
             f.add("ruleset", ("victory", "checked_after"), f"{v['checked_after']!r} is not a power")
         sides_won: dict[str, SideVictory] = {}
         for side, how in v["sides"].items():
@@ -637,8 +640,8 @@ def _build(f: _Files) -> Ruleset:
                 if spaces.get(c) is None or not spaces[c].is_land:
                     f.add("ruleset", ("victory", "sides", side, "holding_one_of"), f"{c!r} is not a territory of the map")
             sides_won[side] = SideVictory(tuple(groups), tuple(how["holding_one_of"]))
-        victory = VictoryRules(n_cities, MappingProxyType({}), "", v["checked_after"], v.get("rule", ""), kind="city_groups",
-                               sides=MappingProxyType(sides_won))
+        victory = VictoryRules(n_cities, MappingProxyType({}), "", v.get("checked_after", ""), v.get("rule", ""), kind="city_groups",
+                               sides=MappingProxyType(sides_won), held_for_a_round=held)
     else:
         if v["checked_after"] not in power_names:
             f.add("ruleset", ("victory", "checked_after"), f"{v['checked_after']!r} is not a power")

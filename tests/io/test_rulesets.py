@@ -195,3 +195,13 @@ def test_the_ruleset_cache_is_keyed_by_the_libraries_that_validated_it(tmp_path,
     monkeypatch.setattr(r, "_environment", lambda: "python=(3, 99, 0);jsonschema=99.0;PyYAML=9.9;pure")
     r.load_ruleset_dir(folder)
     assert len(list(cache.glob("*.json"))) == 2
+
+
+def test_city_groups_are_counted_after_one_power_or_held_for_a_round_not_both(tmp_path: Path) -> None:
+    """1940 Global's victory is held "for a complete round of play" (checked after every turn); a
+    ruleset naming a power to count after as well says two things, and is refused."""
+    target = tmp_path / "global_1940"
+    shutil.copytree(ruleset_dir("global-1940"), target, ignore=shutil.ignore_patterns("*.py", "__pycache__", "*.json"))
+    edit(target / "ruleset.yaml", "  held_for_a_round: true\n", "  held_for_a_round: true\n  checked_after: France\n")
+    with pytest.raises(ProblemsError, match="checked_after.*or held for a complete round.*one of the two"):
+        load_ruleset_dir(target)

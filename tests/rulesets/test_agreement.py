@@ -22,7 +22,8 @@ def test_the_victory_of_the_data_is_the_victory_the_engine_checks(ruleset_id: st
         assert rules.tokens is not None and rules.tokens.objectives
     elif ruleset.victory.kind in ("cities", "city_groups"):
         assert rules.victory.kind == "victory_cities"
-        assert rules.victory.checked_after == ruleset.victory.checked_after
+        assert rules.victory.held_for_a_round == ruleset.victory.held_for_a_round
+        assert rules.victory.checked_after == (None if ruleset.victory.held_for_a_round else ruleset.victory.checked_after)
     else:
         assert (ruleset.victory.kind, rules.victory.kind, rules.victory.checked_after) == ("capitals", "capital_held", None)
 

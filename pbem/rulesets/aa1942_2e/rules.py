@@ -125,6 +125,7 @@ RULES = Rules(
         checked_after="United States",
         capitals_not_won=frozenset(),
         points=None,
+        held_for_a_round=False,  # counted once, at the end of the round
     ),
     kamikaze=None,
     politics=None,

@@ -167,6 +167,7 @@ RULES = Rules(
         checked_after=None,
         capitals_not_won=frozenset(),
         points=None,
+        held_for_a_round=False,  # the capital held to the next turn is kind capital_held
     ),
     kamikaze=None,
     politics=None,

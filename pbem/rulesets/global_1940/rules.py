@@ -134,8 +134,11 @@ RULES = Rules(
                          # enemy warship in it; the dice are summed (TripleA "Convoy Blockades Roll Dice
                          # For Cost"); AMS counts only dice of 3 or less (README.md).
                          convoy_disruption=ConvoyDisruption(counted="face")),
-    # ruleset.yaml victory: city groups, counted after France's turn.
-    victory=VictoryCheck(kind="victory_cities", checked_after="France", capitals_not_won=frozenset(), points=None),
+    # ruleset.yaml victory: city groups, held "for a complete round of play" (TripleA's notes: "To win
+    # with the following victory conditions, a side must maintain it for a complete round of play"; the
+    # XML leaves it a TODO): checked at the end of every turn.
+    victory=VictoryCheck(kind="victory_cities", checked_after=None, capitals_not_won=frozenset(), points=None,
+                         held_for_a_round=True),
     # Kamikaze (P16): Japan has 6 strikes "usable only in sea zones with a kamikaze symbol" (map:
     # TripleA's trigger sets them on SZ 6, 17, 19, 20, 22 and 35), "against Allied surface warships
     # (not subs, not transports)", hitting "on ≤2".

@@ -33,7 +33,7 @@ RULES = replace(
     production=replace(BOX.production, own_recapture_downgrades=False),
     economy=replace(BOX.economy, convoy_disruption=ConvoyDisruption(counted="three_or_less")),
     # Victory by tokens, "at end of any player's turn" (Ω3.1: "timing of check for victory").
-    victory=VictoryCheck(kind="tokens", checked_after=None, capitals_not_won=frozenset(), points=None),
+    victory=VictoryCheck(kind="tokens", checked_after=None, capitals_not_won=frozenset(), points=None, held_for_a_round=False),
     objectives=OBJECTIVES,
     tokens=TOKENS,
     # "Research rolls are no longer used to develop breakthroughs, instead, nations are awarded

@@ -158,6 +158,7 @@ RULES = Rules(
         # IPCs collected at the end of its turn"; the Allies win if Japan collects none (DIGEST §5
         # PAC.10: at Japan's Phase 9).  Below 0 is not stated: the track starts at 0 (PAC.12).
         points=VictoryPoints(power="Japan", per_ipcs=10, to_win=22, enemies_win_on_none=True),
+        held_for_a_round=False,  # the capital's "until the start of your next turn" is kind capital_held
     ),
     # Kamikaze (Japan only): "six Kamikaze attacks during the game", only in the zones with the
     # symbol (map `kamikaze`), "an attack roll of 2", against "specific enemy surface ships", "not ...
