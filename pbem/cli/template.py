@@ -118,7 +118,11 @@ def _system_orders(game, state, power: str) -> list[str]:  # type: ignore[no-unt
         out += _airborne_example(game, state, power)
     if rules.movement.combat_air_patrol:
         patrols = sorted(z for z, by in dict(state.pending.get("cap") or {}).items() if power in by)  # type: ignore[call-overload]
-        example = next(((t, z) for z in sorted(game.ruleset.board.spaces) if game.ruleset.board.spaces[z].is_sea
+        enemies = set(game.ruleset.enemies(power))
+
+        def clear(zone: str) -> bool:  # "not where enemies would cause combat"
+            return not any(game.ruleset.power_name(o) in enemies for o, units in state.units.get(zone, {}).items() if units)
+        example = next(((t, z) for z in sorted(game.ruleset.board.spaces) if game.ruleset.board.spaces[z].is_sea and clear(z)
                         for t in sorted(game.ruleset.board.neighbours(z)) if game.ruleset.board.spaces[t].is_land
                         and state.units.get(t, {}).get(power, {}).get("fighter")), None)
         if example:

@@ -262,3 +262,22 @@ def test_1940_shows_where_an_upgrade_is_placed(tmp_path: Path) -> None:
     g.state = lambda: us  # type: ignore[method-assign]
     line = re.search(r"# An upgrade is placed on the facility it raises, e.g. (\{.*\})\.", orders_template(g))
     assert line and line.group(1) == "{Central United States: 1 major industrial complex upgrade}", line
+
+
+def test_pacific_patrol_example_is_a_zone_with_no_enemy(tmp_path: Path) -> None:
+    """Phase 6, Establish Combat Air Patrol: fighters may not fly "where enemies would cause combat".
+    At the start the United States' first choice, Midway beside SZ 20, faces Japan's carriers there:
+    the example names a clear zone instead."""
+    from dataclasses import replace
+
+    from pbem.cli.template import orders_template
+
+    g = Game(new(tmp_path, "pacific-2001"))
+    state = replace(g.state(), turn_index=g.ruleset.turn_order.index("United States"))
+    assert state.units["SZ 20"].get("Japan")
+    g.state = lambda: state  # type: ignore[method-assign]
+    line = re.search(r"#   - \{units: \"1 fighter\", from: ([^,]+), to: ([^,]+), mission: cap\}", orders_template(g))
+    assert line, orders_template(g)
+    zone = line.group(2)
+    assert not any(owner == "Japan" for owner in state.units.get(zone, {})), zone
+    assert zone in g.ruleset.board.neighbours(line.group(1))
