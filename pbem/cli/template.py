@@ -89,9 +89,28 @@ def _declarations_of_war(game, state, power: str) -> list[str]:  # type: ignore[
     return out
 
 
+def _given_this_turn(game, state, power: str) -> list[str]:  # type: ignore[no-untyped-def]
+    """What the rules give `power` for nothing this turn as things stand (Rules.hooks.free_units at
+    the start of its turn and at its mobilize phase: Pacific's Chinese infantry, 1940's war production),
+    so that a player plans with it; placements choose the space where the rule offers several."""
+    hook = game.rules.hooks.free_units
+    if hook is None:
+        return []
+    from pbem.engine.world import World
+
+    w = World(game.ruleset, game.rules, state)
+    w.options = dict(game.config.options)
+    used = set(state.pending.get("once") or ())
+    grants = [g for event, facts in (("start_of_turn", {}), ("mobilize", {"control": dict(state.control),
+                                                                           "control_at_start": dict(state.control), "board": game.ruleset.board}))
+              for g in hook(game.config.options, event, power=power, world=w, **facts)
+              if g.count > 0 and g.spaces and (g.once is None or g.once not in used)]
+    return [f"# Given this turn by the rules: {g.count} {g.unit} in {' or '.join(g.spaces)}: {g.reason}." for g in grants]
+
+
 def _system_orders(game, state, power: str) -> list[str]:  # type: ignore[no-untyped-def]
     """The order keys this rule system and game options give this power, each with a real example."""
-    out: list[str] = []
+    out: list[str] = _given_this_turn(game, state, power)
     has_research = any(p.id == "develop_weapons" for p in game.ruleset.phases) and bool(
         game.config.options.get("weapons_development", True))
     if has_research:

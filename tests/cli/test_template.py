@@ -281,3 +281,26 @@ def test_pacific_patrol_example_is_a_zone_with_no_enemy(tmp_path: Path) -> None:
     zone = line.group(2)
     assert not any(owner == "Japan" for owner in state.units.get(zone, {})), zone
     assert zone in g.ruleset.board.neighbours(line.group(1))
+
+
+def test_the_template_says_what_the_rules_give_this_turn(tmp_path: Path) -> None:
+    """Pacific, Phase 1, China: one infantry per Chinese territory with a value, placed in Szechwan with
+    the United States' units; 1940 (TripleA's war production): the United States' mainland complexes
+    grow once it is at war.  The player plans with both, so the template names them; none at peace."""
+    from dataclasses import replace
+
+    from pbem.cli.template import orders_template
+
+    g = Game(new(tmp_path, "pacific-2001"))
+    us = replace(g.state(), turn_index=g.ruleset.turn_order.index("United States"))
+    g.state = lambda: us  # type: ignore[method-assign]
+    assert re.search(r"# Given this turn by the rules: \d+ Chinese infantry in Szechwan: China's infantry", orders_template(g))
+    g = Game(new(tmp_path / "g40", "global-1940"))
+    us = replace(g.state(), turn_index=g.ruleset.turn_order.index("United States"))
+    g.state = lambda: us  # type: ignore[method-assign]
+    assert "Given this turn" not in orders_template(g)
+    at_war = replace(us, pending={**us.pending, "war": sorted([*us.pending.get("war", []), ["Japan", "United States"]])})
+    g.state = lambda: at_war  # type: ignore[method-assign]
+    text = orders_template(g)
+    for where in ("Central United States", "Eastern United States", "Western United States"):
+        assert f"# Given this turn by the rules: 1 major industrial complex upgrade in {where}: The United States is at war" in text, text
