@@ -142,6 +142,9 @@ def status(game_dir: str, as_json: bool) -> None:
         held = dict(state.pending.get("tokens") or {})  # type: ignore[call-overload]
         data["victory_tokens"] = {"at_least": tokens.at_least, "lead": tokens.lead,
                                   "held": {side: sorted(n for n, s in held.items() if s == side) for side in sorted(game.ruleset.sides)}}
+    held_since = state.pending.get("victory_held")
+    if held_since and game.rules.victory.held_for_a_round:  # 1940: a condition held, to be held a complete round
+        data["victory_held"] = dict(held_since)  # type: ignore[call-overload]
     if state.developments:
         data["developments"] = {p: sorted(d) for p, d in sorted(state.developments.items())}
     if as_json:
@@ -166,6 +169,10 @@ def status(game_dir: str, as_json: bool) -> None:
     if "victory_points" in data:
         vp = data["victory_points"]
         click.echo(f"{vp['power']}: {vp['total']} of the {vp['to_win']} victory points that win")
+    if "victory_held" in data:
+        vh = data["victory_held"]
+        click.echo(f"The {vh['side']} hold their victory condition since {vh['power']}'s turn in round {vh['round']}: they win "
+                   f"if they still hold it at the end of every turn until {vh['power']}'s turn in round {vh['round'] + 1} ends")
     if "victory_tokens" in data:
         vt = data["victory_tokens"]
         click.echo(f"Victory tokens ({vt['at_least']} and {vt['lead']} more than the other side win):")

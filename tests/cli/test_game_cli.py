@@ -165,3 +165,22 @@ def test_a_player_is_an_e_mail_address(tmp_path: Path, player: str) -> None:
     result = CliRunner().invoke(cli, ["new", str(target), "--dice", "local", "--player", player])
     assert result.exit_code != 0 and "not an e-mail address" in result.output
     assert not target.exists() or not any(target.iterdir())
+
+
+def test_status_says_when_a_held_victory_condition_would_win(tmp_path: Path) -> None:
+    """1940 Global (TripleA's notes): a side "must maintain it for a complete round of play"; while
+    it does, `pbem status` says since when and until which turn, in text and JSON."""
+    from dataclasses import replace
+
+    from pbem.game.game import Game
+    from pbem.io.state import dump_state
+
+    target = tmp_path / "g40"
+    assert run("new", str(target), "--id", "g40", "--dice", "local", "--ruleset", "global-1940").exit_code == 0
+    g = Game(target)
+    held = replace(g.state(), pending={**g.state().pending, "victory_held": {"side": "Axis", "round": 3, "power": "Italy"}})
+    g.repo.commit({"state.yaml": dump_state(held, g.ruleset).encode()}, "a held condition, for the test")
+    out = run("status", "--game", str(target)).output
+    assert "The Axis hold their victory condition since Italy's turn in round 3: they win if they still hold it at the end of every turn until Italy's turn in round 4 ends" in out
+    data = json.loads(run("status", "--game", str(target), "--json").output)
+    assert data["victory_held"] == {"side": "Axis", "round": 3, "power": "Italy"}
