@@ -76,14 +76,20 @@ def _declarations_of_war(game, state, power: str) -> list[str]:  # type: ignore[
     at_peace = [e for e in ruleset.turn_order if e in set(ruleset.enemies(power)) and frozenset({power, e}) not in wars]
     if not at_peace:
         return []
-    open_now = [e for e in at_peace if politics.may_declare_war is None or politics.may_declare_war(
-        game.config.options, power, e, round=state.round, at_war=frozenset(wars), control=dict(state.control),
-        facts=frozenset(state.pending.get("facts") or ()),
-        present={space: frozenset(ruleset.power_name(o) for o, units in by_owner.items() if units)
-                 for space, by_owner in state.units.items()}) is None]
+    present = {space: frozenset(ruleset.power_name(o) for o, units in by_owner.items() if units) for space, by_owner in state.units.items()}
+
+    def open_at(e: str, phase: str) -> bool:
+        return politics.may_declare_war is None or politics.may_declare_war(
+            game.config.options, power, e, round=state.round, at_war=frozenset(wars), control=dict(state.control),
+            facts=frozenset(state.pending.get("facts") or ()), present=present, phase=phase) is None
+    open_now = [e for e in at_peace if open_at(e, "combat_move")]
+    open_late = [e for e in at_peace if e not in open_now and open_at(e, "collect_income")]
     out = [f"# {power} is at peace with {', '.join(at_peace)}; a declaration of war takes effect at the start of combat move."]
     if open_now:
         out += [f"# It may declare war this turn on: {', '.join(open_now)}.", f"#   declare_war: [{open_now[0]}]"]
+    elif open_late:
+        out += [f"# It may declare war at this turn's Collect Income phase on: {', '.join(open_late)} (a declaration in these orders is made then).",
+                f"#   declare_war: [{open_late[0]}]"]
     else:
         out += ["# It may declare war on none of them this turn."]
     return out

@@ -1221,12 +1221,15 @@ class Turn:
                                              hint="fly the fighter to the sea zone where the carrier will be at the end of noncombat move",
                                              path=(*u.order, "to") if u.order else ("noncombat_move",), code="air.landing"))
 
-    def declare_wars(self) -> None:
+    def declare_wars(self, phase: str = "combat_move") -> None:
         """Rules.politics: "A DOW is made at the beginning of the combat move phase of any turn" if
-        no political restriction applies (the ruleset's may_declare_war says which)."""
+        no political restriction applies (the ruleset's may_declare_war says which).  One refused then
+        but open at this turn's Collect Income phase (1940: the United States' turn 3) is made there:
+        declare_wars("collect_income") makes the declarations left for it."""
         w = self.w
         politics = self.rules.politics
-        for target, path in self.orders.declare_war:
+        orders = self.orders.declare_war if phase == "combat_move" else getattr(self, "_late_declarations", [])
+        for target, path in orders:
             rule = "Political rules: declarations of war"
             if politics is None:
                 self.problems.append(Problem("illegal", "in this game the sides are always at war: there is nothing to declare",
@@ -1239,9 +1242,15 @@ class Turn:
                                              hint="remove it from declare_war:", path=path, code="politics.not-at-peace"))
                 continue
             facts = frozenset(w.pending.get("facts", []) or [])  # type: ignore[call-overload]
-            refused = politics.may_declare_war(self.options, w.power, target, round=self.state.round,
-                                               at_war=frozenset(w.wars or ()), control=dict(w.control),
-                                               facts=facts, present=self._present()) if politics.may_declare_war else None
+
+            def refusal(when: str) -> str | None:
+                return politics.may_declare_war(self.options, w.power, target, round=self.state.round,  # type: ignore[misc,union-attr]
+                                                at_war=frozenset(w.wars or ()), control=dict(w.control),
+                                                facts=facts, present=self._present(), phase=when) if politics.may_declare_war else None  # type: ignore[union-attr]
+            refused = refusal(phase)
+            if refused and phase == "combat_move" and refusal("collect_income") is None:
+                self._late_declarations = [*getattr(self, "_late_declarations", []), (target, path)]
+                continue  # made at this turn's Collect Income phase
             if refused:
                 self.problems.append(Problem("illegal", f"{w.power} may not declare war on {target} now: {refused}", rule=rule,
                                              hint=f"remove {target} from declare_war:", path=path, code="politics.refused"))
@@ -1252,7 +1261,7 @@ class Turn:
                 if new_facts:
                     w.pending["facts"] = sorted({*facts, *new_facts})
             w.declare_war(w.power, target)
-            self.log.notes.append(f"{w.power} declares war on {target}")
+            self.log.notes.append(f"{w.power} declares war on {target}" + (" at its Collect Income phase" if phase == "collect_income" else ""))
             for a, b in others:
                 if w.relation(a, b) == "peace":
                     w.declare_war(a, b)
@@ -2083,6 +2092,7 @@ class Turn:
 
     def collect_income(self) -> None:
         w = self.w
+        self.declare_wars("collect_income")
         countries = self.ruleset.countries_of(w.power)
         pooled = self._convoys_to_divide(countries)
         for country in countries:

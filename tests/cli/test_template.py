@@ -162,7 +162,8 @@ def test_pacific_united_states_buys_and_divides_nothing_for_china(tmp_path: Path
 
 def test_1940_lists_the_declarations_of_war_open_this_turn(tmp_path: Path) -> None:
     """1940 political rules: Germany may declare war on the Soviet Union from the start; the United
-    States may not before its turn 4 (DIGEST §1.2); the template says which, with the order key."""
+    States may not before the Collect Income phase of its turn 3 (DIGEST §1.2), when a declaration in
+    its orders is made; the template says which, and when, with the order key."""
     from dataclasses import replace
 
     from pbem.cli.template import orders_template
@@ -177,6 +178,11 @@ def test_1940_lists_the_declarations_of_war_open_this_turn(tmp_path: Path) -> No
     text = orders_template(g)
     assert "# United States is at peace with Germany, Japan, Italy;" in text
     assert "It may declare war on none of them this turn." in text and "declare_war:" not in text
+    third = replace(us, round=3)  # "until the Collect Income phase of its turn 3"
+    g.state = lambda: third  # type: ignore[method-assign]
+    assert ("# It may declare war at this turn's Collect Income phase on: Germany, Japan, Italy (a declaration in these orders "
+            "is made then).") in orders_template(g)
+    g.state = lambda: us  # type: ignore[method-assign]
     f = tmp_path / "orders.yaml"
     f.write_text(template(g.path).replace("#   declare_war: [Soviet Union]", "declare_war: [Soviet Union]"))
     result = CliRunner().invoke(cli, ["validate", str(f), "--game", str(g.path)])

@@ -39,21 +39,22 @@ def _axis_holds(control: Mapping[str, str], names: tuple[str, ...], axis_countri
 
 def may_declare_war(options: Mapping[str, Any], power: str, target: str, *, round: int, at_war: frozenset[frozenset[str]],
                     control: Mapping[str, str], facts: frozenset[str],
-                    present: Mapping[str, frozenset[str]] | None = None) -> str | None:
+                    present: Mapping[str, frozenset[str]] | None = None, phase: str = "combat_move") -> str | None:
     """None, or why `power` may not declare war on `target` now (`present`: space -> the powers with a
-    unit there)."""
+    unit there; `phase`: at the start of combat move, as every declaration, or at Collect Income)."""
     london_taken = control.get("United Kingdom") in AXIS
     if target not in AXIS and power not in AXIS:
         return "only powers of opposing sides declare war; attacks on neutral countries are not played yet"
     if power == "United States":
         # US: "May not declare war until the Collect Income phase of its turn 3, unless an Axis power
         # declares war on it, an Axis power captures London, an Axis power captures any territory in
-        # North America, or Japan makes an unprovoked DOW on UK/ANZAC" - the first combat move after
-        # that phase is round 4's.
+        # North America, or Japan makes an unprovoked DOW on UK/ANZAC": a declaration in its turn-3
+        # orders is made at that phase (Turn.declare_wars), one in a later turn at its combat move.
         attacked = any(frozenset({power, axis}) in at_war for axis in AXIS)
-        if round >= 4 or attacked or london_taken or _axis_holds(control, NORTH_AMERICA, AXIS) or UNPROVOKED in facts:
+        if round >= 4 or (round == 3 and phase == "collect_income") or attacked or london_taken \
+                or _axis_holds(control, NORTH_AMERICA, AXIS) or UNPROVOKED in facts:
             return None
-        return "the United States may declare war from its fourth turn (after the Collect Income phase of its turn 3), " \
+        return "the United States may declare war from the Collect Income phase of its turn 3, " \
                "or sooner once an Axis power declares war on it, captures London or a territory in North America, or Japan makes an unprovoked declaration of war on the UK or ANZAC"
     if power == "Soviet Union" and target in EUROPEAN_AXIS:
         # USSR: "May not DOW on any European Axis power until turn 4, unless a European Axis power DOW
