@@ -334,10 +334,11 @@ class Politics:
     The engine keeps the powers at war in GameState.pending["war"] (sorted pairs)."""
 
     at_war: frozenset[frozenset[str]]  # pairs of powers at war when the game begins
-    # may_declare_war(options, power, target, round=, at_war=, control=, facts=, present=) -> None, or why
-    # the declaration is refused (a power's own political restrictions; None: always allowed); `control`:
-    # territory -> controller now, `facts`: GameState.pending["facts"], `present`: space -> the powers
-    # with a unit there
+    # may_declare_war(options, power, target, round=, at_war=, control=, facts=, present=, phase=) -> None,
+    # or why the declaration is refused (a power's own political restrictions; None: always allowed);
+    # `control`: territory -> controller now, `facts`: GameState.pending["facts"], `present`: space ->
+    # the powers with a unit there, `phase`: "combat_move" (every declaration's) or "collect_income" (a
+    # declaration refused at combat move but open then is made at the turn's Collect Income phase)
     may_declare_war: Callable[..., str | None] | None = None
     # on_declare(options, power, target, at_war=) -> (other pairs of powers the declaration puts at
     # war, facts it establishes): a declaration that brings others with it (1940: "A DOW on UK or

@@ -103,6 +103,7 @@ class Turn:
         self.bought: dict[str, int] = {}
         self.bought_by_country: dict[str, dict[str, int]] = {}  # a power of several countries (Power.countries)
         self.kamikaze_strikes: dict[str, list[Any]] = {}  # Rules.kamikaze: battle zone -> ships struck there
+        self._late_declarations: list[tuple[str, tuple]] = []  # declarations made at Collect Income (declare_wars)
         self.contested: set[str] = set()  # spaces with a battle this turn (set when the battles start)
         self.attacked: tuple[tuple[str, str | None, str | None], ...] = ()  # land battles: (space, original owner, holder)
 
@@ -1228,7 +1229,7 @@ class Turn:
         declare_wars("collect_income") makes the declarations left for it."""
         w = self.w
         politics = self.rules.politics
-        orders = self.orders.declare_war if phase == "combat_move" else getattr(self, "_late_declarations", [])
+        orders = self.orders.declare_war if phase == "combat_move" else self._late_declarations
         for target, path in orders:
             rule = "Political rules: declarations of war"
             if politics is None:
@@ -1242,14 +1243,9 @@ class Turn:
                                              hint="remove it from declare_war:", path=path, code="politics.not-at-peace"))
                 continue
             facts = frozenset(w.pending.get("facts", []) or [])  # type: ignore[call-overload]
-
-            def refusal(when: str) -> str | None:
-                return politics.may_declare_war(self.options, w.power, target, round=self.state.round,  # type: ignore[misc,union-attr]
-                                                at_war=frozenset(w.wars or ()), control=dict(w.control),
-                                                facts=facts, present=self._present(), phase=when) if politics.may_declare_war else None  # type: ignore[union-attr]
-            refused = refusal(phase)
-            if refused and phase == "combat_move" and refusal("collect_income") is None:
-                self._late_declarations = [*getattr(self, "_late_declarations", []), (target, path)]
+            refused = self._declaration_refused(target, facts, phase)
+            if refused and phase == "combat_move" and self._declaration_refused(target, facts, "collect_income") is None:
+                self._late_declarations.append((target, path))
                 continue  # made at this turn's Collect Income phase
             if refused:
                 self.problems.append(Problem("illegal", f"{w.power} may not declare war on {target} now: {refused}", rule=rule,
@@ -1463,6 +1459,14 @@ class Turn:
             if best is None or key < best:
                 best = key
         return best[2] if best else None
+
+    def _declaration_refused(self, target: str, facts: frozenset[str], phase: str) -> str | None:
+        """Why the mover may not declare war on `target` at `phase` (Politics.may_declare_war), or None."""
+        politics, w = self.rules.politics, self.w
+        if politics is None or politics.may_declare_war is None:
+            return None
+        return politics.may_declare_war(self.options, w.power, target, round=self.state.round, at_war=frozenset(w.wars or ()),
+                                        control=dict(w.control), facts=facts, present=self._present(), phase=phase)
 
     def _present(self) -> dict[str, frozenset[str]]:
         """Space -> the powers with a unit there (Politics.may_declare_war's `present`)."""
