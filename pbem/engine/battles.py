@@ -208,11 +208,12 @@ _RETREAT_KINDS = {
 }
 
 
-def attacker_orders(directive: BattleDirective | None) -> cm.Orders:
+def attacker_orders(directive: BattleDirective | None, damage_first: bool | tuple[str, ...] = True) -> cm.Orders:
     """The attacker's choices: a strong player's default (keep a land unit to capture the
-    territory), or the directive exactly as written, holding a land unit only when it says so."""
+    territory; `damage_first`, two-hit units' free hits: _attacker_keeps_carriers_fit), or the
+    directive exactly as written, holding a land unit only when it says so."""
     if directive is None:
-        return cm.Orders(hold_territory=True)
+        return cm.Orders(hold_territory=True, damage_first=damage_first)
     kind, value = _RETREAT_KINDS[directive.retreat.kind]
     return cm.Orders(
         order_of_loss=directive.order_of_loss,
@@ -222,7 +223,7 @@ def attacker_orders(directive: BattleDirective | None) -> cm.Orders:
         retreat_to=directive.retreat_to,
         # with a retreat condition, the subs submerge when it holds instead of at the first chance
         submerge=("on_retreat" if directive.retreat.kind != "never" else "always") if directive.submerge else "never",
-        damage_first=True if directive.damage_first is None else directive.damage_first,
+        damage_first=damage_first if directive.damage_first is None else directive.damage_first,
     )
 
 
@@ -255,6 +256,24 @@ def _keep_carriers_fit(w: World, space: str, defenders: list[Unit]) -> bool | tu
     if all(any(w.space(n).is_land and w.is_friendly_territory(n, of=o) for n in w.board.neighbours(space)) for o in owners):
         return True
     return tuple(sorted({w.utype(u).name for u in defenders if w.utype(u).hits > 1 and not w.utype(u).has("carrier")}))
+
+
+def _attacker_keeps_carriers_fit(turn: Any, space: str, attackers: list[Unit]) -> bool | tuple[str, ...]:
+    """The attacker's default for two-hit units' free first hits, as the defender's: all of them first,
+    but where a damaged carrier lands no aircraft (1940) and an attacking fighter or tactical bomber of
+    this sea battle can reach no friendly territory with the move it has left, carriers take their hits
+    where the order of loss ranks them - a damaged carrier would strand the aircraft it was to carry."""
+    w = turn.w
+    if not (w.is_sea(space) and w.rules.movement.damaged_carriers_hold_no_air) or not any(w.utype(u).has("carrier") for u in attackers):
+        return True
+    attacked = turn._attacked_spaces()
+
+    def land(s: str) -> bool:
+        return w.space(s).is_land and w.is_friendly_territory(s, at_start=True) and s not in attacked
+    air = [u for u in attackers if w.utype(u).domain == "air" and w.utype(u).lands_on_carriers]
+    if all(turn.mover.air_distance(space, land, turn._air_left(u), flying=True) is not None for u in air):
+        return True
+    return tuple(sorted({w.utype(u).name for u in attackers if w.utype(u).hits > 1 and not w.utype(u).has("carrier")}))
 
 
 def retreat_spaces(w: World, space: str, attackers: list[Unit], *, if_subs_submerge: bool = False) -> tuple[str, ...]:
@@ -602,7 +621,7 @@ def _battle(turn: Turn, space: str, kind: str, bombard_from: list[str] | None = 
     if kind == "land" and w.rules.airborne is not None:
         attackers = _fire_at_paratroopers(turn, space, attackers, defenders)
     directive = turn.orders.battles.get(space)
-    att_orders = attacker_orders(directive)
+    att_orders = attacker_orders(directive, _attacker_keeps_carriers_fit(turn, space, attackers) if kind == "sea" else True)
     def_orders, def_default = defender_orders(w, space, defenders, turn.standing)
     seaborne = sum(1 for u in attackers if u.seaborne_from)
     landing = seaborne + sum(1 for u in attackers if u.mission == "airborne")  # each may have a ship bombard for it
