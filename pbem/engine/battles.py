@@ -255,7 +255,13 @@ def _keep_carriers_fit(w: World, space: str, defenders: list[Unit]) -> bool | tu
     owners = {u.owner for u in air}
     if all(any(w.space(n).is_land and w.is_friendly_territory(n, of=o) for n in w.board.neighbours(space)) for o in owners):
         return True
-    return tuple(sorted({w.utype(u).name for u in defenders if w.utype(u).hits > 1 and not w.utype(u).has("carrier")}))
+    return _free_hits_but_carriers(w, defenders)
+
+
+def _free_hits_but_carriers(w: World, units: list[Unit]) -> tuple[str, ...]:
+    """Orders.damage_first naming every two-hit type among `units` but carriers: a carrier's first hit
+    then comes where the order of loss ranks it."""
+    return tuple(sorted({w.utype(u).name for u in units if w.utype(u).hits > 1 and not w.utype(u).has("carrier")}))
 
 
 def _attacker_keeps_carriers_fit(turn: Any, space: str, attackers: list[Unit]) -> bool | tuple[str, ...]:
@@ -273,7 +279,7 @@ def _attacker_keeps_carriers_fit(turn: Any, space: str, attackers: list[Unit]) -
     air = [u for u in attackers if w.utype(u).domain == "air" and w.utype(u).lands_on_carriers]
     if all(turn.mover.air_distance(space, land, turn._air_left(u), flying=True) is not None for u in air):
         return True
-    return tuple(sorted({w.utype(u).name for u in attackers if w.utype(u).hits > 1 and not w.utype(u).has("carrier")}))
+    return _free_hits_but_carriers(w, attackers)
 
 
 def retreat_spaces(w: World, space: str, attackers: list[Unit], *, if_subs_submerge: bool = False) -> tuple[str, ...]:

@@ -89,7 +89,6 @@ def france_liberated(options: Mapping[str, object], event: str, **facts: Any) ->
     return []
 
 
-AXIS = ("Germany", "Italy", "Japan")
 # TripleA triggerAttachment_Americans_War_Production_Eastern, _Central and _Western: "after
 # americansPolitics", once the United States is at war with at least one Axis power, the minor complex
 # of each mainland territory it holds becomes a major one, free and usable at once, a single time.
