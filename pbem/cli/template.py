@@ -12,12 +12,21 @@ from pbem.game.game import possessive
 def _example_battle(game, state, power: str) -> tuple[str, str, str]:  # type: ignore[no-untyped-def]
     """A real attack from this map for the directive example: an enemy territory next to one of the
     power's own land units, and that unit's territory to retreat to."""
-    board, enemies = game.ruleset.board, set(game.ruleset.enemies(power))
+    board, ruleset, politics = game.ruleset.board, game.ruleset, game.rules.politics
+    enemies = set(ruleset.enemies(power))
+    if politics is not None:  # only the enemies it is at war with (1940)
+        kept = state.pending.get("war")
+        wars = {frozenset(p) for p in kept} if kept is not None else set(politics.at_war)
+        enemies = {e for e in enemies if frozenset({power, e}) in wars}
+
+    def enemy_held(target: str) -> bool:  # control is kept by country (Pacific's India, 1940's UK Pacific)
+        holder = state.control.get(target)
+        return holder is not None and holder in {c for e in enemies for c in (e, *ruleset.countries_of(e))}
     for space, by_owner in sorted(state.units.items()):
         if not board.spaces[space].is_land or not by_owner.get(power):
             continue
         for target in sorted(board.neighbours(space)):
-            if board.spaces[target].is_land and state.control.get(target) in enemies:
+            if board.spaces[target].is_land and enemy_held(target):
                 units = sorted(u for u in by_owner[power]
                                if game.ruleset.units[u].domain == "land" and game.ruleset.units[u].move > 0)
                 if units:

@@ -310,3 +310,20 @@ def test_the_template_says_what_the_rules_give_this_turn(tmp_path: Path) -> None
     text = orders_template(g)
     for where in ("Central United States", "Eastern United States", "Western United States"):
         assert f"# Given this turn by the rules: 1 major industrial complex upgrade in {where}: The United States is at war" in text, text
+
+
+@pytest.mark.parametrize("ruleset", ["1942-2e", "revised", "pacific-2001", "global-1940", "global-1940-ams"])
+def test_the_attack_example_is_real_and_validates_uncommented(tmp_path: Path, ruleset: str) -> None:
+    """Control is kept by country (Pacific's India, 1940's UK Pacific), so the example's enemy
+    territory is found through the countries of the powers at war with the mover; Pacific's Japan got
+    the placeholder.  Uncommented, the example is a legal attack.  (Europe begins with the cash
+    advance, which has no combat move.)"""
+    game = new(tmp_path, ruleset)
+    text = template(game)
+    head = "\n".join(l for l in text.splitlines() if re.match(r"^(game|power|round):", l))
+    move = re.search(r"#   - (\{units: \"1 [a-z ]+\", from: [^,]+, to: [^,}]+\})", text)
+    assert move and "TERRITORY" not in move.group(1), text
+    f = tmp_path / "orders.yaml"
+    f.write_text(f"{head}\ncombat_move:\n  - {move.group(1)}\n")
+    result = CliRunner().invoke(cli, ["validate", str(f), "--game", str(game)])
+    assert result.exit_code == 0, result.output
