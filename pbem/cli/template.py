@@ -9,19 +9,25 @@ from pbem.engine.words import units_text
 from pbem.game.game import possessive
 
 
-def _example_battle(game, state, power: str) -> tuple[str, str, str]:  # type: ignore[no-untyped-def]
-    """A real attack from this map for the directive example: an enemy territory next to one of the
-    power's own land units, and that unit's territory to retreat to."""
-    board, ruleset, politics = game.ruleset.board, game.ruleset, game.rules.politics
+def _enemy_holders(game, state, power: str) -> frozenset[str]:  # type: ignore[no-untyped-def]
+    """The names in control of the enemies `power` is at war with (1940: only those): control is kept
+    by country, so Pacific's India and 1940's UK Pacific as well as the powers."""
+    ruleset, politics = game.ruleset, game.rules.politics
     enemies = set(ruleset.enemies(power))
-    if politics is not None:  # only the enemies it is at war with (1940)
+    if politics is not None:
         kept = state.pending.get("war")
         wars = {frozenset(p) for p in kept} if kept is not None else set(politics.at_war)
         enemies = {e for e in enemies if frozenset({power, e}) in wars}
+    return frozenset(c for e in enemies for c in (e, *ruleset.countries_of(e)))
 
-    def enemy_held(target: str) -> bool:  # control is kept by country (Pacific's India, 1940's UK Pacific)
-        holder = state.control.get(target)
-        return holder is not None and holder in {c for e in enemies for c in (e, *ruleset.countries_of(e))}
+
+def _example_battle(game, state, power: str) -> tuple[str, str, str]:  # type: ignore[no-untyped-def]
+    """A real attack from this map for the directive example: an enemy territory next to one of the
+    power's own land units, and that unit's territory to retreat to."""
+    board, holders = game.ruleset.board, _enemy_holders(game, state, power)
+
+    def enemy_held(target: str) -> bool:
+        return state.control.get(target) in holders
     for space, by_owner in sorted(state.units.items()):
         if not board.spaces[space].is_land or not by_owner.get(power):
             continue
@@ -45,7 +51,7 @@ def _second_unit(ruleset, units: str) -> str:  # type: ignore[no-untyped-def]
 def _airborne_example(game, state, power: str) -> list[str]:  # type: ignore[no-untyped-def]
     """Rules.airborne: the power's bases with paratroopers on them, and a target in reach."""
     rule, ruleset = game.rules.airborne, game.ruleset
-    board, enemies = ruleset.board, set(ruleset.enemies(power))
+    board, holders = ruleset.board, _enemy_holders(game, state, power)
     for space, by_owner in sorted(state.units.items()):
         own = by_owner.get(power, {})
         if state.control.get(space) != power or not any(ruleset.units[u].has(rule.base_tag) for u in own if u in ruleset.units):
@@ -53,7 +59,7 @@ def _airborne_example(game, state, power: str) -> list[str]:  # type: ignore[no-
         jumpers = sorted(u for u in own if u in rule.units)
         if not jumpers:
             continue
-        near = sorted(t for t in board.neighbours(space) if board.spaces[t].is_land and state.control.get(t) in enemies)
+        near = sorted(t for t in board.neighbours(space) if board.spaces[t].is_land and state.control.get(t) in holders)
         target = near[0] if near else "ENEMY TERRITORY"
         return [f"# Airborne assault: up to {rule.per_base} {', '.join(sorted(rule.units))} jump from each operational base, "
                 f"{rule.reach} spaces ({rule.reach + 1} from an {rule.farther_from}), beside a ground or amphibious attack:"
