@@ -33,8 +33,9 @@ def _example_battle(game, state, power: str) -> tuple[str, str, str]:  # type: i
             continue
         for target in sorted(board.neighbours(space)):
             if board.spaces[target].is_land and enemy_held(target):
-                units = sorted(u for u in by_owner[power]
-                               if game.ruleset.units[u].domain == "land" and game.ruleset.units[u].move > 0)
+                units = sorted(u for u in by_owner[power]  # units that attack (not an antiaircraft gun)
+                               if game.ruleset.units[u].domain == "land" and game.ruleset.units[u].move > 0
+                               and game.ruleset.units[u].attack > 0)
                 if units:
                     return target, space, ", ".join(units[:3])
     return "ENEMY TERRITORY", "YOUR TERRITORY", "infantry, artillery, tank"

@@ -327,3 +327,19 @@ def test_the_attack_example_is_real_and_validates_uncommented(tmp_path: Path, ru
     f.write_text(f"{head}\ncombat_move:\n  - {move.group(1)}\n")
     result = CliRunner().invoke(cli, ["validate", str(f), "--game", str(game)])
     assert result.exit_code == 0, result.output
+
+
+def test_the_attack_example_moves_a_unit_that_attacks(tmp_path: Path) -> None:
+    """Antiaircraft artillery "moves only in noncombat" (1942 Unit Profiles): first by name among a
+    territory's units, it made the attack example an illegal order."""
+    from dataclasses import replace
+
+    from pbem.cli.template import orders_template
+
+    g = Game(new(tmp_path, "1942-2e"))
+    state = g.state()
+    base = re.search(r"#   - \{units: \"1 [a-z ]+\", from: ([^,]+), to: ", orders_template(g)).group(1)  # type: ignore[union-attr]
+    units = {**state.units, base: {**state.units[base], "Soviet Union": {**state.units[base]["Soviet Union"], "antiaircraft artillery": 1}}}
+    g.state = lambda: replace(state, units=units)  # type: ignore[method-assign]
+    move = re.search(r"#   - \{units: \"1 ([a-z ]+)\", from: ([^,]+), to: ", orders_template(g))
+    assert move and move.group(2) == base and move.group(1) != "antiaircraft artillery", move
