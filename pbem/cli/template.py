@@ -9,6 +9,12 @@ from pbem.engine.words import units_text
 from pbem.game.game import possessive
 
 
+def _held_by(ruleset, state, space: str) -> str | None:  # type: ignore[no-untyped-def]
+    """The power whose country controls `space` (control is kept by country: 1940's UK Europe)."""
+    holder = state.control.get(space)
+    return None if holder is None else ruleset.power_name(holder)
+
+
 def _enemy_holders(game, state, power: str) -> frozenset[str]:  # type: ignore[no-untyped-def]
     """The names in control of the enemies `power` is at war with (1940: only those): control is kept
     by country, so Pacific's India and 1940's UK Pacific as well as the powers."""
@@ -55,7 +61,7 @@ def _airborne_example(game, state, power: str) -> list[str]:  # type: ignore[no-
     board, holders = ruleset.board, _enemy_holders(game, state, power)
     for space, by_owner in sorted(state.units.items()):
         own = by_owner.get(power, {})
-        if state.control.get(space) != power or not any(ruleset.units[u].has(rule.base_tag) for u in own if u in ruleset.units):
+        if _held_by(ruleset, state, space) != power or not any(ruleset.units[u].has(rule.base_tag) for u in own if u in ruleset.units):
             continue
         jumpers = sorted(u for u in own if u in rule.units)
         if not jumpers:
@@ -79,7 +85,7 @@ def _upgrade_example(game, state, power: str) -> list[str]:  # type: ignore[no-u
         return []
     for space, by_owner in sorted(state.units.items()):
         own = sorted(t for t in by_owner.get(power, {}) if t in upgrades)
-        if own and state.control.get(space) == power:
+        if own and _held_by(game.ruleset, state, space) == power:
             return [f"# An upgrade is placed on the facility it raises, e.g. {{{space}: 1 {upgrades[own[0]]}}}."]
     return ["# An upgrade is placed on the facility it raises: {TERRITORY: 1 " + sorted(upgrades.values())[0] + "}."]
 
@@ -143,9 +149,11 @@ def _system_orders(game, state, power: str) -> list[str]:  # type: ignore[no-unt
         if left:
             out += [f"# Develop Weapons: research dice cost {DIE_COST} IPCs each; one development a turn, of: {', '.join(left)}.",
                     f"#   develop: {{development: {left[0]}, dice: 1}}"]
-    damaged = {t: d for t, d in sorted(state.damage.items()) if d and state.control.get(t) == power}
+    # damage is kept by territory, or "Territory/facility" for a base (1940)
+    damaged = {t: d for t, d in sorted(state.damage.items()) if d and _held_by(game.ruleset, state, t.split("/")[0]) == power}
     if damaged:
-        out += ["# Repair industrial complex damage, 1 IPC a point: " + ", ".join(f"{t} {d}" for t, d in damaged.items()) + ".",
+        what = "facility" if any("/" in t for t in damaged) else "industrial complex"
+        out += [f"# Repair {what} damage, 1 IPC a point: " + ", ".join(f"{t} {d}" for t, d in damaged.items()) + ".",
                 "#   repair: {" + ", ".join(f"{t}: {d}" for t, d in damaged.items()) + "}"]
     rules = game.rules
     if rules.hooks.declarations:

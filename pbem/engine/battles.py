@@ -410,7 +410,7 @@ def _rehome_interceptors(turn: Turn, space: str) -> None:
     """Interceptors return to their territory; if it was captured they move one space to a friendly
     territory or carrier, or are lost (Strategic Bombing Raids, optional rule)."""
     w = turn.w
-    if not w.is_hostile_territory(space, of=w.power) and w.control.get(space) == w.power:
+    if not w.is_hostile_territory(space, of=w.power) and w.controller(space) == w.power:
         for u in [u for u in w.units_at(space) if u.mission == "intercepted" and w.is_enemy(u.owner)]:
             if w.rules.movement.interceptors_of_captured_territory == "lost":
                 turn.log.lost_air.append({"unit": u.type, "owner": u.owner, "space": space,

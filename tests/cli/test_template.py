@@ -343,3 +343,20 @@ def test_the_attack_example_moves_a_unit_that_attacks(tmp_path: Path) -> None:
     g.state = lambda: replace(state, units=units)  # type: ignore[method-assign]
     move = re.search(r"#   - \{units: \"1 ([a-z ]+)\", from: ([^,]+), to: ", orders_template(g))
     assert move and move.group(2) == base and move.group(1) != "antiaircraft artillery", move
+
+
+def test_1940_template_lists_the_united_kingdoms_damaged_facilities(tmp_path: Path) -> None:
+    """1940: control is kept by country (UK Europe) and a base's damage by "Territory/facility";
+    the United Kingdom's damaged complex and air base were left out of its repair line."""
+    from dataclasses import replace
+
+    from pbem.cli.template import orders_template
+
+    g = Game(new(tmp_path, "global-1940"))
+    state = g.state()
+    uk = replace(state, turn_index=g.ruleset.turn_order.index("United Kingdom"),
+                 damage={"United Kingdom": 3, "Scotland/air base": 2, "Germany": 4})
+    g.state = lambda: uk  # type: ignore[method-assign]
+    text = orders_template(g)
+    assert "# Repair facility damage, 1 IPC a point: Scotland/air base 2, United Kingdom 3." in text, text
+    assert "#   repair: {Scotland/air base: 2, United Kingdom: 3}" in text
