@@ -431,3 +431,24 @@ def test_map_svg_must_be_svg_without_scripts() -> None:
     data["map"]["svg"] = "<div>not a map</div>"
     with pytest.raises(ReportDataError, match="map/svg"):
         render_report(data, "html")
+
+
+def test_lines_ending_in_a_condition_keep_their_line_break() -> None:
+    """A line whose last tag is `{% endif %}` lost its newline to trim_blocks: units lost aboard a
+    sunk transport ran into the battle's result, and Pacific's victory points into the next heading."""
+    data = full_turn()
+    data["battles"][1]["lost_aboard"] = [
+        {"power": "Germany", "unit": "infantry", "count": 2, "aboard": "transport"},
+        {"power": "Germany", "unit": "fighter", "count": 2, "aboard": "aircraft carrier", "ships": 2},
+    ]
+    data["victory_points"] = {"power": "Japan", "total": 5, "to_win": 22, "scored": 2}
+    md = render_report(data, "md").splitlines()
+    assert "- Germany lost 2 infantry aboard the sunk transport" in md
+    assert "- Germany lost 2 fighters aboard 2 sunk aircraft carriers" in md
+    assert "- **Japan**: 5 of the 22 that win, 2 scored this turn" in md
+    heading = md.index("## Victory points")
+    assert md[heading + 4].startswith("## ") and md[heading + 3] == "", md[heading:heading + 5]
+    bb = render_report(data, "bbcode").splitlines()
+    assert "[*]Germany lost 2 infantry aboard the sunk transport" in bb
+    assert "[*]Germany lost 2 fighters aboard 2 sunk aircraft carriers" in bb
+    assert "[b]Japan[/b]: 5 of the 22 that win, 2 scored this turn" in bb
