@@ -44,6 +44,14 @@ def _example_battle(game, state, power: str) -> tuple[str, str, str]:  # type: i
                                and game.ruleset.units[u].attack > 0)
                 if units:
                     return target, space, ", ".join(units[:3])
+    for space, by_owner in sorted(state.units.items()):  # no land attack: aircraft on an enemy army
+        if not board.spaces[space].is_land or not by_owner.get(power):
+            continue
+        planes = sorted(u for u in by_owner[power] if game.ruleset.units[u].domain == "air" and game.ruleset.units[u].attack > 0)
+        for target in sorted(board.neighbours(space)) if planes else ():
+            if board.spaces[target].is_land and enemy_held(target) and any(
+                    n for o, units in state.units.get(target, {}).items() if o != power for n in units.values()):
+                return target, space, planes[0]
     return "ENEMY TERRITORY", "YOUR TERRITORY", "infantry, artillery, tank"
 
 

@@ -360,3 +360,26 @@ def test_1940_template_lists_the_united_kingdoms_damaged_facilities(tmp_path: Pa
     text = orders_template(g)
     assert "# Repair facility damage, 1 IPC a point: Scotland/air base 2, United Kingdom 3." in text, text
     assert "#   repair: {Scotland/air base: 2, United Kingdom: 3}" in text
+
+
+def test_a_power_with_only_aircraft_by_the_enemy_gets_an_air_attack_example(tmp_path: Path) -> None:
+    """Pacific's Great Britain, its armies far from Japan's, had a fighter in Kwangsi beside a
+    Japanese army and got the placeholder 'ENEMY TERRITORY'.  Aircraft may attack an enemy army
+    (they may not take an empty territory), so the example is a fighter on an occupied territory,
+    and it validates uncommented."""
+    from dataclasses import replace
+
+    from pbem.cli.template import orders_template
+
+    g = Game(new(tmp_path, "1942-2e"))
+    state = g.state()
+    air = {s: {o: ({u: n for u, n in c.items() if g.ruleset.units[u].domain == "air"} if o == "Soviet Union" else c)
+               for o, c in by.items()} for s, by in state.units.items()}
+    units = {s: {o: c for o, c in by.items() if c} for s, by in air.items()}
+    g.state = lambda ref=None: replace(state, units=units)  # type: ignore[method-assign]
+    text = orders_template(g)
+    move = re.search(r"#   - (\{units: \"1 ([a-z ]+)\", from: ([^,]+), to: ([^,}]+)\})", text)
+    assert move and move.group(2) == "fighter" and "TERRITORY" not in move.group(4), text
+    assert any(n for o, c in units[move.group(4)].items() for n in c.values()), move.group(4)
+    head = "\n".join(l for l in text.splitlines() if re.match(r"^(game|power|round):", l))
+    g.check(f"{head}\ncombat_move:\n  - {move.group(1)}\n".encode(), "orders.yaml")
