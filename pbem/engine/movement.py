@@ -315,7 +315,10 @@ class Mover:
                                                        "and cannot move until their new owner's next turn", "Conclude Combat, capturing a territory: its antiaircraft "
                                                        "guns and complexes change hands and stay there that turn", "move them next turn", "move.captured", key="units"))
                         return None
-                    hint = (self._why_not_in_noncombat(pool, utype) if phase == "noncombat" else
+                    aboard = [u for u in pool if u not in movable and u.carrier is not None and not w.space(move.frm).is_land]
+                    hint = (f"{count_of(len(aboard), utype)} in {move.frm} {'is' if len(aboard) == 1 else 'are'} aboard: cargo sails with "
+                            f"its {w.utype(w.units[aboard[0].carrier]).name}, so name only the ship in this order" if aboard else
+                            self._why_not_in_noncombat(pool, utype) if phase == "noncombat" else
                             f"the other {have - len(movable)} already moved in this combat move: a unit makes one combat move, "
                             "so give the whole way in one order (via: ...) or order fewer")
                     problems.append(_problem(move, f"only {len(movable)} of the {count_of(have, utype)} in {move.frm} may still move in {phase} move", R_NONCOMBAT if phase == "noncombat" else R_COMBAT, hint, "move.already-moved", key="units"))

@@ -285,6 +285,21 @@ def test_a_noncombat_move_given_in_legs_past_the_movement_says_it_is_spent() -> 
     assert moved and moved[0].hint == "2 tanks there already used their whole movement this turn"
 
 
+def test_cargo_named_beside_its_transport_is_told_it_sails_with_it() -> None:
+    """Transports (1942 Second Edition, Transport): loaded units move with their transport.  A new
+    player writes the loaded infantry beside the transport; the hint says cargo goes with the ship,
+    not that the infantry "used their whole movement"."""
+    st = state(turn="United States", clear=("SZ 10", "SZ 11"), units={"SZ 10": {"United States": {"transport": 1}}, "Eastern Canada": {"United States": {"infantry": 2}}})
+    body = ("noncombat_move:\n  - {units: 2 infantry, from: Eastern Canada, to: SZ 10}\n"
+            "  - {units: \"1 transport, 2 infantry\", from: SZ 10, to: SZ 11}\n")
+    problems = validate(st, "United States", body)
+    moved = [p for p in problems if p.code == "move.already-moved"]
+    assert moved and "aboard: cargo sails with its transport, so name only the ship" in (moved[0].hint or ""), problems
+    ok = play(st, "United States", "noncombat_move:\n  - {units: 2 infantry, from: Eastern Canada, to: SZ 10}\n"
+                                   "  - {units: 1 transport, from: SZ 10, to: SZ 11}\n")
+    assert units_at(ok.state, "SZ 11", "United States") == {"infantry": 2, "transport": 1}
+
+
 def test_counts_in_messages_read_as_english() -> None:
     """Messages say "0 tanks" and "1 fighter", as players write (issue 14: plurals read as English)."""
     st = state(turn="Germany")
