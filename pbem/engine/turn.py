@@ -105,6 +105,7 @@ class Turn:
         self.kamikaze_strikes: dict[str, list[Any]] = {}  # Rules.kamikaze: battle zone -> ships struck there
         self._late_declarations: list[tuple[str, tuple]] = []  # declarations made at Collect Income (declare_wars)
         self.contested: set[str] = set()  # spaces with a battle this turn (set when the battles start)
+        self.shot_down_going_to: set[str] = set()  # where aircraft shot down on their combat move were flying (overflight)
         self.attacked: tuple[tuple[str, str | None, str | None], ...] = ()  # land battles: (space, original owner, holder)
 
     def _with_declarations(self, options: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -953,6 +954,8 @@ class Turn:
         for name, by_type in result.lost.items():
             for utype, n in by_type.items():
                 for u in [u for u in members[name] if u.type == utype and u.id in w.units][:n]:
+                    if leg == "combat":
+                        self.shot_down_going_to.add(u.path[u.combat_path - 1])
                     w.remove(u)
 
     def rocket_strikes(self) -> None:
@@ -1054,7 +1057,9 @@ class Turn:
         for space, directive in self.orders.battles.items():
             if directive.ignore:
                 self._check_ignore(space, directive)
-                if ignores(self.w, self.orders, space) and not self._something_to_ignore(space):
+                if space in self.shot_down_going_to and not self._something_to_ignore(space):
+                    self.log.notes.append(f"{space} has no battle to ignore: the aircraft sent there were shot down on the way")
+                elif ignores(self.w, self.orders, space) and not self._something_to_ignore(space):
                     self.problems.append(Problem("illegal", f"the battles section has {space} ignore its enemies, but no unit of yours meets one there",
                                                  rule="Conduct Combat: directives are for the battles your combat moves start",
                                                  hint=f"remove the directive for {space}", path=(*directive.yaml_path, "ignore"), code="directive.no-battle"))
@@ -1063,7 +1068,9 @@ class Turn:
                 elif self.w.is_sea(space) and any(u.mission == "scrambled" for u in self.w.units_at(space)):
                     self.log.notes.append(f"{space} is not ignored: defenders scrambled into it, and the sea battle is fought")
                 continue
-            if space not in plan.land and space not in plan.sea:
+            if space not in plan.land and space not in plan.sea and space in self.shot_down_going_to:
+                self.log.notes.append(f"No battle in {space}: the aircraft sent there were shot down on the way, and its battle directive goes unused")
+            elif space not in plan.land and space not in plan.sea:
                 self.problems.append(Problem("illegal", f"the battles section names {space}, but no battle will be fought there",
                                              rule="Conduct Combat: directives are for the battles your combat moves start",
                                              hint="battles: " + (", ".join(plan.land + plan.sea) or "(none this turn)"),
