@@ -580,10 +580,14 @@ def _chosen_bombardment(turn: Turn, directive: BattleDirective, eligible: list[U
             continue
         chosen.extend(pool[:n])
     if turn.combat_rules.bombard_cap_per_seaborne_unit and len(chosen) > seaborne:
-        turn.problems.append(Problem("illegal", f"{len(chosen)} ships bombard {space}, but only {seaborne} land unit(s) offload there",
-                                     rule="Amphibious Assaults: at most one bombarding ship per land unit offloaded",
-                                     hint=f"name at most {seaborne} ship(s) under bombard:", path=(*directive.yaml_path, "bombard"), code="directive.bombard"))
-        chosen = chosen[:seaborne]
+        if turn.validating:  # validation lands every unit ordered ashore: the orders name too many ships
+            turn.problems.append(Problem("illegal", f"{len(chosen)} ships bombard {space}, but only {seaborne} land unit(s) offload there",
+                                         rule="Amphibious Assaults: at most one bombarding ship per land unit offloaded",
+                                         hint=f"name at most {seaborne} ship(s) under bombard:", path=(*directive.yaml_path, "bombard"), code="directive.bombard"))
+        else:  # the dice sank some of the transports on the way: fewer ships may fire, the strongest
+            turn.log.notes.append(f"Only {seaborne} of the {len(chosen)} ships named bombard {space}: "
+                                  f"one ship per land unit offloaded, and {'only one' if seaborne == 1 else f'only {seaborne}'} reached the shore")
+        chosen = sorted(chosen, key=lambda u: (-w.utype(u).bombard, u.id))[:seaborne]
     return chosen
 
 
