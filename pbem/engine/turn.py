@@ -869,7 +869,14 @@ class Turn:
         for c in w.units.values():
             if c.owner != w.power or not w.utype(c).has("carrier") or c.phase is not None or c.fought:
                 continue
-            reach = self.mover.reachable("sea", c.space, w.utype(c).move, clear)
+            move = w.utype(c).move
+            reach = self.mover.reachable("sea", c.space, move, clear)
+            if self.rules.hooks.movement_bonus is not None:  # a space lent by a rule (Pacific's and 1940's naval bases)
+                for z in sorted(self.mover.reachable("sea", c.space, 2 * move, clear) - reach):
+                    extra, within = self.mover._bonus(Move("noncombat", {c.type: 1}, c.space, z), [c])
+                    if extra and self.mover.find_path("sea", c.space, z, move + extra,
+                                                      lambda s, within=within: clear(s) and (within is None or s in within)) is not None:
+                        reach.add(z)
             out[c.id] = {z for z in reach if z != c.space and w.is_sea(z) and clear(z)} | {c.space}
         return out
 
