@@ -29,7 +29,8 @@ def _enemy_holders(game, state, power: str) -> frozenset[str]:  # type: ignore[n
 
 def _example_battle(game, state, power: str) -> tuple[str, str, str]:  # type: ignore[no-untyped-def]
     """A real attack from this map for the directive example: an enemy territory next to one of the
-    power's own land units, and that unit's territory to retreat to."""
+    power's own land units, and that unit's territory to retreat to; else its aircraft on an enemy
+    army, or its warships on an enemy fleet, next to them."""
     board, holders = game.ruleset.board, _enemy_holders(game, state, power)
 
     def enemy_held(target: str) -> bool:
@@ -44,14 +45,17 @@ def _example_battle(game, state, power: str) -> tuple[str, str, str]:  # type: i
                                and game.ruleset.units[u].attack > 0)
                 if units:
                     return target, space, ", ".join(units[:3])
-    for space, by_owner in sorted(state.units.items()):  # no land attack: aircraft on an enemy army
-        if not board.spaces[space].is_land or not by_owner.get(power):
+    def enemies_in(target: str) -> bool:
+        return any(n for o, units in state.units.get(target, {}).items() if o in holders for n in units.values())
+    for space, by_owner in sorted(state.units.items()):  # no land attack: aircraft on an enemy army, ships on a fleet
+        if not by_owner.get(power):
             continue
-        planes = sorted(u for u in by_owner[power] if game.ruleset.units[u].domain == "air" and game.ruleset.units[u].attack > 0)
-        for target in sorted(board.neighbours(space)) if planes else ():
-            if board.spaces[target].is_land and enemy_held(target) and any(
-                    n for o, units in state.units.get(target, {}).items() if o != power for n in units.values()):
-                return target, space, planes[0]
+        domain = "air" if board.spaces[space].is_land else "sea"
+        fighting = sorted(u for u in by_owner[power] if game.ruleset.units[u].domain == domain
+                          and game.ruleset.units[u].attack > 0 and game.ruleset.units[u].move > 0)
+        for target in sorted(board.neighbours(space)) if fighting else ():
+            if board.spaces[target].is_land == (domain == "air") and enemies_in(target) and (domain == "sea" or enemy_held(target)):
+                return target, space, fighting[0]
     return "ENEMY TERRITORY", "YOUR TERRITORY", "infantry, artillery, tank"
 
 

@@ -383,3 +383,24 @@ def test_a_power_with_only_aircraft_by_the_enemy_gets_an_air_attack_example(tmp_
     assert any(n for o, c in units[move.group(4)].items() for n in c.values()), move.group(4)
     head = "\n".join(l for l in text.splitlines() if re.match(r"^(game|power|round):", l))
     g.check(f"{head}\ncombat_move:\n  - {move.group(1)}\n".encode(), "orders.yaml")
+
+
+def test_a_power_with_only_warships_by_the_enemy_gets_a_sea_attack_example(tmp_path: Path) -> None:
+    """Europe's Great Britain, its armies far from Germany's, had a fleet beside a German battleship
+    and got the placeholder; the example is now its warship on the enemy fleet, and it validates."""
+    from dataclasses import replace
+
+    from pbem.cli.template import orders_template
+
+    g = Game(new(tmp_path, "1942-2e"))
+    state = g.state()
+    units = {s: {o: c for o, c in by.items() if o != "Soviet Union"} for s, by in state.units.items()}
+    units["SZ 4"] = {"Soviet Union": {"destroyer": 1}}
+    units["SZ 3"] = {**units.get("SZ 3", {}), "Germany": {"destroyer": 1}}
+    g.state = lambda ref=None: replace(state, units={s: by for s, by in units.items() if by})  # type: ignore[method-assign]
+    text = orders_template(g)
+    move = re.search(r"#   - (\{units: \"1 destroyer\", from: SZ 4, to: SZ 3\})", text)
+    assert move, text
+    assert "#   SZ 3: {order_of_loss: [destroyer], retreat: {to: SZ 4" in text
+    head = "\n".join(l for l in text.splitlines() if re.match(r"^(game|power|round):", l))
+    g.check(f"{head}\ncombat_move:\n  - {move.group(1)}\n".encode(), "orders.yaml")
