@@ -78,7 +78,14 @@ def _airborne_example(game, state, power: str) -> list[str]:  # type: ignore[no-
         jumpers = sorted(u for u in own if u in rule.units)
         if not jumpers:
             continue
-        near = sorted(t for t in board.neighbours(space) if board.spaces[t].is_land and state.control.get(t) in holders)
+        ring, seen = [space], {space}  # the enemy territories nearest the base, within the jump's reach
+        near: list[str] = []
+        for _ in range(rule.reach):
+            ring = sorted({t for s in ring for t in board.neighbours(s) if t not in seen and not board.spaces[t].impassable})
+            seen.update(ring)
+            near = [t for t in ring if board.spaces[t].is_land and state.control.get(t) in holders]
+            if near:
+                break
         target = near[0] if near else "ENEMY TERRITORY"
         return [f"# Airborne assault: up to {rule.per_base} {', '.join(sorted(rule.units))} jump from each operational base, "
                 f"{rule.reach} spaces ({rule.reach + 1} from an {rule.farther_from}), beside a ground or amphibious attack:"

@@ -404,3 +404,24 @@ def test_a_power_with_only_warships_by_the_enemy_gets_a_sea_attack_example(tmp_p
     assert "#   SZ 3: {order_of_loss: [destroyer], retreat: {to: SZ 4" in text
     head = "\n".join(l for l in text.splitlines() if re.match(r"^(game|power|round):", l))
     g.check(f"{head}\ncombat_move:\n  - {move.group(1)}\n".encode(), "orders.yaml")
+
+
+def test_ams_airborne_example_reaches_an_enemy_two_spaces_from_the_base(tmp_path: Path) -> None:
+    """AMS, Airborne Assault: the infantry "may attack hostile territories up to 2 spaces away"; a
+    base with no enemy beside it (Southern Italy, mid-game) gave the placeholder 'ENEMY TERRITORY'
+    rather than an enemy territory two spaces off."""
+    from dataclasses import replace
+
+    from pbem.cli.template import orders_template
+
+    g = Game(new(tmp_path, "global-1940-ams"))
+    state = g.state()
+    base = re.search(r"#   - \{units: \"2 infantry\", from: ([^,]+), to: ", orders_template(g)).group(1)  # type: ignore[union-attr]
+    board = g.ruleset.board
+    control = {**state.control, **{t: "Germany" for t in board.neighbours(base) if board.spaces[t].is_land and t in state.control}}
+    g.state = lambda ref=None: replace(state, control=control)  # type: ignore[method-assign]
+    line = re.search(r"#   - \{units: \"2 infantry\", from: ([^,]+), to: ([^,]+), mission: airborne\}", orders_template(g))
+    assert line and line.group(1) == base, line
+    target = line.group(2)
+    assert target not in board.neighbours(base) and any(target in board.neighbours(t) for t in board.neighbours(base)), target
+    assert g.ruleset.side_of(g.ruleset.power_name(control[target])) != "Axis", control[target]
