@@ -68,9 +68,11 @@ def _second_unit(ruleset, units: str) -> str:  # type: ignore[no-untyped-def]
 
 
 def _airborne_example(game, state, power: str) -> list[str]:  # type: ignore[no-untyped-def]
-    """Rules.airborne: the power's bases with paratroopers on them, and a target in reach."""
+    """Rules.airborne: the power's bases with paratroopers on them, and a target in reach (a base
+    with an enemy in reach first)."""
     rule, ruleset = game.rules.airborne, game.ruleset
     board, holders = ruleset.board, _enemy_holders(game, state, power)
+    examples: list[tuple[bool, str, str, int]] = []  # (no target, base, target, jumpers)
     for space, by_owner in sorted(state.units.items()):
         own = by_owner.get(power, {})
         if _held_by(ruleset, state, space) != power or not any(ruleset.units[u].has(rule.base_tag) for u in own if u in ruleset.units):
@@ -86,14 +88,19 @@ def _airborne_example(game, state, power: str) -> list[str]:  # type: ignore[no-
             near = [t for t in ring if board.spaces[t].is_land and state.control.get(t) in holders]
             if near:
                 break
-        target = near[0] if near else "ENEMY TERRITORY"
-        return [f"# Airborne assault: up to {rule.per_base} {', '.join(sorted(rule.units))} jump from each operational base, "
-                f"{rule.reach} spaces ({rule.reach + 1} from an {rule.farther_from}), beside a ground or amphibious attack:"
-                if rule.farther_from else
-                f"# Airborne assault: up to {rule.per_base} {', '.join(sorted(rule.units))} jump from each operational base, "
-                f"{rule.reach} spaces, beside a ground or amphibious attack:",
-                f"#   - {{units: \"{min(rule.per_base, own[jumpers[0]])} {jumpers[0]}\", from: {space}, to: {target}, mission: airborne}}"]
-    return []
+        examples.append((not near, space, near[0] if near else "ENEMY TERRITORY", min(rule.per_base, own[jumpers[0]])))
+        if near:
+            break
+    if not examples:
+        return []
+    _, space, target, count = min(examples)
+    jumper = sorted(u for u in state.units[space][power] if u in rule.units)[0]
+    return [f"# Airborne assault: up to {rule.per_base} {', '.join(sorted(rule.units))} jump from each operational base, "
+            f"{rule.reach} spaces ({rule.reach + 1} from an {rule.farther_from}), beside a ground or amphibious attack:"
+            if rule.farther_from else
+            f"# Airborne assault: up to {rule.per_base} {', '.join(sorted(rule.units))} jump from each operational base, "
+            f"{rule.reach} spaces, beside a ground or amphibious attack:",
+            f"#   - {{units: \"{count} {jumper}\", from: {space}, to: {target}, mission: airborne}}"]
 
 
 def _upgrade_example(game, state, power: str) -> list[str]:  # type: ignore[no-untyped-def]
@@ -134,6 +141,15 @@ def _declarations_of_war(game, state, power: str) -> list[str]:  # type: ignore[
     else:
         out += ["# It may declare war on none of them this turn."]
     return out
+
+
+def _cap_landing(game, state, power: str, zone: str) -> str:  # type: ignore[no-untyped-def]
+    """A landing for the fighters on patrol over `zone`: the first friendly territory next to it, or
+    the zone itself (a carrier there)."""
+    board, side = game.ruleset.board, game.ruleset.side_of(power)
+    lands = sorted(t for t in board.neighbours(zone) if board.spaces[t].is_land and not board.spaces[t].impassable
+                   and state.control.get(t) is not None and game.ruleset.side_of(game.ruleset.power_name(state.control[t])) == side)
+    return lands[0] if lands else zone
 
 
 def _given_this_turn(game, state, power: str) -> list[str]:  # type: ignore[no-untyped-def]
@@ -199,7 +215,7 @@ def _system_orders(game, state, power: str) -> list[str]:  # type: ignore[no-unt
         if patrols:
             out += [f"# Your fighters on patrol over {', '.join(patrols)} land first: a friendly territory next to the zone, or the zone",
                     "# itself for a carrier there (unnamed: a carrier, else the first friendly territory by name).",
-                    "#   cap_landing: {" + ", ".join(f"{z}: TERRITORY" for z in patrols) + "}"]
+                    "#   cap_landing: {" + ", ".join(f"{z}: {_cap_landing(game, state, power, z)}" for z in patrols) + "}"]
     # as the engine divides it (Turn._convoys_to_divide): among the countries that earn income
     earning = [c for c in game.ruleset.countries_of(power) if c not in rules.economy.countries_without_income]
     if len(earning) > 1 and any(game.ruleset.board.spaces[n].convoy and c in earning for n, c in state.control.items()):

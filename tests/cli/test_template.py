@@ -425,3 +425,38 @@ def test_ams_airborne_example_reaches_an_enemy_two_spaces_from_the_base(tmp_path
     target = line.group(2)
     assert target not in board.neighbours(base) and any(target in board.neighbours(t) for t in board.neighbours(base)), target
     assert g.ruleset.side_of(g.ruleset.power_name(control[target])) != "Axis", control[target]
+
+
+def test_pacific_cap_landing_example_names_a_real_landing(tmp_path: Path) -> None:
+    """Pacific, Phase 2: fighters on combat air patrol land "to the sea zone or any friendly carrier,
+    island or island group that is within the sea zone" or next to it; the example named the
+    placeholder TERRITORY.  It now names the first friendly territory beside the zone, and validates."""
+    from dataclasses import replace
+
+    from pbem.cli.template import orders_template
+
+    g = Game(new(tmp_path, "pacific-2001"))
+    state = g.state()
+    units = {**state.units, "SZ 36": {**state.units.get("SZ 36", {}), "Japan": {**state.units.get("SZ 36", {}).get("Japan", {}), "fighter": 1}}}
+    g.state = lambda ref=None: replace(state, units=units, pending={**state.pending, "cap": {"SZ 36": {"Japan": 1}}})  # type: ignore[method-assign]
+    text = orders_template(g)
+    line = re.search(r"#   (cap_landing: \{SZ 36: ([^}]+)\})", text)
+    assert line and line.group(2) in ("Japan", "Korea"), text
+    head = "\n".join(l for l in text.splitlines() if re.match(r"^(game|power|round):", l))
+    g.check(f"{head}\n{line.group(1)}\n".encode(), "orders.yaml")
+
+
+def test_ams_airborne_example_prefers_a_base_with_an_enemy_in_reach(tmp_path: Path) -> None:
+    """The United Kingdom's first base by name, India, has no enemy at war within two spaces at the
+    start; the example took it, with the placeholder, though its base in the United Kingdom has
+    German-held Holland Belgium in reach."""
+    from dataclasses import replace
+
+    from pbem.cli.template import orders_template
+
+    g = Game(new(tmp_path, "global-1940-ams"))
+    state = g.state()
+    uk = [p.name for p in g.ruleset.powers].index("United Kingdom")
+    g.state = lambda ref=None: replace(state, turn_index=uk)  # type: ignore[method-assign]
+    line = re.search(r"#   - \{units: \"\d infantry\", from: ([^,]+), to: ([^,]+), mission: airborne\}", orders_template(g))
+    assert line and line.groups() == ("United Kingdom", "Holland Belgium"), line
