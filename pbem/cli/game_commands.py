@@ -142,6 +142,14 @@ def status(game_dir: str, as_json: bool) -> None:
         held = dict(state.pending.get("tokens") or {})  # type: ignore[call-overload]
         data["victory_tokens"] = {"at_least": tokens.at_least, "lead": tokens.lead,
                                   "held": {side: sorted(n for n, s in held.items() if s == side) for side in sorted(game.ruleset.sides)}}
+    if game.rules.capitals.no_income_without_capital:  # income that will not be collected (1940's France, Paris taken)
+        from pbem.engine.world import World
+
+        w = World(game.ruleset, game.rules, state)
+        lost = [(c.name, w.capital(c.name)) for p in game.ruleset.powers for c in p.economies
+                if w.capital(c.name) is not None and not w.capital_held(c.name)]
+        if lost:
+            data["capital_lost"] = {country: capital for country, capital in lost}
     held_since = state.pending.get("victory_held")
     if held_since and game.rules.victory.held_for_a_round:  # 1940: a condition held, to be held a complete round
         data["victory_held"] = dict(held_since)  # type: ignore[call-overload]
@@ -166,6 +174,8 @@ def status(game_dir: str, as_json: bool) -> None:
         click.echo(f"{r['power']:<16}{r['side']:<8}{r['treasury']:>9}{r['income']:>8}  {r['player']}")
         for country, c in r.get("countries", {}).items():  # a power of several countries
             click.echo(f"{'  ' + country:<16}{'':<8}{c['treasury']:>9}{c['income']:>8}")
+    for country, capital in data.get("capital_lost", {}).items():
+        click.echo(f"{country} collects no income while its capital, {capital}, is in enemy hands")
     if "victory_points" in data:
         vp = data["victory_points"]
         click.echo(f"{vp['power']}: {vp['total']} of the {vp['to_win']} victory points that win")

@@ -167,6 +167,26 @@ def test_a_player_is_an_e_mail_address(tmp_path: Path, player: str) -> None:
     assert not target.exists() or not any(target.iterdir())
 
 
+def test_status_says_who_collects_nothing_for_a_lost_capital(tmp_path: Path) -> None:
+    """1942 Second Edition, Capturing a Capital: a power whose capital is held by an enemy cannot
+    collect income; the status table shows its territories' income, so it says so beside it (1940's
+    France, Paris taken in the first round, showed an income of 11 it would never collect)."""
+    from dataclasses import replace
+
+    from pbem.game.game import Game
+    from pbem.io.state import dump_state
+
+    target = tmp_path / "g"
+    assert run("new", str(target), "--id", "g", "--dice", "local").exit_code == 0
+    g = Game(target)
+    taken = replace(g.state(), control={**g.state().control, "Russia": "Germany"})
+    g.repo.commit({"state.yaml": dump_state(taken, g.ruleset).encode()}, "Moscow taken, for the test")
+    out = run("status", "--game", str(target)).output
+    assert "Soviet Union collects no income while its capital, Russia, is in enemy hands" in out
+    assert "Germany collects no income" not in out
+    assert json.loads(run("status", "--game", str(target), "--json").output)["capital_lost"] == {"Soviet Union": "Russia"}
+
+
 def test_status_says_when_a_held_victory_condition_would_win(tmp_path: Path) -> None:
     """1940 Global (TripleA's notes): a side "must maintain it for a complete round of play"; while
     it does, `pbem status` says since when and until which turn, in text and JSON."""
