@@ -105,15 +105,32 @@ def _airborne_example(game, state, power: str) -> list[str]:  # type: ignore[no-
 
 def _upgrade_example(game, state, power: str) -> list[str]:  # type: ignore[no-untyped-def]
     """Upgrades (units.yaml upgrade_from): placed on the facility they raise, which the purchase alone
-    does not say; the example names one of the power's own facilities an upgrade applies to."""
-    upgrades = {u.upgrade_from: u.name for u in game.ruleset.units.values() if u.has("upgrade")}
+    does not say; the example names one of the power's own facilities an upgrade applies to, in a
+    territory that meets the higher facility's build restrictions (1940: a major complex goes in an
+    original territory worth 3 or more)."""
+    ruleset = game.ruleset
+    upgrades = {u.upgrade_from: u for u in ruleset.units.values() if u.has("upgrade")}
     if not upgrades:
         return []
+
+    def meets(space: str, upgrade) -> bool:  # type: ignore[no-untyped-def]
+        higher, sp = ruleset.units[upgrade.upgrade_to], ruleset.board.spaces[space]
+        return ((not higher.original_territory_only or sp.original_owner in ruleset.countries_of(power))
+                and sp.ipc >= (higher.min_territory_ipc or 0))
+    owned = False
     for space, by_owner in sorted(state.units.items()):
         own = sorted(t for t in by_owner.get(power, {}) if t in upgrades)
-        if own and _held_by(game.ruleset, state, space) == power:
-            return [f"# An upgrade is placed on the facility it raises, e.g. {{{space}: 1 {upgrades[own[0]]}}}."]
-    return ["# An upgrade is placed on the facility it raises: {TERRITORY: 1 " + sorted(upgrades.values())[0] + "}."]
+        if not own or _held_by(ruleset, state, space) != power:
+            continue
+        owned = True
+        fit = [t for t in own if meets(space, upgrades[t])]
+        if fit:
+            return [f"# An upgrade is placed on the facility it raises, e.g. {{{space}: 1 {upgrades[fit[0]].name}}}."]
+    name = sorted(u.name for u in upgrades.values())[0]
+    if owned:
+        return [f"# An upgrade is placed on the facility it raises: {{TERRITORY: 1 {name}}}; none of {possessive(power)} "
+                "facilities stands where the higher one may be built now."]
+    return ["# An upgrade is placed on the facility it raises: {TERRITORY: 1 " + name + "}."]
 
 
 def _declarations_of_war(game, state, power: str) -> list[str]:  # type: ignore[no-untyped-def]

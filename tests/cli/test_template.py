@@ -460,3 +460,20 @@ def test_ams_airborne_example_prefers_a_base_with_an_enemy_in_reach(tmp_path: Pa
     g.state = lambda ref=None: replace(state, turn_index=uk)  # type: ignore[method-assign]
     line = re.search(r"#   - \{units: \"\d infantry\", from: ([^,]+), to: ([^,]+), mission: airborne\}", orders_template(g))
     assert line and line.groups() == ("United Kingdom", "Holland Belgium"), line
+
+
+def test_1940_upgrade_example_is_a_facility_that_may_be_raised(tmp_path: Path) -> None:
+    """An upgrade "must still meet build restrictions for the higher level facility" (AMS guide): a
+    major complex goes in an original territory worth 3 or more.  ANZAC's only minor complex is in
+    New South Wales, worth 2; the example named it, an order the validator refuses."""
+    from dataclasses import replace
+
+    from pbem.cli.template import orders_template
+
+    g = Game(new(tmp_path, "global-1940"))
+    state = g.state()
+    anzac = [p.name for p in g.ruleset.powers].index("ANZAC")
+    g.state = lambda ref=None: replace(state, turn_index=anzac)  # type: ignore[method-assign]
+    text = orders_template(g)
+    assert "{New South Wales: 1 major industrial complex upgrade}" not in text
+    assert "none of ANZAC's facilities stands where the higher one may be built now" in text
