@@ -309,6 +309,14 @@ def orders_template(game) -> str:  # type: ignore[no-untyped-def]
     else:
         treasury = f"{game.ruleset.treasury_of(state.treasury, power)} IPCs"
         purchase = ["purchase: {}"]
+    if game.rules.capitals.no_purchase_without_capital:
+        from pbem.engine.world import World
+
+        w = World(ruleset, game.rules, state)
+        lost = [c for c in countries if not w.capital_held(c) and c not in game.rules.economy.countries_without_income]
+        if lost:
+            purchase.insert(0, f"# {' and '.join(lost)} cannot buy while {'its capital is' if len(lost) == 1 else 'their capitals are'} "
+                               f"in enemy hands ({', '.join(w.capital(c) for c in lost)}).")
     lines = [
         f"# Orders of {power} for round {state.round} of {game.config.game} ({ruleset.name}).",
         f"# Treasury: {treasury}.  Check with `pbem validate FILE`, send with `pbem submit FILE`.",

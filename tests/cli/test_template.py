@@ -477,3 +477,18 @@ def test_1940_upgrade_example_is_a_facility_that_may_be_raised(tmp_path: Path) -
     text = orders_template(g)
     assert "{New South Wales: 1 major industrial complex upgrade}" not in text
     assert "none of ANZAC's facilities stands where the higher one may be built now" in text
+
+
+def test_the_template_says_a_power_without_its_capital_buys_nothing(tmp_path: Path) -> None:
+    """1942 Second Edition, Capturing an Enemy Capital: a power whose capital is held by the enemy
+    "can't purchase new units"; the template offered the unit costs and an empty purchase without a
+    word (1940's France, Paris taken)."""
+    from dataclasses import replace
+
+    from pbem.cli.template import orders_template
+
+    g = Game(new(tmp_path, "1942-2e"))
+    state = g.state()
+    assert "cannot buy while" not in orders_template(g)
+    g.state = lambda ref=None: replace(state, control={**state.control, "Russia": "Germany"})  # type: ignore[method-assign]
+    assert "# Soviet Union cannot buy while its capital is in enemy hands (Russia)." in orders_template(g)
