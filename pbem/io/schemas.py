@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -133,6 +134,8 @@ def _key_hint(name: str, allowed: list[str]) -> str:
     synonym = KEY_SYNONYMS.get(name.strip().lower().replace(" ", "_").replace("-", "_"))
     if synonym in allowed:
         return f"did you mean {synonym!r}?"
+    if "units" in allowed and re.match(r"^\s*\d+\s+\S", name):  # {units: 1 infantry, 1 artillery, from: ...}: the comma split the list
+        return f"inside {{ }}, quote a list of units (its comma otherwise starts a new key): units: \"..., {name.strip()}\""
     close = difflib.get_close_matches(name, allowed, n=1)
     return f"did you mean {close[0]!r}?" if close else ("allowed keys: " + ", ".join(allowed) if allowed else "")
 

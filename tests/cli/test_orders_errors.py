@@ -49,6 +49,9 @@ CASES = [
     (HEAD + "purchase: 1 submarine\nplace:\n  SZ 2: 1 submarine\n",
      ["SZ 2 is not next to an industrial complex", "sea zones next to such a complex: SZ 4"]),
     (HEAD + "purchase: 1 infantry\nunits: 3\n", ["unknown key 'units'", "orders.yaml:5:1"]),
+    # a list of units unquoted inside { }: its comma starts a new key
+    (HEAD + "combat_move:\n  - {units: 1 infantry, 1 tank, from: Russia, to: West Russia}\n",
+     ["orders.yaml:5:25", "unknown key '1 tank'", "quote a list of units", 'units: "..., 1 tank"']),
     (HEAD + "purchase: {infantry: 1}\npurchase: {tank: 1}\n", ["duplicate", "orders.yaml:5"]),
     ("game: demo\npower: Germany\nround: 1\n", ["it is Soviet Union's turn"]),
     (HEAD + "combat_move: [ {units: 1 infantry, from: Russia\n", ["orders.yaml:5:1", "malformed"]),
