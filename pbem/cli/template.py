@@ -275,9 +275,14 @@ def orders_template(game) -> str:  # type: ignore[no-untyped-def]
     ruleset = game.ruleset
     target, base, units = _example_battle(game, state, power)
     rules = game.rules
-    costs = [(u.name, u.cost if rules.hooks.unit_cost is None else rules.hooks.unit_cost(game.config.options, power, u))
+    costs: list[tuple[str, object]] = [(u.name, u.cost if rules.hooks.unit_cost is None else rules.hooks.unit_cost(game.config.options, power, u))
              for u in ruleset.units.values() if (rules.production.new_complexes or not u.has("factory"))
              and (u.bought_by is None or set(u.bought_by) & set(ruleset.countries_of(power)))]
+    limits = [rules.hooks.purchase_limits(game.config.options, c, control=dict(state.control))
+              for c in ruleset.countries_of(power)] if rules.hooks.purchase_limits is not None else [None]
+    if None not in limits:  # the only units the power may buy (1940's China: infantry, and artillery by the Burma Road)
+        most = {u: max(lim.get(u, 0) for lim in limits if lim is not None) for u, _ in costs}
+        costs = [(name, f"{cost} (at most {most[name]} this turn)" if most[name] < 100 else cost) for name, cost in costs if most[name] > 0]
     if state.round == 0:
         # the cash advance before the first turn (Rules.hooks.cash_advance): buy and place only
         return "\n".join([

@@ -492,3 +492,21 @@ def test_the_template_says_a_power_without_its_capital_buys_nothing(tmp_path: Pa
     assert "cannot buy while" not in orders_template(g)
     g.state = lambda ref=None: replace(state, control={**state.control, "Russia": "Germany"})  # type: ignore[method-assign]
     assert "# Soviet Union cannot buy while its capital is in enemy hands (Russia)." in orders_template(g)
+
+
+def test_1940_china_is_offered_only_what_it_may_buy(tmp_path: Path) -> None:
+    """China "builds only infantry, plus 1 artillery per turn while the Burma Road is open" (P10,
+    restated by the AMS guide); its template listed battleships and complexes at their prices."""
+    from dataclasses import replace
+
+    from pbem.cli.template import orders_template
+
+    g = Game(new(tmp_path, "global-1940"))
+    state = g.state()
+    china = [p.name for p in g.ruleset.powers].index("China")
+    g.state = lambda ref=None: replace(state, turn_index=china)  # type: ignore[method-assign]
+    costs = next(l for l in orders_template(g).splitlines() if l.startswith("# Unit costs:"))
+    assert costs == "# Unit costs: infantry 3, artillery 4 (at most 1 this turn)", costs
+    g.state = lambda ref=None: replace(state, turn_index=china, control={**state.control, "Burma": "Japan"})  # type: ignore[method-assign]
+    costs = next(l for l in orders_template(g).splitlines() if l.startswith("# Unit costs:"))
+    assert costs == "# Unit costs: infantry 3", costs
