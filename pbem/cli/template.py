@@ -110,6 +110,10 @@ def _upgrade_example(game, state, power: str) -> list[str]:  # type: ignore[no-u
     original territory worth 3 or more)."""
     ruleset = game.ruleset
     upgrades = {u.upgrade_from: u for u in ruleset.units.values() if u.has("upgrade")}
+    hook = game.rules.hooks.purchase_limits
+    limits = [hook(game.config.options, c, control=dict(state.control)) for c in ruleset.countries_of(power)] if hook else [None]
+    if None not in limits:  # a country that buys only some units (1940's China) buys no upgrade
+        upgrades = {old: u for old, u in upgrades.items() if any(lim.get(u.name, 0) for lim in limits if lim is not None)}
     if not upgrades:
         return []
 

@@ -507,6 +507,7 @@ def test_1940_china_is_offered_only_what_it_may_buy(tmp_path: Path) -> None:
     g.state = lambda ref=None: replace(state, turn_index=china)  # type: ignore[method-assign]
     costs = next(l for l in orders_template(g).splitlines() if l.startswith("# Unit costs:"))
     assert costs == "# Unit costs: infantry 3, artillery 4 (at most 1 this turn)", costs
+    assert "upgrade" not in orders_template(g)
     g.state = lambda ref=None: replace(state, turn_index=china, control={**state.control, "Burma": "Japan"})  # type: ignore[method-assign]
     costs = next(l for l in orders_template(g).splitlines() if l.startswith("# Unit costs:"))
     assert costs == "# Unit costs: infantry 3", costs
