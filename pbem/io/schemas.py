@@ -74,7 +74,7 @@ def _describe_type(error: Any, expected: Any = None) -> tuple[str, str]:
                 f"write {where}: {empty} for none, or leave the key out" if empty else f"give {where} {_type_words(expected)}")
     if isinstance(value, str) and "integer" in kinds and value.strip().isdigit():
         return f"{value!r} is text, not a number", f"write {value.strip()} without quotes"
-    shown = repr(value) if len(repr(value)) <= 60 else repr(value)[:57] + "..."
+    shown = _as_written(value)
     return f"{where} is {shown}, which is not {_type_words(expected)}", ""
 
 
@@ -90,7 +90,7 @@ def _describe(error: Any) -> tuple[str, str]:
         return error.message.replace("is a required property", "is missing"), "add it"
     if validator == "type":
         return _describe_type(error)
-    shown = repr(error.instance) if len(repr(error.instance)) <= 60 else repr(error.instance)[:57] + "..."
+    shown = _as_written(error.instance)
     if validator == "oneOf":
         forms = [f.get("type") for f in error.validator_value] if isinstance(error.validator_value, list) else []
         failed = {e.relative_schema_path[0] for e in error.context if e.validator == "type" and e.relative_schema_path}
@@ -105,6 +105,12 @@ def _describe(error: Any) -> tuple[str, str]:
         where = _where(error, "the value")
         return f"{where} is {shown}, below the least allowed, {error.validator_value}", f"write {error.validator_value} or more"
     return error.message, ""
+
+
+def _as_written(value: Any) -> str:
+    """A value as the user wrote it in YAML (true, not Python's True; null, not None), cut short."""
+    text = {True: "true", False: "false", None: "null"}.get(value, None) if isinstance(value, (bool, type(None))) else repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _named_form(error: Any) -> list[Any] | None:
