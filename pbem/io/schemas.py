@@ -143,6 +143,10 @@ def _key_hint(name: str, allowed: list[str]) -> str:
     if "units" in allowed and re.match(r"^\s*\d+\s+\S", name):  # {units: 1 infantry, 1 artillery, from: ...}: the comma split the list
         return f"inside {{ }}, quote a list of units (its comma otherwise starts a new key): units: \"..., {name.strip()}\""
     close = difflib.get_close_matches(name, allowed, n=1)
+    if not close and "order_of_loss" in allowed and re.match(r"^[A-Za-z][A-Za-z .'-]*$", name):
+        # {order_of_loss: infantry, tank}: the comma split the list
+        return (f"inside {{ }}, a list goes in brackets (its comma otherwise starts a new key): order_of_loss: [..., {name.strip()}]; "
+                "allowed keys: " + ", ".join(allowed))
     return f"did you mean {close[0]!r}?" if close else ("allowed keys: " + ", ".join(allowed) if allowed else "")
 
 

@@ -49,6 +49,9 @@ CASES = [
     (HEAD + "purchase: 1 submarine\nplace:\n  SZ 2: 1 submarine\n",
      ["SZ 2 is not next to an industrial complex", "sea zones next to such a complex: SZ 4"]),
     (HEAD + "purchase: 1 infantry\nunits: 3\n", ["unknown key 'units'", "orders.yaml:5:1"]),
+    # an order of loss unbracketed inside { }: its comma starts a new key
+    (HEAD + "combat_move:\n  - {units: 3 infantry, from: Russia, to: West Russia}\nbattles:\n  West Russia: {order_of_loss: infantry, artillery}\n",
+     ["orders.yaml:7:42", "unknown key 'artillery'", "a list goes in brackets", "order_of_loss: [..., artillery]"]),
     # values shown as YAML writes them: true, not Python's True
     (HEAD + "purchase: {infantry: true}\n", ["orders.yaml:4:22", "infantry is true, which is not a whole number"]),
     # a list of units unquoted inside { }: its comma starts a new key
