@@ -82,7 +82,7 @@ def _airborne_example(game, state, power: str) -> list[str]:  # type: ignore[no-
             continue
         ring, seen = [space], {space}  # the enemy territories nearest the base, within the jump's reach
         near: list[str] = []
-        for _ in range(rule.reach):
+        for _ in range(rule.reach + (1 if rule.farther_from and own.get(rule.farther_from) else 0)):
             ring = sorted({t for s in ring for t in board.neighbours(s) if t not in seen and not board.spaces[t].impassable})
             seen.update(ring)
             near = [t for t in ring if board.spaces[t].is_land and state.control.get(t) in holders]

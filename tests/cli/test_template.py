@@ -511,3 +511,24 @@ def test_1940_china_is_offered_only_what_it_may_buy(tmp_path: Path) -> None:
     g.state = lambda ref=None: replace(state, turn_index=china, control={**state.control, "Burma": "Japan"})  # type: ignore[method-assign]
     costs = next(l for l in orders_template(g).splitlines() if l.startswith("# Unit costs:"))
     assert costs == "# Unit costs: infantry 3", costs
+
+
+def test_ams_airborne_example_reaches_three_spaces_from_an_air_base(tmp_path: Path) -> None:
+    """AMS, Airborne Assault: the reach is 2 spaces, "3 from an air base" (the template's own line
+    says so); Western Germany has an air base, so with no enemy within two spaces the example names
+    one three spaces away."""
+    from dataclasses import replace
+
+    from pbem.cli.template import orders_template
+
+    g = Game(new(tmp_path, "global-1940-ams"))
+    state = g.state()
+    board = g.ruleset.board
+    assert state.units["Western Germany"]["Germany"].get("air base")
+    ring = {"Western Germany"}
+    for _ in range(2):
+        ring |= {t for s in ring for t in board.neighbours(s)}
+    control = {**state.control, **{t: "Germany" for t in ring if board.spaces[t].is_land and t in state.control}}
+    g.state = lambda ref=None: replace(state, control=control)  # type: ignore[method-assign]
+    line = re.search(r"#   - \{units: \"2 infantry\", from: Western Germany, to: ([^,]+), mission: airborne\}", orders_template(g))
+    assert line and line.group(1) not in ring and line.group(1) != "ENEMY TERRITORY", line
