@@ -184,8 +184,9 @@ def _run(case: Case, failures: list[str]) -> None:
     except DiceExhausted as err:
         failures.append(f"the turn rolled dice the case does not give: {err}")
         return
-    if turn.problems:
-        failures.append("the orders were refused: " + "; ".join(f"{p.code}: {p.message}" for p in turn.problems[:3]))
+    if turn.problems:  # validation passed: a check the dice changed refused them (a real game could not go on)
+        failures.append("the orders, valid when submitted, were refused at adjudication: "
+                        + "; ".join(f"{p.code}: {p.message}" for p in turn.problems[:3]))
         return
     given = dict(case.data.get("dice") or {})
     left = {label: faces for label, faces in dice.remaining().items() if label in given}

@@ -130,3 +130,21 @@ def test_units_may_be_a_list_and_an_empty_entry_means_none(tmp_path: Path) -> No
                              "units: {Karelia S.S.R.: {Soviet Union: [infantry]}, Finland: {Germany: [2 infantry]}}")
                     .replace("{units: 1 infantry, from: Finland", "{units: [2 infantry], from: Finland"))
     assert lines(path) == [f"PASS {path}::listed"]
+
+
+def test_orders_valid_when_submitted_but_refused_after_the_dice_say_so(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A check the dice can change (a battle gone, a retreat zone left hostile) must not refuse a
+    validated turn: a case that shows one says it was refused at adjudication, not "refused"."""
+    import pbem.game.cases as cases
+    from pbem.engine.problems import Problem
+
+    real = cases.run_turn
+
+    def refusing(*args, **kwargs):  # type: ignore[no-untyped-def]
+        result = real(*args, **kwargs)
+        if args[7] is not None:  # adjudicating, with dice
+            result.problems.append(Problem("illegal", "a check the dice changed", code="x.dice"))
+        return result
+    monkeypatch.setattr(cases, "run_turn", refusing)
+    (line,) = lines(write(tmp_path))
+    assert line.startswith("FAIL") and "valid when submitted, were refused at adjudication: x.dice" in line, line
