@@ -574,9 +574,15 @@ def _chosen_bombardment(turn: Turn, directive: BattleDirective, eligible: list[U
         if len(pool) < n:
             others = [u for z in zones for u in w.units_at(z) if u.owner == w.power and u.type == utype]
             why = ("they fought in a sea battle this turn" if len(others) > len(pool)
-                   else f"only {count_of(len(pool), utype)} can bombard {space} (ships in the zones its units offload from, without sea combat there)")
+                   else f"{'only ' + count_of(len(pool), utype) + ' of yours' if pool else 'none of yours'} "
+                        f"{'is' if len(pool) == 1 else 'are'} in a zone its units offload from, without sea combat there")
+            if not turn.validating:  # validated: the dice or a defender's standing orders (kamikaze) changed what may bombard
+                turn.log.notes.append(f"{count_of(n, utype)} cannot bombard {space} as things stand at the battle: {why}")
+                chosen.extend(pool)
+                continue
             turn.problems.append(Problem("illegal", f"{count_of(n, utype)} cannot bombard {space}: {why}", rule=rule,
-                                         hint=f"bombard with at most {count_of(len(pool), utype)}", path=(*directive.yaml_path, "bombard"), code="directive.bombard"))
+                                         hint=f"bombard with at most {count_of(len(pool), utype)}" if pool else f"name no {utype} under bombard:",
+                                         path=(*directive.yaml_path, "bombard"), code="directive.bombard"))
             continue
         chosen.extend(pool[:n])
     if turn.combat_rules.bombard_cap_per_seaborne_unit and len(chosen) > seaborne:
@@ -605,6 +611,17 @@ def _allied_ships_in_reach(turn: Turn, space: str, kind: str, attackers: list[Un
             and w.utype(u).domain == "sea" and not w.utype(u).has("submarine") and not u.submerged]
 
 
+def _bombardment_pool(turn: Turn, space: str, attackers: list[Unit], bombard_from: list[str] | None) -> tuple[list[Unit], int]:
+    """The ships that may bombard `space`, and the units landing there (seaborne or airborne), each
+    of which may have a ship bombard for it."""
+    w = turn.w
+    landing = sum(1 for u in attackers if u.seaborne_from) + sum(1 for u in attackers if u.mission == "airborne")
+    ships = _bombarding_ships(w, bombard_from or [], landing) if landing else []
+    if not turn.combat_rules.unloading_ships_bombard:
+        ships = [s for s in ships if not s.offloaded_to]
+    return ships, landing
+
+
 def _battle(turn: Turn, space: str, kind: str, bombard_from: list[str] | None = None) -> None:
     w = turn.w
     attackers = _attackers(w, space)
@@ -621,6 +638,11 @@ def _battle(turn: Turn, space: str, kind: str, bombard_from: list[str] | None = 
     defenders = _defenders(w, space)
     if kind == "land" and not [u for u in defenders if not w.utype(u).has("aa")]:
         # No combat: the territory is unoccupied or holds only antiaircraft artillery (step 7).
+        directive = turn.orders.battles.get(space)
+        if turn.validating and directive is not None and directive.bombard is not None:
+            # the ships named must be able to bombard even so: at adjudication defenders may land
+            # there (a carrier's aircraft one space away) and the battle be fought after all
+            _chosen_bombardment(turn, directive, *_bombardment_pool(turn, space, attackers, bombard_from), space, bombard_from or [])
         for u in attackers:
             u.fought = True
         if any(w.utype(u).domain == "land" for u in attackers):
@@ -634,10 +656,7 @@ def _battle(turn: Turn, space: str, kind: str, bombard_from: list[str] | None = 
     att_orders = attacker_orders(directive, _attacker_keeps_carriers_fit(turn, space, attackers) if kind == "sea" else True)
     def_orders, def_default = defender_orders(w, space, defenders, turn.standing)
     seaborne = sum(1 for u in attackers if u.seaborne_from)
-    landing = seaborne + sum(1 for u in attackers if u.mission == "airborne")  # each may have a ship bombard for it
-    ships = _bombarding_ships(w, bombard_from or [], landing) if landing else []
-    if not turn.combat_rules.unloading_ships_bombard:
-        ships = [s for s in ships if not s.offloaded_to]
+    ships, landing = _bombardment_pool(turn, space, attackers, bombard_from)
     rules = turn.combat_rules
     if directive is not None and directive.bombard is not None:
         ships = _chosen_bombardment(turn, directive, ships, landing, space, bombard_from or [])
