@@ -284,6 +284,15 @@ class RandomPlayer:
                                                                        "defenders outnumber"])}
         if any(self.ruleset.units[u].hits > 1 for u in units if u in self.ruleset.units) and rng.random() < 0.3:
             directive["damage_first"] = False
+        # the other keys, which the validator drops where they do not apply (bombard with no landing ...)
+        if rng.random() < 0.2:
+            directive["bombard"] = rng.choice(["1 battleship", "1 cruiser", "1 destroyer", "2 battleships"])
+        if rng.random() < 0.1:
+            directive["call_off"] = rng.choice(["always", "attackers <= 2", "defenders outnumber"])
+        if rng.random() < 0.1:
+            directive["hold_territory"] = rng.random() < 0.5
+        if rng.random() < 0.1:
+            directive["submerge"] = rng.random() < 0.5
         return directive
 
     def _buy_and_place(self, state: GameState, power: str) -> tuple[Any, dict[str, dict[str, int]]]:

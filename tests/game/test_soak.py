@@ -23,19 +23,23 @@ SYSTEMS = ("1942-2e", "revised", "europe-1999", "pacific-2001", "global-1940", "
 
 
 def play(path: Path, ruleset_id: str, seed: int, turns: int, odds: list[tuple[float, bool]] | None = None,
-         options: dict[str, object] | None = None, reach: bool = False) -> dict[str, int]:
+         options: dict[str, object] | None = None, reach: bool = False, other_dice: int = 0) -> dict[str, int]:
     """Play `turns` power-turns (or to a victory); what happened, counted.  `odds` collects each
     battle's attacker odds before the dice and whether the attacker won; `reach`: the player
-    moves stacks anywhere within their movement, not only to neighbours."""
+    moves stacks anywhere within their movement, not only to neighbours; `other_dice`: each turn's
+    orders, accepted when submitted, are first adjudicated under that many other dice too, and
+    none may refuse them (validation cannot see the dice: `_adjudicated_whatever_the_dice`)."""
     game = new_game(path, ruleset_id, {}, game_id="soak", dice_mode="local", local_seed=f"soak-{seed}", options=options)
     player = RandomPlayer(game, random.Random(seed), reach=reach)
     for power in game.ruleset.turn_order:
         game.submit(player.standing(game, power), f"{power}-standing.yaml")
     game = Game(path)
     seen = {"turns": 0, "battles": 0, "captures": 0}
-    for _ in range(turns):
+    for turn in range(turns):
         before = game.state()
-        game.submit(player.orders(game), "orders.yaml")
+        orders = player.orders(game)
+        _adjudicated_whatever_the_dice(game, orders, [f"{seed}/{turn}/{k}" for k in range(other_dice)])
+        game.submit(orders, "orders.yaml")
         _, report = game.adjudicate()
         for fmt in ("bbcode", "html", "text"):  # markdown and JSON are written by the adjudication
             assert render_report(report, fmt).strip()
@@ -57,6 +61,24 @@ def play(path: Path, ruleset_id: str, seed: int, turns: int, odds: list[tuple[fl
     result = audit_game(path)
     assert result.ok, result.findings[:1]
     return seen
+
+
+def _adjudicated_whatever_the_dice(game: Game, orders: bytes, seeds: list[str]) -> None:
+    """Orders the validator accepts are adjudicated under any dice: a check that depends on them (a
+    battle whose attackers were shot down on the way, a retreat into a zone a lost battle left
+    hostile, a bombardment a kamikaze forbids) must not refuse the turn after the fact."""
+    if not seeds:
+        return
+    from pbem import dice
+    from pbem.engine.turn import run_turn
+    from pbem.io.orders import read_orders_text
+
+    state, standing = game.state(), game.standing_orders()
+    _, parsed = read_orders_text(orders, "orders.yaml", game.ruleset)
+    for text in seeds:
+        source = dice.SeededDice(bytes.fromhex(dice.sha256_hex(text.encode())), mode=dice.MODE_LOCAL)
+        result = run_turn(game.ruleset, game.rules, game.combat_rules, state, parsed, standing, game.config.options, source)  # type: ignore[arg-type]
+        assert not result.problems, (text, [f"{p.code}: {p.message}" for p in result.problems], orders.decode())
 
 
 def _board_is_possible(game: Game, before: GameState, after: GameState) -> None:
@@ -121,13 +143,14 @@ def _losses_add_up(battle: dict) -> None:  # type: ignore[type-arg]
 @pytest.mark.parametrize("ruleset_id", SYSTEMS)
 def test_a_round_of_random_play_adjudicates_and_audits(ruleset_id: str, tmp_path: Path) -> None:
     """Every power's turn of a first round, with random legal orders: the player's orders reach
-    battles, and the game audits clean."""
+    battles, each turn's orders would have been adjudicated under other dice too, and the game
+    audits clean."""
     from pbem.io.rulesets import load_ruleset
 
     powers = len(load_ruleset(ruleset_id).turn_order)
     # Europe opens with a round 0 of cash advances, in which nobody moves: play round 1 too
     rounds = 2 if ruleset_id == "europe-1999" else 1
-    seen = play(tmp_path / "g", ruleset_id, seed=1, turns=rounds * powers)
+    seen = play(tmp_path / "g", ruleset_id, seed=1, turns=rounds * powers, other_dice=2)
     assert seen["battles"] > 0, seen
 
 
@@ -146,8 +169,9 @@ def test_long_random_games_adjudicate_and_audit(ruleset_id: str, seed: int, tmp_
 def test_far_reaching_random_games_adjudicate_and_audit(ruleset_id: str, seed: int, tmp_path: Path) -> None:
     """Forty power-turns of a player whose stacks go anywhere within their movement, join other
     stacks' attacks, land their aircraft after combat and sail carried assaults with escorts: the
-    board stays possible after every turn, and the game audits clean."""
-    seen = play(tmp_path / "g", ruleset_id, seed=400 + seed, turns=40, reach=True)
+    board stays possible after every turn, the game audits clean, and each turn's orders would have
+    been adjudicated under other dice too."""
+    seen = play(tmp_path / "g", ruleset_id, seed=400 + seed, turns=40, reach=True, other_dice=3)
     assert seen["battles"] > 0 and seen["captures"] > 0, seen
 
 
@@ -193,11 +217,13 @@ def test_the_odds_before_the_dice_match_the_battles_played(ruleset_id: str, tmp_
 @pytest.mark.parametrize("ruleset_id", SYSTEMS)
 def test_random_games_with_every_optional_rule_turned_over(ruleset_id: str, tmp_path: Path) -> None:
     """Every yes-or-no rule option set against its default (Low Luck, Revised's national advantages,
-    escorts and interceptors, no cash advance ...): forty power-turns adjudicate and audit clean."""
+    escorts and interceptors, no cash advance ...): forty power-turns adjudicate and audit clean, and
+    each turn's orders would have been adjudicated under other dice too (Enigma Decoded and kamikaze
+    act at adjudication, from standing orders)."""
     from pbem.io.rulesets import load_ruleset
 
     options = {k: not o.default for k, o in load_ruleset(ruleset_id).options.items() if isinstance(o.default, bool)}
-    play(tmp_path / "g", ruleset_id, seed=300, turns=40, options=options)
+    play(tmp_path / "g", ruleset_id, seed=300, turns=40, options=options, other_dice=4)
 
 
 def test_the_board_check_finds_impossible_boards(tmp_path: Path) -> None:
