@@ -92,6 +92,10 @@ def _board_is_possible(game: Game, before: GameState, after: GameState) -> None:
     rs, rules = game.ruleset, game.rules
     mover = rs.powers[before.turn_index].name
     w = World(rs, rules, after)
+    w.options = dict(game.config.options)
+    if rules.hooks.extra_cargo is not None:  # cargo only an option lets a unit carry (Revised's Tokyo Express) boards as a turn begins
+        for zone in sorted({u.space for u in w.units.values() if w.is_sea(u.space)}):
+            w._embark_at(zone)
     wrong: list[str] = []
     bystanders = {b.name for b in rs.bystanders}
     for u in w.units.values():
