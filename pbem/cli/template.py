@@ -103,6 +103,16 @@ def _airborne_example(game, state, power: str) -> list[str]:  # type: ignore[no-
             f"#   - {{units: \"{count} {jumper}\", from: {space}, to: {target}, mission: airborne}}"]
 
 
+def _most_bought(game, state, power: str) -> dict[str, int] | None:  # type: ignore[no-untyped-def]
+    """unit -> how many the power may buy this turn, where its countries buy only some units
+    (Rules.hooks.purchase_limits: 1940's China); None where it buys anything."""
+    hook = game.rules.hooks.purchase_limits
+    limits = [hook(game.config.options, c, control=dict(state.control)) for c in game.ruleset.countries_of(power)] if hook else [None]
+    if None in limits:
+        return None
+    return {u: max(lim.get(u, 0) for lim in limits if lim is not None) for u in game.ruleset.units}
+
+
 def _upgrade_example(game, state, power: str) -> list[str]:  # type: ignore[no-untyped-def]
     """Upgrades (units.yaml upgrade_from): placed on the facility they raise, which the purchase alone
     does not say; the example names one of the power's own facilities an upgrade applies to, in a
@@ -110,10 +120,9 @@ def _upgrade_example(game, state, power: str) -> list[str]:  # type: ignore[no-u
     original territory worth 3 or more)."""
     ruleset = game.ruleset
     upgrades = {u.upgrade_from: u for u in ruleset.units.values() if u.has("upgrade")}
-    hook = game.rules.hooks.purchase_limits
-    limits = [hook(game.config.options, c, control=dict(state.control)) for c in ruleset.countries_of(power)] if hook else [None]
-    if None not in limits:  # a country that buys only some units (1940's China) buys no upgrade
-        upgrades = {old: u for old, u in upgrades.items() if any(lim.get(u.name, 0) for lim in limits if lim is not None)}
+    most = _most_bought(game, state, power)
+    if most is not None:  # a country that buys only some units (1940's China) buys no upgrade
+        upgrades = {old: u for old, u in upgrades.items() if most.get(u.name, 0)}
     if not upgrades:
         return []
 
@@ -282,11 +291,10 @@ def orders_template(game) -> str:  # type: ignore[no-untyped-def]
     costs: list[tuple[str, object]] = [(u.name, u.cost if rules.hooks.unit_cost is None else rules.hooks.unit_cost(game.config.options, power, u))
              for u in ruleset.units.values() if (rules.production.new_complexes or not u.has("factory"))
              and (u.bought_by is None or set(u.bought_by) & set(ruleset.countries_of(power)))]
-    limits = [rules.hooks.purchase_limits(game.config.options, c, control=dict(state.control))
-              for c in ruleset.countries_of(power)] if rules.hooks.purchase_limits is not None else [None]
-    if None not in limits:  # the only units the power may buy (1940's China: infantry, and artillery by the Burma Road)
-        most = {u: max(lim.get(u, 0) for lim in limits if lim is not None) for u, _ in costs}
-        costs = [(name, f"{cost} (at most {most[name]} this turn)" if most[name] < 100 else cost) for name, cost in costs if most[name] > 0]
+    most = _most_bought(game, state, power)
+    if most is not None:  # the only units the power may buy (1940's China: infantry, and artillery by the Burma Road)
+        costs = [(name, f"{cost} (at most {most[name]} this turn)" if most.get(name, 0) < 100 else cost)
+                 for name, cost in costs if most.get(name, 0) > 0]
     if state.round == 0:
         # the cash advance before the first turn (Rules.hooks.cash_advance): buy and place only
         return "\n".join([
