@@ -665,8 +665,8 @@ def _battle(turn: Turn, space: str, kind: str, bombard_from: list[str] | None = 
     retreat_to = retreat_spaces(w, space, attackers)
     may_name = retreat_spaces(w, space, attackers, if_subs_submerge=turn.combat_rules.submerge_timing != "never")
     if directive is not None and directive.retreat_to and directive.retreat_to not in may_name and not turn.validating:
-        # validation played every attack as won; the dice left an enemy there, or took the units that came from it
-        turn.log.notes.append(f"{w.power} cannot retreat from {space} to {directive.retreat_to} as things stand after the dice: "
+        # validation played every attack as won; the dice (or an out-of-turn move: Enigma Decoded) left an enemy there
+        turn.log.notes.append(f"{w.power} cannot retreat from {space} to {directive.retreat_to} as things stand at the battle: "
                               + (f"a retreat goes to {retreat_to[0]}" if retreat_to else "no retreat is possible"))
     elif directive is not None and directive.retreat_to and directive.retreat_to not in may_name:
         turn.problems.append(Problem(
