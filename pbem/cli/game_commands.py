@@ -143,13 +143,9 @@ def status(game_dir: str, as_json: bool) -> None:
         data["victory_tokens"] = {"at_least": tokens.at_least, "lead": tokens.lead,
                                   "held": {side: sorted(n for n, s in held.items() if s == side) for side in sorted(game.ruleset.sides)}}
     if game.rules.capitals.no_income_without_capital:  # income that will not be collected (1940's France, Paris taken)
-        from pbem.engine.world import World
-
-        w = World(game.ruleset, game.rules, state)
-        lost = [(c.name, w.capital(c.name)) for p in game.ruleset.powers for c in p.economies
-                if w.capital(c.name) is not None and not w.capital_held(c.name)]
+        lost = game.capitals_lost(state)
         if lost:
-            data["capital_lost"] = {country: capital for country, capital in lost}
+            data["capital_lost"] = lost
     held_since = state.pending.get("victory_held")
     if held_since and game.rules.victory.held_for_a_round:  # 1940: a condition held, to be held a complete round
         data["victory_held"] = dict(held_since)  # type: ignore[call-overload]

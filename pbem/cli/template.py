@@ -174,11 +174,14 @@ def _declarations_of_war(game, state, power: str) -> list[str]:  # type: ignore[
 
 
 def _cap_landing(game, state, power: str, zone: str) -> str:  # type: ignore[no-untyped-def]
-    """A landing for the fighters on patrol over `zone`: the first friendly territory next to it, or
-    the zone itself (a carrier there)."""
-    board, side = game.ruleset.board, game.ruleset.side_of(power)
-    lands = sorted(t for t in board.neighbours(zone) if board.spaces[t].is_land and not board.spaces[t].impassable
-                   and state.control.get(t) is not None and game.ruleset.side_of(game.ruleset.power_name(state.control[t])) == side)
+    """A landing for the fighters on patrol over `zone`, as the engine picks them
+    (Turn.land_combat_air_patrol): the first friendly territory next to it, or the zone itself (a
+    carrier there)."""
+    from pbem.engine.world import World
+
+    w = World(game.ruleset, game.rules, state)
+    lands = sorted(t for t in w.board.neighbours(zone) if w.space(t).is_land and not w.space(t).impassable
+                   and w.is_friendly_territory(t))
     return lands[0] if lands else zone
 
 
@@ -327,13 +330,11 @@ def orders_template(game) -> str:  # type: ignore[no-untyped-def]
         treasury = f"{game.ruleset.treasury_of(state.treasury, power)} IPCs"
         purchase = ["purchase: {}"]
     if game.rules.capitals.no_purchase_without_capital:
-        from pbem.engine.world import World
-
-        w = World(ruleset, game.rules, state)
-        lost = [c for c in countries if not w.capital_held(c) and c not in game.rules.economy.countries_without_income]
+        captured = game.capitals_lost(state)
+        lost = [c for c in countries if c in captured and c not in game.rules.economy.countries_without_income]
         if lost:
             purchase.insert(0, f"# {' and '.join(lost)} cannot buy while {'its capital is' if len(lost) == 1 else 'their capitals are'} "
-                               f"in enemy hands ({', '.join(w.capital(c) for c in lost)}).")
+                               f"in enemy hands ({', '.join(captured[c] for c in lost)}).")
     lines = [
         f"# Orders of {power} for round {state.round} of {game.config.game} ({ruleset.name}).",
         f"# Treasury: {treasury}.  Check with `pbem validate FILE`, send with `pbem submit FILE`.",

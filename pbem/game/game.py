@@ -80,6 +80,15 @@ class Game:
         state = state or self.state()
         return self.ruleset.powers[state.turn_index].name
 
+    def capitals_lost(self, state: GameState) -> dict[str, str]:
+        """country -> its capital, for every country whose capital is in enemy hands: it collects no
+        income and buys nothing where the rules say so (CapitalRules)."""
+        from pbem.engine.world import World
+
+        w = World(self.ruleset, self.rules, state)
+        return {c.name: w.capital(c.name) for p in self.ruleset.powers for c in p.economies
+                if w.capital(c.name) is not None and not w.capital_held(c.name)}
+
     def standing_orders(self, ref: str | None = None) -> dict[str, StandingOrders]:
         from pbem.io.orders import read_orders_text
 
