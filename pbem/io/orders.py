@@ -138,6 +138,21 @@ class _Reader:
                        hint=lambda: self.names.spaces.hint(str(text)) or "sea zones are written 'SZ 15'", code="name.unknown-space")
         return None
 
+    def space_key(self, text: Any, path: Path_, seen: dict[str, str], section: str) -> str | None:
+        """A space that keys a mapping (`battles:`, `repair:` ...): two spellings of one space
+        ('Baltic States', 'baltic states') would leave the second entry silently replacing the first,
+        as a duplicate key would, so the second is refused."""
+        space = self.space(text, path)
+        if space is None:
+            return None
+        if space in seen:
+            self.error(f"{space} is named twice in {section}: as {shown(seen[space])} and as {shown(text)}", path,
+                       hint=f"keep one {section} entry for {space}: the later one would replace the earlier",
+                       code="orders.duplicate-space")
+            return None
+        seen[space] = str(text)
+        return space
+
     def power(self, text: Any, path: Path_) -> str | None:
         res = self.names.powers.resolve(str(text), suggest=False)
         if res.name:
@@ -384,12 +399,18 @@ def parse_orders(doc: YamlDocument, ruleset: Ruleset) -> Orders:
         # "Territory" repairs its complex; "Territory/air base" another facility there (1940)
         where, _, facility = str(text).partition("/")
         space = reader.space(where.strip(), ("repair", text))
+        key = None
         if space and facility.strip():
             found = reader.units({facility.strip(): 1}, ("repair", text))
             if found:
-                repair[f"{space}/{next(iter(found))}"] = int(points)
+                key = f"{space}/{next(iter(found))}"
         elif space:
-            repair[space] = int(points)
+            key = space
+        if key in repair:
+            reader.error(f"{key} is named twice in repair: the later entry would replace the earlier", ("repair", text),
+                         hint=f"keep one repair entry for {key}", code="orders.duplicate-space")
+        elif key:
+            repair[key] = int(points)
     purchase_named_wrong = bool(reader.problems)
     moves: dict[str, list[Move]] = {"combat": [], "noncombat": []}
     dropped_into: set[tuple[str, int, str]] = set()  # (section, index, destination or "*") of unreadable moves
@@ -405,8 +426,9 @@ def parse_orders(doc: YamlDocument, ruleset: Ruleset) -> Orders:
                 guesses = [found.name] if found and found.name else list(found.suggestions) if found else []
                 dropped_into.update((key, i, to) for to in guesses or ["*"])
     battles: dict[str, BattleDirective] = {}
+    named: dict[str, str] = {}
     for text, raw in (data.get("battles") or {}).items():
-        space = reader.space(text, ("battles", text))
+        space = reader.space_key(text, ("battles", text), named, "battles")
         if space:
             battles[space] = _directive(reader, space, raw or {}, ("battles", text))
     rockets = []
@@ -438,11 +460,15 @@ def parse_orders(doc: YamlDocument, ruleset: Ruleset) -> Orders:
             reader.error(f"{shown(str(text))} is not a country of {power}" if len(countries) > 1 else f"{power} has one economy: nothing to divide",
                          ("convoy_income", text), hint="countries: " + ", ".join(countries) if len(countries) > 1 else "remove convoy_income:",
                          code="orders.convoy-income", kind="illegal")
+        elif country in convoy_income:
+            reader.error(f"{country} is named twice in convoy_income: the later entry would replace the earlier", ("convoy_income", text),
+                         hint=f"keep one convoy_income entry for {country}", code="orders.duplicate-space")
         else:
             convoy_income[country] = int(amount)
     markers: dict[str, str] = {}
+    named = {}
     for text, country_text in (data.get("markers") or {}).items():
-        space = reader.space(text, ("markers", text))
+        space = reader.space_key(text, ("markers", text), named, "markers")
         try:
             country = ruleset.country(str(country_text)).name
         except KeyError:
@@ -458,8 +484,9 @@ def parse_orders(doc: YamlDocument, ruleset: Ruleset) -> Orders:
         if target:
             declare_war.append((target, ("declare_war", i)))
     cap_landing: dict[str, str] = {}
+    named = {}
     for text, where in (data.get("cap_landing") or {}).items():
-        zone = reader.space(text, ("cap_landing", text))
+        zone = reader.space_key(text, ("cap_landing", text), named, "cap_landing")
         target = reader.space(where, ("cap_landing", text))
         if zone and target:
             cap_landing[zone] = target
@@ -539,8 +566,9 @@ def parse_standing(doc: YamlDocument, ruleset: Ruleset) -> StandingOrders:
     body = data["standing_orders"] or {}
     default = _policy(reader, body.get("default") or {}, ("standing_orders", "default"))
     per_space = {}
+    named: dict[str, str] = {}
     for text, raw in (body.get("territories") or {}).items():
-        space = reader.space(text, ("standing_orders", "territories", text))
+        space = reader.space_key(text, ("standing_orders", "territories", text), named, "territories")
         if space and ruleset.board.spaces[space].impassable:
             reader.error(f"{space} is neutral and cannot be entered: no battle is ever fought there", ("standing_orders", "territories", text),
                          rule="Neutral territories", hint="standing orders are for territories and sea zones a power may have to defend",
@@ -622,6 +650,10 @@ def parse_standing(doc: YamlDocument, ruleset: Ruleset) -> StandingOrders:
                           liberation_units=reader.units(body.get("liberation_units"), ("standing_orders", "liberation_units")))
 
 
+# problems about a key itself, located at the key rather than at its value
+KEY_PROBLEMS = frozenset({"schema.unknown-key", "orders.duplicate-space"})
+
+
 def locate(problems: list[Problem], doc: YamlDocument | None, filename: str) -> list[Problem]:
     """Fill file:line:column from each problem's YAML path."""
     out = []
@@ -630,7 +662,7 @@ def locate(problems: list[Problem], doc: YamlDocument | None, filename: str) -> 
             out.append(p if p.file else p.located(filename, p.line, p.column))
             continue
         if doc is not None and p.path:
-            line, column = doc.key_location(p.path) if p.code == "schema.unknown-key" else doc.locate(p.path)
+            line, column = doc.key_location(p.path) if p.code in KEY_PROBLEMS else doc.locate(p.path)
             out.append(p.located(filename, line, column))
         else:
             out.append(p.located(filename, None, None))

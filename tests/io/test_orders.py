@@ -113,3 +113,20 @@ def test_damage_first_reads_true_false_or_two_hit_units() -> None:
     problem = err.value.problems[0]
     assert "destroyer takes one hit" in problem.message and "aircraft carrier, battleship" in problem.hint
     assert (problem.line, problem.column) == (3, 28)  # at "destroyer"
+
+
+@pytest.mark.parametrize("text, line, column", [
+    ("power: Soviet Union\nround: 1\nbattles:\n  Baltic States: {retreat: {to: Karelia S.S.R., when: after round 1}}\n"
+     "  baltic states: {order_of_loss: [infantry]}\n", 5, 3),
+    ("power: Soviet Union\nround: 1\nrepair: {Karelia S.S.R.: 1, karelia: 2}\n", 3, 29),
+    ("power: Soviet Union\nstanding_orders:\n  territories:\n    Karelia S.S.R.: {order_of_loss: [infantry]}\n"
+     "    karelia: {order_of_loss: [tank]}\n", 5, 5),
+])
+def test_one_space_keyed_twice_under_two_spellings_is_refused_at_the_second_key(text: str, line: int, column: int) -> None:
+    """A space that keys a mapping, spelt two ways, would let the later entry silently replace the
+    earlier one (a retreat lost), as a duplicate key would: the second is refused, at its key."""
+    with pytest.raises(ProblemsError) as caught:
+        read_orders_text(text, "o.yaml", load_ruleset("1942-2e"))
+    (problem,) = [p for p in caught.value.problems if p.code == "orders.duplicate-space"]
+    assert "Karelia S.S.R. is named twice" in problem.message or "Baltic States is named twice" in problem.message
+    assert (problem.line, problem.column) == (line, column)
