@@ -72,4 +72,32 @@ def standing_template(game, power_name: str) -> str:  # type: ignore[no-untyped-
         target = near[0] if near else "TERRITORY"
         lines += [f"  # {moves[0].reason}: once per game, a move made after another power's combat move when it attacks the space named:",
                   f"  #   enigma: [{{when_attacked: {target}, units: \"1 fighter\", from: {fighters or 'TERRITORY'}, to: {target}}}]"]
+    lines += _own_keys(game, power, own)
     return "\n".join(lines) + "\n"
+
+
+def _own_keys(game, power: str, own: dict[str, dict[str, int]]) -> list[str]:  # type: ignore[no-untyped-def]
+    """Lines for the keys only this system's own rules read for the power (Rules.hooks.standing_keys),
+    and AMS's technology chart."""
+    hook = game.rules.hooks.standing_keys
+    keys = hook(game.config.options, power) if hook else frozenset()
+    lines = []
+    if "kaiten" in keys:
+        zone = next((z for z, units in own.items() if units.get("submarine") and game.ruleset.board.spaces[z].is_sea), "SZ 60")
+        lines += ["  # Kaiten Torpedoes: in a policy, kaiten: N designates N defending submarines of a sea zone beside an orange",
+                  "  # territory Japan controls to fire in the opening fire at 3 (4 with Super Submarines), and be lost for it;",
+                  f"  # e.g. under territories: {zone}: {{kaiten: 1}}"]
+    for key in sorted(k for k in keys if k.startswith("choices:")):
+        option = key.partition(":")[2]
+        lines += [f"  # {option}: the territories you prefer, in order, when the rule leaves the choice to you:",
+                  f"  #   choices: {{{option}: [{', '.join(sorted(s for s, sp in game.ruleset.board.spaces.items() if sp.original_owner == power and sp.is_land)[:2])}]}}"]
+    if "liberation_units" in keys:
+        lines += ["  # When the Allies first liberate France, 12 IPCs worth of land or air units of your choice are placed there",
+                  "  # (default: 4 infantry):",
+                  "  #   liberation_units: {tank: 1, infantry: 2}"]
+    if game.rules.technology is not None:
+        charts = sorted(game.rules.technology.charts)
+        lines += [f"  # A technology roll the rules leave to you (\"Either\") is on this chart ({', '.join(charts)}; default: the",
+                  "  # chart with more breakthroughs you lack):",
+                  f"  #   tech_chart: {charts[0]}"]
+    return lines

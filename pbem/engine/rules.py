@@ -556,6 +556,14 @@ class RuleHooks:
     #   country places land and air units with no complex and no limit (1940: China, in the Chinese
     #   territories it holds).
     placement_without_complex: Callable[..., frozenset[str]] | None = None
+    # standing_keys(options, power) -> keys: the standing-orders keys only this system's own rules read
+    #   for the power ("kaiten", "liberation_units", "choices:<option>"); any other of those keys in
+    #   its standing orders is never read, and checking the file warns (pbem.engine.standing).
+    standing_keys: Callable[..., frozenset[str]] | None = None
+    # standing_problems(options, standing, ruleset) -> problems: what is wrong with the values of those
+    #   keys, told when the file is checked rather than set aside when the rule comes (AMS France's
+    #   liberation units worth more than 12 IPCs).
+    standing_problems: Callable[..., list[Any]] | None = None
 
 
 @dataclass(frozen=True)

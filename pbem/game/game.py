@@ -111,7 +111,8 @@ class Game:
     # --- validating and submitting ------------------------------------------------------------
     def check(self, text: bytes | str, filename: str, ref: str | None = None) -> tuple[Orders | StandingOrders, TurnResult | None]:
         """Validate an orders or standing-orders file against the state at `ref` (default: the
-        branch tip); ProblemsError if wrong, GameError if the file may not change now."""
+        branch tip); ProblemsError if wrong, GameError if the file may not change now.  For standing
+        orders the result is the state unchanged, with no turn played, and their warnings."""
         from pbem.io.orders import locate, read_orders_text
 
         try:
@@ -124,7 +125,7 @@ class Game:
         state = self.state(ref)
         self._check_not_sealed(parsed, state, ref)
         if isinstance(parsed, StandingOrders):
-            return parsed, None
+            return parsed, self._check_standing(parsed, state, doc, filename)
         if state.winner:
             raise GameError(f"the game is over: the {state.winner} won")
         if parsed.game and parsed.game != self.config.game:
@@ -134,6 +135,20 @@ class Game:
             raise ProblemsError(locate([self._turn_taken(p, parsed, state, ref) for p in result.problems], doc, filename))
         result.warnings[:] = locate(result.warnings, doc, filename)
         return parsed, result
+
+    def _check_standing(self, parsed: StandingOrders, state: GameState, doc: Any, filename: str) -> TurnResult:
+        """Standing orders: what a system's own keys hold that its rules cannot use (ProblemsError), and
+        keys the game never reads (warnings)."""
+        from pbem.engine.standing import standing_problems, unread_standing_orders
+        from pbem.engine.turn import TurnLog
+        from pbem.io.orders import locate
+
+        problems = standing_problems(parsed, self.ruleset, self.rules, self.config.options)
+        if problems:
+            raise ProblemsError(locate(problems, doc, filename))
+        warnings = unread_standing_orders(parsed, self.ruleset, self.rules, self.combat_rules, self.config.options)
+        located = sorted(locate(warnings, doc, filename), key=lambda w: (w.line or 0, w.column or 0))
+        return TurnResult(state, TurnLog(), [], located)
 
     def _turn_taken(self, problem: Problem, parsed: Orders, state: GameState, ref: str | None) -> Problem:
         """Orders of a power whose turn this round is over: say so, and whether it passed because

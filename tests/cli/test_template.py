@@ -210,7 +210,8 @@ def test_ams_shows_an_airborne_assault_from_a_real_base(tmp_path: Path) -> None:
 @pytest.mark.parametrize("ruleset", ["1942-2e", "revised", "europe-1999", "pacific-2001", "global-1940", "global-1940-ams"])
 def test_every_powers_standing_template_validates_with_its_examples_taken_up(tmp_path: Path, ruleset: str) -> None:
     """`pbem orders template --standing POWER`: the defaults written out, and each key the rule system
-    gives the power (scramble, kamikaze, tribute payers) with an example that validates once uncommented."""
+    gives the power (scramble, kamikaze, tribute payers, AMS's liberation units and technology chart) with
+    an example that validates once uncommented, with no warning of a key the game never reads."""
     g = new(tmp_path, ruleset)
     seen = set()
     for power in Game(g).ruleset.turn_order:
@@ -218,15 +219,15 @@ def test_every_powers_standing_template_validates_with_its_examples_taken_up(tmp
         assert result.exit_code == 0, result.output
         text = result.stdout
         assert f"power: {power}\n" in text and "  default: {order_of_loss: [" in text
-        for key in ("scramble", "kamikaze", "tribute_payers"):
+        for key in ("scramble", "kamikaze", "tribute_payers", "liberation_units", "tech_chart"):
             if f"  #   {key}:" in text:
                 seen.add(key)
                 text = text.replace(f"  #   {key}:", f"  {key}:")
         f = tmp_path / f"{power}.yaml"
         f.write_text(text)
         result = CliRunner().invoke(cli, ["validate", str(f), "--game", str(g)])
-        assert result.exit_code == 0, (power, result.output, text)
-    expected = {"global-1940": {"scramble", "kamikaze"}, "global-1940-ams": {"scramble", "kamikaze"},
+        assert result.exit_code == 0 and "warning" not in result.output, (power, result.output, text)
+    expected = {"global-1940": {"scramble", "kamikaze"}, "global-1940-ams": {"scramble", "kamikaze", "liberation_units", "tech_chart"},
                 "pacific-2001": {"kamikaze"}, "europe-1999": {"tribute_payers"}}.get(ruleset, set())
     assert seen == expected
 
@@ -252,6 +253,25 @@ def test_revised_standing_template_shows_enigma_where_the_game_plays_it(tmp_path
     assert "enigma" not in japan
     plain = new(tmp_path / "plain", "revised")
     assert "enigma" not in CliRunner().invoke(cli, ["orders", "template", "--game", str(plain), "--standing", "United Kingdom"]).stdout
+
+
+def test_revised_standing_templates_show_kaiten_and_the_nonaggression_choice_where_the_game_plays_them(tmp_path: Path) -> None:
+    """Revised, Kaiten Torpedoes (Japan's standing `kaiten:`) and Nonaggression Treaty (the Soviet
+    choice of territory, `choices:`) appear in the templates of the powers that have them, where the
+    game's options turn them on; the choice's example validates with no warning."""
+    g = new(tmp_path, "revised", "kaiten_torpedoes", "nonaggression_treaty")
+    japan = CliRunner().invoke(cli, ["orders", "template", "--game", str(g), "--standing", "Japan"]).stdout
+    assert "Kaiten Torpedoes" in japan and "{kaiten: 1}" in japan
+    soviet = CliRunner().invoke(cli, ["orders", "template", "--game", str(g), "--standing", "Soviet Union"]).stdout
+    assert "  #   choices: {nonaggression_treaty: [" in soviet and "kaiten" not in soviet
+    f = tmp_path / "soviet.yaml"
+    f.write_text(soviet.replace("  #   choices:", "  choices:"))
+    result = CliRunner().invoke(cli, ["validate", str(f), "--game", str(g)])
+    assert result.exit_code == 0 and "warning" not in result.output, result.output
+    plain = new(tmp_path / "plain", "revised")
+    for power in ("Japan", "Soviet Union"):
+        text = CliRunner().invoke(cli, ["orders", "template", "--game", str(plain), "--standing", power]).stdout
+        assert "kaiten" not in text and "choices" not in text
 
 
 def test_1940_shows_where_an_upgrade_is_placed(tmp_path: Path) -> None:

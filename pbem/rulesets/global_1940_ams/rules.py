@@ -12,7 +12,7 @@ from pbem.engine.rules import Airborne, ConvoyDisruption, VictoryCheck
 from pbem.rulesets.global_1940.rules import RULES as BOX
 from pbem.rulesets.global_1940_ams.objectives import OBJECTIVES, TOKENS
 from pbem.rulesets.global_1940_ams.politics import move_restriction
-from pbem.rulesets.global_1940_ams.special import air_battle_bonus, battle_boosts, free_units, movement_bonus
+from pbem.rulesets.global_1940_ams.special import air_battle_bonus, battle_boosts, free_units, movement_bonus, standing_keys, standing_problems
 from pbem.rulesets.global_1940_ams.technology import TECHNOLOGY
 
 RULES = replace(
@@ -46,5 +46,6 @@ RULES = replace(
     airborne=Airborne(units=frozenset({"infantry"}), per_base=2, base_tag="air_base", reach=2, farther_from="air base",
                       needs_support=True),
     hooks=replace(BOX.hooks, battle_boosts=battle_boosts, move_restriction=move_restriction,
-                 air_battle_bonus=air_battle_bonus, free_units=free_units, movement_bonus=movement_bonus),
+                 air_battle_bonus=air_battle_bonus, free_units=free_units, movement_bonus=movement_bonus,
+                 standing_keys=standing_keys, standing_problems=standing_problems),
 )

@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from pbem.engine.combat.model import Boost
+from pbem.engine.problems import Problem
 from pbem.engine.rules import FreeUnits
 from pbem.rulesets.global_1940.special import base_move, france_liberated
 
@@ -125,6 +126,32 @@ def france_liberation(event: str, **facts: Any) -> list[FreeUnits]:
     return [FreeUnits(owner="France", unit=t, count=n, spaces=("France",), reason=reason,
                       once="france_liberated" if i == 0 else f"france_liberated:{t}")
             for i, (t, n) in enumerate(sorted(chosen.items()))]
+
+
+def standing_keys(options: Mapping[str, object], power: str) -> frozenset[str]:
+    """The standing-orders keys of AMS's own rules (Rules.hooks.standing_keys): France's liberation units."""
+    return frozenset({"liberation_units"}) if power == "France" else frozenset()
+
+
+def standing_problems(options: Mapping[str, object], standing: Any, ruleset: Any) -> list[Problem]:
+    """France's `liberation_units` must be land or air units worth 12 IPCs at most: others would be
+    set aside for the box's four infantry at the liberation, long after anyone could correct them."""
+    chosen = dict(getattr(standing, "liberation_units", {}) or {})
+    if standing.power != "France" or not chosen:
+        return []
+    path = ("standing_orders", "liberation_units")
+    out = []
+    wrong = sorted(t for t in chosen if ruleset.units[t].domain not in ("land", "air"))
+    if wrong:
+        out.append(Problem("illegal", f"liberation_units: {', '.join(wrong)} cannot be placed in France", path=path,
+                           rule="AMS, France: units placed in France when it is first liberated", hint="choose land or air units",
+                           code="standing.liberation-units"))
+    cost = sum(ruleset.units[t].cost * n for t, n in chosen.items())
+    if cost > FRANCE_GIFT:
+        out.append(Problem("illegal", f"liberation_units cost {cost} IPCs; France places {FRANCE_GIFT} IPCs worth of units", path=path,
+                           rule="AMS, France: \"Place 12 IPCs worth of units in France\"",
+                           hint="e.g. {tank: 1, infantry: 2}", code="standing.liberation-units"))
+    return out
 
 
 CHINESE_TERRITORIES = frozenset({

@@ -238,6 +238,17 @@ def commands(options: Mapping[str, object], power: str) -> frozenset[str]:
     return frozenset()
 
 
+def standing_keys(options: Mapping[str, object], power: str) -> frozenset[str]:
+    """The standing-orders keys the advantages read (Rules.hooks.standing_keys): Japan's `kaiten:` under
+    Kaiten Torpedoes, the Soviet choice of territory under the Nonaggression Treaty."""
+    keys = set()
+    if options.get("kaiten_torpedoes") is True and power == "Japan":
+        keys.add("kaiten")
+    if options.get("nonaggression_treaty") is True and power == "Soviet Union":
+        keys.add("choices:nonaggression_treaty")
+    return frozenset(keys)
+
+
 def interjections(options: Mapping[str, object], power: str) -> list[Interjection]:
     """Enigma Decoded: "Once per game, when Germany finishes its combat move phase but before its
     conduct combat phase, you may make one special move" - the U.K.'s standing order `enigma:`.

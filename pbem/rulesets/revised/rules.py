@@ -26,6 +26,7 @@ from pbem.rulesets.revised.advantages import (
     no_combat_declarations,
     one_way_missions,
     setup_changes,
+    standing_keys,
     structure_move,
     u_boat_interdiction,
 )
@@ -196,6 +197,7 @@ RULES = Rules(
         assaults_per_turn=assaults_per_turn,
         one_way_missions=one_way_missions,
         interjections=interjections,
+        standing_keys=standing_keys,
         commands=commands,
         no_combat_declarations=no_combat_declarations,
         income_adjustment=lambda options, power, subs: u_boat_interdiction(options, power, subs.get("Germany", 0)),

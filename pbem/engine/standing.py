@@ -1,0 +1,68 @@
+"""Standing orders a game never reads: `intercept:` where no fighter rises against a raid, `scramble:`
+outside 1940, `kaiten:` without Revised's Kaiten Torpedoes ...  Their writer expects an effect that
+will never come, and nobody is at the table to notice, so checking the file says so (a warning: the
+orders stay valid, since an option or a later capture may not change it but a new file costs nothing)."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from pbem.engine.orders import StandingOrders
+from pbem.engine.problems import Problem
+from pbem.engine.words import possessive
+
+RULE = "Standing orders: only what the game's rules read"
+
+
+def unread_standing_orders(standing: StandingOrders, ruleset: Any, rules: Any, combat_rules: Any,
+                           options: Mapping[str, Any]) -> list[Problem]:
+    """Warnings, one per key written in `standing` that this rule system, with these options, never
+    reads for its power."""
+    power = standing.power
+    own = rules.hooks.standing_keys(options, power) if rules.hooks.standing_keys else frozenset()
+    out: list[Problem] = []
+
+    def warn(path: tuple[Any, ...], message: str, hint: str) -> None:
+        out.append(Problem("warning", message, rule=RULE, hint=hint, path=path, code="standing.unread"))
+
+    escorts = combat_rules.escorts
+    intercepts = escorts == "always" or (escorts == "option" and options.get("escorts_and_interceptors") is True)
+    for policy in (standing.default, *standing.per_space.values()):
+        if policy.intercept and not intercepts:
+            why = "the escorts_and_interceptors option is off" if escorts == "option" else f"{ruleset.name} has no interceptors"
+            warn((*policy.yaml_path, "intercept"), f"intercept: no fighter rises against a bombing raid in this game ({why})",
+                 "remove intercept:")
+        if policy.kaiten and "kaiten" not in own:
+            warn((*policy.yaml_path, "kaiten"), f"kaiten: {power} has no kaiten in this game (Revised's Kaiten Torpedoes, a Japanese national advantage)",
+                 "remove kaiten:")
+    if standing.conditional_moves:
+        hook = rules.hooks.interjections
+        grants = [g for p in ruleset.turn_order for g in (hook(options, p) if hook else ()) if g.power == power]
+        if not grants:
+            warn(("standing_orders", "enigma"), f"enigma: no rule of this game lets {power} move on another power's turn "
+                 "(Revised's Enigma Decoded, a British national advantage)", "remove enigma:")
+    if standing.kamikaze and (rules.kamikaze is None or rules.kamikaze.power != power):
+        warn(("standing_orders", "kamikaze"), f"kamikaze: {power} has no kamikaze in this game", "remove kamikaze:")
+    if standing.scramble and rules.scramble is None:
+        warn(("standing_orders", "scramble"), f"scramble: no air unit scrambles in {ruleset.name}", "remove scramble:")
+    if standing.tribute_payers and not (rules.economy.tribute_paid_by_enemies and any(
+            sp.tribute and sp.original_owner == power for sp in ruleset.board.spaces.values())):
+        warn(("standing_orders", "tribute_payers"), f"tribute_payers: {power} owns no tribute space an enemy could hold in this game",
+             "only the original owner of the tribute spaces (Europe: Great Britain) says who pays")
+    if standing.tech_chart is not None and rules.technology is None:
+        warn(("standing_orders", "tech_chart"), f"tech_chart: {ruleset.name} has no technology chart to choose", "remove tech_chart:")
+    if standing.liberation_units and "liberation_units" not in own:
+        warn(("standing_orders", "liberation_units"), f"liberation_units: no rule of this game places units of {possessive(power)} choice "
+             "when its capital is liberated (AMS, France)", "remove liberation_units:")
+    for option in standing.choices:
+        if f"choices:{option}" not in own:
+            offered = sorted(k.partition(":")[2] for k in own if k.startswith("choices:"))
+            warn(("standing_orders", "choices", option), f"choices: {option} is no choice this game leaves to {power}",
+                 "choices here: " + ", ".join(offered) if offered else "remove choices:")
+    return out
+
+
+def standing_problems(standing: StandingOrders, ruleset: Any, rules: Any, options: Mapping[str, Any]) -> list[Problem]:
+    """What is wrong with the values of a system's own standing-orders keys (Rules.hooks.standing_problems)."""
+    hook = rules.hooks.standing_problems
+    return list(hook(options, standing, ruleset)) if hook else []

@@ -1,0 +1,73 @@
+"""Standing orders the game never reads are told when the file is checked (`pbem.engine.standing`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pbem.engine.problems import ProblemsError
+from pbem.game.game import new_game
+
+
+def _warned(tmp_path: Path, ruleset: str, text: str, options: dict[str, object] | None = None) -> list[str]:
+    game = new_game(tmp_path / "g", ruleset, {}, game_id="g", dice_mode="local", options=options)
+    _, result = game.check(text, "standing.yaml")
+    assert result is not None and not result.problems
+    return [f"{w.line}:{w.code}:{w.message} ({w.hint})" for w in result.warnings]
+
+
+def test_intercept_without_interceptors_is_warned_and_with_the_option_is_not(tmp_path: Path) -> None:
+    """1942 Second Edition, Optional Rule "Escorts and Interceptors" (p. 14): without it no fighter
+    intercepts, so a standing `intercept:` would never be read; with it, it is."""
+    text = "power: Germany\nstanding_orders:\n  default: {intercept: true}\n  territories:\n    Germany: {intercept: 2}\n"
+    warned = _warned(tmp_path / "a", "1942-2e", text)
+    assert [w.split(":")[0] for w in warned] == ["3", "5"] and all("standing.unread" in w for w in warned)
+    assert "escorts_and_interceptors option is off" in warned[0]
+    assert _warned(tmp_path / "b", "1942-2e", text, {"escorts_and_interceptors": True}) == []
+
+
+def test_keys_of_other_systems_are_warned(tmp_path: Path) -> None:
+    """Revised, Appendix 3 (National Advantages): Kaiten Torpedoes is Japan's, Enigma Decoded the
+    United Kingdom's; 1940 Global's scramble (E16) and AMS's technology charts and France's units
+    are not 1942's, and their keys do nothing there."""
+    text = ("power: Soviet Union\nstanding_orders:\n  default: {kaiten: 1}\n  scramble: [{from: Karelia S.S.R.}]\n"
+            "  tech_chart: 2\n  liberation_units: {infantry: 4}\n"
+            "  enigma: [{when_attacked: Karelia S.S.R., units: 1 infantry, from: Archangel, to: Karelia S.S.R.}]\n")
+    warned = _warned(tmp_path, "1942-2e", text)
+    assert [w.split(":")[0] for w in warned] == ["3", "4", "5", "6", "7"]
+    for key in ("kaiten", "scramble", "tech_chart", "liberation_units", "enigma"):
+        assert any(f"{key}: " in w for w in warned), key
+
+
+def test_revised_advantages_read_their_keys_only_when_on(tmp_path: Path) -> None:
+    """Revised, Kaiten Torpedoes: Japan's standing `kaiten:` is read with the advantage on; the
+    Nonaggression Treaty's choice of territory is the Soviet Union's, and a misspelt choice is told."""
+    kaiten = "power: Japan\nstanding_orders:\n  default: {kaiten: 2}\n"
+    assert _warned(tmp_path / "a", "revised", kaiten, {"kaiten_torpedoes": True}) == []
+    assert "kaiten: Japan has no kaiten" in _warned(tmp_path / "b", "revised", kaiten)[0]
+    choices = ("power: Soviet Union\nstanding_orders:\n  choices: {nonaggression_treaty: [Buryatia S.S.R.], "
+               "nonagression: [Soviet Far East]}\n")
+    (typo,) = _warned(tmp_path / "c", "revised", choices, {"nonaggression_treaty": True})
+    assert "nonagression is no choice" in typo and "choices here: nonaggression_treaty" in typo
+
+
+def test_scramble_in_1940_is_read(tmp_path: Path) -> None:
+    """1940 Global, Scramble (E16): the standing `scramble:` is read there."""
+    assert _warned(tmp_path, "global-1940", "power: Germany\nstanding_orders:\n  scramble: [{from: Western Germany}]\n") == []
+
+
+@pytest.mark.parametrize("units, words", [
+    ("{tank: 2, infantry: 1}", "cost 15 IPCs"),
+    ("{destroyer: 1}", "destroyer cannot be placed in France"),
+])
+def test_ams_frances_liberation_units_are_checked_when_submitted(tmp_path: Path, units: str, words: str) -> None:
+    """AMS national objectives, France: "First time France is liberated by Allies: Place 12 IPCs worth
+    of units in France".  Units too dear, or ships, are refused when the standing orders are checked,
+    not set aside for four infantry when France is liberated, long after."""
+    game = new_game(tmp_path / "g", "global-1940-ams", {}, game_id="g", dice_mode="local")
+    with pytest.raises(ProblemsError) as caught:
+        game.check(f"power: France\nstanding_orders:\n  liberation_units: {units}\n", "standing.yaml")
+    assert [p.code for p in caught.value.problems] == ["standing.liberation-units"] and words in caught.value.problems[0].message
+    _, result = game.check("power: France\nstanding_orders:\n  liberation_units: {tank: 1, infantry: 2}\n", "standing.yaml")
+    assert result is not None and result.warnings == []
