@@ -255,14 +255,10 @@ def validate(file: str, game_dir: str, as_json: bool) -> None:
     click.echo(f"{file}: valid {'standing orders' if isinstance(parsed, StandingOrders) else 'orders'} for {parsed.power}.")
     for w in warnings:
         click.echo(w.format(), err=True)
-    for b in preview:
-        o = b["odds"]
-        if o is None:
-            click.echo(f"  battle in {b['space']}: odds not available")
-            continue
-        from pbem.report.render import odds_phrase
+    if preview:
+        from pbem.gateways.turns import preview_text
 
-        click.echo(f"  battle in {b['space']}: {odds_phrase(o, b['kind'])}")
+        click.echo(preview_text(preview))
 
 
 @click.command("submit")

@@ -185,6 +185,7 @@ def pre_receive(git_dir: Path, updates: list[RefUpdate], now: float) -> list[str
                         else "")
                 raise PushRejected(f"commit {sha[:10]} by {signer} changes {path}, which is not theirs to change{hint}")
             touched[path] = allowed[path]
+    warnings: list[str] = []  # what `pbem validate` would warn of in the files accepted: told in the push output
     for path, power in sorted(touched.items()):
         text = game.repo.read(path, update.new)
         if text is None:
@@ -193,7 +194,7 @@ def pre_receive(git_dir: Path, updates: list[RefUpdate], now: float) -> list[str
             _check_chain_change(game, path, power, game.repo.read(path, update.old), text)
             continue
         try:
-            parsed, _ = game.check(text, path)
+            parsed, result = game.check(text, path)
         except ProblemsError as err:
             n = len(err.problems)
             raise PushRejected("\n".join([*(p.format() for p in err.problems),
@@ -202,8 +203,9 @@ def pre_receive(git_dir: Path, updates: list[RefUpdate], now: float) -> list[str
             raise PushRejected(f"{path}: {err}") from None
         if parsed.power != power:
             raise PushRejected(f"{path} holds orders for {parsed.power}, but the file is {possessive(power)}")
+        warnings += [w.format() for w in (result.warnings if result is not None else ())]
     _take_lease(git_dir, update, now)
-    return [f"pbem: accepted {', '.join(sorted(touched)) or 'no game files'}"]
+    return [*warnings, f"pbem: accepted {', '.join(sorted(touched)) or 'no game files'}"]
 
 
 def _check_chain_change(game: Game, path: str, power: str, old: bytes | None, new: bytes) -> None:

@@ -300,6 +300,8 @@ class MailGateway:
             odds = preview_text(sub.preview)
             text = (f"{note}Orders of {sub.power} for round {sub.round} accepted (commit {sub.sha[:10]}).\n"
                     + (f"\nBattle odds:\n{odds}\n" if odds else "\nNo battles declared.\n") + f"\n{later}\n")
+        if sub.warnings:
+            text += "\nWarnings (the orders are accepted; read these before the turn is played):\n" + "\n".join(sub.warnings) + "\n"
         self._reply(mail, text, slot)
         return Outcome(key, mail.message_id, mail.sender, slot.game_id, ACCEPTED, f"{sub.power} round {sub.round} {sub.sha[:10]}")
 

@@ -26,6 +26,7 @@ class Submission:
     standing: bool
     round: int
     preview: tuple[Mapping[str, Any], ...]
+    warnings: tuple[str, ...] = ()  # accepted, with something the player should read (file:line:col: ...), as `pbem validate` tells
 
 
 @dataclass(frozen=True)
@@ -48,7 +49,8 @@ def submit_orders(game: Game, text: bytes, filename: str, trailers: Mapping[str,
     sha, parsed, result = game.commit_orders(text, filename, trailers, allowed_powers)
     state = game.state()  # submitting changes no state: the round is the one the orders are for
     preview = tuple(odds_preview(game, result)) if result is not None else ()
-    return Submission(sha, parsed.power, isinstance(parsed, StandingOrders), state.round, preview)
+    warnings = tuple(w.format() for w in result.warnings) if result is not None else ()
+    return Submission(sha, parsed.power, isinstance(parsed, StandingOrders), state.round, preview, warnings)
 
 
 def ready(game: Game) -> bool:
@@ -108,16 +110,17 @@ def adjudicate_ready(game_path: Any, *, limit: int = 64, notes: list[str] | None
 
 
 def preview_text(preview: tuple[Mapping[str, Any], ...] | list[Mapping[str, Any]]) -> str:
-    """The battle-odds preview as plain lines, as `pbem validate` shows it."""
+    """The battle-odds preview as plain lines, as `pbem validate` shows it (its retreats, and whether
+    the figures are simulated, included)."""
+    from pbem.report.render import odds_phrase
+
     lines = []
     for b in preview:
         o = b.get("odds")
         if o is None:
-            lines.append(f"  battle in {b['space']}: odds not available yet")
+            lines.append(f"  battle in {b['space']}: odds not available")
             continue
-        capture = f", captured {o['capture']:.1%}" if b.get("kind") != "sea" and "capture" in o else ""
-        lines.append(f"  battle in {b['space']}: attacker wins {o['attacker_win']:.1%}, defender wins "
-                     f"{o['defender_win']:.1%}, both destroyed {o['draw']:.1%}{capture}")
+        lines.append(f"  battle in {b['space']}: {odds_phrase(o, b.get('kind') or 'land')}")
     return "\n".join(lines)
 
 

@@ -248,3 +248,16 @@ def test_the_lease_is_released_when_git_aborts_the_update(server: tuple[Path, di
     assert (bare / LEASE_FILE).exists()  # someone else's lease stays
     reference_transaction(bare, "aborted", [RefUpdate("a" * 40, "b" * 40, "refs/heads/main")])
     assert not (bare / LEASE_FILE).exists()
+
+
+def test_a_push_accepted_with_warnings_shows_them(server: tuple[Path, dict[str, Player]]) -> None:
+    """Standing orders with a key the game never reads (`intercept:` with the escorts and
+    interceptors option off) are accepted, and the push output says what `pbem validate` would."""
+    from pbem.game.layout import standing_path
+
+    _, players = server
+    soviet = players["Soviet Union"]
+    soviet.commit(standing_path("Soviet Union"), b"power: Soviet Union\nstanding_orders:\n  default: {intercept: true}\n")
+    pushed = soviet.push()
+    assert "pbem: accepted" in pushed.stderr
+    assert f"remote: {standing_path('Soviet Union')}:3:" in pushed.stderr and "no fighter rises against a bombing raid" in pushed.stderr

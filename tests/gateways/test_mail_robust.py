@@ -162,3 +162,18 @@ def test_configuration_mistakes_are_messages_not_tracebacks(tmp_path: Path) -> N
     outside.write_text("from: x@league.test\nsmtp: {host: 127.0.0.1, user: x, password_env: LEAGUE_SMTP}\n")
     unset = subprocess.run([*pbem, "mail", "poll", "--config", str(outside)], capture_output=True, text=True, check=False)
     assert unset.returncode == 2 and "$LEAGUE_SMTP" in unset.stderr
+
+
+def test_the_acknowledgement_tells_the_warnings_pbem_validate_would(mailworld: MailWorld, tmp_path: Path) -> None:
+    """Standing orders mailed with a key the game never reads (`intercept:` with the escorts and
+    interceptors option off) are accepted, and the answer says what `pbem validate` would warn of:
+    by mail nobody else would tell the player."""
+    game_dir = tmp_path / "game"
+    make_game(game_dir)
+    standing = b"power: Soviet Union\nstanding_orders:\n  default: {order_of_loss: [infantry], intercept: true}\n"
+    mailworld.send(SOVIET, "[pbem demo] orders Soviet Union", attachments=[("standing.yaml", standing)])
+    result = _poll(mailworld, tmp_path, {"demo": game_dir})
+    assert [o.status for o in result.outcomes] == ["accepted"]  # type: ignore[attr-defined]
+    answer = _body(mailworld.inbox(SOVIET)[-1])
+    assert "Standing orders of Soviet Union accepted" in answer
+    assert "Warnings" in answer and "standing.yaml:3:" in answer and "no fighter rises against a bombing raid" in answer
