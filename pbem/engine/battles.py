@@ -994,6 +994,13 @@ def _apply(turn: Turn, space: str, attackers: list[Unit], defenders: list[Unit],
                   for u in attackers)):
         # Battle of the Atlantic: every defender sunk or submerged, and the attacker keeps a warship.
         turn.capture(space, w.power)
+    elif (w.rules.economy.convoy_taken_in_stalemate_by_submarines and outcome.winner == "none"
+          and (w.space(space).convoy or w.space(space).convoy_route is not None) and w.is_enemy(w.control.get(space))
+          and any(u.id in w.units and not u.submerged and not u.retreated and w.utype(u).has("submarine")
+                  and u.space == space for u in attackers)):
+        # Pacific: only submarines and aircraft left, neither able to hit the other; a surfaced
+        # attacking submarine takes the zone.
+        turn.capture(space, w.power)
     if w.rules.hooks.move_after_battle is not None:
         for u in attackers:
             if u.id in w.units and not u.retreated:

@@ -239,6 +239,12 @@ class EconomyRules:
     # Ships that take a convoy centre: those with an attack value that enter or pass through it in
     # combat move while no enemy unit is there, or win a battle there and keep a warship.
     convoy_captured_in_passing: bool
+    # A sea battle there that ends with neither side able to hit the other (only submarines and
+    # aircraft left): does an attacker with a surfaced submarine left take the convoy zone?  True
+    # (Pacific, Phase 5, Following a Battle: "the attacker may take control of the convoy route or
+    # center if he has submarines present that have not submerged"); False (Europe, Convoy centers:
+    # only "if all defending units are sunk and/or submerged"; or no convoy zones to take).
+    convoy_taken_in_stalemate_by_submarines: bool
     # May naval units enter an enemy's convoy centre in noncombat move?  False (Europe, Non-combat
     # Movement: "may not be moved into enemy-controlled ... Convoy centers"); True (Pacific, Phase 5:
     # "Moving through in noncombat does not remove enemy markers").

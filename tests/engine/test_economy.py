@@ -18,10 +18,10 @@ BOARD = Board(
 )
 # income() asks the ruleset for the board and the sides (convoy routes); two powers, A and B, at war
 RULESET = SimpleNamespace(board=BOARD, side_of=lambda p: {"A": "Allies", "B": "Axis"}[p])
-EUROPE = EconomyRules(convoy_income_to_captor=False, convoy_captured_in_passing=True, tribute_paid_by_enemies=True,
+EUROPE = EconomyRules(convoy_income_to_captor=False, convoy_captured_in_passing=True, convoy_taken_in_stalemate_by_submarines=False, tribute_paid_by_enemies=True,
                       convoy_open_in_noncombat=False, countries_without_income=frozenset(), subs_take_convoy_in_place=False,
                       convoy_disruption=None)
-PLAIN = EconomyRules(convoy_income_to_captor=True, convoy_captured_in_passing=False, tribute_paid_by_enemies=False,
+PLAIN = EconomyRules(convoy_income_to_captor=True, convoy_captured_in_passing=False, convoy_taken_in_stalemate_by_submarines=False, tribute_paid_by_enemies=False,
                      convoy_open_in_noncombat=True, countries_without_income=frozenset(), subs_take_convoy_in_place=False,
                      convoy_disruption=None)
 

@@ -116,7 +116,7 @@ RULES = Rules(
         repair_cost_per_point=1,
     ),
     # No convoy centres and no tribute spaces on this board.
-    economy=EconomyRules(convoy_income_to_captor=False, convoy_captured_in_passing=False, tribute_paid_by_enemies=False,
+    economy=EconomyRules(convoy_income_to_captor=False, convoy_captured_in_passing=False, convoy_taken_in_stalemate_by_submarines=False, tribute_paid_by_enemies=False,
                          convoy_open_in_noncombat=True, subs_take_convoy_in_place=False,
                          countries_without_income=frozenset(), convoy_disruption=None),
     victory=VictoryCheck(

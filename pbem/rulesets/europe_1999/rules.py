@@ -149,6 +149,10 @@ RULES = Rules(
         # Attacking unoccupied convoy centers: ships "with an attack value may enter or pass through
         # Convoy centers to take control of them"; an occupied one needs a battle won with a warship left.
         convoy_captured_in_passing=True,
+        # Attacking occupied Convoy centers: "If all defending units are sunk and/or submerged, and the
+        # attacker has at least one war ship remaining": a submarine left beside defending aircraft it
+        # cannot hit (Naval Combat E) takes nothing, unlike Pacific's.
+        convoy_taken_in_stalemate_by_submarines=False,
         # Non-combat Movement: naval units "*may not* be moved into enemy-occupied sea zones or
         # enemy-controlled Convoy centers".
         convoy_open_in_noncombat=False,

@@ -127,7 +127,7 @@ RULES = Rules(
         never_repair=frozenset({"China"}),
     ),
     # No convoy centres of Europe's kind, no tribute.
-    economy=EconomyRules(convoy_income_to_captor=False, convoy_captured_in_passing=False, convoy_open_in_noncombat=True,
+    economy=EconomyRules(convoy_income_to_captor=False, convoy_captured_in_passing=False, convoy_taken_in_stalemate_by_submarines=False, convoy_open_in_noncombat=True,
                          subs_take_convoy_in_place=False, tribute_paid_by_enemies=False,
                          countries_without_income=frozenset(),
                          # Convoy Disruption (E24): a convoy zone beside a territory you control with an

@@ -137,6 +137,10 @@ RULES = Rules(
         # Phase 5: "If, during combat movement, you move a naval unit (except a transport) through or
         # into an empty sea zone containing a convoy route or convoy center, you take control of it."
         convoy_captured_in_passing=True,
+        # Phase 5, Following a Battle: "If all remaining units cannot attack each other, the attacker
+        # may take control of the convoy route or center if he has submarines present that have not
+        # submerged. If his only remaining units are aircraft, then control ... does not change."
+        convoy_taken_in_stalemate_by_submarines=True,
         # Phase 5: "Moving through in noncombat does not remove enemy markers" - nor is it barred.
         convoy_open_in_noncombat=True,
         # Phase 5, Note: "Submarines that begin a turn in an empty sea zone containing an enemy convoy
