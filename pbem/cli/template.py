@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from pbem.cli.game_commands import _open, game_option, user_errors
-from pbem.engine.words import units_text
+from pbem.engine.words import article, units_text
 from pbem.game.game import possessive
 
 
@@ -254,7 +254,13 @@ def _system_orders(game, state, power: str) -> list[str]:  # type: ignore[no-unt
     if len(earning) > 1 and any(game.ruleset.board.spaces[n].convoy and c in earning for n, c in state.control.items()):
         out += ["# Your convoy centres' income is divided among your countries as you say (default: as their markers lie):",
                 f"#   convoy_income: {{{earning[-1]}: 6}}"]
-    if "rockets" in set(state.developments.get(power, ())):
+    tech = rules.technology
+    if tech is not None and tech.rockets is not None and tech.rockets in set(state.developments.get(power, ())):
+        reach = ", ".join(f"{article(name)} {spaces} spaces ({dice} {'die' if dice == 1 else 'dice, the best'})"
+                          for name, spaces, dice in tech.rocket_launchers)
+        out += [f"# Rocket strikes: each operational launcher fires one a turn at an enemy facility, never over a neutral: {reach}.",
+                "#   rockets: [{from: TERRITORY WITH AN AIR BASE, target: ENEMY TERRITORY, facility: naval base}]"]
+    elif "rockets" in set(state.developments.get(power, ())):
         out += ["# Rocket strikes: an antiaircraft gun hits an enemy industrial complex within 3 spaces.",
                 "#   rockets: [{from: TERRITORY WITH AA GUN, target: ENEMY COMPLEX}]"]
     if rules.production.existing_air_onto_new_carriers:

@@ -862,12 +862,12 @@ class Mover:
 
             path = self.find_path("sea", move.frm, move.to, budget, sea_ok)
         else:
-            path = self.find_path("air", move.frm, move.to, budget, lambda s: not self._neutral_below(s), flying=True)
+            path = self.find_path("air", move.frm, move.to, budget, lambda s: not self.neutral_below(s), flying=True)
         if path is None:
             return self._no_path(move, domain, budget)
         return self._check_given_path(move, domain, units, path)
 
-    def _neutral_below(self, space: str) -> bool:
+    def neutral_below(self, space: str) -> bool:
         """A neutral territory air units may not fly over (Politics.neutrals.no_overflight)."""
         w = self.w
         neutrals = w.rules.politics.neutrals if w.rules.politics is not None else None
@@ -902,8 +902,8 @@ class Mover:
                             "the shortest way: " + " - ".join((move.frm, *unrestricted)), "move.too-far")
         if domain == "land":
             return _problem(move, f"the way from {move.frm} to {move.to} passes through hostile territory", R_LAND, "land units stop on entering a hostile territory; only tanks blitz through one empty one", "move.through-hostile")
-        if domain == "air":  # only neutral territories bar a flight within range (_neutral_below)
-            below = sorted(s for s in unrestricted[:-1] if self._neutral_below(s))
+        if domain == "air":  # only neutral territories bar a flight within range (neutral_below)
+            below = sorted(s for s in unrestricted[:-1] if self.neutral_below(s))
             return _problem(move, f"every way from {move.frm} to {move.to} within {budget} spaces flies over a neutral territory"
                             + (f" ({', '.join(below)})" if below else ""), "Neutral territories: no flight over them",
                             "fly around the neutrals, or land nearer", "move.neutral-overflight")
@@ -939,7 +939,7 @@ class Mover:
                 return _problem(move, f"{prev} and {space} are not adjacent", "Movement: spaces must be adjacent", "give the spaces in order with via:", "move.not-adjacent", key="via" if move.via else "to")
             if not self._passable(space):
                 return self._impassable(move, space, key="via" if move.via else "to")
-            if domain == "air" and not last and self._neutral_below(space):
+            if domain == "air" and not last and self.neutral_below(space):
                 return _problem(move, f"air units may not fly over the neutral {space}", "Neutral territories: no flight over them",
                                 "fly around it", "move.neutral-overflight", key="via" if move.via else "to")
             if domain == "sea" and w.strait_closed(prev, space):

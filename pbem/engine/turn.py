@@ -1041,8 +1041,12 @@ class Turn:
                 problem = f"a facility launches one rocket a turn; {possessive(frm)} has fired"
             elif not struck:
                 problem = f"{target} holds no enemy {facility or 'production facility'}"
-            elif self.mover.air_distance(frm, lambda s: s == target, launchers[here[0].type][0]) is None:
-                problem = f"{target} is more than {launchers[here[0].type][0]} spaces from {frm}, or the way crosses a neutral"
+            elif self.mover.find_path("air", frm, target, launchers[here[0].type][0], lambda s: not self.mover.neutral_below(s)) is None:
+                reach = launchers[here[0].type][0]
+                problem = (f"every way from {frm} to {target} within {reach} spaces crosses a neutral territory: "
+                           "no rocket may be launched over one"
+                           if self.mover.find_path("air", frm, target, reach, lambda s: True) is not None
+                           else f"{target} is more than {reach} spaces from {frm}")
             if problem:
                 self.problems.append(Problem("illegal", problem, rule=rule, hint="remove this strike from rockets:", path=path, code="rocket.illegal"))
                 continue

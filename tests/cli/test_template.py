@@ -552,3 +552,19 @@ def test_ams_airborne_example_reaches_three_spaces_from_an_air_base(tmp_path: Pa
     g.state = lambda ref=None: replace(state, control=control)  # type: ignore[method-assign]
     line = re.search(r"#   - \{units: \"2 infantry\", from: Western Germany, to: ([^,]+), mission: airborne\}", orders_template(g))
     assert line and line.group(1) not in ring and line.group(1) != "ENEMY TERRITORY", line
+
+
+def test_ams_rockets_are_told_as_air_bases_fire_them(tmp_path: Path) -> None:
+    """AMS Tech Chart 1, 2. Rockets: "Each operational airbase may launch one rocket at an enemy
+    facility up to 4 spaces away ... airstrip ... up to 3 spaces and roll one die. No rockets may be
+    launched over neutral territory" - not the box's antiaircraft guns at complexes."""
+    from dataclasses import replace
+
+    from pbem.cli.template import orders_template
+
+    g = Game(new(tmp_path, "global-1940-ams"))
+    state = g.state()
+    g.state = lambda ref=None: replace(state, developments={**state.developments, "Germany": ("rockets",)})  # type: ignore[method-assign]
+    text = orders_template(g)
+    line = next(l for l in text.splitlines() if l.startswith("# Rocket strikes"))
+    assert "never over a neutral" in line and "an air base 4 spaces (2 dice, the best), an air strip 3 spaces (1 die)" in line and "AA GUN" not in text, line
