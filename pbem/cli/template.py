@@ -126,10 +126,10 @@ def _upgrade_example(game, state, power: str) -> list[str]:  # type: ignore[no-u
     if not upgrades:
         return []
 
+    from pbem.engine.turn import upgrade_restriction
+
     def meets(space: str, upgrade) -> bool:  # type: ignore[no-untyped-def]
-        higher, sp = ruleset.units[upgrade.upgrade_to], ruleset.board.spaces[space]
-        return ((not higher.original_territory_only or sp.original_owner in ruleset.countries_of(power))
-                and sp.ipc >= (higher.min_territory_ipc or 0))
+        return upgrade_restriction(ruleset, game.rules, power, space, upgrade) is None
     owned = False
     for space, by_owner in sorted(state.units.items()):
         own = sorted(t for t in by_owner.get(power, {}) if t in upgrades)

@@ -32,6 +32,22 @@ R_MOBILIZE = "Mobilize New Units"
 R_ORDER = "Order of Play"
 
 
+def upgrade_restriction(ruleset: Any, rules: Any, power: str, space: str, upgrade: Any) -> str | None:
+    """Why `space` may not hold the facility `upgrade` raises to (AMS: an upgrade "Must still meet
+    build restrictions for the higher level facility": original territory, value, no island), or None."""
+    higher = ruleset.units[upgrade.upgrade_to]
+    sp = ruleset.board.spaces[space]
+    least = higher.min_territory_ipc if higher.min_territory_ipc is not None else 0
+    if higher.original_territory_only and sp.original_owner not in ruleset.countries_of(power):
+        return f"it is built only in {possessive(power)} original territory"
+    if sp.ipc < least:
+        return f"it needs a territory worth {least} or more; {space} is worth {sp.ipc}"
+    on_islands = rules.production.new_complexes_on_islands if higher.on_islands is None else higher.on_islands
+    if higher.has("factory") and sp.island and not on_islands:
+        return "it is not built on an island"
+    return None
+
+
 @dataclass
 class TurnLog:
     """What happened, in the order it happened: the raw material of the turn report."""
@@ -1822,12 +1838,9 @@ class Turn:
                 if len(old) < n:
                     return [Problem("illegal", f"a {name} goes where a {profile.upgrade_from} stands; {space} has {len(old) or 'none'}",
                                     rule=rule + ": upgrades", hint=f"buy a {profile.upgrade_from} there first, or place the {name} where one stands", path=path, code="place.upgrade-nothing")]
-                higher = self.ruleset.units[profile.upgrade_to]  # type: ignore[index]
-                sp = w.space(space)
-                least = higher.min_territory_ipc if higher.min_territory_ipc is not None else 0
-                if (higher.original_territory_only and sp.original_owner not in self.ruleset.countries_of(w.power)) or sp.ipc < least:
-                    return [Problem("illegal", f"{space} does not meet the build restrictions of a {higher.name}"
-                                    f" ({'an original territory, ' if higher.original_territory_only else ''}worth {least} or more)",
+                barred = upgrade_restriction(self.ruleset, self.rules, w.power, space, profile)
+                if barred:
+                    return [Problem("illegal", f"{space} does not meet the build restrictions of a {profile.upgrade_to}: {barred}",
                                     rule=rule + ": upgrades must meet the higher facility's build restrictions", hint="upgrade a facility in a territory that meets them", path=path, code="place.upgrade-restricted")]
                 continue
             if profile.needs_facility and not any(w.utype(u).domain == "structure" and not w.utype(u).needs_facility for u in here):
