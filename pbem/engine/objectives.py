@@ -84,6 +84,13 @@ class NationalObjective:
         return f"objective:{self.country}:{self.name}"
 
 
+def attacked(territory: str, power: str) -> str:
+    """The fact (GameState.pending["facts"]) that `power` attacked `territory` - fought a battle there
+    or took it in combat move; the engine records it when an objective's `unless` or `only_after`
+    names it (AMS Japan: "has not attacked French Indo-China")."""
+    return f"attacked: {territory} by {power}"
+
+
 def _holds(w: World, holder: Holder, country: str, who: str | None) -> bool:
     if who is None:
         return False

@@ -322,6 +322,7 @@ class Turn:
         self.turn_attacked_neutrals()
         if not no_combat:
             self.combat()
+            self.record_attacks()
             self.political_changes_after_combat()
         self.claim_tokens()
         self.note_carrier_reach()
@@ -600,6 +601,20 @@ class Turn:
                 w.declare_war(w.power, target)
                 self.log.notes.append(f"{w.power} is at war with {target}: its units moved into "
                                       + ", ".join(sorted(entered)) + " (a declaration of war by moving in)")
+
+    def record_attacks(self) -> None:
+        """The attacks some objective is ended or opened by (objectives.attacked): a territory the
+        mover fought for or took this combat, a fact of the game for good."""
+        from pbem.engine.objectives import attacked
+
+        w = self.w
+        watched = {f for o in self.rules.objectives for f in (*o.unless, *o.only_after) if f.startswith("attacked: ")}
+        if not watched:
+            return
+        hit = {attacked(s, w.power) for s in {*self.contested, *w.captured_this_turn} if w.space(s).is_land} & watched
+        facts = set(w.pending.get("facts", []) or [])  # type: ignore[call-overload]
+        if hit - facts:
+            w.pending["facts"] = sorted(facts | hit)
 
     def political_changes_after_combat(self) -> None:
         """Politics.after_combat: territories that change hands once the battles are fought."""

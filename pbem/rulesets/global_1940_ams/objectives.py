@@ -9,6 +9,7 @@ Calcutta = India, Sydney = New South Wales, Paris = France, Hong Kong = Kwangtun
 """
 
 from pbem.engine.objectives import NationalObjective as NO
+from pbem.engine.objectives import attacked
 from pbem.engine.tokens import VictoryObjective as VO
 from pbem.engine.tokens import VictoryTokens
 from pbem.rulesets.global_1940.politics import UNPROVOKED
@@ -79,7 +80,8 @@ OBJECTIVES: tuple[NO, ...] = (
     # Japan
     NO("Japan", "peace with the US, French Indo-China spared, no unprovoked war on the UK and ANZAC", 10,
        _J + "n/a, Not at war with US, has not attacked French Indo-China, and has not made an unprovoked DOW against UK/ANZAC",
-       not_at_war_with=("United States",), not_held=("French Indo China",), not_held_by="country", unless=(UNPROVOKED,)),
+       not_at_war_with=("United States",), not_held=("French Indo China",), not_held_by="country",
+       unless=(UNPROVOKED, attacked("French Indo China", "Japan"))),
     NO("Japan", "the Dutch East Indies", 5, _J + "UK, Axis control Sumatra, Java, Borneo, and Celebes",
        at_war_with=("United Kingdom",), controls=("Sumatra", "Java", "Borneo", "Celebes"), holder="side"),
     NO("Japan", "India", 5, _J + "UK, Control India", at_war_with=("United Kingdom",), controls=("India",)),
