@@ -27,14 +27,15 @@ def test_the_folder_extends_the_box_for_its_map() -> None:
 def test_the_guides_set_up() -> None:
     """DIGEST §3.2, the guide's INITIAL SET-UP: Ω3.0 "moving Japanese destroyer from SZ33 to SZ6"; the
     facility tiers ("Novgorod: ... 1 Airstrip, 1 Naval Base, Major Factory"; "West India: 1 Infantry, 1
-    Military Base"); "French Indo China: 1 Infantry each" (France); no US ships in SZ 101."""
+    Military Base"); "French Indo China: 1 Infantry each" (France); "Sea Zone 101: 1 Cruiser, 1 Transport", the guide's
+    last line, which the DIGEST's transcription leaves out (the guide wins)."""
     units = AMS.setup.units
     assert units["SZ 6"]["Japan"]["destroyer"] == 3 and "destroyer" not in units["SZ 33"]["Japan"]
     assert dict(units["Novgorod"]["Soviet Union"]) == {"air strip": 1, "antiaircraft artillery": 2, "artillery": 1, "fighter": 1,
                                                        "infantry": 6, "major factory": 1, "naval base": 1}
     assert dict(units["West India"]["United Kingdom"]) == {"infantry": 1, "military base": 1}
     assert dict(units["French Indo China"]["France"]) == {"infantry": 1}
-    assert "SZ 101" not in units
+    assert dict(units["SZ 101"]["United States"]) == {"cruiser": 1, "transport": 1}
     assert dict(AMS.setup.treasury) == dict(load_ruleset("global-1940").setup.treasury)
 
 
