@@ -171,14 +171,30 @@ POLITICS = Politics(at_war=AT_WAR, may_declare_war=may_declare_war, on_declare=o
 # Political rules, what powers not at war may not do (DIGEST §1.2, P14, P37, the UK's and ANZAC's):
 CHINA = ("Anhwe", "Chahar", "Hopei", "Hunan", "Jehol", "Kansu", "Kiangsi", "Kiangsu", "Kwangsi", "Kweichow", "Manchuria",
          "Shantung", "Shensi", "Sikang", "Suiyuyan", "Szechwan", "Tsinghai", "Yunnan")
-# Japan "may not end sea moves within 2 sea zones of the US mainland" while at peace with the United
-# States: TripleA's list of them (rulesAttachment Japanese, movementRestrictionTerritories).
-NEAR_THE_US = tuple(f"SZ {n}" for n in (1, 2, 3, 8, 9, 10, 11, 12))
+# Japan "may not end the movement of its sea units within 2 sea zones of the US's mainland territories"
+# while at peace with the United States (P37): the zones beside these territories and the zones beside
+# those.  With Alaska as mainland this gives TripleA's list on the Pacific board (rulesAttachment Japanese,
+# movementRestrictionTerritories: SZ 1, 2, 3, 8, 9, 10, 11, 12), which leaves out the Atlantic zones
+# within 2 of the Eastern and Central US (SZ 89, 101, 102, 106); the rule's words win.
+US_MAINLAND = ("Alaska", "Central United States", "Eastern United States", "Western United States")
+# The Europe board's sea zones are numbered from 64 (the Pacific board's 1 to 63).
+EUROPE_BOARD_FIRST_ZONE = 64
 # The United States at peace with Germany and Italy "may end the movement of its sea units on the Europe
 # board only in sea zones that are adjacent to US territories, except that US warships (not transports)
-# may also move into SZ102": TripleA's list of the Europe board's zones this closes (rulesAttachment
-# Americans; its Pacific zones 19, 20, 36 belong to the rule below).
-EUROPE_CLOSED_TO_THE_US = tuple(f"SZ {n}" for n in (65, 66, 85, 86, 88, 90, 103, 106, 107, 116, 117, 120, 122))
+# may also move into SZ102" (P37).  TripleA closes a list of 13 zones instead (rulesAttachment Americans:
+# SZ 65, 66, 85, 86, 88, 90, 103, 106, 107, 116, 117, 120, 122), leaving SZ 91 off Gibraltar, or SZ 102 for
+# a transport, open; the rule's words win.
+US_WARSHIPS_ALSO_IN = "SZ 102"
+
+
+def _zone_number(space: str) -> int | None:
+    return int(space[3:]) if space.startswith("SZ ") and space[3:].isdigit() else None
+
+
+def near_the_us(board: Any) -> frozenset[str]:
+    """The sea zones within 2 of the US mainland (US_MAINLAND)."""
+    near = {n for t in US_MAINLAND for n in board.neighbours(t) if board.spaces[n].is_sea}
+    return frozenset(near | {n for z in near for n in board.neighbours(z) if board.spaces[n].is_sea})
 
 
 # "USSR: Starts as neutral power. P35. Neutral restrictions apply separately on each board. P36." The
@@ -218,11 +234,17 @@ def move_restriction(options: Mapping[str, Any], power: str, *, units: list[Any]
         if not _at_war(world, power, "Japan") and any(
                 world.control.get(t) == "Japan" for t in world.board.neighbours(end) if world.space(t).is_land):
             return "the United States is not at war with Japan: its ships may not end a move beside a Japanese territory"
-        if not (_at_war(world, power, "Germany") or _at_war(world, power, "Italy")) and end in EUROPE_CLOSED_TO_THE_US:
+        number = _zone_number(end)
+        if (not (_at_war(world, power, "Germany") or _at_war(world, power, "Italy")) and number is not None
+                and number >= EUROPE_BOARD_FIRST_ZONE
+                and not any(world.control.get(t) == power for t in world.board.neighbours(end) if world.space(t).is_land)
+                and not (end == US_WARSHIPS_ALSO_IN and not any(u.has("transport") for u in units))):
+            why = (f"a transport may not end its move in {end}, open to warships only" if end == US_WARSHIPS_ALSO_IN
+                   else f"{end} is beside none")
             return (f"the United States is not at war with Germany or Italy: its ships end moves on the Europe board only "
-                    f"beside a US territory (or, warships, in SZ 102); {end} is not one")
+                    f"beside a US territory (or, warships, in {US_WARSHIPS_ALSO_IN}); {why}")
     if power == "Japan" and domain == "sea" and world.is_sea(end) and not _at_war(world, power, "United States") \
-            and end in NEAR_THE_US:
+            and end in near_the_us(world.board):
         return f"Japan is not at war with the United States: its ships may not end a move within 2 sea zones of the US mainland ({end})"
     soviet = _soviet_board_neutrality(power, path, world)
     if soviet is not None:

@@ -43,14 +43,26 @@ def test_every_space_the_rules_name_is_on_the_map() -> None:
     never count."""
     from pbem.io.rulesets import load_ruleset
     from pbem.rulesets.global_1940.objectives import OBJECTIVES
-    from pbem.rulesets.global_1940.politics import CHINA, EUROPE_CLOSED_TO_THE_US, MONGOLIA, NEAR_THE_US, NORTH_AMERICA, SOVIET_BESIDE_MONGOLIA
+    from pbem.rulesets.global_1940.politics import CHINA, MONGOLIA, NORTH_AMERICA, SOVIET_BESIDE_MONGOLIA, US_MAINLAND, US_WARSHIPS_ALSO_IN
     from pbem.rulesets.global_1940.special import BURMA_ROAD, CHINA_AREA
 
     spaces = load_ruleset("global-1940").board.spaces
-    named = {*NORTH_AMERICA, *CHINA, *MONGOLIA, *SOVIET_BESIDE_MONGOLIA, *NEAR_THE_US, *EUROPE_CLOSED_TO_THE_US, *BURMA_ROAD, *CHINA_AREA}
+    named = {*NORTH_AMERICA, *CHINA, *MONGOLIA, *SOVIET_BESIDE_MONGOLIA, *US_MAINLAND, US_WARSHIPS_ALSO_IN, *BURMA_ROAD, *CHINA_AREA}
     for o in OBJECTIVES:
         named |= {*o.controls, *o.not_held, *o.no_enemy_ships_in, *o.land_unit_in}
     assert sorted(n for n in named if n not in spaces) == []
+
+
+def test_japan_at_peace_keeps_two_zones_from_the_us_mainland_on_both_boards() -> None:
+    """P37: Japan "may not end the movement of its sea units within 2 sea zones of the US's mainland
+    territories".  TripleA lists SZ 1, 2, 3, 8, 9, 10, 11 and 12 only (the Pacific board); the rule
+    counts the Atlantic coast too, and the rule wins."""
+    from pbem.io.rulesets import load_ruleset
+    from pbem.rulesets.global_1940.politics import near_the_us
+
+    near = near_the_us(load_ruleset("global-1940").board)
+    assert {f"SZ {n}" for n in (1, 2, 3, 8, 9, 10, 11, 12)} < near
+    assert near - {f"SZ {n}" for n in (1, 2, 3, 8, 9, 10, 11, 12)} == {"SZ 89", "SZ 101", "SZ 102", "SZ 106"}
 
 
 def test_kamikaze_zones_are_the_six_of_the_xml_trigger() -> None:
