@@ -412,7 +412,13 @@ class World:
             return True
         if subs and canal.name in self.rules.movement.canals_open_to_submarines:
             return True
-        return all(self.is_friendly_territory(t, at_start=True, of=of) for t in canal.controlled_by)
+        if not all(self.is_friendly_territory(t, at_start=True, of=of) for t in canal.controlled_by):
+            return False
+        # 1940 (E9): "You cannot move ships through a canal controlled by a neutral power" - a power at
+        # war with none (the United States at the start), ally or not; its own ships pass
+        mover = self.ruleset.power_name(of or self.power)
+        holders = {self.ruleset.power_name(self.control_at_start[t]) for t in canal.controlled_by}
+        return self.wars is None or all(h == mover or any(h in pair for pair in self.wars) for h in holders)
 
     def strait_closed(self, a: str, b: str) -> bool:
         """A closed strait (a game option) bars sea units from entering or leaving its zones."""
