@@ -515,8 +515,9 @@ class RuleHooks:
     unit_cost: Callable[..., int] | None = None
     # shared_unit(options, power, owner, profile, space=Space, controller=) -> bool: a unit of the friendly
     #   `owner` standing in `space` that `power` may move in its noncombat move (orders `owner:`), at
-    #   most once a round (the engine keeps [round, space moved to] in GameState.pending["shared_moves"]
-    #   and moves nothing out of those spaces again that round); e.g. Europe's Middle East AA guns.
+    #   most once a round (the engine keeps [round, space moved to, owner, unit, count] in
+    #   GameState.pending["shared_moves"] and moves no more units out of a space that round than stood
+    #   there before those arrived); e.g. Europe's Middle East AA guns.
     shared_unit: Callable[..., bool] | None = None
     # starting_treasury(options, power, printed) -> IPCs: a power's starting income where a game
     #   option changes the printed one (None: always the printed; e.g. Europe's Soviet 24 or 25).

@@ -538,14 +538,19 @@ class Turn:
         w = self.w
         key = "shared_moves"
         moved = [m for m in (w.pending.get(key) or []) if m[0] == self.state.round]  # type: ignore[union-attr]
-        if any(m[1] == move.frm for m in moved):
-            return [Problem("illegal", f"a unit of {move.owner} already moved into {move.frm} this round: it moves only once a round",
-                            rule="Antiaircraft Gun: an AA gun in the Middle East may be moved by any of the Allies, once per round",
-                            hint="leave it for the next round", path=(*move.yaml_path, "from"), code="move.shared-once")]
+        owner = move.owner or w.power
+        for utype, n in sorted(move.units.items()):
+            # units are not told apart on the board: those that arrived this round are the last to move
+            arrived = [m for m in moved if m[1] == move.frm and (len(m) < 5 or (m[2] == owner and m[3] == utype))]
+            came = sum(m[4] if len(m) >= 5 else 10**6 for m in arrived)  # an entry of an older pbem: the space
+            if came and n > len(w.owned(owner, move.frm, [utype])) - came:
+                return [Problem("illegal", f"{count_of(min(came, n), utype)} of {owner} already moved into {move.frm} this round: "
+                                "a unit moves only once a round", rule="Antiaircraft Gun: an AA gun in the Middle East may be moved by any of the Allies, once per round",
+                                hint="move only those that stood there before, or leave it for the next round", path=(*move.yaml_path, "from"), code="move.shared-once")]
         with w.acting_for(move.owner):
             found = self.mover.apply(move)
         if not found:
-            w.pending[key] = [*moved, [self.state.round, move.to]]
+            w.pending[key] = [*moved, *([self.state.round, move.to, owner, t, n] for t, n in sorted(move.units.items()))]
         return found
 
     def moves(self, moves: tuple[Move, ...]) -> list[tuple[Move, list[Problem]]]:
