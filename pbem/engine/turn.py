@@ -693,8 +693,16 @@ class Turn:
 
     def check_combat_moves(self, done: list[tuple[Move, list[Problem]]]) -> None:
         w = self.w
+        raided = {m.to for m, found in done if not found and m.mission == "strategic_bombing"}
         for move, found in done:
             if found:
+                continue
+            if move.mission == "escort" and move.to not in raided:
+                # "fighter planes may escort bombers as protection" (Europe, Pacific, 1942's option):
+                # an escort goes with a raid, or it is no mission at all
+                self.problems.append(Problem("illegal", f"no bombing raid on {move.to} in this combat move for these fighters to escort",
+                                             rule="Strategic Bombing Raids: fighters escort the bombers of a raid", path=(*move.yaml_path, "mission"),
+                                             hint=f"send bombers to {move.to} with mission: strategic_bombing, or attack it without mission: escort", code="raid.no-bombers"))
                 continue
             if not self._ends_in_combat(move):
                 self.problems.append(Problem("illegal", f"moving to {move.to} starts no combat", rule=R_END_IN_COMBAT, hint="move there in noncombat_move, or attack an enemy-held space", path=(*move.yaml_path, "to"), code="move.not-combat"))
