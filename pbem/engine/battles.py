@@ -353,6 +353,20 @@ def _warn_idle_directive(turn: Turn, directive: BattleDirective, battle: cm.Batt
              "General Combat, Step 3: the attacker chooses its casualties")
 
 
+def aa_modifiers(turn: Turn, space: str, defenders: frozenset[str], flying: Mapping[str, int]) -> tuple[int | None, frozenset[str]]:
+    """The ruleset's modifiers of antiaircraft fire over `space` (Rules.hooks.battle_modifiers: Revised's
+    Radar, Superfortresses), the same whether the gun fires in a battle, at raiders or at aircraft
+    flying over: the hit number (None: the rules') and the units no gun may fire at."""
+    w = turn.w
+    hook = w.rules.hooks.battle_modifiers
+    if hook is None:
+        return None, frozenset()
+    mods = hook(turn.options, w.ruleset.units, kind="land", attacker=w.power, defenders=defenders,
+                attacking_units=dict(flying), original_owner=w.space(space).original_owner, controller=w.control.get(space),
+                island=w.space(space).island, super_submarines=frozenset(), attacking_subs_moved_in=0, round=turn.state.round, seaborne=False)
+    return mods.aa_hit, frozenset(mods.aa_immune)
+
+
 def resolve_battles(turn: Turn, plan: BattlePlan) -> None:
     w = turn.w
     turn.contested = {*plan.sea, *plan.land}  # every space with a battle this turn, fought or still to fight
@@ -560,6 +574,21 @@ def _bombarding_ships(w: World, zones: list[str], seaborne: int) -> list[Unit]:
     return ships
 
 
+def _development_giving_bombardment(turn: Turn, utype: str) -> str | None:
+    """The Weapons Development that lets `utype` bombard (Revised: Combined Bombardment, destroyers),
+    where the rule system has that phase; for the refusal's reason."""
+    w = turn.w
+    if w.rules.technology is not None or not any(p.id == "develop_weapons" for p in w.ruleset.phases):
+        return None
+    from pbem.engine.research import DEVELOPMENTS, NAMES, unit_profiles
+
+    for development in DEVELOPMENTS:
+        profile = unit_profiles(w.ruleset.units, frozenset({development})).get(utype)
+        if profile is not None and profile.bombard > 0 and profile.has("bombard"):
+            return NAMES[development]
+    return None
+
+
 def _chosen_bombardment(turn: Turn, directive: BattleDirective, eligible: list[Unit], seaborne: int, space: str,
                         zones: list[str]) -> list[Unit]:
     """The ships the directive names to bombard (Amphibious Assaults: the attacker chooses), each
@@ -573,7 +602,11 @@ def _chosen_bombardment(turn: Turn, directive: BattleDirective, eligible: list[U
         pool = [u for u in eligible if u.type == utype]
         if len(pool) < n:
             others = [u for z in zones for u in w.units_at(z) if u.owner == w.power and u.type == utype]
-            why = ("they fought in a sea battle this turn" if len(others) > len(pool)
+            # a destroyer of Revised bombards only with Combined Bombardment: its profile says so
+            never = [u for u in others if not (w.utype(u).bombard > 0 and w.utype(u).has("bombard"))]
+            development = _development_giving_bombardment(turn, utype) if never else None
+            why = (f"a {utype} of {w.power} does not bombard" + (f" without {development}" if development else "") if never
+                   else "they fought in a sea battle this turn" if len(others) > len(pool)
                    else f"{'only ' + count_of(len(pool), utype) + ' of yours' if pool else 'none of yours'} "
                         f"{'is' if len(pool) == 1 else 'are'} in a zone its units offload from, without sea combat there")
             if not turn.validating:  # validated: the dice or a defender's standing orders (kamikaze) changed what may bombard
@@ -1164,18 +1197,12 @@ def _raid_one(turn: Turn, space: str, raiders: list[Unit], target: str | None, b
     from pbem.engine.research import raid_damage_dice
 
     aa_hit, aa_immune = None, False
-    if w.rules.hooks.battle_modifiers is not None and victim:
-        # The ruleset's modifiers of antiaircraft fire (e.g. Revised's Radar, Superfortresses) apply
-        # to the gun firing at raiders as they do in a battle over the same territory.
+    if victim:
         counts: dict[str, int] = {}
         for u in raiders:
             counts[u.type] = counts.get(u.type, 0) + 1
-        mods = w.rules.hooks.battle_modifiers(
-            turn.options, w.ruleset.units, kind="land", attacker=w.power, defenders=frozenset({victim}),
-            attacking_units=counts, original_owner=w.space(space).original_owner, controller=victim,
-            island=w.space(space).island, super_submarines=frozenset(), attacking_subs_moved_in=0, round=turn.state.round, seaborne=False)
-        aa_hit = mods.aa_hit
-        aa_immune = any(w.utype(b).name in mods.aa_immune for b in bombers) and bool(bombers)
+        aa_hit, immune = aa_modifiers(turn, space, frozenset({victim}), counts)
+        aa_immune = any(w.utype(b).name in immune for b in bombers) and bool(bombers)
     rules = turn.combat_rules
     based = 0
     if rules.sbr_air_base is not None and bonus is None:

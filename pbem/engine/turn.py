@@ -977,10 +977,24 @@ class Turn:
             return
         from pbem.engine.antiair import Flight, antiair_fire
 
-        hostile_aa = {t: self.combat_rules.aa_hit for t in w.board.spaces
-                      if w.space(t).is_land and w.is_hostile_territory(t) and any(w.utype(u).has("aa") for u in w.enemy_units_at(t))}
-        if not hostile_aa:
+        guns = {t: frozenset(u.owner for u in w.enemy_units_at(t) if w.utype(u).has("aa")) for t in w.board.spaces
+                if w.space(t).is_land and w.is_hostile_territory(t)}
+        guns = {t: owners for t, owners in guns.items() if owners}
+        if not guns:
             return
+        from pbem.engine.battles import aa_modifiers
+
+        flying: dict[str, int] = {}
+        for u in w.units.values():
+            if w.commands(u) and w.utype(u).domain == "air":
+                flying[u.type] = flying.get(u.type, 0) + 1
+        hostile_aa: dict[str, int] = {}
+        immune: frozenset[str] = frozenset()
+        for t, owners in sorted(guns.items()):
+            # the gun hits as it would in a battle there (Revised Radar), and spares whom it would spare
+            hit, spared = aa_modifiers(self, t, owners, flying)
+            hostile_aa[t] = hit or self.combat_rules.aa_hit
+            immune |= spared
         groups: dict[tuple[object, tuple[str, ...]], list[Unit]] = {}
         for u in sorted(w.units.values(), key=lambda u: u.id):
             if not w.commands(u) or w.utype(u).domain != "air":
@@ -1000,7 +1014,7 @@ class Turn:
             members[name] = units
             if leg == "combat" and w.is_hostile_territory(path[-1]):
                 battles[name] = frozenset({path[-1]})  # that gun fires in the battle itself
-        result = antiair_fire(tuple(flights), hostile_aa, self.dice, battles=battles)
+        result = antiair_fire(tuple(flights), hostile_aa, self.dice, battles=battles, immune=immune)
         for ev in result.events:
             aimed = ", ".join(count_of(len(d), u) for u, d in ev.dice)
             lost = ", ".join(count_of(n, u) for u, n in ev.lost.items() if n) or "nothing"
