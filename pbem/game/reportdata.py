@@ -195,11 +195,13 @@ def _battle(entry: Mapping[str, Any], mover: str, low_luck: bool) -> dict[str, A
     # step 6): they are not said to reach the land units' retreat space, where the report's
     # noncombat move would then seem to fly them a second time.
     aloft = f"; the air units ({units_phrase(air)}) retreat where they are and land in the noncombat move" if air else ""
+    # the round they left: an amphibious assault's overland units may go while the seaborne fight on
+    left = next((ev.round for ev in outcome.events if isinstance(ev, cm.Retreated)), max(outcome.rounds, 1))
     if ground and outcome.retreated_to:
-        retreat = {"round": max(outcome.rounds, 1), "to": outcome.retreated_to, "units": dict(sorted(ground.items())),
+        retreat = {"round": left, "to": outcome.retreated_to, "units": dict(sorted(ground.items())),
                    "reason": "the attacker's retreat directive" + aloft}
     elif air:
-        retreat = {"round": max(outcome.rounds, 1), "to": battle.space, "units": dict(sorted(air.items())),
+        retreat = {"round": left, "to": battle.space, "units": dict(sorted(air.items())),
                    "reason": "the attacker's retreat directive; air units retreat where they are and land in the noncombat move"}
     # each submerging where the battle's log has it: its round, and before or after that round's dice
     went: dict[tuple[int, bool, str, str, str], dict[str, int]] = {}
