@@ -204,7 +204,7 @@ class LossPlan:
         runs = list(self.runs)
         remaining = list(available)
         if self.keep_one:
-            runs = self._hold_back(runs, remaining)
+            runs = self._hold_back(runs, remaining, sig_of)
         damaged_now = [0] * len(self.categories)
         two_hit = self._two_hit
         taken: list[Taken] = []
@@ -266,8 +266,10 @@ class LossPlan:
             got = self._hall_memo[classes] = ([index[s] if s else -1 for s in sigs], unions, containing)
         return got
 
-    def _hold_back(self, runs: list[Run], remaining: Sequence[int]) -> list[Run]:
-        """Move one unit of the last land run with a combat value behind everything else."""
+    def _hold_back(self, runs: list[Run], remaining: Sequence[int], sig_of: Sequence[int]) -> list[Run]:
+        """Move one unit of the last land run with a combat value behind everything else.  A volley
+        that cannot hit it (antiaircraft fire) needs no holding back, and its casualties are not
+        said to be taken for it."""
         for pos in range(len(runs) - 1, -1, -1):
             run = runs[pos]
             c = self.categories[run.category]
@@ -277,6 +279,8 @@ class LossPlan:
                 and self.combat_value[run.category]
                 and remaining[run.category] > 0
             ):
+                if sig_of[run.category] < 0:
+                    return runs
                 later = [r for r in runs[pos + 1 :] if remaining[r.category] > 0]
                 if not later:
                     return runs
