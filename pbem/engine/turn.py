@@ -1964,6 +1964,12 @@ class Turn:
             sp = w.space(space)
             if sea or not w.is_friendly_territory(space, at_start=True) or w.controller(space, at_start=True) != w.power or space in w.captured_this_turn:
                 return [Problem("illegal", f"a new industrial complex goes in a territory {w.power} has controlled since the start of the turn; {space} is not one", rule=R_MOBILIZE + ": new industrial complexes", hint="place it in a territory you held when the turn began", path=path, code="place.complex-territory")]
+            holder = w.control_at_start.get(space)
+            if country is not None and holder != country:
+                # a power of several countries: the buyer's own territory (Pacific, Phase 7: "placed into
+                # any territory that was controlled by the US", not China's; it would place nothing there)
+                return [Problem("illegal", f"a complex {country} buys goes in a territory {country} has controlled since the start of the turn; {space} is {possessive(holder or space)}",
+                                rule=R_MOBILIZE + ": new industrial complexes", hint=f"place it in a territory of {possessive(country)}", path=path, code="place.complex-territory")]
             factory = next(p for p in profiles.values() if p.has("factory"))
             if factory.original_territory_only and sp.original_owner not in self.ruleset.countries_of(w.power):
                 return [Problem("illegal", f"a {factory.name} is built only in {possessive(w.power)} original territory; {space} is not one",
