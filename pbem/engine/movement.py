@@ -996,7 +996,7 @@ class Mover:
                 # the system allows it submarines end in hostile zones unless a destroyer is there.
                 beside = w.rules.movement.noncombat_sea_may_end_beside
                 blocking = [u for u in enemies if not (w.utype(u).tags & beside) and not u.submerged and u.id not in self.ignored]
-                if subs and not w.enemy_destroyer_at(dest):
+                if subs and (w.rules.movement.subs_end_noncombat_beside_destroyers or not w.enemy_destroyer_at(dest)):
                     blocking = []
                 if blocking:
                     return _problem(move, f"noncombat moves cannot end in {dest}: enemy {blocking[0].type} is there", R_NONCOMBAT, "attack it in combat_move instead", "move.noncombat-hostile")

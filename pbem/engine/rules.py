@@ -66,6 +66,11 @@ class MovementRules:
     # that makes the zone hostile); and may submarines end theirs in a hostile zone without destroyer?
     noncombat_sea_may_end_beside: frozenset[str]
     subs_end_noncombat_in_hostile_zones: bool
+    # ... and where an enemy destroyer is, which stops them?  True (1942, Noncombat Move: "a submarine
+    # must end its movement when it enters a sea zone containing one or more enemy destroyers" - it
+    # stops there); False (1940: "If a destroyer is present, then the sub must stop and combat will
+    # result" - a zone no noncombat move ends in).
+    subs_end_noncombat_beside_destroyers: bool
     destroyers_reveal_submerged_subs: bool  # a destroyer entering a zone with submerged enemy subs stops there
     blitz_blocked_by_domains: frozenset[str]  # enemy units of these domains stop a blitzing tank
     air_may_land_in_captured: bool  # may air units land in a territory captured this turn?

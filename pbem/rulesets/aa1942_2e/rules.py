@@ -22,6 +22,9 @@ RULES = Rules(
         # a lone enemy submarine" is in no passage of the rulebook, which ignores submarines here.)
         noncombat_sea_may_end_beside=frozenset({"transport", "submarine"}),
         subs_end_noncombat_in_hostile_zones=True,
+        # "a submarine must end its movement when it enters a sea zone containing one or more enemy
+        # destroyers" (Noncombat Move; Destroyers: "whether combat or noncombat"): it ends there.
+        subs_end_noncombat_beside_destroyers=True,
         # Submerged submarines leave the battle and do not stay on the board as such in 1942.
         destroyers_reveal_submerged_subs=False,
         # "A tank that encounters enemy units, including antiaircraft artillery units or an industrial

@@ -28,6 +28,7 @@ RULES = Rules(
         subs_ignore_hostile_zones=False,
         noncombat_sea_may_end_beside=frozenset(),
         subs_end_noncombat_in_hostile_zones=False,
+        subs_end_noncombat_beside_destroyers=False,
         # No rule reveals submerged submarines: they are gone for the turn (Submarines).
         destroyers_reveal_submerged_subs=False,
         # Combat Units, The Blitz: armor moves through an "empty, enemy-controlled territory"; any enemy

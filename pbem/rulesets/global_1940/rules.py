@@ -32,6 +32,9 @@ RULES = Rules(
         # Subs and transports "do not block" (unit table); TripleA "Subs Can End NonCombat Move With Enemies".
         noncombat_sea_may_end_beside=frozenset({"transport", "submarine"}),
         subs_end_noncombat_in_hostile_zones=True,
+        # E15/E31: "If a destroyer is present, then the sub must stop and combat will result" - no
+        # noncombat move ends there (1942's submarine stops and stays).
+        subs_end_noncombat_beside_destroyers=False,
         destroyers_reveal_submerged_subs=False,
         # "Blitzing is blocked by an enemy unit, an AAA unit, a production facility, an air base, a
         # naval base" (the facilities are capture_blocking structures).

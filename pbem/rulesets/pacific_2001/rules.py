@@ -35,6 +35,7 @@ RULES = Rules(
         subs_ignore_hostile_zones=False,
         noncombat_sea_may_end_beside=frozenset(),
         subs_end_noncombat_in_hostile_zones=False,
+        subs_end_noncombat_beside_destroyers=False,
         destroyers_reveal_submerged_subs=False,
         # Tanks: "An enemy-controlled territory with nothing but AA guns is still considered occupied,
         # and may not be blitzed through."

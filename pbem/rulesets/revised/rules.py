@@ -47,6 +47,7 @@ RULES = Rules(
         # "Submarines cannot end their noncombat move in hostile sea zones."
         noncombat_sea_may_end_beside=frozenset(),
         subs_end_noncombat_in_hostile_zones=False,
+        subs_end_noncombat_beside_destroyers=False,
         # Combat Move: sea units "may move through if those enemy units consist of only submerged
         # submarines. Destroyers immediately reveal submerged submarines, which ends the destroyers' movement."
         destroyers_reveal_submerged_subs=True,
