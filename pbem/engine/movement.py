@@ -26,7 +26,7 @@ R_CANAL = "Canals"
 R_NEUTRAL = "Neutral Territories: cannot be entered or flown over"
 R_TRANSPORT = "Transports: loading and offloading"
 R_AIR = "Air units: movement and landing"
-R_AAA = "Unit Profiles: antiaircraft artillery moves only in noncombat"
+R_AAA = "Unit Profiles: antiaircraft guns (artillery) move only in noncombat"
 R_END_IN_COMBAT = "Combat Move: every combat move must end in combat"
 
 
@@ -483,7 +483,8 @@ class Mover:
         if "structure" in domains:
             return self._move_structures(move, units)
         if phase == "combat" and not w.rules.movement.aa_moves_in_combat and any(w.utype(u).has("moves_noncombat_only") for u in units):
-            return [_problem(move, "antiaircraft artillery cannot move in combat move", R_AAA, "move it in noncombat_move", "move.aaa-combat", key="units")]
+            gun = next(u.type for u in units if w.utype(u).has("moves_noncombat_only"))
+            return [_problem(move, f"{plural(gun)} cannot move in combat move", R_AAA, "move it in noncombat_move", "move.aaa-combat", key="units")]
         frm_sea, to_sea = w.is_sea(move.frm), w.is_sea(move.to)
         land = [u for u in units if w.utype(u).domain == "land"]
         if land and not frm_sea and to_sea:

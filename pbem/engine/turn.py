@@ -1976,7 +1976,7 @@ class Turn:
                                 rule=R_MOBILIZE + ": new industrial complexes", hint=f"place it in a territory that was {possessive(w.power)} at the start of the game", path=path, code="place.complex-territory")]
             least = factory.min_territory_ipc if factory.min_territory_ipc is not None else self.rules.production.new_complex_min_ipc
             if sp.ipc < least:
-                return [Problem("illegal", f"{space} has an IPC value of {sp.ipc}; a {factory.name} needs at least {least}", rule=R_MOBILIZE + ": new industrial complexes", hint=f"place it in a territory worth {least} or more", path=path, code="place.complex-value")]
+                return [Problem("illegal", f"{space} has an IPC value of {sp.ipc}; {article(factory.name)} needs at least {least}", rule=R_MOBILIZE + ": new industrial complexes", hint=f"place it in a territory worth {least} or more", path=path, code="place.complex-value")]
             on_islands = self.rules.production.new_complexes_on_islands if factory.on_islands is None else factory.on_islands
             if sp.island and not on_islands:
                 return [Problem("illegal", f"{space} is an island: no {factory.name} is built on one", rule=R_MOBILIZE + ": new industrial complexes",
