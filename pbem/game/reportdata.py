@@ -348,6 +348,8 @@ def build_report(game: Game, before: GameState, result: TurnResult, dice_info: M
             **({"escorts": raid["escort_units"]} if raid.get("escort_units") else {}),
             "aa": aa,
             "shot_down": out.bombers_lost + out.dive_bombers_lost,
+            **({"air_battle": {"escorts_lost": out.escorts_lost, "interceptors_lost": out.interceptors_lost}}
+               if any(r["step"] in ("escort", "interceptor") for r in rolls) else {}),
             "damage_dice": [d for r in rolls if r["step"] == "damage" for d in r["dice"]],
             "damage_bonus": raid.get("damage_bonus", rules.sbr_damage_bonus),
             **({"facility": raid["facility"]} if raid.get("facility") else {}),

@@ -133,6 +133,11 @@ def raid_roll_text(roll: Mapping[str, Any], arrow: str = "->") -> str:
     return f"{who}: {count_of(roll['count'], 'die')} @{roll['hit_on']}{note}: {dice} {arrow} {count_of(roll['result'], 'hit')}"
 
 
+def air_battle_text(battle: Mapping[str, int]) -> str:
+    """What the air battle of a raid cost each side: "1 escort and 0 interceptors lost in the air battle"."""
+    return f"{count_of(battle['escorts_lost'], 'escort')} and {count_of(battle['interceptors_lost'], 'interceptor')} lost in the air battle"
+
+
 def roll_text(roll: Mapping[str, Any], arrow: str = "->") -> str:
     """A roll outside battles (research, rockets): "Germany, research dice for Jet Fighters: 3 6 -> no breakthrough"."""
     return f"{roll['power']}, {roll['what']}: {dice_text(roll['dice'])} {arrow} {roll['result']}"
@@ -319,6 +324,7 @@ def _filters() -> dict[str, Any]:
         "signed": signed,
         "dice": dice_text,
         "raid_roll": raid_roll_text,
+        "air_battle": air_battle_text,
         "low_luck": low_luck_text,
         "unused_hits": unused_hits_text,
         "roll": roll_text,
