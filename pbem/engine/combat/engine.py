@@ -230,7 +230,7 @@ class Engine:
         return self.a_cats if side == "attacker" else self.d_cats
 
     # ------------------------------------------------------------------ state helpers
-    def initial(self) -> State:
+    def initial(self, log: list[Event] | None = None) -> State:
         """Round 1 before any dice; ends at once when the defender has nothing that fights."""
         zero_a = (0,) * len(self.a_cats)
         zero_d = (0,) * len(self.d_cats)
@@ -239,6 +239,13 @@ class Engine:
             state = self._aa_alone(state)
             if not self._d_on(state.d) and not (self._d_aside and self._opening_volleys(state)):
                 return state._replace(over="attacker", no_combat=True)
+        elif (any(state.a) and self._d_on(state.d) and not self.battle.sacrifices
+              and all(c.profile.has("transport") for n, c in zip(state.d, self.d_cats) if n)
+              and self._transports_doomed("defender", state.d, state.a)):
+            # 1942, Transports: units "ending their combat movement in a sea zone containing only
+            # enemy transports automatically destroy those transports" - before any die, a
+            # submarine's surprise strike included
+            return self._conclude(self._defenceless(state, log), log)
         elif (any(state.a) and self._d_on(state.d) and not self.battle.sacrifices
               and self._winner(state, False) == "none"):
             # Condition A before any die: nothing on either side can ever hit the other (1942:

@@ -33,7 +33,7 @@ def fight(
     """Run the battle (General Combat steps 1-7, p. 16-18) with `dice` and report what happened."""
     engine = Engine(battle, attacker_orders, defender_orders)
     log: list[Event] = []
-    state = engine.initial()
+    state = engine.initial(log)
     while not state.over:
         if state.round > MAX_ROUNDS:
             raise RuntimeError(f"battle at {battle.space} did not end in {MAX_ROUNDS} rounds")
