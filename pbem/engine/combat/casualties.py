@@ -140,6 +140,12 @@ class LossPlan:
                     runs.append(Run(i, "damaged", reason))  # hit where the order ranks it, then sunk
                 runs.append(Run(i, "destroyed", reason))
         self.runs = tuple(runs + tail)
+        # units the order of loss ranks behind a transport: taken before it only by the rule, which
+        # is then their reason (a carrier lost while the cheaper transport is spared)
+        transport_at = [pos for pos, i in enumerate(order) if transports_last and self.categories[i].profile.has("transport")]
+        self._behind_transport = frozenset(i for pos, i in enumerate(order) if transport_at and pos > transport_at[0]
+                                           and not self.categories[i].profile.has("transport"))
+        self._transport_cats = tuple(i for i in order if transports_last and self.categories[i].profile.has("transport"))
         self._memo: dict[tuple[tuple[int, ...], tuple[tuple[FireClass, int], ...]], tuple[Taken, ...]] = {}
         self._hall_memo: dict[tuple[FireClass, ...], tuple[list[int], list[frozenset[FireClass]], list[list[int]]]] = {}
 
@@ -244,6 +250,9 @@ class LossPlan:
             reason = run.reason
             if was_forced and not run.transport and run.effect == "destroyed":
                 reason = RULE_MAX_HITS
+            elif (i in self._behind_transport and reason in ("default", "directive")
+                  and any(remaining[t] for t in self._transport_cats)):
+                reason = RULE_TRANSPORTS_LAST
             taken.append(Taken(i, run.effect, k, reason))
         return tuple(taken)
 

@@ -100,10 +100,12 @@ def test_defenceless_transports_and_mutually_unhittable_units():
 
 def test_transports_chosen_last_then_defenceless():
     """Step 4 (p. 17): 'hits can only be assigned to transports if there are no other eligible
-    units', even against the owner's order; a lone transport is then defenceless."""
+    units', even against the owner's order; a lone transport is then defenceless.  The destroyer is
+    lost by that rule, not by the owner's order, and its reason says so."""
     dice = Fixed({L(S, 1, "attacker"): [1], L(S, 1, "defender"): [6]})
     out = fight(sea({"cruiser": 1}, {"transport": 1, "destroyer": 1}), dice, Orders(), Orders(order_of_loss=("transport",)))
-    assert losses(out, "defender") == [("destroyer", "destroyed", "default"), ("transport", "destroyed", "defenceless transports")]
+    assert losses(out, "defender") == [("destroyer", "destroyed", "rule: transports chosen last"),
+                                       ("transport", "destroyed", "defenceless transports")]
     assert out.winner == "attacker" and out.rounds == 1
 
 
