@@ -669,8 +669,12 @@ def _battle(turn: Turn, space: str, kind: str, bombard_from: list[str] | None = 
                                      choices={p: so.choices for p, so in turn.standing.items()}):
             turn.give(grant, space)
     defenders = _defenders(w, space)
-    if kind == "land" and not [u for u in defenders if not w.utype(u).has("aa")]:
-        # No combat: the territory is unoccupied or holds only antiaircraft artillery (step 7).
+    if (kind == "land" and not [u for u in defenders if not w.utype(u).has("aa")]
+            and (not defenders or any(w.utype(u).domain == "land" for u in attackers))):
+        # No combat: the territory is unoccupied or holds only antiaircraft artillery (step 7).  Air
+        # units alone attacking such a territory are fired at, then the guns are destroyed (1942,
+        # AAA: "If a territory containing AAA units and no combat units is attacked, the AAA units
+        # are automatically destroyed"; "fire only at an air unit when that unit attacks"): a battle.
         directive = turn.orders.battles.get(space)
         if turn.validating and directive is not None and directive.bombard is not None:
             # the ships named must be able to bombard even so: at adjudication defenders may land

@@ -236,7 +236,7 @@ class Engine:
         zero_d = (0,) * len(self.d_cats)
         state = State(1, self.a_start, self.d_start, zero_a, zero_d, zero_a, zero_d, zero_a, "")
         if self.kind == "land":
-            state = self._aa_alone(state)
+            state = self._aa_alone_logged(state, log)
             if not self._d_on(state.d) and not (self._d_aside and self._opening_volleys(state)):
                 return state._replace(over="attacker", no_combat=True)
         elif (any(state.a) and self._d_on(state.d) and not self.battle.sacrifices
