@@ -650,10 +650,7 @@ class Mover:
         if blitzed:
             self.capture_by_blitz(blitzed)
         if self._taking is not None and path and path[-1] == self._taking:
-            taken = w.pending.setdefault("neutrals_taken", [])  # type: ignore[union-attr]
-            assert isinstance(taken, list)
-            if self._taking not in taken:
-                taken.append(self._taking)  # a friendly neutral, taken once every noncombat move is made
+            self._note_taken()
         if phase == "combat" and domain == "sea" and w.rules.economy.convoy_captured_in_passing:
             # Battle of the Atlantic: ships with a combat value take the empty enemy convoy centres
             # they enter or pass through; where enemy units are, a battle decides it.
@@ -1207,4 +1204,13 @@ class Mover:
             rider.order = move.yaml_path
             if move.phase == "combat":
                 rider.seaborne_from = move.frm
+        if self._taking == move.to:
+            self._note_taken()  # a landing takes a friendly neutral as a walk does (1940: Java, Sumatra)
         return []
+
+    def _note_taken(self) -> None:
+        """A friendly neutral entered (`_taking`): taken once every noncombat move is made."""
+        taken = self.w.pending.setdefault("neutrals_taken", [])  # type: ignore[union-attr]
+        assert isinstance(taken, list)
+        if self._taking not in taken:
+            taken.append(self._taking)

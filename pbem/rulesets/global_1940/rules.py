@@ -21,7 +21,8 @@ from pbem.engine.rules import (
 )
 from pbem.rulesets.global_1940.objectives import OBJECTIVES
 from pbem.rulesets.global_1940.politics import POLITICS, move_restriction
-from pbem.rulesets.global_1940.special import CHINA_AREA, base_move, china_area, china_placement, china_purchases, free_units
+from pbem.rulesets.global_1940.special import (CHINA_AREA, base_move, capture_country, china_area, china_placement,
+                                               china_purchases, free_units)
 
 RULES = Rules(
     movement=MovementRules(
@@ -158,5 +159,5 @@ RULES = Rules(
     scramble=Scramble(per_base=3, base_tag="air_base"),
     hooks=RuleHooks(movement_bonus=base_move, confined_to=china_area, purchase_limits=china_purchases,
                     placement_without_complex=china_placement, move_restriction=move_restriction,
-                    free_units=free_units),
+                    free_units=free_units, capture_country=capture_country),
 )
