@@ -194,15 +194,17 @@ def _battle(entry: Mapping[str, Any], mover: str, low_luck: bool) -> dict[str, A
     # Retreating air units stay where they fought and land in the noncombat move (General Combat,
     # step 6): they are not said to reach the land units' retreat space, where the report's
     # noncombat move would then seem to fly them a second time.
-    aloft = f"; the air units ({units_phrase(air)}) retreat where they are and land in the noncombat move" if air else ""
+    aloft = f"; the air units ({units_phrase(air)}) leave the battle and land in the noncombat move" if air else ""
     # the round they left: an amphibious assault's overland units may go while the seaborne fight on
     left = next((ev.round for ev in outcome.events if isinstance(ev, cm.Retreated)), max(outcome.rounds, 1))
     if ground and outcome.retreated_to:
         retreat = {"round": left, "to": outcome.retreated_to, "units": dict(sorted(ground.items())),
                    "reason": "the attacker's retreat directive" + aloft}
     elif air:
-        retreat = {"round": left, "to": battle.space, "units": dict(sorted(air.items())),
-                   "reason": "the attacker's retreat directive; air units retreat where they are and land in the noncombat move"}
+        # no space to name: the aircraft leave the battle and fly on in the noncombat move (1942: they
+        # retreat where they are; Europe, Pacific: to a friendly space within range, by that move)
+        retreat = {"round": left, "to": None, "units": dict(sorted(air.items())),
+                   "reason": "the attacker's retreat directive; the air units leave the battle and land in the noncombat move"}
     # each submerging where the battle's log has it: its round, and before or after that round's dice
     went: dict[tuple[int, bool, str, str, str], dict[str, int]] = {}
     for ev in outcome.events:
@@ -249,7 +251,12 @@ def _battle(entry: Mapping[str, Any], mover: str, low_luck: bool) -> dict[str, A
         # casualty list has them, yet the player must read that they are gone
         **({"lost_aboard": [{"power": o, "unit": u, "count": len(hosts), "aboard": h, "ships": len(set(hosts))}
                             for (o, u, h), hosts in sorted(entry["lost_aboard"].items())]} if entry.get("lost_aboard") else {}),
-        "survivors": {"attacker": _forces(outcome.attacker_survivors), "defender": _forces(outcome.defender_survivors)},
+        # a captured territory's antiaircraft guns change hands with it (or were destroyed): no
+        # defender survives in it
+        "survivors": {"attacker": _forces(outcome.attacker_survivors),
+                      "defender": _forces({o: {u: n for u, n in by.items() if not battle.units[u].has("aa")}
+                                           for o, by in outcome.defender_survivors.items()} if outcome.captured
+                                          else outcome.defender_survivors)},
         "capture": capture,
         "liberation": None,
         "defaults_used": defaults,
