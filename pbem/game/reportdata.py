@@ -37,6 +37,7 @@ REASON_TEXT = {
                                       "defender": "the order of loss in the standing orders, one land unit kept back to hold the territory"},
     "rule: as many hits as possible must be assigned": "as many hits as possible must be assigned (General Combat)",
     "rule: transports chosen last": "transports are chosen last (Transports)",
+    "rule: the units ranked ahead cannot be hit by these dice": "the units ranked ahead cannot be hit by these dice",
     "defenceless transports": "rule: defenceless transports are destroyed (General Combat, step 5)",
     "aa alone": "rule: antiaircraft artillery alone is destroyed (General Combat, step 7)",
 }
@@ -67,6 +68,7 @@ CHOSEN_BY = {
     "directive: one land unit kept": "directive",
     "rule: as many hits as possible must be assigned": "rule",
     "rule: transports chosen last": "rule",
+    "rule: the units ranked ahead cannot be hit by these dice": "rule",
     "defenceless transports": "rule",
     "aa alone": "rule",
 }

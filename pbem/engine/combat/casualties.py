@@ -26,6 +26,8 @@ if TYPE_CHECKING:
 
 RULE_MAX_HITS: CasualtyReason = "rule: as many hits as possible must be assigned"
 RULE_TRANSPORTS_LAST: CasualtyReason = "rule: transports chosen last"
+# a unit ranked ahead was out of these dice's reach (a submarine's hit, never on aircraft)
+RULE_OUT_OF_REACH: CasualtyReason = "rule: the units ranked ahead cannot be hit by these dice"
 RULE_FREE_HIT: CasualtyReason = "default: two-hit units first"  # a hit a battleship survives costs nothing lasting
 # taken before the land unit `keep_one` holds back, by the default order of loss or the player's
 KEPT_BACK: dict[str, CasualtyReason] = {"default": "default: one land unit kept", "directive": "directive: one land unit kept"}
@@ -215,6 +217,7 @@ class LossPlan:
         two_hit = self._two_hit
         taken: list[Taken] = []
         forced = False
+        out_of_reach = False
         assigned = 0
         for run in runs:
             if assigned >= total:
@@ -232,6 +235,7 @@ class LossPlan:
             if room <= 0:
                 continue
             if sig < 0:
+                out_of_reach = True
                 continue
             slack = min([caps[c] - used[c] for c in containing[sig]])
             k = min(room, slack)
@@ -253,6 +257,8 @@ class LossPlan:
             elif (i in self._behind_transport and reason in ("default", "directive")
                   and any(remaining[t] for t in self._transport_cats)):
                 reason = RULE_TRANSPORTS_LAST
+            elif out_of_reach and reason in ("default", "directive"):
+                reason = RULE_OUT_OF_REACH
             taken.append(Taken(i, run.effect, k, reason))
         return tuple(taken)
 

@@ -257,6 +257,7 @@ CasualtyReason = Literal[
     "directive: one land unit kept",
     "rule: as many hits as possible must be assigned",
     "rule: transports chosen last",
+    "rule: the units ranked ahead cannot be hit by these dice",
     "defenceless transports",
     "aa alone",
 ]

@@ -83,7 +83,8 @@ def test_aaa_three_shots_each_capped_by_air_units_first_round_only():
     out = fight(land({"fighter": 3, "bomber": 1, "infantry": 2}, {"infantry": 2, "antiaircraft artillery": 2}), dice, Orders(order_of_loss=("bomber",)), Orders())
     assert ("battle/Ukraine/round-1/aa", 4) in dice.asked
     assert all(not label.endswith("round-2/aa") for label, _ in dice.asked)
-    assert casualties(out, "attacker")[:2] == [("bomber", "directive"), ("fighter", "default")]
+    # the infantry ranked ahead of the fighter by default cannot be hit by AA fire: that is the reason given
+    assert casualties(out, "attacker")[:2] == [("bomber", "directive"), ("fighter", "rule: the units ranked ahead cannot be hit by these dice")]
     assert out.winner == "attacker" and out.captured
 
 
