@@ -211,13 +211,14 @@ _RETREAT_KINDS = {
 def attacker_orders(directive: BattleDirective | None, damage_first: bool | tuple[str, ...] = True) -> cm.Orders:
     """The attacker's choices: a strong player's default (keep a land unit to capture the
     territory; `damage_first`, two-hit units' free hits: _attacker_keeps_carriers_fit), or the
-    directive exactly as written, holding a land unit only when it says so."""
+    directive as written: each key it leaves out keeps its default, except that a written order of
+    loss is followed exactly, holding a land unit only when hold_territory says so."""
     if directive is None:
         return cm.Orders(hold_territory=True, damage_first=damage_first)
     kind, value = _RETREAT_KINDS[directive.retreat.kind]
     return cm.Orders(
         order_of_loss=directive.order_of_loss,
-        hold_territory=directive.hold_territory,
+        hold_territory=directive.hold_territory if directive.hold_territory is not None else not directive.order_of_loss,
         aa_order_of_loss=directive.aa_order_of_loss,
         retreat=cm.RetreatCondition(kind, directive.retreat.value if value is None else value),  # type: ignore[arg-type]
         retreat_to=directive.retreat_to,

@@ -57,7 +57,9 @@ class BattleDirective:
     retreat: RetreatCondition = RetreatCondition("never")
     retreat_to: str | None = None
     submerge: bool | None = None  # attacking subs submerge when they may (None: standing/default)
-    hold_territory: bool = False  # keep one land unit alive to capture (written as hold_territory: true)
+    # keep one land unit alive to capture; None: not written - kept unless an order of loss is
+    # written, which is then followed exactly (README, the attacker's defaults)
+    hold_territory: bool | None = None
     yaml_path: YamlPath = ()
     aa_order_of_loss: tuple[str, ...] = ()  # which air units antiaircraft hits take first (default: order_of_loss)
     bombard: Mapping[str, int] | None = None  # the ships that bombard an amphibious assault (None: every eligible one)

@@ -286,7 +286,8 @@ def _directive(reader: _Reader, space: str, raw: Mapping[str, Any], path: Path_)
         if call_off is None:
             reader.error(f"cannot read the call-off condition {shown(raw['call_off'])}", (*path, "call_off"),
                          hint="write one of: " + CALL_OFF_VOCABULARY, code="directive.call-off")
-    return BattleDirective(space, ool, retreat, retreat_to, raw.get("submerge"), bool(raw.get("hold_territory", False)), path, aa_ool,
+    hold = None if raw.get("hold_territory") is None else bool(raw["hold_territory"])
+    return BattleDirective(space, ool, retreat, retreat_to, raw.get("submerge"), hold, path, aa_ool,
                            bombard, call_off, ignore=bool(raw.get("ignore", False)), damage_first=_damage_first(reader, raw, path))
 
 
