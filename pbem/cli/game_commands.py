@@ -130,7 +130,11 @@ def status(game_dir: str, as_json: bool) -> None:
         if p.countries:
             row["countries"] = by_country
         rows.append(row)
-    awaiting = None if state.winner else {"power": power, "what": "adjudication" if submitted else "orders"}
+    from pbem.gateways.turns import missing_reveals
+
+    missing = missing_reveals(game) if submitted and not state.winner else []
+    awaiting = None if state.winner else {"power": power, "what": "reveals" if missing else "adjudication" if submitted else "orders",
+                                          **({"from": missing} if missing else {})}
     data = {"game": game.config.game, "ruleset": game.ruleset.id, "round": state.round, "turn": power, "winner": state.winner,
             "awaiting": awaiting, "powers": rows}
     points = game.rules.victory.points
@@ -161,7 +165,8 @@ def status(game_dir: str, as_json: bool) -> None:
     else:
         from pbem.gateways.turns import idle
 
-        awaiting = ("adjudication (`pbem adjudicate`)" if submitted
+        awaiting = (f"dice reveals from {', '.join(missing)} (each runs `pbem ack`), then adjudication" if missing
+                    else "adjudication (`pbem adjudicate`)" if submitted
                     else f"`pbem adjudicate`, which passes its turn: {power} has nothing to order" if idle(game)
                     else f"orders from {power}")
         click.echo(f"{power} to move; awaiting {awaiting}")

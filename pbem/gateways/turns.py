@@ -66,7 +66,8 @@ def idle(game: Game) -> bool:
     return nothing_to_order(game.ruleset, game.rules, game.state(), game.config.options) is not None
 
 
-def _missing_reveals(game: Game) -> list[str]:
+def missing_reveals(game: Game) -> list[str]:
+    """The opponents whose dice reveal the turn still waits for (games with opponents' reveals)."""
     if game.config.dice.get("reveal") != "opponents":
         return []
     from pbem.game.reveal import revealed_for_turn
@@ -81,7 +82,7 @@ def waiting_for(game: Game) -> str:
     mover = game.power_to_move(state)
     if game.submitted_orders(state) is None:
         return f"{possessive(mover)} orders"
-    missing = _missing_reveals(game)
+    missing = missing_reveals(game)
     return (f"dice reveals from {', '.join(missing)} (`pbem ack`) for {possessive(mover)} turn" if missing
             else f"the adjudication of {possessive(mover)} turn")
 
@@ -100,7 +101,7 @@ def adjudicate_ready(game_path: Any, *, limit: int = 64, notes: list[str] | None
         game = Game(game_path)
         for sha, report in game.pass_idle_turns():
             done.append(Adjudicated(sha, int(report["round"]), str(report["power"]), report))
-        if not ready(game) or (_missing_reveals(game) and not deadline_passed):
+        if not ready(game) or (missing_reveals(game) and not deadline_passed):
             break
         state = game.state()
         sha, report = game.adjudicate(notes=[] if noted else list(notes or []), deadline_passed=deadline_passed)

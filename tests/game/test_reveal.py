@@ -45,6 +45,22 @@ def test_turn_waits_for_the_opponents_reveals(game: tuple[Path, Path]) -> None:
     assert audit_game(target).ok
 
 
+def test_status_says_the_turn_waits_for_the_reveals(game: tuple[Path, Path]) -> None:
+    """README, pbem status: 'what is awaited' - with opponents' reveals, the reveals before the
+    adjudication, which would refuse to run without them."""
+    import json
+
+    target, keys = game
+    run("submit", str(ORDERS), "--game", str(target))
+    out = run("status", "--game", str(target)).output  # type: ignore[attr-defined]
+    assert "awaiting dice reveals from Germany, Japan (each runs `pbem ack`), then adjudication" in out, out
+    data = json.loads(run("status", "--game", str(target), "--json").output)  # type: ignore[attr-defined]
+    assert data["awaiting"] == {"power": "Soviet Union", "what": "reveals", "from": ["Germany", "Japan"]}
+    run("ack", "--game", str(target), "--power", "Germany", "--key-dir", str(keys / "Germany"))
+    run("ack", "--game", str(target), "--power", "Japan", "--key-dir", str(keys / "Japan"))
+    assert "awaiting adjudication (`pbem adjudicate`)" in run("status", "--game", str(target)).output  # type: ignore[attr-defined]
+
+
 def test_orders_are_locked_once_an_opponent_revealed(game: tuple[Path, Path]) -> None:
     """After a reveal the mover cannot resubmit: new orders could be tried against known links."""
     target, keys = game
