@@ -278,7 +278,7 @@ def odds(
     from pbem.report.render import stored_odds
 
     pct = lambda x: f"{100 * stored_odds(x):5.1f}%"  # noqa: E731  # (as reports show it)
-    click.echo(f"{kind} battle, {'exact' if result.exact else f'simulated ±{100 * (result.confidence or 0):.1f}%'}")
+    click.echo(f"{kind} battle, {'exact' if result.exact else f'simulated, within ±{100 * (result.confidence or 0):.1f} points'}")
     click.echo(f"  attacker wins  {pct(result.attacker_win)}")
     click.echo(f"  defender wins  {pct(result.defender_win)}")
     click.echo(f"  both destroyed {pct(result.draw)}")

@@ -235,3 +235,11 @@ def test_damage_in_order_spends_the_battleships_free_hit_later():
     first = json.loads(run(*base).output)["attacker_win"]
     in_order = json.loads(run(*base, "--attacker-damage-in-order").output)["attacker_win"]
     assert in_order < first - 0.02
+
+
+def test_a_sampled_answer_is_worded_as_everywhere_else():
+    """README, odds: past its bound the figure is sampled, and 'every place the figure appears
+    says so: "simulated, within ±2.2 points"' - pbem odds as the reports and validate do."""
+    res = run("--attack", "400 infantry, 400 tank", "--defend", "400 infantry, 400 tank")
+    assert res.exit_code == 0, res.output
+    assert "battle, simulated, within ±" in res.output and " points" in res.output, res.output
