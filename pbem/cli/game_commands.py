@@ -77,6 +77,10 @@ def new(directory: str, ruleset_id: str, players: tuple[str, ...], game_id: str 
     from pbem.game.game import GameError, new_game
     import yaml
 
+    if seed is not None and dice_mode != "local":
+        # a seed a committed game would ignore: the player meant a friendly game, or no seed at all
+        raise GameError("--seed is the fixed seed of --dice local; committed dice keep their secret with the adjudicator "
+                        "(add --dice local, or leave out --seed)")
     parsed_players: dict[str, str] = {}
     for item in players:
         if "=" not in item:

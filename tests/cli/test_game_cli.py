@@ -204,3 +204,11 @@ def test_status_says_when_a_held_victory_condition_would_win(tmp_path: Path) -> 
     assert "The Axis hold their victory condition since Italy's turn in round 3: they win if they still hold it at the end of every turn until Italy's turn in round 4 ends" in out
     data = json.loads(run("status", "--game", str(target), "--json").output)
     assert data["victory_held"] == {"side": "Axis", "round": 3, "power": "Italy"}
+
+
+def test_a_seed_without_local_dice_is_refused_not_ignored(tmp_path: Path) -> None:
+    """README, Start a game: `--seed` is the seed of `--dice local`; with committed dice it would be
+    silently ignored, and the player would believe the dice foreseeable or fixed."""
+    result = CliRunner().invoke(cli, ["new", str(tmp_path / "g"), "--id", "g", "--seed", "foo"])
+    assert result.exit_code == 2 and "--dice local" in result.output and "Traceback" not in result.output, result.output
+    assert not (tmp_path / "g").exists()
