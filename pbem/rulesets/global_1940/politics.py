@@ -216,6 +216,18 @@ PACIFIC_BOARD = frozenset({
 BORDER = frozenset({"Evenkiyskiy", "Urals", "Novosibirsk", "Himalayas", "Kazakhstan", "Timguska", "India", "Sikang", "Tsinghai", "Kansu"})
 
 
+def capture_country(options: Mapping[str, Any], power: str, space: Any, world: Any, *,
+                    chosen: str | None = None) -> str | None:
+    """UK Global (P34-35): "One power with two economies; track Pacific and Europe IPC separately";
+    "Control, capture and liberation rules apply separately": a territory the United Kingdom takes
+    that was no country's of its own goes to the economy of the board it lies on (the Pacific board:
+    TripleA's list; the Chinese border territories count there, the Soviet ones with Europe)."""
+    if power != "United Kingdom":
+        return None
+    pacific = space.name in PACIFIC_BOARD or (space.name in BORDER and space.original_owner == "China")
+    return "UK Pacific" if pacific else "UK Europe"
+
+
 def _at_war(world: Any, a: str, b: str) -> bool:
     return world.relation(a, b) == "war"
 

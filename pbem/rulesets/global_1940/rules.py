@@ -20,9 +20,8 @@ from pbem.engine.rules import (
     VictoryCheck,
 )
 from pbem.rulesets.global_1940.objectives import OBJECTIVES
-from pbem.rulesets.global_1940.politics import POLITICS, move_restriction
-from pbem.rulesets.global_1940.special import (CHINA_AREA, base_move, capture_country, china_area, china_placement,
-                                               china_purchases, free_units)
+from pbem.rulesets.global_1940.politics import POLITICS, capture_country, move_restriction
+from pbem.rulesets.global_1940.special import CHINA_AREA, base_move, china_area, china_placement, china_purchases, free_units
 
 RULES = Rules(
     movement=MovementRules(

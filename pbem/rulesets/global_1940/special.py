@@ -115,17 +115,3 @@ def free_units(options: Mapping[str, object], event: str, **facts: Any) -> list[
     """What the box's game gives for nothing: France's liberation, the United States' war production."""
     return france_liberated(options, event, **facts) + us_war_production(event, **facts)
 
-
-def capture_country(options: Mapping[str, Any], power: str, space: Any, world: Any, *,
-                    chosen: str | None = None) -> str | None:
-    """UK Global (P34-35): "One power with two economies; track Pacific and Europe IPC separately";
-    "Control, capture and liberation rules apply separately": a territory the United Kingdom takes
-    that was no country's of its own goes to the economy of the board it lies on (the Pacific board:
-    TripleA's list; the Chinese border territories count there, the Soviet ones with Europe)."""
-    from pbem.rulesets.global_1940.politics import BORDER, PACIFIC_BOARD
-
-    if power != "United Kingdom":
-        return None
-    pacific = space.name in PACIFIC_BOARD or (space.name in BORDER and space.original_owner == "China")
-    return "UK Pacific" if pacific else "UK Europe"
-
