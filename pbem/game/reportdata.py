@@ -253,12 +253,7 @@ def _battle(entry: Mapping[str, Any], mover: str, low_luck: bool) -> dict[str, A
         # casualty list has them, yet the player must read that they are gone
         **({"lost_aboard": [{"power": o, "unit": u, "count": len(hosts), "aboard": h, "ships": len(set(hosts))}
                             for (o, u, h), hosts in sorted(entry["lost_aboard"].items())]} if entry.get("lost_aboard") else {}),
-        # a captured territory's antiaircraft guns change hands with it (or were destroyed): no
-        # defender survives in it
-        "survivors": {"attacker": _forces(outcome.attacker_survivors),
-                      "defender": _forces({o: {u: n for u, n in by.items() if not battle.units[u].has("aa")}
-                                           for o, by in outcome.defender_survivors.items()} if outcome.captured
-                                          else outcome.defender_survivors)},
+        "survivors": {"attacker": _forces(outcome.attacker_survivors), "defender": _forces(outcome.defender_survivors)},
         "capture": capture,
         "liberation": None,
         "defaults_used": defaults,
