@@ -797,9 +797,8 @@ class Turn:
         if move.mission in ("strategic_bombing", "escort"):
             # a raid strikes what its bombers may (units.yaml `bombs`; a complex when none is named):
             # 1940's bases stand where no complex does (Gibraltar's naval base); escorts go where any raid may
-            raiders = [self.ruleset.units[t] for t in move.units] if move.mission == "strategic_bombing" else list(self.ruleset.units.values())
-            tags = {"factory"} if move.mission == "escort" else set()
-            tags |= {t for ut in raiders for t in (ut.bombs or ("factory",))}
+            raiders = [self.ruleset.units[t] for t in move.units] if move.mission == "strategic_bombing" else self.ruleset.units.values()
+            tags = {t for ut in raiders for t in (ut.bombs or ("factory",))}
             return any(w.utype(u).domain == "structure" and any(w.utype(u).has(t) for t in tags) for u in w.enemy_units_at(to))
         if w.is_sea(to):
             if any(u.path and any(p in w.captured_this_turn and (w.board.spaces[p].convoy or w.board.spaces[p].convoy_route is not None) for p in u.path)

@@ -144,10 +144,9 @@ class LossPlan:
         self.runs = tuple(runs + tail)
         # units the order of loss ranks behind a transport: taken before it only by the rule, which
         # is then their reason (a carrier lost while the cheaper transport is spared)
-        transport_at = [pos for pos, i in enumerate(order) if transports_last and self.categories[i].profile.has("transport")]
-        self._behind_transport = frozenset(i for pos, i in enumerate(order) if transport_at and pos > transport_at[0]
-                                           and not self.categories[i].profile.has("transport"))
         self._transport_cats = tuple(i for i in order if transports_last and self.categories[i].profile.has("transport"))
+        first = order.index(self._transport_cats[0]) if self._transport_cats else len(order)
+        self._behind_transport = frozenset(i for i in order[first + 1:] if i not in self._transport_cats)
         self._memo: dict[tuple[tuple[int, ...], tuple[tuple[FireClass, int], ...]], tuple[Taken, ...]] = {}
         self._hall_memo: dict[tuple[FireClass, ...], tuple[list[int], list[frozenset[FireClass]], list[list[int]]]] = {}
 
