@@ -1000,6 +1000,8 @@ class Turn:
                 continue
             if leg != "combat" and when == "combat_move_and_retreat" and not u.retreated:
                 continue
+            if leg != "combat" and not u.combat_path:
+                continue  # a noncombat flight alone is not a return trip: guns fire in the combat phases only
             path = tuple(u.path[: u.combat_path]) if leg == "combat" else tuple(u.path[u.combat_path:])
             if path:
                 groups.setdefault((u.order, path), []).append(u)
