@@ -71,3 +71,6 @@ def demo(directory: str | None, ruleset_id: str, rounds: int, fmt: str) -> None:
             game = Game(target)
         if report is not None:
             click.echo(render_report(report, fmt), nl=False)
+            if not directory:
+                click.echo("The map pictures the report names went with the temporary game; "
+                           "`pbem demo DIRECTORY` keeps them.", err=True)

@@ -86,6 +86,9 @@ def install(bare: Path, allowed_signers: Path | None = None) -> list[str]:
     done: list[str] = []
     if allowed_signers is not None:
         text = allowed_signers.read_bytes()
+        problems = _signer_line_problems(text.decode("utf-8", "replace"))
+        if problems:
+            raise GameError("\n".join(f"{allowed_signers}:{p}" for p in problems))
         principals = _principals(text.decode("utf-8", "replace"))
         players = {e.lower() for e in game.config.players.values() if e}
         strangers = sorted(p for p in principals if p.lower() not in players)
@@ -115,6 +118,24 @@ def install(bare: Path, allowed_signers: Path | None = None) -> list[str]:
         _git(repo.git_dir, "config", key, value)
     done.append("refused non-fast-forward pushes and deletions")
     return done
+
+
+_KEY_TYPES = ("ssh-ed25519", "ssh-rsa", "ssh-dss", "ecdsa-sha2-", "sk-ssh-ed25519@openssh.com", "sk-ecdsa-sha2-")
+
+
+def _signer_line_problems(text: str) -> list[str]:
+    """Lines of an allowed-signers file without a key: git would ignore them and refuse that player's
+    every signed push, so say so now ("LINE:1: what is wrong")."""
+    problems = []
+    for n, line in enumerate(text.splitlines(), start=1):
+        words = line.split()
+        if not words or words[0].startswith("#"):
+            continue
+        at = next((i for i, w in enumerate(words) if i > 0 and w.startswith(_KEY_TYPES)), None)
+        if at is None or at + 1 >= len(words):
+            problems.append(f"{n}:1: no SSH public key on this line; write it as "
+                            f'EMAIL namespaces="git" ssh-ed25519 AAAA... (the contents of the player\'s .pub file)')
+    return problems
 
 
 def _principals(text: str) -> list[str]:

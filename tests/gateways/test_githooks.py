@@ -261,3 +261,18 @@ def test_a_push_accepted_with_warnings_shows_them(server: tuple[Path, dict[str, 
     pushed = soviet.push()
     assert "pbem: accepted" in pushed.stderr
     assert f"remote: {standing_path('Soviet Union')}:3:" in pushed.stderr and "no fighter rises against a bombing raid" in pushed.stderr
+
+
+def test_an_allowed_signers_line_without_a_key_is_refused_and_nothing_is_installed(tmp_path: Path) -> None:
+    """git ignores a signer line with no key, so that player's every signed push would be refused
+    later; `serve init` says which line and installs nothing."""
+    make_game(tmp_path / "work", hosting={"report_map": "none"})
+    bare = tmp_path / "game.git"
+    _run("git", "clone", "-q", "--bare", tmp_path / "work", bare)
+    signers = tmp_path / "allowed_signers"
+    signers.write_text(f"# players\n{next(iter(PLAYERS.values()))} namespaces=\"git\"\n")
+    result = _run(*PBEM, "serve", "init", bare, "--allowed-signers", signers, check=False)
+    assert result.returncode != 0
+    assert f"{signers}:2:1: no SSH public key on this line" in result.stderr
+    assert not (bare / "hooks" / "pre-receive").exists()
+    assert Game(bare).repo.read("allowed_signers") is None
