@@ -236,6 +236,9 @@ def _battle(entry: Mapping[str, Any], mover: str, low_luck: bool) -> dict[str, A
                 expected[ev.side] += g.group.count * (chance if g.group.best_of == 1 else 1 - (1 - chance) ** g.group.best_of)
                 actual[ev.side] += g.hits
     capture = {"space": battle.space, "from_power": defenders[0] if defenders else "", "to_power": mover} if outcome.captured and defenders else None
+    if capture is not None and _forces(outcome.defender_survivors):
+        # the defender's units left standing in a captured territory (AA guns) change hands
+        capture["units"] = _forces(outcome.defender_survivors)
     defaults = [{"power": mover if "directive" in d else (defenders[0] if defenders else mover), "about": f"battle in {battle.space}", "used": d} for d in entry.get("defaults", [])]
     return {
         "space": battle.space,
