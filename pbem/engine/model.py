@@ -31,6 +31,7 @@ TAGS = frozenset(
         "two_hit",  # takes two hits to destroy
         "bombard",  # may bombard in amphibious assaults at its `bombard` value
         "capture_blocking",  # (structures) stop a blitz: AAA, industrial complex
+        "passed_by_blitz",  # (structures) do not stop a blitz, whatever MovementRules.blitz_blocked_by_domains says (AMS pill box, radar tower)
         "moves_noncombat_only",  # AAA in 1942
         "cannot_attack",
         "armour",  # a tank: the partner of a mechanized unit's blitz and of a tactical bomber (1940)

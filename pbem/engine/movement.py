@@ -923,7 +923,8 @@ class Mover:
         w = self.w
         if not w.is_hostile_territory(space):
             return False
-        return not any(w.utype(u).domain in w.rules.movement.blitz_blocked_by_domains for u in w.enemy_units_at(space))
+        return not any(w.utype(u).domain in w.rules.movement.blitz_blocked_by_domains and not w.utype(u).has("passed_by_blitz")
+                       for u in w.enemy_units_at(space))
 
     def _check_given_path(self, move: Move, domain: str, units: list[Unit], path: list[str]) -> Step | Problem:
         w = self.w
