@@ -28,13 +28,15 @@ class Turn(Protocol):
 
 
 def _threatened_zones(w: World) -> set[str]:
-    """Sea zones the mover attacks this turn: where its combat-moved units stand with enemies or were
-    ordered into, and the zones its amphibious assaults sail from."""
+    """Sea zones the mover attacks this turn, by sea or by air alone: where its combat-moved units stand
+    with enemy units ("help defend other units being attacked in the sea zone"), and the zones its
+    amphibious assaults sail from ("or can defend against an amphibious assault").  A zone its ships
+    only escaped into is attacked by nobody, so nothing rises into it."""
     zones: set[str] = set()
     for u in w.units.values():
         if not w.commands(u) or u.phase != "combat":
             continue
-        if w.is_sea(u.space) and w.utype(u).domain == "sea":
+        if w.is_sea(u.space) and w.utype(u).domain in ("sea", "air") and w.enemy_units_at(u.space):
             zones.add(u.space)
         if u.seaborne_from:
             zones.add(u.seaborne_from)
