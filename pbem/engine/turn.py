@@ -1932,6 +1932,8 @@ class Turn:
             if limit is not None:
                 return limit - self.w.damage.get(site, 0)
         if self.rules.production.production_limit == "facility":
+            if not self.w.facility_operative(site, "factory", holder):
+                return 0  # disabled by its damage (AMS Production Facilities, "Disabled at"), whatever a tech adds
             return (self.w.facility_production(site) or 0) + self._tech_production_bonus() - self.w.damage.get(site, 0)
         countries = self.ruleset.countries_of(self.w.power)
         if self.rules.production.production_limit == "unlimited_at_home" and sp.original_owner in countries:
