@@ -2126,7 +2126,8 @@ class Turn:
         for u in sorted(w.units.values(), key=lambda u: u.id):
             if not u.damaged or u.owner != w.power or not w.is_sea(u.space):
                 continue
-            if any(w.space(t).is_land and w.is_friendly(w.control_at_start.get(t)) and w.facility_operative(t, "naval_base")
+            # whose bases it may use: not a power's at war with no one, nor theirs (1940, P14)
+            if any(w.space(t).is_land and w.shares_with(w.control_at_start.get(t)) and w.facility_operative(t, "naval_base")
                    for t in sorted(w.board.neighbours(u.space))):
                 u.damaged = False
                 self.log.notes.append(f"The damaged {u.type} in {u.space} is repaired at the naval base beside it")
