@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, Mapping, Protocol
 
 from pbem import __version__
+from pbem.engine.battles import DEFAULT_DEFENCE
 from pbem.engine.combat import model as cm
 from pbem.engine.combat.rules import CombatRules
 from pbem.engine.economy import income
@@ -41,6 +42,9 @@ REASON_TEXT = {
     "defenceless transports": "rule: defenceless transports are destroyed (General Combat, step 5)",
     "aa alone": "rule: antiaircraft artillery alone is destroyed (General Combat, step 7)",
 }
+
+
+NO_STANDING_ORDERS = "cheapest first (no standing orders written)"
 
 
 def units_phrase(units: Mapping[str, int]) -> str:
@@ -134,6 +138,7 @@ def _battle(entry: Mapping[str, Any], mover: str, low_luck: bool) -> dict[str, A
         if battle.profile(f.owner, f.unit).has("aa"):
             guns[f.unit] = guns.get(f.unit, 0) + f.count
             gunners.add(f.owner)
+    unwritten = DEFAULT_DEFENCE in entry.get("defaults", [])  # the defender wrote no standing orders at all
     for ev in outcome.events:
         if isinstance(ev, cm.CasualtiesChosen):
             merged: dict[tuple[str, str, bool, str], int] = {}
@@ -141,7 +146,8 @@ def _battle(entry: Mapping[str, Any], mover: str, low_luck: bool) -> dict[str, A
                 key = (c.owner, c.unit, c.effect == "damaged", c.reason)
                 merged[key] = merged.get(key, 0) + 1
             casualties.setdefault((ev.round, ev.step), []).extend(
-                {"power": o, "unit": u, "count": n, "damaged": d, "chosen_by": CHOSEN_BY.get(r, "rule"), "reason": _reason(r, ev.side)}
+                {"power": o, "unit": u, "count": n, "damaged": d, "chosen_by": CHOSEN_BY.get(r, "rule"),
+                 "reason": NO_STANDING_ORDERS if (r, ev.side) == ("default", "defender") and unwritten else _reason(r, ev.side)}
                 for (o, u, d, r), n in merged.items()
             )
     for ev in outcome.events:

@@ -147,3 +147,23 @@ def test_units_a_rule_places_for_nothing_are_listed_for_programs(tmp_path) -> No
     assert written["free_units"] == free
     first = json.loads((tmp_path / "g" / "reports" / "round-01" / "1-japan.json").read_text())
     assert "free_units" not in first
+
+
+def test_a_defenders_default_loss_says_whether_it_wrote_standing_orders() -> None:
+    """A defender with no standing orders loses its cheapest units first: the casualty line says no
+    standing orders were written, not that its (unwritten) order of loss left the unit out."""
+    from pbem.engine.orders import DefencePolicy, StandingOrders
+
+    st = state(turn="Germany", clear=("Karelia S.S.R.", "Finland"),
+               units={"Karelia S.S.R.": {"Soviet Union": {"infantry": 1, "tank": 1}}, "Finland": {"Germany": {"tank": 3}}})
+    body = "combat_move:\n  - {units: 3 tanks, from: Finland, to: Karelia S.S.R.}\n"
+    dice = {"battle/Karelia S.S.R./round-1/attacker": [1, 1, 6], "battle/Karelia S.S.R./round-1/defender": [6, 6]}
+    reasons = []
+    for standing in ({}, {"Soviet Union": StandingOrders("Soviet Union", DefencePolicy(order_of_loss=("tank",)), explicit=True)}):
+        result = play(st, "Germany", body, dice=dice, standing=standing)
+        entry = next(e for e in result.log.battles if e["battle"].space == "Karelia S.S.R.")
+        step = _battle(entry, "Germany", low_luck=False)["rounds"][0]["steps"][0]
+        reasons.append([(c["unit"], c["reason"]) for c in step["casualties"]])
+    assert reasons == [[("infantry", "cheapest first (no standing orders written)"), ("tank", "cheapest first (no standing orders written)")],
+                       [("tank", "the order of loss in the standing orders"),
+                        ("infantry", "cheapest first (not in the standing orders' order of loss)")]]
