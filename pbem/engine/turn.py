@@ -138,6 +138,14 @@ class Turn:
             self.w.pending.pop("declared")
         return {**options, **{f"{name}_declared": True for name in lasting}}
 
+    def skips_phase(self, phase: str) -> bool:
+        """A power whose capital is in enemy hands "skips all but the combat move, conduct combat, and
+        noncombat move phases" (Revised, Capturing and Liberating Capitals; likewise wherever it can
+        neither buy nor collect): what a rule gives in its purchase, mobilize or collect income phase is
+        not given (Lend-Lease, Chinese Divisions, Russian Winter)."""
+        return (phase in ("purchase", "mobilize", "collect_income") and self.rules.capitals.no_purchase_without_capital
+                and not self.w.capital_held(self.w.power))
+
     def check_declarations(self) -> None:
         """Once-per-game declarations in the orders: allowed by the options, not yet used."""
         allowed = self.rules.hooks.declarations(self.options, self.w.power) if self.rules.hooks.declarations else {}
@@ -151,6 +159,11 @@ class Turn:
             elif name in used or name in seen:
                 self.problems.append(Problem("illegal", f"{name} is declared once per game, and it has been", rule=R_ORDER,
                                              hint=f"remove {name} from declare:", path=path, code="declare.used"))
+            elif self.skips_phase(allowed[name]):
+                self.problems.append(Problem("illegal", f"{possessive(self.w.power)} capital is in enemy hands: it skips its "
+                                             f"{allowed[name].replace('_', ' ')} phase, where {name.replace('_', ' ')} is declared",
+                                             rule="Capturing and Liberating Capitals", hint=f"remove {name} from declare:",
+                                             path=path, code="declare.no-capital"))
             seen.add(name)
 
     def declare(self, phase: str) -> None:
@@ -249,6 +262,12 @@ class Turn:
         leave play and the same units of its own are put in their place, free to move this turn."""
         w = self.w
         rule = R_PURCHASE + ": units converted by a game option"
+        late = self.rules.hooks.conversion_phase is not None and self.rules.hooks.conversion_phase(self.options, w.power) == "noncombat"
+        if self.orders.convert and not late and self.skips_phase("purchase"):
+            self.problems.append(Problem("illegal", f"{possessive(w.power)} capital is in enemy hands: it skips its purchase phase, "
+                                         "where units are converted", rule="Capturing and Liberating Capitals",
+                                         hint="remove convert:", path=("convert",), code="convert.no-capital"))
+            return
         for order in self.orders.convert:
             hook = self.rules.hooks.may_convert
             sp = w.space(order.space)
@@ -1713,7 +1732,9 @@ class Turn:
         remaining, pools = self._placeable()
         used: dict[str, int] = {}
         placements = list(self.orders.placements)
-        for grant in self.free_units("mobilize", power=w.power, control=dict(w.control), control_at_start=dict(w.control_at_start), board=w.board, world=w):
+        gifts = [] if self.skips_phase("mobilize") else self.free_units("mobilize", power=w.power, control=dict(w.control),
+                                                                         control_at_start=dict(w.control_at_start), board=w.board, world=w)
+        for grant in gifts:
             # The placement orders may choose the space: a placement of exactly these free units.
             chosen = next((p for p in placements if p.space in grant.spaces and dict(p.units) == {grant.unit: grant.count}), None)
             if chosen is not None:
