@@ -1064,6 +1064,8 @@ def _land_stranded(turn: Turn, zone: str, aboard: frozenset[int] = frozenset()) 
     for u in sorted(w.units_at(zone), key=lambda u: u.id):
         if w.commands(u) or w.utype(u).domain != "air" or u.carrier is not None or u.mission == SCRAMBLED or u.id in aboard:
             continue  # (scrambled units fly home to their base after all combat: scramble.fly_home)
+        if u.mission == "cap":
+            continue  # a combat air patrol flies on until its owner's next turn (Pacific, Phase 2: "must land in Phase 2 of your next turn")
         host = _carrier_with_room(w, zone, u)
         if host is not None:
             u.carrier = host.id
