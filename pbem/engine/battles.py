@@ -387,6 +387,7 @@ def resolve_battles(turn: Turn, plan: BattlePlan) -> None:
         if zone not in plan.sea:
             strike_without_battle(turn, zone, picks)
             fought_at_sea.add(zone)
+            _land_or_lose_cargo(w, zone)  # what a sunk transport was to put ashore goes down with it
     for zone in [z for z in plan.sea if z in offload_zones]:
         _battle(turn, zone, "sea")
         fought_at_sea.add(zone)

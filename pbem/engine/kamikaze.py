@@ -13,7 +13,7 @@ from typing import Any, Mapping, Protocol
 
 from pbem.engine.combat.model import Sacrifice
 from pbem.engine.orders import StandingOrders
-from pbem.engine.words import count_of
+from pbem.engine.words import count_of, units_text
 from pbem.engine.world import Unit, World
 
 
@@ -118,7 +118,13 @@ def strike_without_battle(turn: Turn, zone: str, picks: list[Unit]) -> None:
     for uid, n in sorted(hits.items()):
         u = w.units[uid]
         if n + u.damaged >= w.utype(u).hits:
-            sunk.append(u.type)
+            # "If a transport ship is hit, any units onboard go down with the ship": its cargo, and the
+            # land units it was to put ashore from this zone (battles._land_or_lose_cargo removes them)
+            riders: dict[str, int] = {}
+            for r in w.units.values():
+                if r.carrier == u.id or (r.came_by == u.id and r.seaborne_from == zone and w.commands(r)):
+                    riders[r.type] = riders.get(r.type, 0) + 1
+            sunk.append(u.type + (f" ({units_text(riders)} aboard lost with it)" if riders else ""))
             w.remove(u)
         else:
             u.damaged = turn.combat_rules.two_hit_repair != "end_of_combat"
