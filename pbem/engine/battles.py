@@ -229,18 +229,28 @@ def attacker_orders(directive: BattleDirective | None, damage_first: bool | tupl
 
 
 def defender_orders(w: World, space: str, defenders: list[Unit], standing: Mapping[str, StandingOrders]) -> tuple[cm.Orders, bool]:
-    """The standing orders of the defending power with the most units there (allies defend together)."""
+    """The standing orders of the defending power with the most units there (allies defend together:
+    one order of loss for all), but a submarine submerges by its own power's orders ("both defender
+    and attacker have the option to submerge any submarine"): the subs dive when every power owning
+    one there says so."""
     counts: dict[str, int] = {}
     for u in defenders:
         counts[u.owner] = counts.get(u.owner, 0) + 1
     owner = sorted(counts, key=lambda o: (-counts[o], o))[0] if counts else None
     so = standing.get(owner) if owner else None
+    subs = sorted({u.owner for u in defenders if w.utype(u).has("submarine")})
+
+    def dives(power: str) -> bool:
+        orders = standing.get(power)
+        return orders is not None and orders.explicit and orders.policy_for(space).submerge
+
+    submerge: cm.SubmergePolicy = "always" if subs and all(dives(p) for p in subs) else "never"
     if so is None or not so.explicit:
-        return cm.Orders(damage_first=_keep_carriers_fit(w, space, defenders)), True
+        return cm.Orders(damage_first=_keep_carriers_fit(w, space, defenders), submerge=submerge), True
     policy = so.policy_for(space)
     first = _keep_carriers_fit(w, space, defenders) if policy.damage_first is None else policy.damage_first
     return cm.Orders(order_of_loss=policy.order_of_loss, hold_territory=policy.hold_territory,
-                     submerge="always" if policy.submerge else "never", damage_first=first), False
+                     submerge=submerge if subs else ("always" if policy.submerge else "never"), damage_first=first), False
 
 
 def _keep_carriers_fit(w: World, space: str, defenders: list[Unit]) -> bool | tuple[str, ...]:
