@@ -367,6 +367,10 @@ class Politics:
     #   territories go to the Soviet Union when Japan attacks beside them; an attacked unfriendly
     #   neutral's army joins the other side)
     after_combat: Callable[..., tuple[tuple[str, ...], ...]] | None = None
+    # territories whose capture by the other side is remembered for good, as the fact
+    # "taken by <side>: <territory>", for rules that ask whether it ever happened (1940: the US and
+    # the USSR may declare war once an Axis power "captures London", even if London is freed again)
+    remembered_captures: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)

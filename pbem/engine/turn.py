@@ -701,6 +701,12 @@ class Turn:
         country = w.country_for(space, w.power)
         w.control[space] = country
         w.captured_this_turn.add(space)
+        politics = self.rules.politics
+        if politics is not None and space in politics.remembered_captures:
+            side = self.ruleset.side_of(by)
+            if sp.original_owner is None or self.ruleset.side_of(self.ruleset.power_name(sp.original_owner)) != side:
+                facts = set(w.pending.get("facts", []) or [])  # type: ignore[call-overload]
+                w.pending["facts"] = sorted(facts | {f"taken by {side}: {space}"})
         army: dict[str, int] = {}
         for u in w.units_at(space):
             if u.owner == previous:
@@ -1201,6 +1207,12 @@ class Turn:
         country = w.country_for(space, by)
         w.control[space] = country
         w.captured_this_turn.add(space)
+        politics = self.rules.politics
+        if politics is not None and space in politics.remembered_captures:
+            side = self.ruleset.side_of(by)
+            if sp.original_owner is None or self.ruleset.side_of(self.ruleset.power_name(sp.original_owner)) != side:
+                facts = set(w.pending.get("facts", []) or [])  # type: ignore[call-overload]
+                w.pending["facts"] = sorted(facts | {f"taken by {side}: {space}"})
         entry: dict[str, Any] = {"space": space, "by": country, "from": previous, "ipc": sp.ipc, "blitz": blitz}
         # Enemy structures and antiaircraft units left in the territory change hands, or the AA is
         # destroyed where the rules say so (1942: General Combat, step 7; Revised: AA guns are captured).

@@ -384,6 +384,10 @@ def _check_after(case: Case, ruleset: Any, after: Any, expect: Mapping[str, Any]
             powers = frozenset(_power(case, ruleset, p, ("expect", key, i)) for p in pair)
             if (powers in wars) != side:
                 failures.append(f"{' and '.join(sorted(powers))} are {'at peace' if side else 'at war'}, expected {'war' if side else 'peace'}")
+    facts = set(after.pending.get("facts") or [])  # type: ignore[call-overload]
+    for fact in expect.get("facts") or []:
+        if fact not in facts:
+            failures.append(f"the game records no fact {fact!r}; it records {sorted(facts) or 'none'}")
     for objective, holder in (expect.get("tokens") or {}).items():
         found_token = (after.pending.get("tokens") or {}).get(str(objective))
         if found_token != holder:

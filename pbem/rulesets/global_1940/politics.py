@@ -42,7 +42,9 @@ def may_declare_war(options: Mapping[str, Any], power: str, target: str, *, roun
                     present: Mapping[str, frozenset[str]] | None = None, phase: str = "combat_move") -> str | None:
     """None, or why `power` may not declare war on `target` now (`present`: space -> the powers with a
     unit there; `phase`: at the start of combat move, as every declaration, or at Collect Income)."""
-    london_taken = control.get("United Kingdom") in AXIS
+    # "captures London", "captures any territory in North America": ever, not only while held (Politics.remembered_captures)
+    london_taken = control.get("United Kingdom") in AXIS or "taken by Axis: United Kingdom" in facts
+    america_taken = _axis_holds(control, NORTH_AMERICA, AXIS) or any(f"taken by Axis: {t}" in facts for t in NORTH_AMERICA)
     if target not in AXIS and power not in AXIS:
         return "only powers of opposing sides declare war; attacks on neutral countries are not played yet"
     if power == "United States":
@@ -52,7 +54,7 @@ def may_declare_war(options: Mapping[str, Any], power: str, target: str, *, roun
         # orders is made at that phase (Turn.declare_wars), one in a later turn at its combat move.
         attacked = any(frozenset({power, axis}) in at_war for axis in AXIS)
         if round >= 4 or (round == 3 and phase == "collect_income") or attacked or london_taken \
-                or _axis_holds(control, NORTH_AMERICA, AXIS) or UNPROVOKED in facts:
+                or america_taken or UNPROVOKED in facts:
             return None
         return "the United States may declare war from the Collect Income phase of its turn 3, " \
                "or sooner once an Axis power declares war on it, captures London or a territory in North America, or Japan makes an unprovoked declaration of war on the UK or ANZAC"
@@ -165,7 +167,8 @@ def after_combat(options: Mapping[str, Any], power: str, *, attacked: frozenset[
 
 
 POLITICS = Politics(at_war=AT_WAR, may_declare_war=may_declare_war, on_declare=on_declare, neutrals=NEUTRALS,
-                    moving_in_declares=moving_in_declares, after_combat=after_combat)
+                    moving_in_declares=moving_in_declares, after_combat=after_combat,
+                    remembered_captures=frozenset({"United Kingdom", *NORTH_AMERICA}))
 
 
 # Political rules, what powers not at war may not do (DIGEST §1.2, P14, P37, the UK's and ANZAC's):
