@@ -701,12 +701,6 @@ class Turn:
         country = w.country_for(space, w.power)
         w.control[space] = country
         w.captured_this_turn.add(space)
-        politics = self.rules.politics
-        if politics is not None and space in politics.remembered_captures:
-            side = self.ruleset.side_of(by)
-            if sp.original_owner is None or self.ruleset.side_of(self.ruleset.power_name(sp.original_owner)) != side:
-                facts = set(w.pending.get("facts", []) or [])  # type: ignore[call-overload]
-                w.pending["facts"] = sorted(facts | {f"taken by {side}: {space}"})
         army: dict[str, int] = {}
         for u in w.units_at(space):
             if u.owner == previous:
@@ -1196,6 +1190,17 @@ class Turn:
             self.problems.append(Problem("illegal", f"the enemy units in {space} cannot be ignored: {why}",
                                          rule=rule, hint=f"remove ignore: from the directive for {space}, or keep out of {space}", path=path, code="directive.ignore"))
 
+    def _remember_capture(self, space: str, by: str) -> None:
+        """Politics.remembered_captures: the other side's capture of such a territory, kept for good."""
+        politics = self.rules.politics
+        if politics is None or space not in politics.remembered_captures:
+            return
+        side = self.ruleset.side_of(by)
+        original = self.w.space(space).original_owner
+        if original is None or self.ruleset.side_of(self.ruleset.power_name(original)) != side:
+            facts = set(self.w.pending.get("facts", []) or [])  # type: ignore[call-overload]
+            self.w.pending["facts"] = sorted(facts | {f"taken by {side}: {space}"})
+
     def capture(self, space: str, by: str, *, blitz: bool = False) -> None:
         """Take control of a territory: production, capital plunder, liberation (Capturing Territory)."""
         w = self.w
@@ -1207,12 +1212,7 @@ class Turn:
         country = w.country_for(space, by)
         w.control[space] = country
         w.captured_this_turn.add(space)
-        politics = self.rules.politics
-        if politics is not None and space in politics.remembered_captures:
-            side = self.ruleset.side_of(by)
-            if sp.original_owner is None or self.ruleset.side_of(self.ruleset.power_name(sp.original_owner)) != side:
-                facts = set(w.pending.get("facts", []) or [])  # type: ignore[call-overload]
-                w.pending["facts"] = sorted(facts | {f"taken by {side}: {space}"})
+        self._remember_capture(space, by)
         entry: dict[str, Any] = {"space": space, "by": country, "from": previous, "ipc": sp.ipc, "blitz": blitz}
         # Enemy structures and antiaircraft units left in the territory change hands, or the AA is
         # destroyed where the rules say so (1942: General Combat, step 7; Revised: AA guns are captured).
@@ -1350,10 +1350,17 @@ class Turn:
                                              rule=rule, hint="remove declare_war:", path=path, code="politics.always-at-war"))
                 continue
             relation = w.relation(target)
+            if relation == "war":
+                # Declaration of War (1940, E12): "it does not need to make a return DOW, but it can" -
+                # allowed, and it changes nothing (no fact: a return declaration provokes nothing)
+                if phase == "combat_move":
+                    self.warnings.append(Problem("warning", f"{w.power} is already at war with {target}: the declaration changes nothing",
+                                                 rule=rule, hint="remove it from declare_war:, or keep it as a return declaration",
+                                                 path=path, code="politics.already-at-war"))
+                continue
             if relation != "peace":
-                why = f"{target} is on {possessive(w.power)} side" if relation == "allied" else f"{w.power} is already at war with {target}"
-                self.problems.append(Problem("illegal", f"{w.power} cannot declare war on {target}: {why}", rule=rule,
-                                             hint="remove it from declare_war:", path=path, code="politics.not-at-peace"))
+                self.problems.append(Problem("illegal", f"{w.power} cannot declare war on {target}: {target} is on {possessive(w.power)} side",
+                                             rule=rule, hint="remove it from declare_war:", path=path, code="politics.not-at-peace"))
                 continue
             facts = frozenset(w.pending.get("facts", []) or [])  # type: ignore[call-overload]
             refused = self._declaration_refused(target, facts, phase)

@@ -13,8 +13,6 @@ from __future__ import annotations
 from dataclasses import replace
 from itertools import combinations
 
-import pytest
-
 from pbem import dice
 from pbem.engine.rules import Politics
 from pbem.engine.turn import run_turn
@@ -94,9 +92,15 @@ def test_the_war_declared_lasts_into_later_turns() -> None:
     assert not result.problems and result.state.control["Western Canada"] == "Japan"
 
 
-@pytest.mark.parametrize("target, code", [("Germany", "politics.not-at-peace"), ("United Kingdom", "politics.not-at-peace")])
-def test_war_is_declared_only_on_a_power_of_the_other_side_at_peace(target: str, code: str) -> None:
-    assert code in codes(turn(f"declare_war: [{target}]\n"))
+def test_war_is_declared_only_on_a_power_of_the_other_side() -> None:
+    assert "politics.not-at-peace" in codes(turn("declare_war: [Germany]\n"))
+
+
+def test_a_declaration_on_a_power_already_at_war_is_allowed_and_changes_nothing() -> None:
+    """1940, Declaration of War (E12): "it does not need to make a return DOW, but it can"."""
+    result = turn("declare_war: [United Kingdom]\n")
+    assert not result.problems
+    assert [w.code for w in result.warnings] == ["politics.already-at-war"]
 
 
 def test_a_powers_own_restrictions_may_refuse_a_declaration() -> None:
