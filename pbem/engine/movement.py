@@ -1094,6 +1094,14 @@ class Mover:
             return not host.offloaded_to or self._may_assault_again(host, move.phase)
 
         hosts = [u for u in w.units_at(move.to) if w.carries_land(u) and w.shares_with(u.owner) and usable(u)]
+        if not hosts:
+            # a friend's transport there, but a power at war with no one shares none (1940, P14)
+            apart = sorted({u.owner for u in w.units_at(move.to) if w.carries_land(u) and w.is_friendly(u.owner)
+                            and not w.shares_with(u.owner)})
+            if apart:
+                return [_problem(move, f"{w.power} may not board {possessive(apart[0])} transports in {move.to}: one of the two "
+                                 "is at war with no one, and such a power shares no ships", "Political rules (P14)",
+                                 "load onto your own transport, or wait until both are at war", "move.at-peace")]
         if not hosts and move.phase == "noncombat":
             bars = [b for u in w.units_at(move.to) if w.carries_land(u) and w.shares_with(u.owner)
                     and (b := self._after_combat_bar(u, "load")) is not None]
