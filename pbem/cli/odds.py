@@ -222,6 +222,11 @@ def odds(
                                      + ", ".join(ruleset.options), param_hint="--option")
         v = value.strip().lower()
         options[name.strip()] = True if v == "true" else False if v == "false" else int(v) if v.isdigit() else value.strip()
+    from pbem.io.options import option_problem
+
+    wrong = option_problem(ruleset, options)
+    if wrong:
+        raise click.BadParameter(wrong, param_hint="--option")
     profiles, aa_hit, aa_immune = _modifiers(
         ruleset, rules, kind, _power(ruleset, attacker_power, "--attacker-power"), _power(ruleset, defender_power, "--defender-power"),
         _power(ruleset, controller, "--controller"), round_, {**a, **boat}, bool(boat), options)

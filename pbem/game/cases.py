@@ -149,10 +149,11 @@ def _run(case: Case, failures: list[str]) -> None:
         raise CaseError(f"{case.at('ruleset') if 'ruleset' in case.data else case.path}: unknown rule system "
                         f"{case.ruleset!r} ({err})") from None
     rules, combat_rules = rules_for(ruleset)
-    unknown = [o for o in case.options if o not in ruleset.options]
-    if unknown:
-        raise CaseError(f"{case.at('options') if 'options' in case.data else case.path}: unknown option {unknown[0]!r}; "
-                        f"options of {ruleset.id}: {', '.join(sorted(ruleset.options))}")
+    from pbem.io.options import option_problem
+
+    wrong = option_problem(ruleset, case.options)
+    if wrong:
+        raise CaseError(f"{case.at('options') if 'options' in case.data else case.path}: {wrong}")
     options = {**ruleset.option_defaults(), **case.options}
     before = _state(case, ruleset, rules, options)
     mover = ruleset.powers[before.turn_index].name

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from pbem import __version__
 from pbem.engine.model import GameState
@@ -22,6 +22,7 @@ from pbem.engine.orders import Orders, StandingOrders
 from pbem.engine.problems import Problem, ProblemsError
 from pbem.engine.words import possessive, units_text  # noqa: F401 (the gateways take possessive from here)
 from pbem.engine.ruleset import Ruleset
+from pbem.io.options import option_problem
 from pbem.engine.turn import TurnResult, run_turn
 from pbem.game.config import GameConfig, dump_config, read_config
 from pbem.game.reportdata import build_report
@@ -456,27 +457,6 @@ def _check_state(state: GameState, ruleset: Ruleset) -> None:
     if problems:
         raise GameError("pbem would write a state file it cannot read back (a bug; nothing was committed): "
                            + "; ".join(f"{'/'.join(str(k) for k in p.path)}: {p.message}" for p in problems[:3]))
-
-
-def _did_you_mean(word: str, choices: Iterable[str]) -> str:
-    import difflib
-
-    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
-    return f" (did you mean {close[0]!r}?)" if close else ""
-
-
-def option_problem(ruleset: Any, options: Mapping[str, Any]) -> str | None:
-    """Why these rule options are not the ruleset's (an unknown name, a value it does not allow), or None."""
-    unknown = [o for o in options if o not in ruleset.options]
-    if unknown:
-        return (f"unknown rule option {unknown[0]!r}{_did_you_mean(unknown[0], ruleset.options)}; "
-                f"options of {ruleset.id}: " + ", ".join(sorted(ruleset.options)))
-    for name, value in options.items():
-        allowed = ruleset.options[name].allowed
-        if allowed and value not in allowed:
-            return (f"option {name} cannot be {value!r}{_did_you_mean(str(value), [str(a) for a in allowed])}; "
-                    "allowed: " + ", ".join(map(str, allowed)))
-    return None
 
 
 def new_game(path: str | Path, ruleset_id: str, players: Mapping[str, str], *, game_id: str | None = None,

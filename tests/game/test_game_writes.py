@@ -117,3 +117,16 @@ def test_a_game_file_edited_by_hand_with_an_option_its_ruleset_lacks_is_refused(
     with pytest.raises(GameError) as err:
         Game(game.path)
     assert message in str(err.value) and "git revert" in str(err.value)
+
+
+@pytest.mark.parametrize("ruleset_id,options,message", [
+    ("revised", {"radar": 1}, "option radar cannot be 1; allowed: false, true"),
+    ("europe-1999", {"cash_advance": 0}, "option cash_advance cannot be 0; allowed: true, false"),
+    ("europe-1999", {"bomber_cost": 25.0}, "option bomber_cost cannot be 25.0"),
+])
+def test_an_option_value_of_another_type_is_refused(tmp_path: Path, ruleset_id: str, options: dict, message: str) -> None:  # type: ignore[type-arg]
+    """YAML's 1 equals Python's True, but not every rule reads it so: `radar: 1` was accepted and left
+    Radar off, `cash_advance: 0` left the cash advance on.  Only the allowed values, of their type."""
+    with pytest.raises(GameError, match=message.replace("(", r"\(").replace(".", r"\.")):
+        new_game(tmp_path / "g", ruleset_id, {}, game_id="demo", dice_mode="local", options=options)
+    assert not (tmp_path / "g").exists()
