@@ -156,7 +156,7 @@ def _battle(entry: Mapping[str, Any], mover: str, low_luck: bool) -> dict[str, A
             # Dice grouped by strength, as players roll them: "4 dice at 2" whatever units they are.
             by_value: dict[int, dict[str, Any]] = {}
             for g in ev.groups:
-                if ev.low_luck and g.group.unit != cm.REMAINDER:
+                if ev.low_luck and g.group.unit != cm.REMAINDER and not g.dice:
                     continue  # pooled: told in `low_luck` below
                 row = by_value.setdefault(g.group.value, {"hit_on": g.group.value, "units": {}, "dice": [], "hits": 0})
                 row["units"][g.group.unit] = row["units"].get(g.group.unit, 0) + g.group.count
@@ -169,7 +169,7 @@ def _battle(entry: Mapping[str, Any], mover: str, low_luck: bool) -> dict[str, A
             low_luck: dict[str, Any] | None = None
             if ev.low_luck:
                 # Low Luck: the units' strength is pooled and makes sure hits; only remainders roll
-                pooled = [g.group for g in ev.groups if g.group.unit != cm.REMAINDER]
+                pooled = [g.group for g in ev.groups if g.group.unit != cm.REMAINDER and not g.dice]
                 low_luck = {"units": [{"unit": g.unit, "count": g.count, "value": g.value}
                                       for g in sorted(pooled, key=lambda g: (g.value, g.unit))],
                             "strength": sum(g.count * g.value for g in pooled), "sure_hits": ev.guaranteed_hits}
@@ -233,8 +233,13 @@ def _battle(entry: Mapping[str, Any], mover: str, low_luck: bool) -> dict[str, A
     actual = {"attacker": 0, "defender": 0}
     for ev in outcome.events:
         if isinstance(ev, cm.DiceRolled) and ev.low_luck:
-            # Low Luck: the pooled strength over six, sure hits and remainders alike
-            expected[ev.side] += sum(g.group.count * g.group.value for g in ev.groups if g.group.unit != cm.REMAINDER) / 6
+            # Low Luck: the pooled strength over six, sure hits and remainders alike; units rolling
+            # apart (best of several dice) as ordinary dice
+            expected[ev.side] += sum(g.group.count * g.group.value for g in ev.groups if g.group.unit != cm.REMAINDER and not g.dice) / 6
+            for g in ev.groups:
+                if g.group.unit != cm.REMAINDER and g.dice:
+                    chance = min(g.group.value, 6) / 6
+                    expected[ev.side] += g.group.count * (1 - (1 - chance) ** g.group.best_of)
             actual[ev.side] += ev.hits
         elif isinstance(ev, cm.DiceRolled):
             for g in ev.groups:

@@ -9,7 +9,8 @@ their stable order (hit value ascending, then unit name), so a report reads "3 d
 Low Luck (a game option, not a rule of any rulebook): within one volley, the strength of all
 units whose hits go to the same targets (one fire class) is pooled: hits = strength // 6, plus
 one die for the remainder that hits on `strength % 6` or less.  In a land battle that is the
-whole side, the usual club reading.
+whole side, the usual club reading.  A unit that keeps the best of several dice (AMS Heavy Bombers)
+has no whole strength to pool: it rolls its own dice, after the remainders'.
 """
 
 from __future__ import annotations
@@ -45,9 +46,14 @@ def roll_volley(
             rolled.append(RolledGroup(g, mine, h))
         event = DiceRolled(round_number, volley.step, volley.side, label, tuple(rolled), sum(hits.values()))
         return hits, event
-    pools = _pools(volley.groups)
+    # units keeping the best of several dice (AMS Heavy Bombers) have no whole strength to pool:
+    # they roll their own dice after the remainders'
+    pooled = tuple(g for g in volley.groups if g.best_of == 1)
+    apart = tuple(g for g in volley.groups if g.best_of > 1)
+    pools = _pools(pooled)
     remainders = [(cls, strength % 6) for cls, strength in pools if strength % 6]
-    faces = dice.roll(label, len(remainders)) if remainders else ()
+    own = sum(g.count * g.best_of for g in apart)
+    faces = dice.roll(label, len(remainders) + own) if remainders or own else ()
     guaranteed = 0
     groups: list[RolledGroup] = []
     for cls, strength in pools:
@@ -57,12 +63,19 @@ def roll_volley(
         h = 1 if face <= rest else 0
         hits[cls] += h
         groups.append(RolledGroup(DiceGroup(REMAINDER, rest, 1, cls), (face,), h))
+    at = len(remainders)
+    for g in apart:
+        mine = tuple(faces[at : at + g.count * g.best_of])
+        at += g.count * g.best_of
+        h = sum(1 for i in range(g.count) if min(mine[i * g.best_of : (i + 1) * g.best_of]) <= g.value)
+        hits[g.fire_class] = hits.get(g.fire_class, 0) + h
+        groups.append(RolledGroup(g, mine, h))
     event = DiceRolled(
         round_number,
         volley.step,
         volley.side,
         label,
-        tuple(RolledGroup(g, (), 0) for g in volley.groups) + tuple(groups),
+        tuple(RolledGroup(g, (), 0) for g in pooled) + tuple(groups),
         sum(hits.values()),
         low_luck=True,
         guaranteed_hits=guaranteed,
@@ -130,12 +143,16 @@ _ROW_AT_ONCE = 256  # products: below this the plain loop is faster
 def class_distribution(groups: tuple[tuple[int, ...], ...], low_luck: bool) -> tuple[float, ...]:
     """P(k hits) for dice groups (count, value[, best_of]) that share one fire class."""
     if low_luck:
-        strength = sum(g[0] * g[1] for g in groups)
+        strength = sum(g[0] * g[1] for g in groups if len(g) == 2)
         sure, rest = divmod(strength, 6)
-        dist = [0.0] * (sure + 2)
-        dist[sure] = 1 - rest / 6
-        dist[sure + 1] = rest / 6
-        return tuple(dist) if rest else tuple(dist[: sure + 1])
+        pool = [0.0] * (sure + 2)
+        pool[sure] = 1 - rest / 6
+        pool[sure + 1] = rest / 6
+        out: tuple[float, ...] = tuple(pool) if rest else tuple(pool[: sure + 1])
+        for g in groups:
+            if len(g) > 2:  # best of several dice: rolled apart from the pool (roll_volley)
+                out = convolve(out, binomial(*g))
+        return out
     dist: tuple[float, ...] = (1.0,)
     for g in groups:
         dist = convolve(dist, binomial(*g))
