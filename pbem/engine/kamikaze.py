@@ -80,10 +80,11 @@ def plan_strikes(turn: Turn, attacked: frozenset[str] = frozenset()) -> dict[str
         plan[zone] = picks
         left -= n
         aimed = []  # by ship type: the ships aimed at, and how many kamikaze when some take more than one
-        for t in dict.fromkeys(p.type for p in picks):
+        types = list(dict.fromkeys(p.type for p in picks))
+        for t in types:
             kamikaze, targets = sum(1 for p in picks if p.type == t), len({p.id for p in picks if p.type == t})
-            aimed.append(count_of(targets, t) + ("" if kamikaze == targets else f" ({kamikaze} kamikaze)"))
-        turn.log.notes.append(f"{k.power} launches {n} kamikaze in {zone} at {', '.join(aimed)}")
+            aimed.append(count_of(targets, t) + ("" if kamikaze == targets or len(types) == 1 else f" ({count_of(kamikaze, k.unit)})"))
+        turn.log.notes.append(f"{k.power} launches {count_of(n, k.unit)} in {zone} at {', '.join(aimed)}")
     if plan:
         w.pending["kamikaze"] = {k.power: left}
     return plan

@@ -293,7 +293,8 @@ class Turn:
                 w.add(u.type, w.power, order.space)
             if chosen:
                 verb = "becomes" if sum(order.units.values()) == 1 else "become"
-                self.log.notes.append(f"{_units_text(order.units)} in {order.space} {verb} {possessive(w.power)}")
+                former = " and ".join(sorted({u.owner for u in chosen}))
+                self.log.notes.append(f"{_units_text(order.units)} of {former} in {order.space} {verb} {possessive(w.power)}")
 
     @property
     def validating(self) -> bool:
@@ -586,8 +587,9 @@ class Turn:
 
                     retry = self._apply(_replace(move, units=reduced))
                     if not retry:
-                        self.log.notes.append(f"Only {_units_text(reduced)} of the {_units_text(move.units)} ordered from {move.frm} to {move.to} "
-                                               f"{'was' if sum(reduced.values()) == 1 else 'were'} left to move")
+                        one = sum(reduced.values()) == 1
+                        self.log.notes.append(f"Of the {_units_text(move.units)} ordered from {move.frm} to {move.to}, only {_units_text(reduced)} "
+                                               f"{'was' if one else 'were'} left after the battles; {'it' if one else 'they'} made the move")
                         move, found = _replace(move, units=reduced), []
             if (found and self.validating and move.frm in self._refused_into | self._unread_before(move)
                     and all(p.code == "move.no-units" for p in found)):
@@ -1381,7 +1383,7 @@ class Turn:
             for a, b in others:
                 if w.relation(a, b) == "peace":
                     w.declare_war(a, b)
-                    self.log.notes.append(f"{a} and {b} are at war too: the declaration on {target} brings it")
+                    self.log.notes.append(f"{a} and {b} are at war too, brought in by the declaration on {target}")
 
     def land_combat_air_patrol(self) -> None:
         """Pacific, Phase 2: "Fighters on CAP may land on any friendly land territory that is adjacent
@@ -1414,7 +1416,7 @@ class Turn:
             else:
                 u.space = u.start = target
                 where = f"in {target}"
-            self.log.notes.append(f"a {u.type} of {u.owner} on combat air patrol in {zone} lands {where}")
+            self.log.notes.append(f"A {u.type} of {u.owner} on combat air patrol in {zone} lands {where}")
 
     def note_carrier_reach(self) -> None:
         """Before noncombat moves: where each own carrier could end its noncombat move, and which air

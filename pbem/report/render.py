@@ -112,8 +112,8 @@ def units_text(units: Mapping[str, int]) -> str:
 
 
 def unused_hits_text(hits: int) -> str:
-    """Hits no unit could take, said in every format: "2 hits lost: no unit left that these dice can hit"."""
-    return f"{count_of(hits, 'hit')} lost: no unit left that these dice can hit"
+    """Hits no unit could take, said in every format: "2 hits lost: no unit these dice can hit is left"."""
+    return f"{count_of(hits, 'hit')} lost: no unit these dice can hit is left"
 
 
 def low_luck_text(pool: Mapping[str, Any], arrow: str = "->") -> str:

@@ -40,7 +40,7 @@ def test_pacific_rules_show_in_the_reports(reports: list[dict]) -> None:
     chinese = [g for rnd in first["Yunnan"]["rounds"] for s in rnd["steps"] if s["side"] == "defender" for g in s["groups"]]
     assert chinese and all(g["hit_on"] == 2 for g in chinese)
     # a kamikaze attack in the first round of a battle with a fighter on combat air patrol
-    assert any("launches 2 kamikaze in SZ 37" in n for n in notes)
+    assert any("launches 2 kamikazes in SZ 37" in n for n in notes)
     sz37 = next(b for b in reports[2]["battles"] if b["space"] == "SZ 37")
     steps = {s["step"] for rnd in sz37["rounds"] for s in rnd["steps"]}
     assert "sacrifice-defender" in steps and any("fighter" in f["units"] for f in sz37["forces"]["defender"])

@@ -228,7 +228,7 @@ def test_survivors_of_a_battle_still_make_their_noncombat_move() -> None:
     dice = {"battle/Karelia S.S.R./round-1/attacker": [1, 6], "battle/Karelia S.S.R./round-1/defender": [2]}
     result = play(st, "Germany", body, dice=dice)
     assert units_at(result.state, "Norway", "Germany") == {"fighter": 1}
-    assert "Only 1 fighter of the 2 fighters ordered from Karelia S.S.R. to Norway was left to move" in result.log.notes
+    assert "Of the 2 fighters ordered from Karelia S.S.R. to Norway, only 1 fighter was left after the battles; it made the move" in result.log.notes
 
 
 def test_each_fighter_counting_on_a_carrier_gets_a_place_of_its_own() -> None:
