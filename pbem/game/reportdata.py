@@ -314,6 +314,19 @@ def build_report(game: Game, before: GameState, result: TurnResult, dice_info: M
             "treasury_before": ruleset.treasury_of(before.treasury, power),
             "treasury_after": ruleset.treasury_of(before.treasury, power) - log.purchase_cost - log.research_cost,
         }
+        countries = ruleset.countries_of(power)
+        if len(countries) > 1:
+            # each economy buys and repairs from its own treasury (1940: "Each economy must make its own
+            # separate purchases and pay for its own repairs"; Pacific's India and Australia)
+            per = []
+            for c in countries:
+                units = dict(sorted(log.purchases_by_country.get(c, {}).items()))
+                spent = sum(ruleset.units[u].cost * n for u, n in units.items()) + sum(
+                    n * game.rules.production.repair_cost_per_point for s, n in log.repairs.items()
+                    if before.control.get(s.partition("/")[0]) == c)
+                had = before.treasury.get(c, 0)
+                per.append({"country": c, "units": units, "spent": spent, "treasury_before": had, "treasury_after": had - spent})
+            purchases["by_country"] = per
     bombing = []
     for raid in log.bombing:
         out = raid.get("outcome")

@@ -66,3 +66,15 @@ def test_every_report_format_and_the_map(played: Path, tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     svg = out.read_text()
     assert "Szechwan" in svg and "SZ 111" in svg
+
+
+def test_the_uk_economies_buy_each_from_its_own_treasury_in_the_report(reports: list[dict]) -> None:
+    """Political rules, UK (DIGEST §1.2; the AMS guide: "Each economy must make its own separate
+    purchases and pay for its own repairs"): the report says what each bought and what it had left,
+    not a merged "United Kingdom" treasury no state holds."""
+    uk = next(r for r in reports if r["power"] == "United Kingdom")
+    per = {c["country"]: c for c in uk["purchases"]["by_country"]}
+    assert set(per) == {"UK Europe", "UK Pacific"}
+    assert sum(c["spent"] for c in per.values()) == uk["purchases"]["total"]
+    for c in per.values():
+        assert c["treasury_after"] == c["treasury_before"] - c["spent"] >= 0
