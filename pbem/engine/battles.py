@@ -364,17 +364,20 @@ def _warn_idle_directive(turn: Turn, directive: BattleDirective, battle: cm.Batt
              "General Combat, Step 3: the attacker chooses its casualties")
 
 
-def aa_modifiers(turn: Turn, space: str, defenders: frozenset[str], flying: Mapping[str, int]) -> tuple[int | None, frozenset[str]]:
+def aa_modifiers(turn: Turn, space: str, defenders: frozenset[str], flying: Mapping[str, int],
+                 gunners: frozenset[str] | None = None) -> tuple[int | None, frozenset[str]]:
     """The ruleset's modifiers of antiaircraft fire over `space` (Rules.hooks.battle_modifiers: Revised's
     Radar, Superfortresses), the same whether the gun fires in a battle, at raiders or at aircraft
-    flying over: the hit number (None: the rules') and the units no gun may fire at."""
+    flying over: the hit number (None: the rules') and the units no gun may fire at.  `gunners`: the
+    owners of the guns that fire (None: `defenders`)."""
     w = turn.w
     hook = w.rules.hooks.battle_modifiers
     if hook is None:
         return None, frozenset()
     mods = hook(turn.options, w.ruleset.units, kind="land", attacker=w.power, defenders=defenders,
                 attacking_units=dict(flying), original_owner=w.space(space).original_owner, controller=w.control.get(space),
-                island=w.space(space).island, super_submarines=frozenset(), attacking_subs_moved_in=0, round=turn.state.round, seaborne=False)
+                island=w.space(space).island, super_submarines=frozenset(), attacking_subs_moved_in=0, round=turn.state.round, seaborne=False,
+                aa_owners=gunners)
     return mods.aa_hit, frozenset(mods.aa_immune)
 
 
@@ -748,7 +751,8 @@ def _battle(turn: Turn, space: str, kind: str, bombard_from: list[str] | None = 
             attacking_units=counts, original_owner=w.space(space).original_owner, controller=w.control.get(space),
             island=w.space(space).island, super_submarines=frozenset(p for p, d in w.developments.items() if "super_submarines" in d),
             attacking_subs_moved_in=sum(1 for u in attackers if w.utype(u).has("submarine") and u.phase == "combat"),
-            round=turn.state.round, seaborne=bool(kind == "land" and seaborne))
+            round=turn.state.round, seaborne=bool(kind == "land" and seaborne),
+            aa_owners=frozenset(u.owner for u in defenders if w.utype(u).has("aa")))
         for owner, changed in mods.profiles.items():
             profiles[owner] = {**profiles.get(owner, {}), **changed}
         aa_hit, aa_immune = mods.aa_hit, mods.aa_immune
@@ -897,7 +901,9 @@ def _sacrifices(turn: Turn, space: str, attackers: list[Unit], defenders: list[U
         wanted = int(getattr(so.policy_for(space), "kaiten", 0) or 0) if so is not None else 0
         if not wanted:
             continue
-        if owner in home and not any(w.space(n).original_owner == owner and w.control.get(n) == owner
+        # Kaiten Torpedoes: a zone that "borders an orange territory or island group you control" - a
+        # home territory still held, or any island group held, whoever had it first
+        if owner in home and not any(w.control.get(n) == owner and (w.space(n).original_owner == owner or w.space(n).island)
                                      for n in w.board.neighbours(space) if not w.is_sea(n)):
             continue
         mine = sorted((u for u in defenders if u.owner == owner and u.type in values[owner]), key=lambda u: u.id)
@@ -1219,7 +1225,8 @@ def _raid_one(turn: Turn, space: str, raiders: list[Unit], target: str | None, b
         counts: dict[str, int] = {}
         for u in raiders:
             counts[u.type] = counts.get(u.type, 0) + 1
-        aa_hit, immune = aa_modifiers(turn, space, frozenset({victim}), counts)
+        aa_hit, immune = aa_modifiers(turn, space, frozenset({victim}), counts,
+                                      gunners=frozenset(u.owner for u in w.enemy_units_at(space) if w.utype(u).has("aa")) or None)
         aa_immune = any(w.utype(b).name in immune for b in bombers) and bool(bombers)
     rules = turn.combat_rules
     based = 0

@@ -375,10 +375,13 @@ class Mover:
 
     def _moves_on(self, u: Unit) -> bool:
         """Rules.movement.transport_combat_move_in_legs: a transport that made a combat move to a zone that is
-        not hostile, has not offloaded or fought and has movement left may make another."""
+        not hostile, has not fought and has movement left may make another - if it has not offloaded,
+        or a rule lets it assault again (Revised Lightning Assaults: "They may move, attack a coastal
+        territory, then move again and attack a second coastal territory")."""
         w = self.w
         return (w.rules.movement.transport_combat_move_in_legs and w.carries_land(u) and u.phase == "combat" and not u.fought
-                and not u.offloaded_to and u.moved < w.utype(u).move and not w.is_hostile_sea_zone(u.space))
+                and (not u.offloaded_to or self._may_assault_again(u, "combat"))
+                and u.moved < w.utype(u).move and not w.is_hostile_sea_zone(u.space))
 
     def _cargo_matches(self, transport: Unit, cargo: dict[str, int] | object) -> bool:
         aboard: dict[str, int] = {}

@@ -438,7 +438,7 @@ class RuleHooks:
     (None: the rule does not exist in that system)."""
 
     # battle_modifiers(options, units, kind=, attacker=, defenders=, attacking_units=, original_owner=,
-    #   controller=, island=, super_submarines=, attacking_subs_moved_in=, round=, seaborne=) -> object with
+    #   controller=, island=, super_submarines=, attacking_subs_moved_in=, round=, seaborne=, aa_owners=) -> object with
     #   .profiles (owner -> unit -> UnitType), .aa_hit, .aa_immune  (e.g. National Advantages)
     # movement_profiles(options, units, power) -> unit -> UnitType
     # income_adjustment(options, collecting_power, submarines_by_power) -> IPCs lost

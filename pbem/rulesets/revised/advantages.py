@@ -49,13 +49,15 @@ def battle_advantages(
     attacking_subs_moved_in: int = 0,
     round: int = 0,
     seaborne: bool = False,
+    aa_owners: frozenset[str] | None = None,
 ) -> BattleAdvantages:
     """The advantages in force in one battle.
 
     `attacking_units`: the attacker's units by name at the start (Banzai: only infantry);
     `russian_winter`: the Soviet player has declared the severe winter and it lasts;
     `super_submarines`: powers with that development; `attacking_subs_moved_in`: submarines the
-    attacker moved into the zone in its combat move (Wolf Packs).
+    attacker moved into the zone in its combat move (Wolf Packs); `aa_owners`: the powers whose
+    antiaircraft guns are there to fire (None: the defenders).
     """
     on = {k for k, v in options.items() if v is True}
     # The turn hands on a declaration in force as the option `russian_winter_declared`
@@ -88,8 +90,11 @@ def battle_advantages(
         if "wolf_packs" in on and attacker == "Germany" and attacking_subs_moved_in >= 3:
             _set(profiles, "Germany", units, "submarine", attack=4 if "Germany" in super_submarines else 3)
     aa_hit = None
-    # Radar: "Your antiaircraft guns in tan territories hit air units on a roll of 2."
-    if "radar" in on and kind == "land" and "United Kingdom" in defenders and owned_by("United Kingdom"):
+    # Radar: "Your antiaircraft guns in tan territories hit air units on a roll of 2" - British guns
+    # only ("A power may not share its national advantages with friendly powers"); of two guns the
+    # British one is the one that fires.
+    gunners = defenders if aa_owners is None else aa_owners
+    if "radar" in on and kind == "land" and "United Kingdom" in gunners and owned_by("United Kingdom"):
         aa_hit = 2
     immune: frozenset[str] = frozenset()
     # Superfortresses: "Your bombers are immune to antiaircraft fire."
