@@ -515,6 +515,12 @@ class Turn:
             self.problems.append(Problem("illegal", f"the purchase costs {cost + repair_cost} IPCs; {w.power} has {money} left{spent}" if research
                                          else f"the purchase costs {cost + repair_cost} IPCs; {w.power} has {money}",
                                          rule=R_PURCHASE, hint=hint, path=("purchase",), code="purchase.too-expensive"))
+            if self.validating:
+                # the placements are checked as if the purchase were made (`_placeable`): the repairs too,
+                # or the player is sent to fix placements that only the unpaid repair limits
+                for space, points in o.repair.items():
+                    if 0 < points <= w.damage.get(space, 0):
+                        w.damage[space] = w.damage.get(space, 0) - points
             return
         for space, points in o.repair.items():
             if points <= w.damage.get(space, 0):
