@@ -185,6 +185,11 @@ class CapitalRules:
     # when it loses its own ("When London falls, the UK capitol moves to Ottawa"); the engine keeps
     # the moves made in GameState.pending["exiles"]
     exile: Mapping[str, str]
+    # phases a power whose capital is in enemy hands skips, so that what a rule gives in them is not
+    # given (Revised: the former owner "skips all but the combat move, conduct combat, and noncombat
+    # move phases" - no Lend-Lease in purchase, no Chinese Divisions in mobilize, no Russian Winter in
+    # collect income); empty where the rulebook only stops buying and collecting
+    phases_skipped_without_capital: frozenset[str]
 
 
 @dataclass(frozen=True)

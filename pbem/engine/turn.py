@@ -54,6 +54,9 @@ class TurnLog:
 
     purchases: dict[str, int] = field(default_factory=dict)
     purchases_by_country: dict[str, dict[str, int]] = field(default_factory=dict)  # Power.countries
+    spent_by_country: dict[str, int] = field(default_factory=dict)  # what each country paid: units and repairs, at the prices charged
+    unit_prices: dict[str, int] = field(default_factory=dict)  # unit -> the price charged this turn (technology, options)
+    repair_costs: dict[str, int] = field(default_factory=dict)  # damage key -> what its repair cost (AMS Improved Production halves it)
     purchase_cost: int = 0
     research_cost: int = 0
     research: dict[str, Any] | None = None  # development, dice bought, cost: a purchase like units
@@ -139,12 +142,9 @@ class Turn:
         return {**options, **{f"{name}_declared": True for name in lasting}}
 
     def skips_phase(self, phase: str) -> bool:
-        """A power whose capital is in enemy hands "skips all but the combat move, conduct combat, and
-        noncombat move phases" (Revised, Capturing and Liberating Capitals; likewise wherever it can
-        neither buy nor collect): what a rule gives in its purchase, mobilize or collect income phase is
-        not given (Lend-Lease, Chinese Divisions, Russian Winter)."""
-        return (phase in ("purchase", "mobilize", "collect_income") and self.rules.capitals.no_purchase_without_capital
-                and not self.w.capital_held(self.w.power))
+        """Does the mover skip this phase now, its capital in enemy hands
+        (CapitalRules.phases_skipped_without_capital)?  What a rule gives in it is not given."""
+        return phase in self.rules.capitals.phases_skipped_without_capital and not self.w.capital_held(self.w.power)
 
     def check_declarations(self) -> None:
         """Once-per-game declarations in the orders: allowed by the options, not yet used."""
@@ -159,18 +159,24 @@ class Turn:
             elif name in used or name in seen:
                 self.problems.append(Problem("illegal", f"{name} is declared once per game, and it has been", rule=R_ORDER,
                                              hint=f"remove {name} from declare:", path=path, code="declare.used"))
-            elif self.skips_phase(allowed[name]):
-                self.problems.append(Problem("illegal", f"{possessive(self.w.power)} capital is in enemy hands: it skips its "
-                                             f"{allowed[name].replace('_', ' ')} phase, where {name.replace('_', ' ')} is declared",
-                                             rule="Capturing and Liberating Capitals", hint=f"remove {name} from declare:",
-                                             path=path, code="declare.no-capital"))
             seen.add(name)
 
     def declare(self, phase: str) -> None:
         """Make this phase's declarations: mark them used and in force (GameState.pending)."""
         allowed = self.rules.hooks.declarations(self.options, self.w.power) if self.rules.hooks.declarations else {}
-        for name, _ in self.orders.declare:
+        for name, path in self.orders.declare:
             if allowed.get(name) != phase:
+                continue
+            if self.skips_phase(phase):
+                # decided when the phase comes: a capital liberated this turn gives the phase back
+                text = (f"{name.replace('_', ' ')} is not declared: {possessive(self.w.power)} capital is in enemy hands, "
+                        f"so it skips its {phase.replace('_', ' ')} phase")
+                if self.validating:
+                    self.warnings.append(Problem("warning", text, rule="Capturing and Liberating Capitals",
+                                                 hint=f"liberate the capital this turn, or remove {name} from declare:",
+                                                 path=path, code="declare.no-capital"))
+                else:
+                    self.log.notes.append(text[0].upper() + text[1:])
                 continue
             used = list(self.w.pending.get("once", []) or [])  # type: ignore[call-overload]
             self.w.pending["once"] = sorted({*used, name})
@@ -314,7 +320,7 @@ class Turn:
         self.start_of_turn()
         if self.orders.declare:
             self.check_declarations()
-            self.declare("purchase")
+            self.declare("start_of_turn")
         no_combat = self._no_combat_declared()
         self.check_convoy_income()
         self.repair_at_naval_bases()
@@ -495,6 +501,7 @@ class Turn:
         for utype, n in o.purchase.items():
             profile = self.ruleset.units[utype]
             cost += self.cost_of(profile) * n
+            self.log.unit_prices[utype] = self.cost_of(profile)
             if self._not_for_sale(profile, w.power, ("purchase", utype), n):
                 return
             if profile.has("factory") and not self.rules.production.new_complexes:
@@ -526,6 +533,7 @@ class Turn:
             if points <= w.damage.get(space, 0):
                 w.damage[space] = w.damage.get(space, 0) - points
                 self.log.repairs[space] = points
+                self.log.repair_costs[space] = self.repair_cost(points)
         w.treasury[w.power] = money - cost - repair_cost
         self.bought = dict(o.purchase)
         self.log.purchases = dict(o.purchase)
@@ -1705,6 +1713,7 @@ class Turn:
             for utype, n in units.items():
                 profile = self.ruleset.units[utype]
                 cost += self.cost_of(profile) * n
+                self.log.unit_prices[utype] = self.cost_of(profile)
                 if self._not_for_sale(profile, country, ("purchase", country, utype), n):
                     return
                 if profile.has("factory") and not self.rules.production.new_complexes:
@@ -1719,6 +1728,7 @@ class Turn:
             w.treasury[country] = money - cost
             bought[country] = dict(units)
             self.log.purchase_cost += cost
+            self.log.spent_by_country[country] = self.log.spent_by_country.get(country, 0) + cost
         # Repairs are paid by the country whose territory holds the facility (1940: "Two economies, tracked
         # separately: separate purchases, repairs").
         for key, points in o.repair.items():
@@ -1733,7 +1743,9 @@ class Turn:
             w.treasury[country] = w.treasury.get(country, 0) - cost
             w.damage[key] = w.damage.get(key, 0) - points
             self.log.repairs[key] = points
+            self.log.repair_costs[key] = cost
             self.log.purchase_cost += cost
+            self.log.spent_by_country[country] = self.log.spent_by_country.get(country, 0) + cost
         self.bought_by_country = bought
         total = _summed(bought.values())
         self.bought = dict(sorted(total.items()))

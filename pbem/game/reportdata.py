@@ -307,8 +307,9 @@ def build_report(game: Game, before: GameState, result: TurnResult, dice_info: M
     if log.purchases or log.repairs or log.research:
         purchases = {
             "power": power,
-            "bought": [{"unit": u, "count": n, "cost": ruleset.units[u].cost * n} for u, n in sorted(log.purchases.items())],
-            "repairs": [{"space": s, "damage_removed": n, "cost": n * game.rules.production.repair_cost_per_point} for s, n in sorted(log.repairs.items())],
+            "bought": [{"unit": u, "count": n, "cost": log.unit_prices.get(u, ruleset.units[u].cost) * n} for u, n in sorted(log.purchases.items())],
+            "repairs": [{"space": s, "damage_removed": n, "cost": log.repair_costs.get(s, n * game.rules.production.repair_cost_per_point)}
+                        for s, n in sorted(log.repairs.items())],
             "research": dict(log.research) if log.research else None,
             "total": log.purchase_cost + log.research_cost,
             "treasury_before": ruleset.treasury_of(before.treasury, power),
@@ -321,9 +322,7 @@ def build_report(game: Game, before: GameState, result: TurnResult, dice_info: M
             per = []
             for c in countries:
                 units = dict(sorted(log.purchases_by_country.get(c, {}).items()))
-                spent = sum(ruleset.units[u].cost * n for u, n in units.items()) + sum(
-                    n * game.rules.production.repair_cost_per_point for s, n in log.repairs.items()
-                    if before.control.get(s.partition("/")[0]) == c)
+                spent = log.spent_by_country.get(c, 0)  # at the prices charged (technology, options)
                 had = before.treasury.get(c, 0)
                 per.append({"country": c, "units": units, "spent": spent, "treasury_before": had, "treasury_after": had - spent})
             purchases["by_country"] = per

@@ -91,6 +91,8 @@ RULES = Rules(
         # A power without its capital "cannot collect income ... and cannot buy new units".
         no_income_without_capital=True,
         no_purchase_without_capital=True,
+        # Capturing capitals stops buying and collecting only; no phase is skipped (no rule gives anything in them).
+        phases_skipped_without_capital=frozenset(),
         # plunder every time a capital falls; no capital moves (the AMS house rules change both)
         plunder_once=False,
         exile={},

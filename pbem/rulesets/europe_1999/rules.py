@@ -113,6 +113,8 @@ RULES = Rules(
         # Capturing an Enemy Capital: "On your turn, you may not purchase units nor receive IPC income."
         no_income_without_capital=True,
         no_purchase_without_capital=True,
+        # Capturing a Capital stops buying and collecting only: the Patriotic War (noncombat move) goes on.
+        phases_skipped_without_capital=frozenset(),
         # plunder every time a capital falls; no capital moves (the AMS house rules change both)
         plunder_once=False,
         exile={},

@@ -95,6 +95,8 @@ RULES = Rules(
         # "A power without its capital stays in the game but collects no income and buys nothing".
         no_income_without_capital=True,
         no_purchase_without_capital=True,
+        # Capitals stop buying and collecting only; the powers keep every phase.
+        phases_skipped_without_capital=frozenset(),
         # plunder every time a capital falls; no capital moves (the AMS house rules change both)
         plunder_once=False,
         exile={},

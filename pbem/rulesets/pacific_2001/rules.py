@@ -104,6 +104,8 @@ RULES = Rules(
         # purchase units" - by country: the example's Great Britain still buys for India.
         no_income_without_capital=True,
         no_purchase_without_capital=True,
+        # Capturing a Capital: "you may not purchase units" and collect nothing; China's free infantry come all the same.
+        phases_skipped_without_capital=frozenset(),
         # plunder every time a capital falls; no capital moves (the AMS house rules change both)
         plunder_once=False,
         exile={},

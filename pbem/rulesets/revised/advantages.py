@@ -221,8 +221,8 @@ def declarations(options: Mapping[str, object], power: str) -> dict[str, str]:
         out["russian_winter"] = "collect_income"
     if options.get("joint_strike") is True and power == "United Kingdom":
         # Joint Strike: "Once during the game, on your turn, you may declare a joint strike."
-        # Made at the start of the turn, it is in force on the U.S. turn that follows.
-        out["joint_strike"] = "purchase"
+        # Made at the start of the turn (no phase a lost capital skips), in force on the U.S. turn that follows.
+        out["joint_strike"] = "start_of_turn"
     return out
 
 

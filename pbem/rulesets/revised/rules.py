@@ -129,6 +129,9 @@ RULES = Rules(
         # power's control, you cannot collect income."
         no_income_without_capital=True,
         no_purchase_without_capital=True,
+        # Capturing and Liberating Capitals: "That player skips all but the combat move, conduct combat,
+        # and noncombat move phases."
+        phases_skipped_without_capital=frozenset({"purchase", "mobilize", "collect_income"}),
         # plunder every time a capital falls; no capital moves (the AMS house rules change both)
         plunder_once=False,
         exile={},
