@@ -364,6 +364,14 @@ def _check_orders(data: Any, ruleset: Ruleset) -> list[Problem]:
     purchase = data.get("purchase") if isinstance(data, Mapping) else None
     if len(countries) < 2 or not isinstance(purchase, Mapping):
         return check("orders", data)
+    if not all(isinstance(v, (Mapping, str, list)) or v is None for v in purchase.values()):
+        # units straight under purchase: (1940's UK, Pacific's Great Britain) - say what is meant, not
+        # that a count is no mapping (`_purchase` names the same fault when the schema is passed)
+        problems = list(check("orders", {**data, "purchase": None}))
+        problems.append(Problem("invalid", f"{data.get('power')} buys for each of its countries ({', '.join(countries)})",
+                                path=("purchase",), hint=f"write purchase: {{{countries[0]}: {{infantry: 2}}, {countries[1]}: '1 fighter'}}",
+                                code="purchase.by-country"))
+        return problems
     problems = check("orders", {**data, "purchase": None})
     for country, units in purchase.items():
         for p in check("orders", {**data, "purchase": units}):

@@ -130,3 +130,13 @@ def test_one_space_keyed_twice_under_two_spellings_is_refused_at_the_second_key(
     (problem,) = [p for p in caught.value.problems if p.code == "orders.duplicate-space"]
     assert "Karelia S.S.R. is named twice" in problem.message or "Baltic States is named twice" in problem.message
     assert (problem.line, problem.column) == (line, column)
+
+
+def test_units_bought_straight_under_purchase_by_a_power_of_two_economies_say_how_to_split_them() -> None:
+    """1940's UK buys for UK Europe and UK Pacific apart: `purchase: {infantry: 6}` was refused as
+    "purchase is 6, which is not text, a mapping ...", which does not say what to write."""
+    with pytest.raises(ProblemsError) as err:
+        read_orders_text("power: United Kingdom\nround: 1\npurchase: {infantry: 6}\n", "uk.yaml", load_ruleset("global-1940"))
+    [problem] = err.value.problems
+    assert problem.code == "purchase.by-country" and "buys for each of its countries (UK Europe, UK Pacific)" in problem.message
+    assert "UK Europe: {infantry: 2}" in problem.hint and (problem.line, problem.column) == (3, 11)
