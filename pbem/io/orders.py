@@ -323,6 +323,16 @@ class PartialOrders:
     dropped_into: frozenset[tuple[str, int, str]]  # (combat_move/noncombat_move, index, destination or "*")
 
 
+def _by_country_hint(ruleset: Ruleset, countries: tuple[str, ...]) -> str:
+    """How to write a purchase for each country, naming only those that buy (Pacific's China has no IPCs)."""
+    from pbem.io.rulesets import rules_for
+
+    idle = rules_for(ruleset)[0].economy.countries_without_income
+    buyers = [c for c in countries if c not in idle] or list(countries)
+    parts = [f"{buyers[0]}: {{infantry: 2}}"] + [f"{c}: '1 fighter'" for c in buyers[1:2]]
+    return "write purchase: {" + ", ".join(parts) + "}"
+
+
 def _purchase(reader: "_Reader", ruleset: Ruleset, power: str | None, value: Any) -> tuple[dict[str, int], dict[str, dict[str, int]]]:
     """What is bought: units, or for a power of several countries (Pacific's India and Australia)
     country -> units, each paid from that country's treasury."""
@@ -333,7 +343,7 @@ def _purchase(reader: "_Reader", ruleset: Ruleset, power: str | None, value: Any
         return {}, {}
     if not isinstance(value, Mapping) or not all(isinstance(v, (Mapping, str, list)) or v is None for v in value.values()):
         reader.error(f"{power} buys for each of its countries ({', '.join(countries)})", ("purchase",),
-                     hint=f"write purchase: {{{countries[0]}: {{infantry: 2}}, {countries[1]}: '1 fighter'}}", code="purchase.by-country")
+                     hint=_by_country_hint(ruleset, countries), code="purchase.by-country")
         return {}, {}
     total: dict[str, int] = {}
     by_country: dict[str, dict[str, int]] = {}
@@ -368,9 +378,9 @@ def _check_orders(data: Any, ruleset: Ruleset) -> list[Problem]:
         # units straight under purchase: (1940's UK, Pacific's Great Britain) - say what is meant, not
         # that a count is no mapping (`_purchase` names the same fault when the schema is passed)
         problems = list(check("orders", {**data, "purchase": None}))
-        problems.append(Problem("invalid", f"{data.get('power')} buys for each of its countries ({', '.join(countries)})",
-                                path=("purchase",), hint=f"write purchase: {{{countries[0]}: {{infantry: 2}}, {countries[1]}: '1 fighter'}}",
-                                code="purchase.by-country"))
+        power = ruleset.power_name(str(data.get("power")))
+        problems.append(Problem("invalid", f"{power} buys for each of its countries ({', '.join(countries)})",
+                                path=("purchase",), hint=_by_country_hint(ruleset, countries), code="purchase.by-country"))
         return problems
     problems = check("orders", {**data, "purchase": None})
     for country, units in purchase.items():
