@@ -51,7 +51,9 @@ def test_bombing_costs_the_victim_ipcs_from_its_treasury() -> None:
 
 def test_develop_weapons_breakthrough_applies_this_turn() -> None:
     """Phase 1: Develop Weapons: buy research dice at 5 IPCs each for one development; a die showing
-    its number is a breakthrough, effective at once (Long-Range Aircraft: fighters move 6)."""
+    its number is a breakthrough.  Its battles use it at once; orders written before the dice cannot
+    count on it (README, "A breakthrough in the turn's own orders"): the six-space flight validates
+    once the development is held."""
     from dataclasses import replace
 
     st = state(turn="Germany", ruleset=R)
