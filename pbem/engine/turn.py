@@ -141,6 +141,11 @@ class Turn:
             self.w.pending.pop("declared")
         return {**options, **{f"{name}_declared": True for name in lasting}}
 
+    def _converts_late(self) -> bool:
+        """Units are converted in noncombat move (Europe's Patriotic War), not in purchase (Rules.hooks.conversion_phase)."""
+        hook = self.rules.hooks.conversion_phase
+        return hook is not None and hook(self.options, self.w.power) == "noncombat"
+
     def skips_phase(self, phase: str) -> bool:
         """Does the mover skip this phase now, its capital in enemy hands
         (CapitalRules.phases_skipped_without_capital)?  What a rule gives in it is not given."""
@@ -268,8 +273,7 @@ class Turn:
         leave play and the same units of its own are put in their place, free to move this turn."""
         w = self.w
         rule = R_PURCHASE + ": units converted by a game option"
-        late = self.rules.hooks.conversion_phase is not None and self.rules.hooks.conversion_phase(self.options, w.power) == "noncombat"
-        if self.orders.convert and not late and self.skips_phase("purchase"):
+        if self.orders.convert and not self._converts_late() and self.skips_phase("purchase"):
             self.problems.append(Problem("illegal", f"{possessive(w.power)} capital is in enemy hands: it skips its purchase phase, "
                                          "where units are converted", rule="Capturing and Liberating Capitals",
                                          hint="remove convert:", path=("convert",), code="convert.no-capital"))
@@ -328,8 +332,7 @@ class Turn:
         self.purchase()
         self.land_combat_air_patrol()
         self.declare_wars()
-        late_conversion = (self.rules.hooks.conversion_phase is not None
-                           and self.rules.hooks.conversion_phase(self.options, w.power) == "noncombat")
+        late_conversion = self._converts_late()
         if not late_conversion:
             self.convert()
         self.mover.new_carrier_zones = self._new_carrier_zones()
