@@ -136,6 +136,19 @@ class Orders:
     # where the rules leave the choice to it (Rules.hooks.capture_country; Pacific's Siam and French
     # Indo-China taken by American and Chinese units): territory -> country.
     markers: Mapping[str, str] = field(default_factory=dict)
+    # Orders made only if this turn's research brings a development ("From now on (including this
+    # turn)", Revised Develop Weapons, Step 4): yaml path of a move or rocket strike -> development id.
+    # Validation checks the orders both ways; adjudication drops these when the dice fail.
+    if_developed: Mapping[YamlPath, str] = field(default_factory=dict)
+
+    def without(self, paths: frozenset[YamlPath] | set[YamlPath]) -> "Orders":
+        """These orders less the moves and rocket strikes at `paths`."""
+        from dataclasses import replace
+
+        return replace(self, combat_moves=tuple(m for m in self.combat_moves if m.yaml_path not in paths),
+                       noncombat_moves=tuple(m for m in self.noncombat_moves if m.yaml_path not in paths),
+                       rockets=tuple(r for r in self.rockets if r[2] not in paths),
+                       if_developed={k: v for k, v in self.if_developed.items() if k not in paths})
 
 
 @dataclass(frozen=True)

@@ -119,6 +119,8 @@ class Turn:
         # own carriers before noncombat moves: where each could end them, and the air units aboard (note_carrier_reach)
         self._carrier_reach: dict[int, tuple[frozenset[str], frozenset[int], str]] = {}
         self._unread_moves: list[tuple[str, int, str]] = []  # moves the orders reader could not read
+        # validating: count this turn's research as a breakthrough (Orders.if_developed; see run_turn)
+        self.assume_breakthrough = False
         self.bought: dict[str, int] = {}
         self.bought_by_country: dict[str, dict[str, int]] = {}  # a power of several countries (Power.countries)
         self.kamikaze_strikes: dict[str, list[Any]] = {}  # Rules.kamikaze: battle zone -> ships struck there
@@ -444,6 +446,7 @@ class Turn:
         """Phase 1: Develop Weapons (rule systems whose turn has that phase): buy research dice for
         one development and roll them; a breakthrough applies from this turn on."""
         o, w = self.orders, self.w
+        self.check_if_developed()
         if o.develop is None:
             return
         from pbem.engine.research import DEVELOPMENTS, DIE_COST, NAMES, research_problems, roll_research
@@ -465,6 +468,8 @@ class Turn:
         self.log.research_cost = count * DIE_COST
         self.log.research = {"development": NAMES[development], "dice": count, "cost": count * DIE_COST}
         if self.validating:
+            if self.assume_breakthrough:
+                w.develop(w.power, known | {development})
             return
         result = roll_research(w.power, development, count, known, self.dice, self.state.round)
         w.develop(w.power, result.developments)
@@ -472,6 +477,47 @@ class Turn:
                                "what": f"research dice for {NAMES[development]} (a {DEVELOPMENTS[development]} develops it)",
                                "dice": list(result.rolled),
                                "result": f"{NAMES[development]} developed" if result.success else "no breakthrough"})
+        if not result.success:
+            self.drop_if_developed(development)
+
+    def check_if_developed(self) -> None:
+        """Orders.if_developed: each condition names the development researched this turn, not one held."""
+        o = self.orders
+        if not o.if_developed:
+            return
+        from pbem.engine.research import NAMES
+
+        rule = "Phase 1: Develop Weapons, Step 4: From now on (including this turn)"
+        known = self.w.developments.get(self.w.power, frozenset())
+        for path, development in sorted(o.if_developed.items()):
+            at = (*path, "if_developed")
+            if o.develop is None:
+                researched = any(p.id == "develop_weapons" for p in self.ruleset.phases)
+                self.problems.append(Problem("illegal", f"no research is ordered this turn, so {NAMES[development]} cannot come from it"
+                                             if researched else "this game has no weapons development phase to bring a development this turn",
+                                             rule=rule, hint="research it under develop:, or remove if_developed:" if researched
+                                             else "remove if_developed:", path=at, code="research.condition"))
+            elif development in known:
+                self.problems.append(Problem("illegal", f"{self.w.power} has {NAMES[development]} already: the order needs no condition",
+                                             rule=rule, hint="remove if_developed:", path=at, code="research.condition"))
+            elif development != o.develop[0]:
+                self.problems.append(Problem("illegal", f"this turn researches {NAMES[o.develop[0]]}, not {NAMES[development]}",
+                                             rule=rule, hint=f"if_developed: {NAMES[o.develop[0]]}, or remove if_developed:", path=at,
+                                             code="research.condition"))
+
+    def drop_if_developed(self, development: str) -> None:
+        """The research dice failed: the orders made only on a breakthrough are not made."""
+        from pbem.engine.research import NAMES
+
+        o = self.orders
+        paths = {path for path, d in o.if_developed.items() if d == development}
+        if not paths:
+            return
+        dropped = [f"{_units_text(m.units)} from {m.frm} to {m.to}" for m in (*o.combat_moves, *o.noncombat_moves) if m.yaml_path in paths]
+        dropped += [f"the rocket from {frm} at {target}" for frm, target, path, _ in o.rockets if path in paths]
+        self.orders = o.without(paths)
+        self.log.notes.append(f"{NAMES[development]} was not developed, so the orders made only if it was are not carried out: "
+                              + "; ".join(dropped))
 
     def _tech_production_bonus(self) -> int:
         """Technology.production_bonus (AMS Improved Production): "The mobilization limits of all
@@ -2695,10 +2741,55 @@ def run_turn(ruleset: Ruleset, rules: Rules, combat_rules: CombatRules, state: G
     """Validate (dice=None) or adjudicate one power's turn.  `unread_moves`: when validating orders
     of which some moves could not be read, (section, index, destination or "*") of each, so that
     later moves failing only for want of their units are not reported as well."""
-    turn = Turn(ruleset, rules, combat_rules, state, orders, standing, options, dice)
-    if dice is None:
-        turn._unread_moves = sorted(unread_moves)
-    return turn.run()
+    def run(orders: Orders, assume_breakthrough: bool = False) -> TurnResult:
+        turn = Turn(ruleset, rules, combat_rules, state, orders, standing, options, dice)
+        if dice is None:
+            turn._unread_moves = sorted(unread_moves)
+            turn.assume_breakthrough = assume_breakthrough
+        return turn.run()
+
+    if dice is not None or orders.develop is None:
+        return run(orders)
+    return _validated_both_ways(orders, run)
+
+
+_MARKABLE = ("combat_move", "noncombat_move", "rockets")  # the orders if_developed may mark
+
+
+def _validated_both_ways(orders: Orders, run: Any) -> TurnResult:
+    """Revised Develop Weapons, Step 4: a breakthrough counts "From now on (including this turn)",
+    but the orders are checked before the research dice.  Orders marked `if_developed` are checked
+    with the development, and the rest without them and without it, so the turn can go ahead
+    whatever the dice show.  Moves and rocket strikes with no mark that only the breakthrough makes
+    legal are told how to mark them; ships named to bombard that only it lets bombard are a
+    warning, as at adjudication those that may not bombard are left out and the report says why."""
+    from pbem.engine.research import NAMES
+
+    assert orders.develop is not None
+    name = NAMES.get(orders.develop[0], orders.develop[0])
+    conditional = bool(orders.if_developed)
+    failed = run(orders.without(frozenset(orders.if_developed)) if conditional else orders)
+    if not failed.problems and not conditional:
+        return failed
+    hoped = run(orders, True)
+    mark = f"mark it if_developed: {name} too" if conditional else (
+        f"it needs {name}, which this turn's research dice may bring: add if_developed: {name} "
+        "to make it only then (and to the moves that go with it)")
+    for p in failed.problems:
+        if p in hoped.problems:
+            continue
+        if p.code == "directive.bombard":
+            hoped.warnings.append(replace(p, kind="warning", message=f"{p.message}, unless this turn's research dice bring {name}",
+                                          hint="if they do not, the others bombard and the report says why this one did not"))
+        elif conditional or (len(p.path) >= 2 and p.path[0] in _MARKABLE):
+            markable = len(p.path) >= 2 and p.path[0] in _MARKABLE
+            hoped.problems.append(replace(
+                p, message=f"if the research dice do not bring {name}: {p.message}" if conditional else p.message,
+                hint=(f"{p.hint}; or {mark}" if p.hint and conditional else mark) if markable else p.hint))
+        else:
+            hoped.problems.append(p)
+    hoped.warnings.extend(p for p in failed.warnings if p not in hoped.warnings)
+    return hoped
 
 
 def _without_a_deck(needs: list[tuple[Unit, list[str]]], carriers: list[tuple[int, frozenset[str]]]) -> list[tuple[Unit, list[str]]]:

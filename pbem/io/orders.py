@@ -228,6 +228,30 @@ def parse_retreat_condition(text: str) -> RetreatCondition | None:
     return RetreatCondition(kind, value, re.sub(r"\s+", " ", str(text).strip().lower()))  # type: ignore[arg-type]
 
 
+def _development(reader: _Reader, text: Any, path: Path_) -> str | None:
+    """A weapons development (Revised) by any of its spellings: its id, or None after an error."""
+    from pbem.engine.research import NAMES
+
+    table = NameTable({key: (name, key.replace("_", " ")) for key, name in NAMES.items()}, prefixes=True)
+    found = table.resolve(str(text))
+    if found.name is None:
+        reader.error(f"unknown weapons development {shown(str(text))}", path,
+                     hint=table.hint(str(text)) or "one of: " + ", ".join(NAMES.values()), code="research.unknown")
+    return found.name
+
+
+def _if_developed(reader: _Reader, data: Mapping[str, Any]) -> dict[Path_, str]:
+    """`if_developed:` of each move and rocket strike: item path -> development id."""
+    out: dict[Path_, str] = {}
+    for key in ("combat_move", "noncombat_move", "rockets"):
+        for i, raw in enumerate(data.get(key) or []):
+            if isinstance(raw, Mapping) and raw.get("if_developed") is not None:
+                found = _development(reader, raw["if_developed"], (key, i, "if_developed"))
+                if found:
+                    out[(key, i)] = found
+    return out
+
+
 def _move(reader: _Reader, phase: str, raw: Mapping[str, Any], path: Path_) -> Move | None:
     units = reader.units(raw.get("units"), (*path, "units"))
     frm = reader.space(raw.get("from"), (*path, "from"))
@@ -403,16 +427,9 @@ def parse_orders(doc: YamlDocument, ruleset: Ruleset) -> Orders:
     purchase, purchase_by_country = _purchase(reader, ruleset, power, data.get("purchase"))
     develop = None
     if data.get("develop") is not None:
-        from pbem.engine.research import NAMES
-
-        table = NameTable({key: (name, key.replace("_", " ")) for key, name in NAMES.items()}, prefixes=True)
-        text = str(data["develop"]["development"])
-        found = table.resolve(text)
-        if found.name is None:
-            reader.error(f"unknown weapons development {shown(text)}", ("develop", "development"),
-                         hint=table.hint(text) or "one of: " + ", ".join(NAMES.values()), code="research.unknown")
-        else:
-            develop = (found.name, int(data["develop"]["dice"]))
+        found_development = _development(reader, data["develop"]["development"], ("develop", "development"))
+        if found_development:
+            develop = (found_development, int(data["develop"]["dice"]))
     repair: dict[str, int] = {}
     for text, points in (data.get("repair") or {}).items():
         # "Territory" repairs its complex; "Territory/air base" another facility there (1940)
@@ -431,6 +448,7 @@ def parse_orders(doc: YamlDocument, ruleset: Ruleset) -> Orders:
         elif key:
             repair[key] = int(points)
     purchase_named_wrong = bool(reader.problems)
+    if_developed = _if_developed(reader, data)
     moves: dict[str, list[Move]] = {"combat": [], "noncombat": []}
     dropped_into: set[tuple[str, int, str]] = set()  # (section, index, destination or "*") of unreadable moves
     for phase, key in (("combat", "combat_move"), ("noncombat", "noncombat_move")):
@@ -538,7 +556,8 @@ def parse_orders(doc: YamlDocument, ruleset: Ruleset) -> Orders:
                 noncombat_moves=tuple(moves["noncombat"]),
                 placements=() if purchase_named_wrong else tuple(placements), onto_new_carriers=tuple(boardings),
                 rockets=tuple(rockets), declare=declare, convert=tuple(convert), convoy_income=convoy_income,
-                cap_landing=cap_landing, declare_war=tuple(declare_war), markers=markers), frozenset(dropped_into))
+                cap_landing=cap_landing, declare_war=tuple(declare_war), markers=markers, if_developed=if_developed),
+                frozenset(dropped_into))
         raise err
     return Orders(
         game=str(data.get("game", "")),
@@ -560,6 +579,7 @@ def parse_orders(doc: YamlDocument, ruleset: Ruleset) -> Orders:
         cap_landing=cap_landing,
         declare_war=tuple(declare_war),
         markers=markers,
+        if_developed=if_developed,
     )
 
 
