@@ -2646,7 +2646,13 @@ class Turn:
         if held is None:
             if since:
                 w.pending.pop("victory_held", None)
-                self.log.notes.append(f"The {since['side']} no longer hold the victory cities they held since {since['power']}'s turn "  # type: ignore[index]
+                side = since["side"]  # type: ignore[index]
+                how = self.ruleset.victory.sides[side]
+                if not any(t in w.control and self.ruleset.side_of(w.control[t]) == side for t in how.holding_one_of):
+                    lost = f"no longer hold any of {', '.join(how.holding_one_of)}, one of which their victory cities need,"
+                else:
+                    lost = "no longer hold the victory cities they held"
+                self.log.notes.append(f"The {side} {lost} since {since['power']}'s turn "  # type: ignore[index]
                                       f"in round {since['round']}: no victory")  # type: ignore[index]
             return None
         side, group, n = held

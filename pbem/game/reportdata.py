@@ -436,6 +436,12 @@ def build_report(game: Game, before: GameState, result: TurnResult, dice_info: M
                 cities = sorted(ruleset.board.spaces[t].victory_city or t for t in group.cities
                                 if t in after.control and ruleset.side_of(after.control[t]) == side)
                 victory_cities.append({"side": f"{side}: {group.name}", "cities": cities, "count": len(cities), "needed": group.at_least})
+            if how.holding_one_of:
+                # "while they hold" one of these: without it the cities win nothing
+                kept = sorted(ruleset.board.spaces[t].victory_city or t for t in how.holding_one_of
+                              if t in after.control and ruleset.side_of(after.control[t]) == side)
+                victory_cities.append({"side": f"{side}: while holding one of {', '.join(how.holding_one_of)}", "cities": kept,
+                                       "count": len(kept), "needed": 1})
     next_power = ruleset.powers[after.turn_index].name
     awaiting = None if after.winner else {"power": next_power, "player": game.config.players.get(next_power) or None,
                                           "phase": _next_phase(game, after), "deadline": None}
