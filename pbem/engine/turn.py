@@ -668,6 +668,10 @@ class Turn:
                 else:
                     self.log.skipped.append({"phase": move.phase, "units": dict(move.units), "from": move.frm, "to": move.to, "reason": found[0].message})
             else:
+                if self.validating and move.frm in self._refused_into and any(
+                        self.ruleset.units[t].transport_capacity or self.ruleset.units[t].carrier_capacity for t in move.units):
+                    # a ship that was to carry the units of a refused move takes their absence on with it
+                    self._refused_into.add(move.to)
                 self.log.moves.append({"phase": move.phase, "power": move.owner or self.w.power, "units": dict(move.units), "from": move.frm, "to": move.to, "mission": move.mission})
             done.append((move, found))
         for space in self.w.pending.pop("blitzed", []) or []:  # type: ignore[union-attr]
