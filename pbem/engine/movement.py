@@ -573,7 +573,10 @@ class Mover:
                              "Aircraft Carriers: a carrier a fighter landed on stays for the rest of the turn",
                              "move the carrier first, then land the fighter", "move.carrier-landed", key="units")
         if domain == "sea" and any(u.offloaded_to and not self._may_assault_again(u, phase) for u in units):
-            return _problem(move, "a transport that has offloaded cannot move again this turn", R_TRANSPORT, "move the transport before it offloads", "move.transport-offloaded", key="units")
+            carrying = sorted({u.type for u in units if u.offloaded_to})
+            text = ("a transport that has offloaded cannot move again this turn" if all(w.utype(u).has("transport") for u in units if u.offloaded_to)
+                    else f"the {carrying[0]} carried units as a transport and offloaded them: like a transport, it cannot move again this turn")
+            return _problem(move, text, R_TRANSPORT, "move it before it offloads", "move.transport-offloaded", key="units")
         self._subs_only = domain == "sea" and all(w.utype(u).has("submarine") for u in units)
         steps = self._path_for(move, domain, units, budget)
         extra, within = self._bonus(move, units)
