@@ -217,8 +217,8 @@ def _system_orders(game, state, power: str) -> list[str]:  # type: ignore[no-unt
         if left:
             out += [f"# Develop Weapons: research dice cost {DIE_COST} IPCs each; one development a turn, of: {', '.join(left)}.",
                     f"#   develop: {{development: {left[0]}, dice: 1}}",
-                    "# A breakthrough counts this turn: a move or rocket strike that needs it is written with",
-                    f"#   if_developed: {left[0]}   and is made only if the dice bring it."]
+                    "# A breakthrough counts this turn: a move or rocket strike that needs it is made only if the",
+                    f"#   dice bring it (validate warns which; write if_developed: {left[0]} in it to say so)."]
     # damage is kept by territory, or "Territory/facility" for a base (1940)
     damaged = {t: d for t, d in sorted(state.damage.items()) if d and _held_by(game.ruleset, state, t.split("/")[0]) == power}
     if damaged:

@@ -2751,55 +2751,70 @@ def run_turn(ruleset: Ruleset, rules: Rules, combat_rules: CombatRules, state: G
     """Validate (dice=None) or adjudicate one power's turn.  `unread_moves`: when validating orders
     of which some moves could not be read, (section, index, destination or "*") of each, so that
     later moves failing only for want of their units are not reported as well."""
-    def run(orders: Orders, assume_breakthrough: bool = False) -> TurnResult:
-        turn = Turn(ruleset, rules, combat_rules, state, orders, standing, options, dice)
-        if dice is None:
+    def run(orders: Orders, assume_breakthrough: bool = False, checking: bool = False) -> TurnResult:
+        turn = Turn(ruleset, rules, combat_rules, state, orders, standing, options, None if checking else dice)
+        if checking or dice is None:
             turn._unread_moves = sorted(unread_moves)
             turn.assume_breakthrough = assume_breakthrough
         return turn.run()
 
-    if dice is not None or orders.develop is None:
+    if orders.develop is None:
         return run(orders)
-    return _validated_both_ways(orders, run)
+    checked, implied = _checked_both_ways(orders, lambda o, assume=False: run(o, assume, checking=True))
+    if dice is None:
+        return checked
+    if checked.problems:
+        return run(orders)
+    return run(replace(orders, if_developed={**implied, **orders.if_developed}))
 
 
-_MARKABLE = ("combat_move", "noncombat_move", "rockets")  # the orders if_developed may mark
+def _markable(path: tuple) -> bool:
+    """A move or rocket strike, which `if_developed` may mark."""
+    return len(path) >= 2 and path[0] in ("combat_move", "noncombat_move", "rockets") and isinstance(path[1], int)
 
 
-def _validated_both_ways(orders: Orders, run: Any) -> TurnResult:
+def _checked_both_ways(orders: Orders, check: Any) -> tuple[TurnResult, dict[tuple, str]]:
     """Revised Develop Weapons, Step 4: a breakthrough counts "From now on (including this turn)",
-    but the orders are checked before the research dice.  Orders marked `if_developed` are checked
-    with the development, and the rest without them and without it, so the turn can go ahead
-    whatever the dice show.  Moves and rocket strikes with no mark that only the breakthrough makes
-    legal are told how to mark them; ships named to bombard that only it lets bombard are a
-    warning, as at adjudication those that may not bombard are left out and the report says why."""
+    but the orders are checked before the research dice.  So they are checked with the development
+    and every order, and again without the development and without the orders that need it, so
+    the turn can go ahead whatever the dice show.  The orders that need it are those marked
+    `if_developed`, and the moves and rocket strikes that are legal only with it (and those that
+    then fail for want of them): these are made only if the dice bring it, and a warning says so.
+    Ships named to bombard that only it lets bombard are a warning too: at adjudication those that
+    may not bombard are left out and the report says why.  Returns the result and the orders found
+    to need the development (yaml path -> development id), for the adjudication to drop."""
     from pbem.engine.research import NAMES
 
     assert orders.develop is not None
-    name = NAMES.get(orders.develop[0], orders.develop[0])
-    conditional = bool(orders.if_developed)
-    failed = run(orders.without(frozenset(orders.if_developed)) if conditional else orders)
-    if not failed.problems and not conditional:
-        return failed
-    hoped = run(orders, True)
-    mark = f"mark it if_developed: {name} too" if conditional else (
-        f"it needs {name}, which this turn's research dice may bring: add if_developed: {name} "
-        "to make it only then (and to the moves that go with it)")
+    development = orders.develop[0]
+    name = NAMES.get(development, development)
+    marked = frozenset(orders.if_developed)
+    failed = check(orders.without(marked))
+    if not failed.problems and not marked:
+        return failed, {}
+    hoped = check(orders, True)
+    implied: set[tuple] = set()
+    for _ in range(8):  # each round drops the orders that failed for want of the ones dropped before
+        new = {tuple(p.path[:2]) for p in failed.problems if p not in hoped.problems and _markable(p.path)} - implied - marked
+        if not new:
+            break
+        implied |= new
+        failed = check(orders.without(marked | implied))
     for p in failed.problems:
         if p in hoped.problems:
             continue
         if p.code == "directive.bombard":
             hoped.warnings.append(replace(p, kind="warning", message=f"{p.message}, unless this turn's research dice bring {name}",
                                           hint="if they do not, the others bombard and the report says why this one did not"))
-        elif conditional or (len(p.path) >= 2 and p.path[0] in _MARKABLE):
-            markable = len(p.path) >= 2 and p.path[0] in _MARKABLE
-            hoped.problems.append(replace(
-                p, message=f"if the research dice do not bring {name}: {p.message}" if conditional else p.message,
-                hint=(f"{p.hint}; or {mark}" if p.hint and conditional else mark) if markable else p.hint))
         else:
-            hoped.problems.append(p)
+            hoped.problems.append(replace(p, message=f"if the research dice do not bring {name}: {p.message}"))
+    rule = "Phase 1: Develop Weapons, Step 4: From now on (including this turn)"
+    for path in sorted(implied, key=lambda q: (("combat_move", "noncombat_move", "rockets").index(q[0]), q[1])):
+        hoped.warnings.append(Problem("warning", f"this order needs {name} and is made only if this turn's research dice bring it",
+                                      rule=rule, hint=f"write if_developed: {name} in it to say so", path=path,
+                                      code="research.if-developed"))
     hoped.warnings.extend(p for p in failed.warnings if p not in hoped.warnings)
-    return hoped
+    return hoped, {path: development for path in implied}
 
 
 def _without_a_deck(needs: list[tuple[Unit, list[str]]], carriers: list[tuple[int, frozenset[str]]]) -> list[tuple[Unit, list[str]]]:
