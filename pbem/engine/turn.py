@@ -2216,6 +2216,12 @@ class Turn:
                 return Problem("illegal", f"the complex in {space} is {possessive(holder)}: {possessive(country)} units are placed at {possessive(country)} own complexes",
                                rule=R_MOBILIZE + ": each country of a power mobilizes at its own complexes", hint=self._factories_hint(country),
                                path=path, code="place.no-complex")
+            open_sites = sorted(self._open_sites(country or w.power))
+            if open_sites and not any(w.utype(u).has("factory") for u in w.units_at(space)):
+                # a power that places with no complex (1940's China) - in its own territories only
+                return Problem("illegal", f"{w.power} places new units without a complex only in certain territories it holds, and {space} is not one of them",
+                               rule=R_MOBILIZE + ": where a power places with no complex", hint="place them in one of: " + ", ".join(open_sites),
+                               path=path, code="place.no-complex")
             return Problem("illegal", f"{w.power} has no industrial complex in {space} that it has held since the start of the turn", rule=R_MOBILIZE + ": units are placed at complexes held since the start of the turn", hint=self._factories_hint(), path=path, code="place.no-complex")
         return space
 

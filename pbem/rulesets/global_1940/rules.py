@@ -21,7 +21,7 @@ from pbem.engine.rules import (
 )
 from pbem.rulesets.global_1940.objectives import OBJECTIVES
 from pbem.rulesets.global_1940.politics import POLITICS, capture_country, move_restriction
-from pbem.rulesets.global_1940.special import CHINA_AREA, base_move, china_area, china_placement, china_purchases, free_units
+from pbem.rulesets.global_1940.special import CHINESE_TERRITORIES, base_move, china_area, china_placement, china_purchases, free_units
 
 RULES = Rules(
     movement=MovementRules(
@@ -83,7 +83,7 @@ RULES = Rules(
         damaged_carriers_hold_no_air=True,
         # China (P10): "China may build units and land its fighter in any unoccupied Chinese territory,
         # including on the same turn that it takes control of the territory".
-        air_lands_where_captured={"China": CHINA_AREA},
+        air_lands_where_captured={"China": CHINESE_TERRITORIES},
     ),
     capitals=CapitalRules(
         # "Capitals: the captor takes all unspent IPCs of the original owner".

@@ -45,6 +45,9 @@ CHINA_AREA = frozenset({
     "Anhwe", "Burma", "Chahar", "Hopei", "Hunan", "Jehol", "Kansu", "Kiangsi", "Kiangsu", "Kwangsi", "Kwangtung",
     "Kweichow", "Manchuria", "Shantung", "Shensi", "Sikang", "Suiyuyan", "Szechwan", "Tsinghai", "Yunnan",
 })
+# The Chinese-emblem territories alone, where China "may build units and land its fighter" (P10):
+# Kwangtung and Burma are in its area only to move into.
+CHINESE_TERRITORIES = CHINA_AREA - {"Burma", "Kwangtung"}
 # "The Burma Road is Szechwan, Yunnan, Burma and India" (P38).
 BURMA_ROAD = ("India", "Burma", "Yunnan", "Szechwan")
 AXIS = frozenset({"Germany", "Italy", "Japan"})
@@ -71,11 +74,12 @@ def china_purchases(options: Mapping[str, object], country: str, *, control: Map
 def china_placement(options: Mapping[str, object], country: str, *, control: Mapping[str, str],
                     control_at_start: Mapping[str, str]) -> frozenset[str]:
     """China "may build and land its fighter in any unoccupied Chinese territory, even one taken this
-    turn" (P10): it places in any territory of its area it holds, with no complex and no limit
-    (TripleA placementAnyTerritory, placementCapturedTerritory, placementPerTerritory 9999999)."""
+    turn" (P10): it places in any Chinese-emblem territory it holds (not Kwangtung or Burma, which
+    it may only move into), with no complex and no limit (TripleA placementAnyTerritory,
+    placementCapturedTerritory, placementPerTerritory 9999999)."""
     if country != "China":
         return frozenset()
-    return frozenset(t for t in CHINA_AREA if control.get(t) == "China")
+    return frozenset(t for t in CHINESE_TERRITORIES if control.get(t) == "China")
 
 
 def france_liberated(options: Mapping[str, object], event: str, **facts: Any) -> list[FreeUnits]:
