@@ -2009,6 +2009,10 @@ class Turn:
                     return [Problem("illegal", f"{space} may hold {profile.max_per_territory} {name}{'' if profile.max_per_territory == 1 else 's'} at most"
                                     f" (of its kind: {', '.join(sorted(kinds))}); it has {standing}", rule=rule + ": facilities per territory",
                                     hint="place it in another territory", path=path, code="place.facility-limit")]
+            if profile.has("naval_base") and self.validating and not any(w.is_sea(z) for z in w.board.neighbours(space)):
+                # no seed bars it, but it is money spent on nothing: say so before the turn is played
+                self.warnings.append(Problem("warning", f"a {name} in {space} serves no ship: {space} borders no sea zone",
+                                             rule=rule, hint="place it in a territory on the coast", path=path, code="place.naval-base-inland"))
         return []
 
     def _facility_limits(self, site: str, placed: list[str], path: tuple) -> list[Problem]:
