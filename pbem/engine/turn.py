@@ -1887,6 +1887,11 @@ class Turn:
         if not self.rules.production.existing_air_onto_new_carriers:
             return problem("fighters already on the board do not board new carriers in this game", "to", "place.board-not-allowed",
                            "remove onto_new_carriers: only new fighters are placed aboard carriers")
+        if b.frm == b.to and w.is_sea(b.to):
+            # Revised FAQ: a fighter "in the sea zone where the aircraft carrier is built" boards it: one
+            # that ended its noncombat move there lands on the new carrier with no order
+            return problem(f"fighters in {b.to} need no boarding order: the carriers in a sea zone, the one placed there too, hold the fighters there together",
+                           "from", "place.board-from", f"remove this entry (a fighter flown to {b.to} in noncombat move lands on the new carrier)")
         if not w.is_sea(b.to) or b.frm not in w.board.neighbours(b.to) or not any(
                 f.owner == w.power and w.utype(f).has("factory") for f in w.units_at(b.frm)):
             return problem(f"{b.frm} is not a territory with your industrial complex beside {b.to}", "from", "place.board-from",
@@ -2102,8 +2107,14 @@ class Turn:
                 return [Problem("illegal", f"{space} is an island: no {factory.name} is built on one", rule=R_MOBILIZE + ": new industrial complexes",
                                 hint="build it on a mainland territory", path=path, code="place.complex-island")]
             existing = [u for u in w.units_at(space) if w.utype(u).has("factory")]
-            if len(existing) + units.get(next(t for t, p in profiles.items() if p.has("factory")), 0) > self.rules.production.max_complexes_per_territory:
-                return [Problem("illegal", f"{space} already has an industrial complex", rule=R_MOBILIZE + ": one complex per territory", hint="place it in a territory with none", path=path, code="place.complex-twice")]
+            ordered = units.get(next(t for t, p in profiles.items() if p.has("factory")), 0)
+            most = self.rules.production.max_complexes_per_territory
+            if len(existing) + ordered > most:
+                text = (f"{space} already has an industrial complex" if existing
+                        else f"{ordered} industrial complexes are ordered for {space}, which may hold {most}")
+                return [Problem("illegal", text, rule=R_MOBILIZE + ": one complex per territory",
+                                hint="place it in a territory with none" if existing else f"place {most} in {space}, any other in another territory",
+                                path=path, code="place.complex-twice")]
             if len(units) == 1:
                 return []
         count = sum(n for t, n in units.items() if not profiles[t].has("factory"))
