@@ -1871,6 +1871,12 @@ class Turn:
                 w.treasury[country] = w.treasury.get(country, 0) + sum(self.cost_of(self.ruleset.units[t]) * n for t, n in pool.items() if n > 0)
             self.log.refunds = refund
             self.log.refund_ipcs = ipcs
+        elif refund and self.validating:
+            if not any(p.code.startswith("place.") for p in self.problems):
+                # the Revised FAQ: in a friendly game, tell the player he is making a mistake
+                self.warnings.append(Problem("warning", f"{_units_text(refund)} bought but not placed would be lost without refund",
+                                             rule=R_MOBILIZE + ": units bought and not mobilized are lost", hint="place them under place:, or buy fewer",
+                                             path=("place",) if self.orders.placements else ("purchase",), code="place.unplaced-lost"))
         elif refund:
             self.log.notes.append("Bought but not placed, and lost without refund: " + _units_text(refund))
 
