@@ -98,7 +98,10 @@ class Mover:
                             "ships while one of them is at war with no one", "Political rules (P14): a power at war with no one "
                             "shares no ships with other powers", "land them in a friendly territory or on a carrier of your own", "air.landing")
         return _problem(move, f"no carrier with room for {len(units)} fighter(s) in {dest}", R_AIR + ": fighters land on a carrier with room",
-                        "move the carrier there first (moves apply in order), or buy a carrier and place it there", "air.landing")
+                        "move the carrier there first (moves apply in order)" + (", or buy a carrier and place it there"
+                                                                                 if w.rules.movement.air_lands_for_new_carriers else
+                                                                                 " (a carrier bought this turn comes too late: it is placed after the landing)"),
+                        "air.landing")
 
     def sea_battle_landing(self) -> bool:
         """May air units that attacked land on a carrier in a zone where a battle was fought

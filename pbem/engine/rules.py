@@ -115,6 +115,11 @@ class MovementRules:
     # "If a fighter lands upon your aircraft carrier during your turn, you may not move the carrier
     # for the remainder of that turn."
     carrier_moves_after_landing: bool
+    # May an air unit end its move at sea where a carrier bought this turn will be placed (and count
+    # on one in its combat-move landing plan)?  True: 1942 ("a new carrier will be mobilized"), the
+    # Revised FAQ, 1940 (E14); False: Europe and Pacific, where fighters land only "on any friendly
+    # aircraft carrier within range" and new fighters never go aboard one.
+    air_lands_for_new_carriers: bool
     # May a transport that moved in combat move, out of a hostile zone, move on with the movement it
     # has left (after loading, say) in more combat moves?  True: Revised FAQ; False: one move each.
     transport_combat_move_in_legs: bool

@@ -1047,7 +1047,7 @@ class Turn:
 
     def _new_carrier_zones(self) -> set[str]:
         w = self.w
-        if not any(self.ruleset.units[t].has("carrier") for t in self.bought):
+        if not self.rules.movement.air_lands_for_new_carriers or not any(self.ruleset.units[t].has("carrier") for t in self.bought):
             return set()
         zones = set()
         for u in w.units.values():

@@ -54,9 +54,12 @@ RULES = Rules(
         carrier_air_in_combat_move="in_the_air",
         # In noncombat move a fighter left aboard rides along, as if it flew beside its carrier.
         carrier_air_in_noncombat_move="along",
-        # Aircraft Carriers: no rule keeps a carrier in place once a fighter landed (fighter and carrier
-        # "END their movement in the same sea zone"): moves apply in order.
-        carrier_moves_after_landing=True,
+        # Fighters (unit profile): "Your aircraft carrier can move to a sea zone where one of your
+        # fighters has ended its move ... but cannot move any farther that turn"; Noncombat Move: "both
+        # units must END their movement in the same sea zone".
+        carrier_moves_after_landing=False,
+        # Air Units: "if you declared that a new carrier will be mobilized to provide a safe landing zone for a fighter".
+        air_lands_for_new_carriers=True,
         # A transport makes one combat move (engine behaviour kept for 1942).
         transport_combat_move_in_legs=False,
         # Noncombat Move: transports "can load or offload cargo, unless they loaded, moved, offloaded, or

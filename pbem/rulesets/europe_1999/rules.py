@@ -71,6 +71,8 @@ RULES = Rules(
         # Aircraft Carriers: "If a fighter lands upon your aircraft carrier during your turn, you may not
         # move the carrier for the remainder of that turn."
         carrier_moves_after_landing=False,
+        # Non-Combat Movement: fighters "land on any friendly aircraft carrier within range": none is built yet.
+        air_lands_for_new_carriers=False,
         # Transports: "The land unit(s) may be picked up before, during or after the transport moves",
         # "pick up one infantry unit, move one zone and pick up an anti-aircraft unit, move into
         # another zone and unload both units in the same move".

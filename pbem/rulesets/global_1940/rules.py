@@ -58,7 +58,11 @@ RULES = Rules(
         # phase"; in noncombat move they ride along, as in 1942.
         carrier_air_in_combat_move="in_the_air",
         carrier_air_in_noncombat_move="along",
-        carrier_moves_after_landing=True,
+        # Noncombat Move Phase (E22): "both units must end their noncombat movement in the same
+        # territory; you cannot land the air unit and then move the carrier".
+        carrier_moves_after_landing=False,
+        # Air units (E14): "Every unit must have a place to land, including on a carrier that will be built".
+        air_lands_for_new_carriers=True,
         transport_combat_move_in_legs=False,
         # "An amphibious assault is a combat move, so the transport cannot move in noncombat afterwards".
         transport_after_combat="nothing",

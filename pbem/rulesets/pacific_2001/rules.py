@@ -66,6 +66,8 @@ RULES = Rules(
         carrier_air_in_combat_move="cargo",
         carrier_air_in_noncombat_move="cargo",
         carrier_moves_after_landing=False,
+        # Phase 6: fighters "land on any friendly aircraft carrier within range": none is built yet.
+        air_lands_for_new_carriers=False,
         # Transports: "A transport may load before, during or after moving".
         transport_combat_move_in_legs=True,
         # Transports: after combat it "may load OR unload" and may not move.

@@ -88,6 +88,8 @@ RULES = Rules(
         # Fighters land at the very end of noncombat move (fighters_land_after_noncombat), so no landing
         # ever comes before a carrier's move.
         carrier_moves_after_landing=True,
+        # FAQ, Mobilize Units: a fighter "in the sea zone where the aircraft carrier is built" boards it.
+        air_lands_for_new_carriers=True,
         # FAQ, Combat: a transport may "move out of a potential combat situation in one sea zone into a
         # friendly sea zone, load a unit, move to a third (also friendly) sea zone, and offload ... All of
         # the transport's activity takes place in the combat move."
