@@ -51,6 +51,8 @@ class NationalObjective:
     - `controls_one_of`: and at least one of these held by `holder`;
     - `ships_of`: the powers whose ships `no_enemy_ships_in` counts, at war or not (empty: enemies at war);
     - `any_unit`: `land_unit_in` counts air units too (AMS: "Italy has 1 unit in any of these").
+    - `not_controlled_as`: (territory, holder) pairs that end it - a neutral turned to the other
+      side (1940: Sweden "Pro-Allies Neutral" ends Germany's iron ore).
     """
 
     country: str
@@ -78,6 +80,7 @@ class NationalObjective:
     ships_of: tuple[str, ...] = ()
     any_unit: bool = False
     only_after: tuple[str, ...] = ()
+    not_controlled_as: tuple[tuple[str, str], ...] = ()
 
     @property
     def key(self) -> str:
@@ -130,6 +133,8 @@ def earned(w: World, objective: NationalObjective, facts: frozenset[str], used_o
         elif held < (len(objective.controls) if objective.at_least is None else objective.at_least):
             return 0
     if any(_holds(w, objective.not_held_by, objective.country, w.control.get(t)) for t in objective.not_held):
+        return 0
+    if any(w.control.get(t) == holder for t, holder in objective.not_controlled_as):
         return 0
     for zone in objective.no_enemy_ships_in:
         if any((ruleset.power_name(u.owner) in objective.ships_of if objective.ships_of else w.is_enemy(u.owner, power))

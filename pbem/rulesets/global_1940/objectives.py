@@ -28,8 +28,11 @@ OBJECTIVES: tuple[NO, ...] = (
        controls=("Caucasus",), holder="side"),
     NO("Germany", "a German land unit in Egypt", 5, _XML + "triggerAttachment_Germans_4_Presence_In_Egypt",
        land_unit_in=("Egypt",)),
-    NO("Germany", "Swedish iron ore: Denmark and Norway, and Sweden not the Allies'", 5,
-       _XML + "triggerAttachment_Germans_5_Swedish_Iron_Ore", controls=("Denmark", "Norway"), not_held=("Sweden",)),
+    # conditionAttachment_Germans_5_Sweden_Not_Enemy: the Allies do not control Sweden, and the Axis
+    # do or it is not pro-Allies (..._Sweden_Not_Pro_Allies: British-Neutral relation not friendly)
+    NO("Germany", "Swedish iron ore: Denmark and Norway, and Sweden neither the Allies' nor pro-Allies", 5,
+       _XML + "triggerAttachment_Germans_5_Swedish_Iron_Ore", controls=("Denmark", "Norway"), not_held=("Sweden",),
+       not_controlled_as=(("Sweden", "Pro-Allies Neutral"),)),
     NO("Germany", "Iraq, Persia and Northwest Persia, each", 2, _XML + "objectiveAttachment_Germans_6_Control_Iraq_Or_Persia_Or_Northwest_Persia",
        controls=("Iraq", "Persia", "Northwest Persia"), per_territory=True),
     # Soviet Union
