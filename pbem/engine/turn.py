@@ -2539,7 +2539,8 @@ class Turn:
             if not sp.convoy_zone:
                 continue
             beside = sorted(t for t in w.board.neighbours(zone) if w.space(t).is_land and w.control.get(t) == country and w.space(t).ipc)
-            enemies = [u for u in w.units_at(zone) if w.is_enemy(u.owner, power) and not u.submerged]
+            # a submarine that submerged in a battle is back on the board in its zone: "located in the sea zone"
+            enemies = [u for u in w.units_at(zone) if w.is_enemy(u.owner, power)]
             if not beside or not any(w.utype(u).domain == "sea" and not w.utype(u).has("transport") for u in enemies):
                 continue
             dice = sum(w.utype(u).convoy_dice for u in enemies)
