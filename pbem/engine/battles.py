@@ -342,7 +342,9 @@ def _warn_idle_directive(turn: Turn, directive: BattleDirective, battle: cm.Batt
                    or (battle.retreat_to and not u.seaborne_from
                        and (not amphibious or w.utype(u).domain != "land" or rules.overland_can_retreat_from_amphibious))]
         if not movable:
-            why = ("seaborne land units cannot retreat from an amphibious assault" if amphibious
+            overland = amphibious and any(w.utype(u).domain == "land" and not u.seaborne_from for u in attackers)
+            why = ("no land unit may retreat from an amphibious assault, not even those that came overland" if overland
+                   else "seaborne land units cannot retreat from an amphibious assault" if amphibious
                    else "no attacking unit can retreat: none came from an adjacent friendly space, and none is an air unit")
             warn(f"the retreat directive for {battle.space} can never take effect: {why}", "retreat",
                  "General Combat, Step 6, Condition B: attacker retreats")
@@ -351,6 +353,11 @@ def _warn_idle_directive(turn: Turn, directive: BattleDirective, battle: cm.Batt
              "retreats after its first round", "retreat", "General Combat, Step 6, Condition B: attacker retreats")
     if directive.submerge and not any(w.utype(u).has("submarine") for u in attackers):
         warn(f"submerge: true for {battle.space}, but no attacking submarine takes part", "submerge", "Submarines: submerging")
+    elif (directive.submerge and directive.retreat.kind != "never" and kind == "sea"
+          and rules.submerge_timing == "instead_of_surprise_strike"):
+        warn(f"submerge: true with a retreat condition for {battle.space}: in this game a submarine submerges only instead of "
+             "its surprise strike, so these strike and then retreat with the rest (write submerge: true with no retreat: to "
+             "submerge them at once)", "submerge", "Submarines: a sub submerges anytime it would otherwise make a Surprise Strike")
     if directive.aa_order_of_loss and not any(w.utype(u).has("aa") for u in w.enemy_units_at(battle.space)):
         warn(f"aa_order_of_loss for {battle.space}, but no antiaircraft unit defends there", "aa_order_of_loss",
              "General Combat, Step 1: antiaircraft fire")

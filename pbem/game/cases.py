@@ -168,6 +168,10 @@ def _run(case: Case, failures: list[str]) -> None:
         if warned != sorted(expect["warnings"]):
             failures.append(f"warnings {warned or 'none'}, expected {sorted(expect['warnings']) or 'none'}"
                             + "".join(f" [{p.message}]" for p in checked.warnings[:3]))
+    warned_text = " ".join(f"{p.message} {p.rule or ''} {p.hint or ''}" for p in checked.warnings)
+    for wanted in expect.get("warning_text") or []:
+        if wanted not in warned_text:
+            failures.append(f"the warnings do not say {wanted!r} (they say: {warned_text[:300] or 'nothing'})")
     if "problems" in expect or checked.problems:
         if "problems" not in expect:
             failures.append("the orders were refused: " + "; ".join(f"{p.code}: {p.message}" for p in checked.problems[:3]))

@@ -1024,7 +1024,9 @@ class Engine:
         """Do the attacker's submarines submerge as it retreats (Orders.submerge "on_retreat")?
         Where the rules let attacking subs submerge at all, and no destroyer stops them."""
         return (self.kind == "sea" and self.orders["attacker"].submerge == "on_retreat"
-                and self.rules.submerge_timing != "never"
+                # 1942, 1940: a sub submerges only "anytime it would otherwise make a Surprise Strike";
+                # at the retreat it goes with the rest ("All such units must retreat together")
+                and self.rules.submerge_timing not in ("never", "instead_of_surprise_strike")
                 and not (self.rules.submerge_cancelled_by_destroyer and self._has("defender", state.d, "destroyer")))
 
     def retreat_destination(self) -> str | None:
