@@ -723,8 +723,9 @@ def _battle(turn: Turn, space: str, kind: str, bombard_from: list[str] | None = 
         ships = ships[:landing]
     retreat_to = retreat_spaces(w, space, attackers)
     may_name = retreat_spaces(w, space, attackers, if_subs_submerge=turn.combat_rules.submerge_timing != "never")
-    if directive is not None and directive.retreat_to and directive.retreat_to not in may_name and not turn.validating:
-        # validation played every attack as won; the dice (or an out-of-turn move: Enigma Decoded) left an enemy there
+    if directive is not None and directive.retreat_to and directive.retreat_to not in retreat_to and not turn.validating:
+        # validation played every attack as won; the dice (or an out-of-turn move: Enigma Decoded) left an enemy
+        # there, or enemy subs that might have submerged did not
         turn.log.notes.append(f"{w.power} cannot retreat from {space} to {directive.retreat_to} as things stand at the battle: "
                               + (f"a retreat goes to {retreat_to[0]}" if retreat_to else "no retreat is possible"))
     elif directive is not None and directive.retreat_to and directive.retreat_to not in may_name:
@@ -838,6 +839,10 @@ def _battle(turn: Turn, space: str, kind: str, bombard_from: list[str] | None = 
 
         outcome = fight(battle, turn.dice, att_orders, def_orders, low_luck=bool(turn.options.get("low_luck", False)))
         entry["lost_aboard"] = _apply(turn, space, attackers, defenders, _without_sacrificed(outcome))
+        if outcome.retreated_to and directive is not None and not directive.retreat_to and len(battle.retreat_to) > 1:
+            # the report lists each default it used
+            defaults.append(f"no retreat space in the directive: the retreat went to {outcome.retreated_to}, "
+                            f"the first by name of {', '.join(battle.retreat_to)}")
     entry["outcome"] = outcome
     turn.log.battles.append(entry)
 
