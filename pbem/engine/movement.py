@@ -1140,6 +1140,15 @@ class Mover:
                     r.carrier = before.get(r.id)
                 room = "no transport" if not hosts else "not enough room aboard the transports"
                 hint = "a transport carries one land unit plus one infantry"
+                others = [h for h in hosts if not w.utype(h).has("transport")]
+                if hosts and len(others) == len(hosts):
+                    # ships that carry by a rule of their own (Pacific's Japanese destroyers: one infantry)
+                    kinds = sorted({h.type for h in others})
+                    extra = w.extra_cargo(others[0])
+                    room = f"no room aboard the {' or '.join(plural(k) for k in kinds)} in {move.to} for {rider.type}"
+                    hint = (f"a {kinds[0]} carries {extra[0]} {' or '.join(sorted(extra[1]))} at most, and nothing else"
+                            if extra is not None else f"a {kinds[0]} carries no {rider.type}")
+                    return [_problem(move, room, R_TRANSPORT, hint, "move.load-capacity", key="units")]
                 if not hosts:
                     room, hint = self._why_no_transport(move, room, hint)
                 return [_problem(move, f"{room} in {move.to} for {rider.type}", R_TRANSPORT, hint, "move.load-capacity", key="units")]

@@ -371,6 +371,8 @@ class Turn:
         self.declare("collect_income")
         self.claim_tokens()
         self.apply_breakthroughs()
+        if self.validating:
+            self.warn_unused_markers()
         new_state = self.advance()
         return TurnResult(new_state, self.log, self._cited(), self.warnings)
 
@@ -479,6 +481,18 @@ class Turn:
                                "result": f"{NAMES[development]} developed" if result.success else "no breakthrough"})
         if not result.success:
             self.drop_if_developed(development)
+
+    def warn_unused_markers(self) -> None:
+        """A `markers:` entry the rules do not let decide (the capture gives the marker by rule, or
+        no capture happens) is worth a word: the player meant a choice that will not be made."""
+        for space, country in sorted(self.orders.markers.items()):
+            if space not in self.w.markers_used:
+                self.warnings.append(Problem(
+                    "warning", f"markers: {space} will not take {possessive(country)} marker: "
+                    + ("the rules give the marker of a territory taken there"
+                       if space in self.w.captured_this_turn else f"{space} is not taken in these orders"),
+                    rule="Capturing Territories: the control marker placed", hint=f"remove {space} from markers:",
+                    path=("markers", space), code="orders.marker-unused"))
 
     def check_if_developed(self) -> None:
         """Orders.if_developed: each condition names the development researched this turn, not one held."""

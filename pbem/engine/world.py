@@ -78,6 +78,7 @@ class World:
         self.developments: dict[str, frozenset[str]] = {p: frozenset(d) for p, d in state.developments.items()}
         # orders' `markers:`: the country a power of several names for a territory it takes (Rules.hooks.capture_country)
         self.marker_choices: dict[str, str] = {}
+        self.markers_used: set[str] = set()  # spaces whose marker_choices entry decided a capture
         # Rules.politics: the pairs of powers at war (None: opposing sides always are)
         self.wars: set[frozenset[str]] | None = None
         if rules.politics is not None:
@@ -476,6 +477,8 @@ class World:
         if len(countries) > 1 and self.rules.hooks.capture_country is not None:
             chosen = self.rules.hooks.capture_country(self.options, power, self.space(space), self,
                                                       chosen=self.marker_choices.get(space))
+            if chosen and chosen == self.marker_choices.get(space):
+                self.markers_used.add(space)
             if chosen:
                 return chosen
         return countries[0]
