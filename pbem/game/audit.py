@@ -41,7 +41,9 @@ from pbem.game.repo import CommitInfo, GameRepo
 #: paths an orders/standing-orders submission may change; everything else belongs to adjudications
 # Files players and hosts commit between adjudications: orders, standing orders, dice chains, and
 # the hosting files of the gateways (allowed signers for git push, forge CI workflows).
-_SUBMISSION_PREFIXES = ("orders/", "standing/", "dice/", "allowed_signers", ".github/", ".gitlab-ci.yml")
+# files changed between adjudications: players' submissions, and the host's CI files (`pbem init-ci`
+# writes the workflow and, for a pbem installed from sources, a wheel of it under .ci/)
+_SUBMISSION_PREFIXES = ("orders/", "standing/", "dice/", "allowed_signers", ".github/", ".gitlab-ci.yml", ".ci/")
 
 
 @dataclass(frozen=True)
@@ -110,6 +112,19 @@ def unified(expected: bytes | None, actual: bytes | None, path: str) -> str:
     def lines(b: bytes | None) -> list[str]:
         return [] if b is None else b.decode("utf-8", "replace").splitlines(keepends=True)
 
+    def binary(b: bytes | None) -> bool:
+        if b is None:
+            return False
+        try:
+            b.decode("utf-8")
+        except UnicodeDecodeError:
+            return True
+        return b"\0" in b
+
+    if binary(expected) or binary(actual):
+        def size(b: bytes | None) -> str:
+            return "absent" if b is None else f"{len(b):,} bytes"
+        return f"binary file {path}: {size(expected)} replayed or before, {size(actual)} committed\n"
     out = "".join(difflib.unified_diff(lines(expected), lines(actual), f"replayed/{path}", f"committed/{path}", n=2))
     if len(out) > 6000:
         out = out[:6000] + "\n... (diff truncated)\n"

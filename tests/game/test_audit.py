@@ -87,6 +87,28 @@ def test_state_edited_by_hand(game: Path) -> None:
     assert code == 1 and "AUDIT FAILED" in out and "state.yaml" in out
 
 
+def test_the_hosts_ci_files_may_be_committed_between_adjudications(game: Path) -> None:
+    """`pbem init-ci` tells the host to commit its workflow and, for a pbem installed from sources,
+    the wheel it wrote under .ci/: neither is game data, so the audit passes them."""
+    (game / ".ci").mkdir()
+    (game / ".ci" / "pbem-0.0-py3-none-any.whl").write_bytes(b"PK\x03\x04\x00\xff binary")
+    (game / ".github" / "workflows").mkdir(parents=True)
+    (game / ".github" / "workflows" / "pbem.yml").write_text("on: push\n")
+    git(game, "add", ".ci", ".github")
+    git(game, "commit", "-qm", "CI workflow")
+    code, out = run("audit", "--game", str(game))
+    assert code == 0, out
+
+
+def test_a_binary_file_changed_outside_an_adjudication_is_named_not_dumped(game: Path) -> None:
+    (game / "blob.bin").write_bytes(bytes(range(256)) * 8)
+    git(game, "add", "blob.bin")
+    git(game, "commit", "-qm", "a binary")
+    result = audit_game(game)
+    assert not result.ok and result.first.file == "blob.bin"
+    assert result.first.diff == "binary file blob.bin: absent replayed or before, 2,048 bytes committed\n"
+
+
 def test_orders_edited_after_adjudication(game: Path) -> None:
     edit_and_commit(game, "orders/round-01/1-soviet-union.yaml", None, "# changed my mind\n")
     result = audit_game(game)
