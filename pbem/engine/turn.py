@@ -431,11 +431,7 @@ class Turn:
             self.mobilize()
         except Exception:  # noqa: BLE001 -- a position the refused orders left half-built: report what is known
             pass
-        unique: list[Problem] = []
-        for p in self.problems:
-            if p not in unique:
-                unique.append(p)
-        self.problems = unique
+        self.problems = list(dict.fromkeys(self.problems))  # once each, in order (linear: a file may hold thousands)
         return TurnResult(self.state, self.log, self._cited(), self.warnings)
 
     def _cited(self) -> list[Problem]:
@@ -2835,15 +2831,16 @@ def _checked_both_ways(orders: Orders, check: Any) -> tuple[TurnResult, dict[tup
     if not failed.problems and not marked:
         return failed, {}
     hoped = check(orders, True)
+    hoped_problems = set(hoped.problems)
     implied: set[tuple] = set()
     for _ in range(8):  # each round drops the orders that failed for want of the ones dropped before
-        new = {tuple(p.path[:2]) for p in failed.problems if p not in hoped.problems and _markable(p.path)} - implied - marked
+        new = {tuple(p.path[:2]) for p in failed.problems if p not in hoped_problems and _markable(p.path)} - implied - marked
         if not new:
             break
         implied |= new
         failed = check(orders.without(marked | implied))
     for p in failed.problems:
-        if p in hoped.problems:
+        if p in hoped_problems:
             continue
         if p.code == "directive.bombard":
             hoped.warnings.append(replace(p, kind="warning", message=f"{p.message}, unless this turn's research dice bring {name}",
@@ -2855,7 +2852,8 @@ def _checked_both_ways(orders: Orders, check: Any) -> tuple[TurnResult, dict[tup
         hoped.warnings.append(Problem("warning", f"this order needs {name} and is made only if this turn's research dice bring it",
                                       rule=rule, hint=f"write if_developed: {name} in it to say so", path=path,
                                       code="research.if-developed"))
-    hoped.warnings.extend(p for p in failed.warnings if p not in hoped.warnings)
+    known = set(hoped.warnings)
+    hoped.warnings.extend(p for p in failed.warnings if p not in known)
     return hoped, {path: development for path in implied}
 
 

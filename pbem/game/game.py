@@ -114,7 +114,7 @@ class Game:
         """Validate an orders or standing-orders file against the state at `ref` (default: the
         branch tip); ProblemsError if wrong, GameError if the file may not change now.  For standing
         orders the result is the state unchanged, with no turn played, and their warnings."""
-        from pbem.io.orders import locate, read_orders_text
+        from pbem.io.orders import capped, locate, read_orders_text
 
         try:
             doc, parsed = read_orders_text(text, filename, self.ruleset)
@@ -133,7 +133,7 @@ class Game:
             raise ProblemsError(locate([Problem("illegal", f"these orders are for game {parsed.game!r}, this is {self.config.game!r}", path=("game",), hint=f"game: {self.config.game}", code="orders.wrong-game")], doc, filename))
         result = run_turn(self.ruleset, self.rules, self.combat_rules, state, parsed, self.standing_orders(ref), self.config.options, None)
         if result.problems:
-            raise ProblemsError(locate([self._turn_taken(p, parsed, state, ref) for p in result.problems], doc, filename))
+            raise ProblemsError(locate([self._turn_taken(p, parsed, state, ref) for p in capped(result.problems)], doc, filename))
         result.warnings[:] = locate(result.warnings, doc, filename)
         return parsed, result
 
@@ -174,7 +174,7 @@ class Game:
     def _check_the_rest(self, err: ProblemsError, text: bytes | str, filename: str, ref: str | None) -> None:
         """Orders with wrong names: validate what could be read too, so every problem shows in one
         run; the problems found are added to `err`, in file order."""
-        from pbem.io.orders import locate
+        from pbem.io.orders import capped, locate
         from pbem.io.yamlfile import load_yaml
 
         partial = err.partial
@@ -184,7 +184,7 @@ class Game:
         result = run_turn(self.ruleset, self.rules, self.combat_rules, state, partial.orders,  # type: ignore[attr-defined]
                           self.standing_orders(ref), self.config.options, None,
                           unread_moves=partial.dropped_into)  # type: ignore[attr-defined]
-        more = locate(result.problems, load_yaml(text, filename, expect_mapping=True), filename)
+        more = locate(capped(result.problems), load_yaml(text, filename, expect_mapping=True), filename)
         known = {(p.line, p.column, p.message) for p in err.problems}
         err.problems = sorted([*err.problems, *(p for p in more if (p.line, p.column, p.message) not in known)],
                               key=lambda p: (p.line is None, p.line or 0, p.column or 0))

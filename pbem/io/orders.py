@@ -693,6 +693,16 @@ def parse_standing(doc: YamlDocument, ruleset: Ruleset) -> StandingOrders:
 KEY_PROBLEMS = frozenset({"schema.unknown-key", "orders.duplicate-space"})
 
 
+def capped(problems: list[Problem]) -> list[Problem]:
+    """The first LISTED_PROBLEMS problems, and one more saying how many were left out: a file of
+    thousands of bad orders is answered in a screenful, and quickly."""
+    if len(problems) <= LISTED_PROBLEMS:
+        return problems
+    left = len(problems) - LISTED_PROBLEMS
+    return [*problems[:LISTED_PROBLEMS], Problem("invalid", f"{left:,} more problems like these are not listed",
+                                                 hint="correct the ones above and validate again", path=(), code="problems.unlisted")]
+
+
 def locate(problems: list[Problem], doc: YamlDocument | None, filename: str) -> list[Problem]:
     """Fill file:line:column from each problem's YAML path."""
     out = []

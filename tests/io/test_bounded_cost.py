@@ -76,3 +76,19 @@ def test_standing_orders_for_a_neutral_territory_are_refused() -> None:
     there and standing orders for one can only be a mistake."""
     found = problems("power: Soviet Union\nstanding_orders:\n  territories:\n    Afghanistan: {order_of_loss: [infantry]}\n")
     assert found[0].code == "standing.neutral" and found[0].line == 4
+
+
+def test_thousands_of_refused_moves_are_listed_to_a_bound_and_counted(tmp_path: Path) -> None:
+    """The turn's own checks too: every bad move is found (the count is exact), a hundred are listed,
+    and finding them stays linear in the number of moves (no pairwise comparison of problems)."""
+    from pbem.game.game import Game, new_game
+
+    new_game(tmp_path / "g", "1942-2e", {}, game_id="demo", dice_mode="local")
+    moves = "".join('  - {units: "1 infantry", from: Russia, to: Russia}\n' for _ in range(3000))
+    text = HEAD + "combat_move:\n" + moves
+    with pytest.raises(ProblemsError) as caught:
+        Game(tmp_path / "g").check(text, "orders.yaml")
+    found = caught.value.problems
+    assert len(found) == LISTED_PROBLEMS + 1
+    assert found[-1].code == "problems.unlisted" and "2,900 more problems" in found[-1].message
+    assert all(p.code == "move.not-combat" and p.line for p in found[:-1])
