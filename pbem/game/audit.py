@@ -541,7 +541,9 @@ def luck_records(path: str | Path) -> list[Any]:
                         values = tuple(g.get("dice") or ())
                         if values:
                             hit_on = max(0, min(6, int(g["hit_on"])))
-                            records.append(LuckRecord(step["power"], name, values, (hit_on,) * len(values)))
+                            # allies defending together roll together: the dice are theirs jointly
+                            who = " and ".join(step["powers"]) if step.get("powers") else step["power"]
+                            records.append(LuckRecord(who, name, values, (hit_on,) * len(values)))
     return records
 
 

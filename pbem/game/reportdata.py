@@ -456,7 +456,8 @@ def build_report(game: Game, before: GameState, result: TurnResult, dice_info: M
         for d in b["defaults_used"]:
             defaults_used.append(d)
         for side in ("attacker", "defender"):
-            who = power if side == "attacker" else (b["defenders"][0] if b["defenders"] else power)
+            # allies defending together roll their dice together: their luck is theirs jointly
+            who = power if side == "attacker" else (" and ".join(b["defenders"]) if b["defenders"] else power)
             row = luck_rows.setdefault(who, {"expected_hits": 0.0, "actual_hits": 0})
             row["expected_hits"] += b["luck"][side]["expected_hits"]
             row["actual_hits"] += b["luck"][side]["actual_hits"]
