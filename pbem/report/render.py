@@ -370,9 +370,13 @@ def _environment(templates_dir: str | None) -> "jinja2.Environment":
     (Jinja still reloads a template whose file changed)."""
     import jinja2  # lazily: keeps `pbem` start-up fast
 
+    import jinja2.sandbox
+
     search = [templates_dir] if templates_dir is not None else []
     search.append(str(default_templates_dir()))
-    env = jinja2.Environment(
+    # a player's own templates run sandboxed: they read the report, never Python's internals
+    kind = jinja2.sandbox.SandboxedEnvironment if templates_dir is not None else jinja2.Environment
+    env = kind(
         loader=jinja2.FileSystemLoader(search, encoding="utf-8"),
         bytecode_cache=_bytecode_cache(),
         undefined=jinja2.StrictUndefined,
@@ -398,8 +402,33 @@ def render_report(data: Mapping[str, Any], fmt: str, *, templates_dir: Path | No
     if templates_dir is not None and not Path(templates_dir).is_dir():
         raise ValueError(f"templates directory {templates_dir} does not exist")
     key = str(Path(templates_dir).resolve()) if templates_dir is not None else None
-    template = _environment(key).get_template(TEMPLATE_NAMES[fmt])
-    return template.render(report=data)
+    import jinja2
+
+    try:
+        template = _environment(key).get_template(TEMPLATE_NAMES[fmt])
+        return template.render(report=data)
+    except jinja2.TemplateError as err:
+        if key is None:
+            raise  # pbem's own templates: a bug, not a user error
+        raise TemplateProblem(_template_error(err)) from None
+
+
+class TemplateProblem(ValueError):
+    """A report template of the user's that does not compile or render: file:line and Jinja's message."""
+
+
+def _template_error(err: Exception) -> str:
+    """"FILE:LINE: message" for a Jinja error: the syntax error's own place, else the deepest
+    template frame of the traceback (Jinja maps template frames to template lines)."""
+    import traceback
+
+    where = getattr(err, "filename", None), getattr(err, "lineno", None)
+    if where[0] is None:
+        frames = [f for f in traceback.extract_tb(err.__traceback__) if f.filename.endswith(".j2")]
+        if frames:
+            where = frames[-1].filename, frames[-1].lineno
+    place = f"{where[0]}:{where[1]}: " if where[0] else ""
+    return f"{place}{type(err).__name__}: {err.message or err}" if hasattr(err, "message") else f"{place}{err}"
 
 
 def render_email(

@@ -356,12 +356,21 @@ def test_user_templates_override_one_format_and_fall_back_for_the_rest(tmp_path:
     assert render_report(full_turn(), "text", templates_dir=tmp_path) == render_report(full_turn(), "text")
 
 
-def test_user_template_with_a_typo_fails_loudly(tmp_path: Path) -> None:
-    import jinja2
-
-    (tmp_path / "report.txt.j2").write_text("{{ report.powr }}\n", encoding="utf-8")
-    with pytest.raises(jinja2.UndefinedError):
+def test_user_template_with_a_typo_fails_loudly_with_its_file_and_line(tmp_path: Path) -> None:
+    """A user error, not a traceback: the template's file and line, and Jinja's message."""
+    (tmp_path / "report.txt.j2").write_text("first line\n{{ report.powr }}\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"report\.txt\.j2:2: UndefinedError: .*powr"):
         render_report(full_turn(), "text", templates_dir=tmp_path)
+    (tmp_path / "report.txt.j2").write_text("{% if %}\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"report\.txt\.j2:1: TemplateSyntaxError"):
+        render_report(full_turn(), "text", templates_dir=tmp_path)
+
+
+def test_user_templates_are_sandboxed(tmp_path: Path) -> None:
+    """A player's own template reads the report, never Python's internals."""
+    (tmp_path / "report.md.j2").write_text("{{ cycler.__init__.__globals__ }}\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="SecurityError"):
+        render_report(full_turn(), "md", templates_dir=tmp_path)
 
 
 def test_missing_user_templates_dir_is_refused(tmp_path: Path) -> None:
