@@ -75,6 +75,9 @@ def _describe_type(error: Any, expected: Any = None) -> tuple[str, str]:
     if isinstance(value, str) and "integer" in kinds and value.strip().isdigit():
         return f"{value!r} is text, not a number", f"write {value.strip()} without quotes"
     shown = _as_written(value)
+    if isinstance(value, dict) and "integer" in kinds and list(error.absolute_path)[:1] == ["purchase"]:
+        return (f"{where} is {shown}, which is not {_type_words(expected)}",
+                f"write a number there ({where}: 2); a mapping under a name buys per country, which only a power of several countries does")
     return f"{where} is {shown}, which is not {_type_words(expected)}", ""
 
 
@@ -108,8 +111,18 @@ def _describe(error: Any) -> tuple[str, str]:
 
 
 def _as_written(value: Any) -> str:
-    """A value as the user wrote it in YAML (true, not Python's True; null, not None), cut short."""
-    text = {True: "true", False: "false", None: "null"}.get(value, None) if isinstance(value, (bool, type(None))) else repr(value)
+    """A value as the user wrote it in YAML (true, not Python's True; null, not None; {a: 1}, not
+    {'a': 1}), cut short."""
+    def flow(v: Any) -> str:
+        if isinstance(v, (bool, type(None))):
+            return {True: "true", False: "false", None: "null"}[v]
+        if isinstance(v, dict):
+            return "{" + ", ".join(f"{k}: {flow(x)}" for k, x in v.items()) + "}"
+        if isinstance(v, list):
+            return "[" + ", ".join(flow(x) for x in v) + "]"
+        return repr(v) if isinstance(v, str) else str(v)
+
+    text = flow(value)
     return text if len(text) <= 60 else text[:57] + "..."
 
 

@@ -188,3 +188,20 @@ def test_a_directive_that_can_never_take_effect_gets_a_warning(game: Path, tmp_p
     (warning,) = locate(result.warnings, doc, "orders.yaml")
     assert warning.kind == "warning" and warning.line == 7
     assert "seaborne land units cannot retreat from an amphibious assault" in warning.message
+
+
+def test_a_per_country_purchase_of_a_power_of_one_economy_is_told_in_yaml_words() -> None:
+    """Not Python's {'infantry': 2}: what the player wrote, and what to write instead."""
+    from pbem.engine.problems import ProblemsError
+    from pbem.io.orders import read_orders_text
+    from pbem.io.rulesets import load_ruleset
+
+    text = "game: g\npower: Japan\nround: 1\npurchase: {India: {infantry: 2}}\n"
+    try:
+        read_orders_text(text, "o.yaml", load_ruleset("pacific-2001"))
+    except ProblemsError as err:
+        p = err.problems[0]
+    else:
+        raise AssertionError("accepted")
+    assert p.message == "India is {infantry: 2}, which is not a whole number"
+    assert "buys per country, which only a power of several countries does" in p.hint
