@@ -287,9 +287,13 @@ def submit(file: str, game_dir: str) -> None:
     game = _open(game_dir)
     from pbem.io.yamlfile import read_user_file
 
+    before = game.repo.head()
     sha, parsed, _ = game.commit_orders(read_user_file(file), file)
     path = standing_path(parsed.power) if isinstance(parsed, StandingOrders) else orders_path(game.state(), game.ruleset)
     what = "standing orders" if isinstance(parsed, StandingOrders) else f"orders for round {game.state().round}"
+    if sha == before:
+        click.echo(f"{file} is identical to {possessive(parsed.power)} {what} already submitted ({path}): nothing changed.")
+        return
     earlier = game.repo.read(path, f"{sha}^")
     click.echo(f"Submitted {file} as commit {sha[:10]}"
                + (f"; it replaces {possessive(parsed.power)} {what} submitted earlier." if earlier is not None else "."))

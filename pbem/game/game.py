@@ -236,6 +236,8 @@ class Game:
                 path = orders_path(state, self.ruleset)
                 message = subject or f"Orders of {parsed.power} for round {state.round}"
                 base = {"Round": str(state.round), "Power": parsed.power, "Phase": "orders"}
+            if self.repo.read(path, head) == (text.encode("utf-8") if isinstance(text, str) else text):
+                return head, parsed, result  # the very file already submitted: no empty commit
             try:
                 sha = self.repo.commit({path: text}, message, {**base, **dict(trailers or {})}, expected_head=head,
                                        sign=self.signs_commits())

@@ -19,6 +19,10 @@ def run(*args: str) -> "CliRunner.invoke":
     return CliRunner().invoke(cli, list(args), catch_exceptions=False)
 
 
+def git(path: Path, *args: str) -> str:
+    return subprocess.run(["git", "-C", str(path), *args], capture_output=True, text=True, check=True).stdout.strip()
+
+
 @pytest.fixture
 def game(tmp_path: Path) -> Path:
     target = tmp_path / "demo"
@@ -116,13 +120,25 @@ def test_html_reports_are_one_self_contained_file(tmp_path: Path) -> None:
 def test_submitting_again_says_it_replaces_the_earlier_file(game: Path) -> None:
     first = run("submit", str(EXAMPLES / "1-soviet-union.yaml"), "--game", str(game))
     assert first.exit_code == 0 and "replaces" not in first.output
-    again = run("submit", str(EXAMPLES / "1-soviet-union.yaml"), "--game", str(game))
+    changed = game.parent / "changed.yaml"
+    changed.write_text((EXAMPLES / "1-soviet-union.yaml").read_text() + "# second thoughts\n")
+    again = run("submit", str(changed), "--game", str(game))
     assert again.exit_code == 0, again.output
     assert "replaces Soviet Union's orders for round 1 submitted earlier" in again.output
     standing = game.parent / "standing.yaml"
     standing.write_text("power: Germany\nstanding_orders: {default: {order_of_loss: [infantry]}}\n")
     assert "replaces" not in run("submit", str(standing), "--game", str(game)).output
+    standing.write_text("power: Germany\nstanding_orders: {default: {order_of_loss: [artillery, infantry]}}\n")
     assert "replaces Germany's standing orders" in run("submit", str(standing), "--game", str(game)).output
+
+
+def test_submitting_the_same_file_again_commits_nothing(game: Path) -> None:
+    assert run("submit", str(EXAMPLES / "1-soviet-union.yaml"), "--game", str(game)).exit_code == 0
+    commits = git(game, "rev-list", "--count", "HEAD")
+    again = run("submit", str(EXAMPLES / "1-soviet-union.yaml"), "--game", str(game))
+    assert again.exit_code == 0, again.output
+    assert "identical to Soviet Union's orders for round 1 already submitted" in again.output
+    assert git(game, "rev-list", "--count", "HEAD") == commits
 
 
 def test_a_misspelt_rule_option_gets_a_did_you_mean(tmp_path: Path) -> None:
