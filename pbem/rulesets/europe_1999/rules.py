@@ -180,6 +180,11 @@ RULES = Rules(
     ),
     kamikaze=None,
     politics=None,
+    # the engine's generic sections, in this rulebook's words
+    citations={
+        "General Combat, step 6": "Resolving Combat, 6 A: The attacker retreats",
+        "General Combat, Step 6, Condition B": "Resolving Combat, 6 A: The attacker retreats",
+    },
     hooks=RuleHooks(
         # The Soviet Patriotic War (Non-combat Movement), see special.py.
         may_convert=may_convert,

@@ -177,6 +177,11 @@ RULES = Rules(
                       victims_fire_back=True, only_where_attacked=False),
     # Japan and the Allies are at war from the first turn.
     politics=None,
+    # the engine's generic sections, in this rulebook's words
+    citations={
+        "General Combat, step 6": "Resolving Combat, 6 A: The attacker retreats",
+        "General Combat, Step 6, Condition B": "Resolving Combat, 6 A: The attacker retreats",
+    },
     hooks=RuleHooks(
         free_units=china_infantry,
         extra_cargo=japanese_destroyer_cargo,

@@ -184,6 +184,11 @@ RULES = Rules(
     ),
     kamikaze=None,
     politics=None,
+    # the engine's generic sections, in this rulebook's words
+    citations={
+        "General Combat, step 6": "Conduct Combat, Step 7: Press Attack or Retreat (Attacker Retreats)",
+        "General Combat, Step 6, Condition B": "Conduct Combat, Step 7: Press Attack or Retreat (Attacker Retreats)",
+    },
     hooks=RuleHooks(
         # National Advantages (Appendix 3), each a game option; see advantages.py.
         # (the combat-only ones - Atlantic Wall, Marines, Kaiten Torpedoes, Kamikaze Attacks - are in
