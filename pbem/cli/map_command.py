@@ -25,6 +25,11 @@ def map_cmd(game_dir: str, ref: str | None, out: str, geometry: str | None, widt
     from pbem.game.game import GameError, board_svg
     from pbem.io.triplea_geometry import convert_geometry, load_geometry
 
+    kind = Path(out).suffix.lower()
+    if kind not in (".svg", ".png"):
+        raise GameError(f"--out {out}: the picture is written as .svg or .png, not {kind or 'a file with no extension'}")
+    if not Path(out).resolve().parent.is_dir():
+        raise GameError(f"--out {out}: the folder {Path(out).parent} does not exist")
     game = _open(game_dir)
     state = game.state(ref)
     geo = None
@@ -37,7 +42,7 @@ def map_cmd(game_dir: str, ref: str | None, out: str, geometry: str | None, widt
     svg = board_svg(game.ruleset, state, last, title=title, geometry=geo)
     if svg is None:
         raise GameError(f"no map geometry for {game.ruleset.id}; pass --geometry TRIPLEA_MAP_DIR")
-    if out.endswith(".png"):
+    if kind == ".png":
         from pbem.report.mappng import svg_to_png
 
         Path(out).write_bytes(svg_to_png(svg, width=width))

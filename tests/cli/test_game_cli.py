@@ -228,3 +228,12 @@ def test_a_seed_without_local_dice_is_refused_not_ignored(tmp_path: Path) -> Non
     result = CliRunner().invoke(cli, ["new", str(tmp_path / "g"), "--id", "g", "--seed", "foo"])
     assert result.exit_code == 2 and "--dice local" in result.output and "Traceback" not in result.output, result.output
     assert not (tmp_path / "g").exists()
+
+
+def test_map_refuses_a_picture_format_it_does_not_write(game: Path, tmp_path: Path) -> None:
+    """`--out m.jpg` wrote SVG into a .jpg; a missing folder gave a raw OS error."""
+    wrong = run("map", "--game", str(game), "--out", str(tmp_path / "m.jpg"))
+    assert wrong.exit_code == 2 and "written as .svg or .png, not .jpg" in wrong.output
+    assert not (tmp_path / "m.jpg").exists()
+    nowhere = run("map", "--game", str(game), "--out", str(tmp_path / "nodir" / "m.svg"))
+    assert nowhere.exit_code == 2 and "does not exist" in nowhere.output
