@@ -202,8 +202,13 @@ def pre_receive(git_dir: Path, updates: list[RefUpdate], now: float) -> list[str
             allowed[turn_file] = to_move
         for path in _git(git_dir, "diff-tree", "--no-commit-id", "--name-only", "-r", sha).splitlines():
             if path not in allowed:
-                hint = (f"; the orders for this turn go in {turn_file} (it is {possessive(to_move)} turn)" if path.startswith("orders/")
-                        else "")
+                plays = f"; {signer} plays {', '.join(sorted(mine))}"
+                if path == turn_file:
+                    hint = f"{plays}, and it is {possessive(to_move)} turn: only {to_move} writes {turn_file}"
+                elif path.startswith("orders/"):
+                    hint = f"{plays}; the orders for this turn go in {turn_file} (it is {possessive(to_move)} turn)"
+                else:
+                    hint = plays
                 raise PushRejected(f"commit {sha[:10]} by {signer} changes {path}, which is not theirs to change{hint}")
             touched[path] = allowed[path]
     warnings: list[str] = []  # what `pbem validate` would warn of in the files accepted: told in the push output

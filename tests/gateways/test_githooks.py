@@ -101,6 +101,7 @@ def test_invalid_unsigned_and_foreign_pushes_are_refused_with_reasons(server: tu
     german.commit("orders/round-01/1-soviet-union.yaml", example(ROUND_ONE[0]))
     refused = german.push(check=False)
     assert "changes orders/round-01/1-soviet-union.yaml, which is not theirs to change" in refused.stderr
+    assert "plays Germany, and it is Soviet Union's turn: only Soviet Union writes orders/round-01/1-soviet-union.yaml" in refused.stderr
     _run("git", "-C", german.dir, "reset", "-q", "--hard", "origin/main")
 
     # an unsigned commit, and one signed by a key the game does not know
