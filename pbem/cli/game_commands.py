@@ -87,10 +87,20 @@ def new(directory: str, ruleset_id: str, players: tuple[str, ...], game_id: str 
         raise GameError("--seed is the fixed seed of --dice local; committed dice keep their secret with the adjudicator "
                         "(add --dice local, or leave out --seed)")
     parsed_players: dict[str, str] = {}
+    given: dict[str, str] = {}  # the power's name -> the --player that named it
     for item in players:
         if "=" not in item:
             raise GameError(f"--player {item!r}: write POWER=EMAIL, e.g. --player Germany=anna@example.org")
         power, email = item.split("=", 1)
+        from pbem.io.rulesets import load_ruleset
+
+        try:
+            name = load_ruleset(ruleset_id).power(power.strip()).name
+        except KeyError:
+            name = power.strip()  # new_game says it is unknown
+        if name in given:
+            raise GameError(f"--player {item!r}: {name} is given twice (also --player {given[name]!r}); give each power once")
+        given[name] = item
         parsed_players[power.strip()] = email.strip()
     parsed_options: dict[str, Any] = {}
     for item in options:

@@ -39,12 +39,13 @@ class Problem:
 
     def format(self) -> str:
         """The one-line-plus-hint form every front end shows."""
-        where = self.file or "<input>"
+        where = self.file or ("<input>" if self.line is not None else "")
         if self.line is not None:
             where += f":{self.line}"
             if self.column is not None:
                 where += f":{self.column}"
-        text = f"{where}: {self.kind}: {self.message}"
+        # a problem of no file (a command-line argument): no "<input>:" before it
+        text = f"{where}: {self.kind}: {self.message}" if where else f"{self.kind}: {self.message}"
         if self.rule:
             text += f" [{self.rule}]"
         if self.hint:

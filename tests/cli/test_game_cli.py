@@ -237,3 +237,17 @@ def test_map_refuses_a_picture_format_it_does_not_write(game: Path, tmp_path: Pa
     assert not (tmp_path / "m.jpg").exists()
     nowhere = run("map", "--game", str(game), "--out", str(tmp_path / "nodir" / "m.svg"))
     assert nowhere.exit_code == 2 and "does not exist" in nowhere.output
+
+
+def test_a_power_given_two_players_is_refused(tmp_path: Path) -> None:
+    """`--player Russians=...` and `--player "Soviet Union=..."` name one power: the second used to win silently."""
+    result = run("new", str(tmp_path / "g"), "--player", "Russians=x@example.org", "--player", "Soviet Union=z@example.org")
+    assert result.exit_code == 2
+    assert "Soviet Union is given twice (also --player 'Russians=x@example.org')" in result.output
+    assert not (tmp_path / "g").exists()
+
+
+def test_an_unknown_ruleset_is_told_without_a_file_prefix(tmp_path: Path) -> None:
+    result = run("new", str(tmp_path / "g"), "--ruleset", "nosuch")
+    assert result.exit_code == 2 and "invalid: unknown ruleset 'nosuch'" in result.output
+    assert "<input>" not in result.output
