@@ -36,7 +36,16 @@ def run(paths: tuple[str, ...], quiet: bool) -> None:
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
 def list_cases(paths: tuple[str, ...]) -> None:
     """List the cases with the rulebook section each shows, sorted by section."""
-    from pbem.game.cases import section_index
+    from pbem.game.cases import case_files, read_cases
 
-    for section, where in sorted(section_index(paths)):
+    listed, broken = [], []
+    for path in case_files(paths):
+        cases, unread = read_cases(path)
+        listed.extend((c.section, c.where) for c in cases)
+        broken.extend(unread)
+    for section, where in sorted(listed):
         click.echo(f"{section}\t{where}")
+    for result in broken:  # a file that cannot be read lists nothing: say so, as `case run` does
+        click.echo(result.line(), err=True)
+    if broken:
+        sys.exit(1)

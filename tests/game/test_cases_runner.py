@@ -89,6 +89,11 @@ def test_the_command_prints_a_line_per_case_and_the_count(tmp_path: Path) -> Non
     listed = CliRunner().invoke(cli, ["case", "list", str(folder)])
     assert listed.exit_code == 0 and listed.output.startswith("Land combat\t")
 
+    # a file that cannot be read lists nothing: `case list` says so and fails, as `case run` does
+    (folder / "broken.yaml").write_text("ruleset: 1942-2e\ncases:\n  - name: y\n    state: {power: Germany}\n")
+    listed = CliRunner().invoke(cli, ["case", "list", str(folder)])
+    assert listed.exit_code == 1 and "'section' is missing" in listed.output
+
 
 def test_orders_refused_as_expected(tmp_path: Path) -> None:
     path = tmp_path / "refused.yaml"
