@@ -221,7 +221,7 @@ EXIT_REFUSED, EXIT_NO_GAME, EXIT_NO_FILE = 2, 3, 4
 
 
 @click.command("validate")
-@click.argument("file", type=click.Path(dir_okay=False))
+@click.argument("file", type=click.Path())  # a folder is "file unreadable" (exit 4), in JSON too
 @game_option
 @click.option("--json", "as_json", is_flag=True,
               help="Print the outcome as JSON (schemas/validate.schema.json), failures included. "

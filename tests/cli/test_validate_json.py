@@ -61,6 +61,12 @@ def test_no_such_file_is_json_too(game: Path, tmp_path: Path) -> None:
     assert code == 4 and data["error"]["kind"] == "no-file" and "missing.yaml" in data["error"]["message"]  # type: ignore[index]
 
 
+
+def test_a_folder_given_as_the_file_is_json_too(game: Path, tmp_path: Path) -> None:
+    code, data = run(str(tmp_path), "--game", str(game))
+    assert code == 4 and data["error"]["kind"] == "no-file" and "Is a directory" in data["error"]["message"]  # type: ignore[index]
+
+
 def test_without_json_the_codes_are_the_same(game: Path, tmp_path: Path) -> None:
     result = CliRunner().invoke(cli, ["validate", str(tmp_path / "missing.yaml"), "--game", str(game)])
     assert result.exit_code == 4 and "cannot read" in result.stderr
