@@ -118,9 +118,18 @@ def new(directory: str, ruleset_id: str, players: tuple[str, ...], game_id: str 
         from pbem.io.rulesets import load_ruleset
         from pbem.io.yamlfile import load_yaml, read_user_file
 
-        hosting = load_yaml(read_user_file(hosting_file), hosting_file, expect_mapping=True).data
-        hosting = hosting.get("hosting", hosting)  # the file may hold the section or just its keys
-        check_hosting(hosting, load_ruleset(ruleset_id))
+        from pbem.engine.problems import Problem, ProblemsError
+        from pbem.gateways.hosting import HostingError
+
+        doc = load_yaml(read_user_file(hosting_file), hosting_file, expect_mapping=True)
+        nested = "hosting" in doc.data
+        hosting = doc.data.get("hosting", doc.data)  # the file may hold the section or just its keys
+        try:
+            check_hosting(hosting, load_ruleset(ruleset_id))
+        except HostingError as err:  # each problem at its line in the file given
+            found = [doc.problem(Problem("invalid", f"hosting.{key}: {message}", path=(("hosting",) if nested else ()) + (key,),
+                                         code="hosting.setting")) for key, message in err.problems]
+            raise ProblemsError(sorted(found, key=lambda p: (p.line or 0, p.column or 0))) from None
     game = new_game(directory, ruleset_id, parsed_players, game_id=game_id, options=parsed_options, dice_mode=dice_mode,
                     local_seed=seed, key_dir=Path(key_dir) if key_dir else None, reveal=reveal, hosting=hosting)
     click.echo(f"Created game {game.config.game} ({game.ruleset.name}) in {directory}.")

@@ -57,9 +57,17 @@ class Hosting:
         return self.turn_hours is not None
 
 
+class HostingError(GameError):
+    """Hosting settings that cannot be used: every problem, as (setting, what is wrong)."""
+
+    def __init__(self, problems: list[tuple[str, str]]):
+        self.problems = problems
+        super().__init__("; ".join(f"game.yaml hosting.{key}: {message}" for key, message in problems))
+
+
 def _hours(value: Any, what: str) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
-        raise GameError(f"game.yaml hosting.{what} must be a number of hours, not {value!r}")
+        raise HostingError([(what, f"must be a number of hours, not {value!r}")])
     return float(value)
 
 
@@ -69,52 +77,68 @@ def hosting_of(game: Game) -> Hosting:
 
 
 def check_hosting(settings: Mapping[str, Any], ruleset: Any) -> Hosting:
-    """Hosting settings from game.yaml (or `pbem new --hosting FILE`), checked against the ruleset."""
+    """Hosting settings from game.yaml (or `pbem new --hosting FILE`), checked against the ruleset;
+    HostingError lists every problem, not just the first."""
     raw = dict(settings)
+    problems: list[tuple[str, str]] = []
+
+    def hours(key: str, value: Any) -> float | None:
+        try:
+            return _hours(value, key)
+        except HostingError as err:
+            problems.extend(err.problems)
+            return None
+
     known = {"turn_hours", "grace_hours", "reminders_hours", "missing_orders", "substitutes", "adjudicate", "report_map",
              "site_url", "odds_seconds"}
-    unknown = sorted(set(raw) - known)
-    if unknown:
-        raise GameError(f"game.yaml hosting: unknown setting {unknown[0]!r}; known: {', '.join(sorted(known))}")
+    for key in sorted(set(raw) - known):
+        problems.append((str(key), f"unknown setting; known: {', '.join(sorted(known))}"))
     turn = raw.get("turn_hours")
-    turn_hours = None if turn is None else _hours(turn, "turn_hours")
+    turn_hours = None if turn is None else hours("turn_hours", turn)
     if turn_hours is not None and turn_hours <= 0:
-        raise GameError("game.yaml hosting.turn_hours must be more than 0")
+        problems.append(("turn_hours", "must be more than 0"))
     reminders = raw.get("reminders_hours") or []
     if not isinstance(reminders, list):
         reminders = [reminders]
+    reminder_hours = [h for h in (hours("reminders_hours", r) for r in reminders) if h is not None]
+    grace = hours("grace_hours", raw.get("grace_hours", 0))
     policy = raw.get("missing_orders", "wait")
     if policy not in POLICIES:
-        raise GameError(f"game.yaml hosting.missing_orders is {policy!r}; choose {', '.join(POLICIES)}")
+        problems.append(("missing_orders", f"is {policy!r}; choose {', '.join(POLICIES)}"))
     subs_raw = raw.get("substitutes") or {}
-    if not isinstance(subs_raw, dict):
-        raise GameError("game.yaml hosting.substitutes must map powers to addresses")
     subs: dict[str, str] = {}
+    if not isinstance(subs_raw, dict):
+        problems.append(("substitutes", "must map powers to addresses"))
+        subs_raw = {}
     for name, email in subs_raw.items():
         try:
             power = ruleset.power(str(name)).name
         except KeyError:
-            raise GameError(f"game.yaml hosting.substitutes: unknown power {name!r}") from None
+            problems.append(("substitutes", f"unknown power {name!r}"))
+            continue
         if not isinstance(email, str) or "@" not in email:
-            raise GameError(f"game.yaml hosting.substitutes.{name}: {email!r} is not an address")
+            problems.append(("substitutes", f"{name}: {email!r} is not an address"))
+            continue
         subs[power] = email.strip()
     adjudicate = raw.get("adjudicate", "on-orders")
     if adjudicate not in ADJUDICATE:
-        raise GameError(f"game.yaml hosting.adjudicate is {adjudicate!r}; choose {', '.join(ADJUDICATE)}")
-    if adjudicate == "at-deadline" and turn_hours is None:
-        raise GameError("game.yaml hosting.adjudicate: at-deadline needs hosting.turn_hours")
+        problems.append(("adjudicate", f"is {adjudicate!r}; choose {', '.join(ADJUDICATE)}"))
+    if adjudicate == "at-deadline" and turn is None:
+        problems.append(("adjudicate", "at-deadline needs hosting.turn_hours"))
     report_map = raw.get("report_map", "png")
     if report_map not in MAP_FORMATS:
-        raise GameError(f"game.yaml hosting.report_map is {report_map!r}; choose {', '.join(MAP_FORMATS)}")
+        problems.append(("report_map", f"is {report_map!r}; choose {', '.join(MAP_FORMATS)}"))
     site_url = raw.get("site_url")
     if site_url is not None and not (isinstance(site_url, str) and re.match(r"^https?://[^\s/]+", site_url)):
-        raise GameError(f"game.yaml hosting.site_url is {site_url!r}; give the site's web address, https://...")
+        problems.append(("site_url", f"is {site_url!r}; give the site's web address, https://..."))
+    seconds = None
     try:
         seconds = odds_seconds(raw)
     except ValueError as err:
-        raise GameError(f"game.yaml {err}") from None
-    return Hosting(turn_hours, _hours(raw.get("grace_hours", 0), "grace_hours"),
-                   tuple(sorted((_hours(r, "reminders_hours") for r in reminders), reverse=True)),
+        problems.append(("odds_seconds", str(err).removeprefix("hosting.odds_seconds ")))
+    if problems:
+        raise HostingError(problems)
+    return Hosting(turn_hours, grace or 0.0, tuple(sorted(reminder_hours, reverse=True)),
                    policy, subs, adjudicate, report_map, site_url.rstrip("/") if site_url else None, seconds)
 
 

@@ -251,3 +251,15 @@ def test_an_unknown_ruleset_is_told_without_a_file_prefix(tmp_path: Path) -> Non
     result = run("new", str(tmp_path / "g"), "--ruleset", "nosuch")
     assert result.exit_code == 2 and "invalid: unknown ruleset 'nosuch'" in result.output
     assert "<input>" not in result.output
+
+
+def test_every_problem_of_a_hosting_file_is_told_at_its_line(tmp_path: Path) -> None:
+    """They were told as "game.yaml hosting...", with no line, and only the first."""
+    hosting = tmp_path / "hosting.yaml"
+    hosting.write_text("hosting:\n  turn_hours: -5\n  missing_orders: banana\n  report_map: gif\n")
+    result = run("new", str(tmp_path / "g"), "--hosting", str(hosting))
+    assert result.exit_code == 2
+    lines = [line for line in result.output.splitlines() if "invalid" in line]
+    assert [line.split(": invalid")[0].rsplit(":", 2)[-2] for line in lines] == ["2", "3", "4"]
+    assert "hosting.turn_hours: must be a number of hours, not -5" in lines[0]
+    assert "3 problems found" in result.output and not (tmp_path / "g").exists()
