@@ -393,9 +393,9 @@ class Turn:
             if given:
                 self.problems.append(Problem("illegal", f"{key} is not part of the cash advance", rule=rule,
                                              hint="write only purchase: and place: for round 0", path=(key,), code="turn.cash-advance"))
-        if self.problems:
+        if self.problems and not self.validating:
             return TurnResult(self.state, self.log, self._cited(), self.warnings)
-        self.purchase()
+        self.purchase()  # validating: the purchase and placements are checked too, so every problem shows at once
         self.mobilize()
         if self.validating and self.problems:
             return TurnResult(self.state, self.log, self._cited(), self.warnings)
