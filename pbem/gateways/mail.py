@@ -280,7 +280,8 @@ class MailGateway:
             problems = "\n".join(p.format() for p in err.problems)
             n = len(err.problems)
             text = (f"Your orders were NOT accepted: {n} problem{'s' if n != 1 else ''} found. Nothing was changed.\n\n"
-                    f"{note}{problems}\n\nLine numbers count in the orders as read:\n\n{_numbered(chosen.text)}\n"
+                    f"{note}{problems}\n\nLine numbers count in the orders as read:\n\n"
+                    f"{_numbered(chosen.text, max((p.line or 0) for p in err.problems))}\n"
                     "Correct them and send the whole orders again.\n")
             self._reply(mail, text, slot)
             return Outcome(key, mail.message_id, mail.sender, slot.game_id, INVALID, f"{n} problems")
@@ -390,8 +391,12 @@ def _is_standing(text: str) -> bool:
     return re.search(r"^standing_orders\s*:", text, re.MULTILINE) is not None
 
 
-def _numbered(text: str) -> str:
-    return "".join(f"{i:4d} | {line}\n" for i, line in enumerate(text.rstrip("\n").split("\n"), 1))
+def _numbered(text: str, cited: int = 0) -> str:
+    """The orders with line numbers; a problem cited past the last line (the end of the orders, as
+    for an unclosed bracket) gets a line of its own, so every number cited is in the listing."""
+    lines = text.rstrip("\n").split("\n")
+    out = "".join(f"{i:4d} | {line}\n" for i, line in enumerate(lines, 1))
+    return out + (f"{len(lines) + 1:4d} | (the end of the orders)\n" if cited > len(lines) else "")
 
 
 def poll(config: MailConfig, *, retry_failed: bool = False, log: Callable[[str], None] = lambda _: None) -> PollResult:

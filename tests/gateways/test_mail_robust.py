@@ -177,3 +177,12 @@ def test_the_acknowledgement_tells_the_warnings_pbem_validate_would(mailworld: M
     answer = _body(mailworld.inbox(SOVIET)[-1])
     assert "Standing orders of Soviet Union accepted" in answer
     assert "Warnings" in answer and "standing.yaml:3:" in answer and "no fighter rises against a bombing raid" in answer
+
+
+def test_a_problem_cited_at_the_end_of_the_orders_has_its_line_in_the_listing() -> None:
+    """An unclosed bracket is cited one line past the last: the reply's listing shows that line too."""
+    from pbem.gateways.mail import _numbered
+
+    text = "power: Soviet Union\nround: [\n"
+    assert _numbered(text, 3) == "   1 | power: Soviet Union\n   2 | round: [\n   3 | (the end of the orders)\n"
+    assert _numbered(text, 2) == "   1 | power: Soviet Union\n   2 | round: [\n"
