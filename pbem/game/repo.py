@@ -630,10 +630,15 @@ class GameRepo:
     def _check_work_tree(self, old: str, new: str) -> None:
         result = self._git(["read-tree", "-m", "-u", "-n", old, new], work_tree=True, check=False)
         if result.returncode != 0:
+            # name the files in the player's words, not git's ("Entry 'state.yaml' not uptodate")
+            said = result.stderr.decode("utf-8", "replace")
+            changed = list(dict.fromkeys(re.findall(r"'([^']+)'", said))) or self._git(
+                ["diff-files", "--name-only"], work_tree=True, check=False).stdout.decode("utf-8", "replace").split()
+            named = f" ({', '.join(changed[:5])}{', ...' if len(changed) > 5 else ''})" if changed else ""
             raise WorkTreeConflict(
-                f"the checkout in {self.path} has changes that this commit would overwrite; "
-                f"nothing was written: commit, move or discard them first\n"
-                + result.stderr.decode("utf-8", "replace").strip())
+                f"the checkout in {self.path} has changes{named} that this commit would overwrite; "
+                "nothing was written: commit, move or discard them first"
+                + (f" (git checkout -- {' '.join(changed[:5])} discards them)" if changed else ""))
 
     def _update_work_tree(self, old: str | None, new: str, identity: Identity) -> None:
         args = ["read-tree", "-m", "-u", old, new] if old else ["read-tree", "-m", "-u", new]

@@ -291,8 +291,9 @@ def test_commit_that_would_overwrite_local_work_is_refused(tmp_path: Path, local
     (repo.path / target).parent.mkdir(exist_ok=True)
     (repo.path / target).write_bytes(b"precious local work\n")
     before = snapshot(repo)
-    with pytest.raises(WorkTreeConflict, match="nothing was written"):
+    with pytest.raises(WorkTreeConflict, match="nothing was written") as refused:
         repo.commit({target: b"from pbem\n"}, "Would clobber")
+    assert f"has changes ({target})" in str(refused.value) and "uptodate" not in str(refused.value)
     assert snapshot(repo) == before
 
 
