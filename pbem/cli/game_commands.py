@@ -127,8 +127,9 @@ def new(directory: str, ruleset_id: str, players: tuple[str, ...], game_id: str 
         try:
             check_hosting(hosting, load_ruleset(ruleset_id))
         except HostingError as err:  # each problem at its line in the file given
-            found = [doc.problem(Problem("invalid", f"hosting.{key}: {message}", path=(("hosting",) if nested else ()) + (key,),
-                                         code="hosting.setting")) for key, message in err.problems]
+            found = [doc.problem(Problem("invalid", f"hosting.{key} {message}", path=(("hosting",) if nested else ()) + (key,),
+                                         hint="docs/hosting.md lists the settings and their values", code="hosting.setting"))
+                     for key, message in err.problems]
             raise ProblemsError(sorted(found, key=lambda p: (p.line or 0, p.column or 0))) from None
     game = new_game(directory, ruleset_id, parsed_players, game_id=game_id, options=parsed_options, dice_mode=dice_mode,
                     local_seed=seed, key_dir=Path(key_dir) if key_dir else None, reveal=reveal, hosting=hosting)

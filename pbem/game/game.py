@@ -237,6 +237,8 @@ class Game:
                 message = subject or f"Orders of {parsed.power} for round {state.round}"
                 base = {"Round": str(state.round), "Power": parsed.power, "Phase": "orders"}
             if self.repo.read(path, head) == (text.encode("utf-8") if isinstance(text, str) else text):
+                if self.repo.head() != head:
+                    continue  # the game moved on while it was checked: check again against the new state
                 return head, parsed, result  # the very file already submitted: no empty commit
             try:
                 sha = self.repo.commit({path: text}, message, {**base, **dict(trailers or {})}, expected_head=head,

@@ -62,7 +62,7 @@ class HostingError(GameError):
 
     def __init__(self, problems: list[tuple[str, str]]):
         self.problems = problems
-        super().__init__("; ".join(f"game.yaml hosting.{key}: {message}" for key, message in problems))
+        super().__init__("; ".join(f"game.yaml hosting.{key} {message}" for key, message in problems))
 
 
 def _hours(value: Any, what: str) -> float:
@@ -92,7 +92,7 @@ def check_hosting(settings: Mapping[str, Any], ruleset: Any) -> Hosting:
     known = {"turn_hours", "grace_hours", "reminders_hours", "missing_orders", "substitutes", "adjudicate", "report_map",
              "site_url", "odds_seconds"}
     for key in sorted(set(raw) - known):
-        problems.append((str(key), f"unknown setting; known: {', '.join(sorted(known))}"))
+        problems.append((str(key), f"is not a setting; known: {', '.join(sorted(known))}"))
     turn = raw.get("turn_hours")
     turn_hours = None if turn is None else hours("turn_hours", turn)
     if turn_hours is not None and turn_hours <= 0:
@@ -114,17 +114,17 @@ def check_hosting(settings: Mapping[str, Any], ruleset: Any) -> Hosting:
         try:
             power = ruleset.power(str(name)).name
         except KeyError:
-            problems.append(("substitutes", f"unknown power {name!r}"))
+            problems.append(("substitutes", f"names {name!r}, which is no power of this game"))
             continue
         if not isinstance(email, str) or "@" not in email:
-            problems.append(("substitutes", f"{name}: {email!r} is not an address"))
+            problems.append(("substitutes", f"gives {name} {email!r}, which is not an address"))
             continue
         subs[power] = email.strip()
     adjudicate = raw.get("adjudicate", "on-orders")
     if adjudicate not in ADJUDICATE:
         problems.append(("adjudicate", f"is {adjudicate!r}; choose {', '.join(ADJUDICATE)}"))
     if adjudicate == "at-deadline" and turn is None:
-        problems.append(("adjudicate", "at-deadline needs hosting.turn_hours"))
+        problems.append(("adjudicate", "is at-deadline, which needs hosting.turn_hours"))
     report_map = raw.get("report_map", "png")
     if report_map not in MAP_FORMATS:
         problems.append(("report_map", f"is {report_map!r}; choose {', '.join(MAP_FORMATS)}"))

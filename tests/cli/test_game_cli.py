@@ -261,5 +261,5 @@ def test_every_problem_of_a_hosting_file_is_told_at_its_line(tmp_path: Path) -> 
     assert result.exit_code == 2
     lines = [line for line in result.output.splitlines() if "invalid" in line]
     assert [line.split(": invalid")[0].rsplit(":", 2)[-2] for line in lines] == ["2", "3", "4"]
-    assert "hosting.turn_hours: must be a number of hours, not -5" in lines[0]
+    assert "hosting.turn_hours must be a number of hours, not -5" in lines[0]
     assert "3 problems found" in result.output and not (tmp_path / "g").exists()
