@@ -1203,14 +1203,18 @@ def _raid_one(turn: Turn, space: str, raiders: list[Unit], target: str | None, b
         return
     interceptors: list[Unit] = []
     if option and fights_air_battle:
-        owner = w.control.get(space)
-        # standing orders are a power's; the territory's marker may be one of its countries
-        so = turn.standing.get(w.ruleset.power_name(owner)) if owner else None
-        wanted = so.policy_for(space).intercept if so is not None else False
-        if wanted:
-            fighters = sorted((u for u in w.enemy_units_at(space) if w.utype(u).has("fighter")), key=lambda u: u.id)
-            # all of them (true), or as many as the standing orders say: some may stay to defend
-            interceptors = fighters if wanted is True else fighters[:int(wanted)]
+        # "The number of defending fighters that will intercept is decided by the owning player(s)"
+        # (1942, SBR optional rule): each power's standing orders send up its own fighters there -
+        # all of them (true), or as many as they say: some may stay to defend
+        by_power: dict[str, list[Unit]] = {}
+        for u in sorted((u for u in w.enemy_units_at(space) if w.utype(u).has("fighter")), key=lambda u: u.id):
+            by_power.setdefault(w.ruleset.power_name(u.owner), []).append(u)
+        for power, fighters in sorted(by_power.items()):
+            so = turn.standing.get(power)
+            wanted = so.policy_for(space).intercept if so is not None else False
+            if wanted:
+                interceptors += fighters if wanted is True else fighters[:int(wanted)]
+        interceptors.sort(key=lambda u: u.id)
     entry: dict[str, Any] = {"space": space, "bombers": len(bombers), "escorts": len(escorts), "interceptors": len(interceptors),
                              "ipc": w.space(space).ipc, "damage_before": w.damage.get(key, 0), "max_damage": cap}
     if target is not None:
