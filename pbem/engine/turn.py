@@ -554,7 +554,11 @@ class Turn:
             self.purchase_by_country()
             return
         if (o.purchase or o.repair) and self.rules.capitals.no_purchase_without_capital and not w.capital_held(w.power):
-            self.problems.append(Problem("illegal", f"{possessive(w.power)} capital is in enemy hands: it cannot buy units", rule="Capitals: a power without its capital cannot buy new units", hint="remove purchase:", path=("purchase",), code="purchase.no-capital"))
+            for key, given, what in (("purchase", o.purchase, "buy units"), ("repair", o.repair, "repair damage")):
+                if given:
+                    self.problems.append(Problem("illegal", f"{possessive(w.power)} capital is in enemy hands: it cannot {what}",
+                                                 rule="Capitals: a power without its capital skips the purchase phase",
+                                                 hint=f"remove {key}:", path=(key,), code="purchase.no-capital"))
             return
         cost = 0
         for utype, n in o.purchase.items():
@@ -1745,6 +1749,11 @@ class Turn:
                                          hint=f"remove {key} from repair:", path=("repair", key), code="purchase.repair-not-yours"))
             return False
         damage = w.damage.get(key, 0)
+        standing = [u for u in w.units_at(territory) if (u.type == facility if facility else w.utype(u).has("factory"))]
+        if not standing and not damage:
+            self.problems.append(Problem("illegal", f"{territory} has no {facility or 'industrial complex'} to repair", rule=R_PURCHASE + ": repairs",
+                                         hint=f"remove {key} from repair:", path=("repair", key), code="purchase.repair-too-much"))
+            return False
         if points > damage:
             self.problems.append(Problem("illegal", f"{what} has {damage} damage; cannot repair {points}", rule=R_PURCHASE + ": repairs",
                                          hint=f"repair at most {damage}", path=("repair", key), code="purchase.repair-too-much"))
