@@ -786,6 +786,11 @@ class Mover:
         complex (no raider names `bombs`)."""
         w = self.w
         if move.target is None and not any(w.utype(u).bombs for u in units):
+            if not any(w.utype(f).has("factory") and w.is_enemy(f.owner) for f in w.units_at(move.to)):
+                # "move your bomber into a territory with an Industrial Complex" (Europe, SBR step 1)
+                return _problem(move, f"{move.to} has no enemy industrial complex to raid", "Strategic Bombing Raids",
+                                "raid a territory with an enemy industrial complex, or attack without mission: strategic_bombing",
+                                "raid.target", key="to")
             return None
 
         def strikes(u: Unit, facility: str) -> bool:
