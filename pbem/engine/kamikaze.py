@@ -70,7 +70,9 @@ def plan_strikes(turn: Turn, attacked: frozenset[str] = frozenset()) -> dict[str
         order = next((o for o in so.kamikaze if (not o.zones or zone in o.zones) and len(moved_in) >= o.at_least), None)
         if not moved_in or order is None or order.count <= 0:
             continue
-        pool = [u for t in order.targets for u in ships if u.type == t]
+        # 1940: the strikes answer an attack, and "Multinational forces never attack together" (E21):
+        # only the attacker's ships are struck; Pacific: any Allied ship in the zone (DIGEST PAC.7)
+        pool = [u for t in order.targets for u in (moved_in if k.only_where_attacked else ships) if u.type == t]
         if not pool:
             continue
         n = min(order.count, left)
