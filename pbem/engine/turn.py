@@ -2113,7 +2113,8 @@ class Turn:
         if any(p.has("factory") for p in profiles.values()):
             sp = w.space(space)
             if sea or not w.is_friendly_territory(space, at_start=True) or w.controller(space, at_start=True) != w.power or space in w.captured_this_turn:
-                return [Problem("illegal", f"a new industrial complex goes in a territory {w.power} has controlled since the start of the turn; {space} is not one", rule=R_MOBILIZE + ": new industrial complexes", hint="place it in a territory you held when the turn began", path=path, code="place.complex-territory")]
+                built = next(p.name for p in profiles.values() if p.has("factory"))  # named as ordered: AMS's military base too
+                return [Problem("illegal", f"a new {built} goes in a territory {w.power} has controlled since the start of the turn; {space} is not one", rule=R_MOBILIZE + ": new industrial complexes", hint="place it in a territory you held when the turn began", path=path, code="place.complex-territory")]
             holder = w.control_at_start.get(space)
             if country is not None and holder != country:
                 # a power of several countries: the buyer's own territory (Pacific, Phase 7: "placed into
