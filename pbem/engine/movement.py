@@ -140,6 +140,11 @@ class Mover:
         if self.w.space(space).impassable:
             return _problem(move, f"{space} is an impassable neutral", R_NEUTRAL, "go around it", "move.neutral", key=key)
         holder = self.w.control.get(space)
+        if space != move.to and self.w.takes_by_moving_in(space):
+            # a friendly neutral is taken by ending a noncombat move in it, never passed through
+            return _problem(move, f"{space}, held by {holder}, is taken by ending a noncombat move in it, not passed through",
+                            "Neutral territories: a friendly neutral is moved into in noncombat move",
+                            f"move into {space} and stop there; go on from it next turn", "move.at-peace", key=key)
         return _problem(move, f"{space} is held by {holder}, with which {self.w.power} is not at war: no unit may enter or fly over it",
                         "Political rules: powers not at war", f"declare war on {self.w.ruleset.power_name(holder or '')} first "
                         "(declare_war:), or go around it", "move.at-peace", key=key)
