@@ -13,7 +13,7 @@ from typing import Callable
 
 from pbem.engine.orders import Move
 from pbem.engine.problems import Problem
-from pbem.engine.words import count_of, plural, possessive, units_text
+from pbem.engine.words import article, count_of, plural, possessive, units_text
 from pbem.engine.world import Unit, World
 
 R_COMBAT = "Combat Move"
@@ -985,7 +985,12 @@ class Mover:
                         elif self._can_blitz(units):
                             return _problem(move, f"a tank can blitz only through an unoccupied hostile territory; {space} holds enemy units or is not the first", R_BLITZ, "stop in it and fight", "move.blitz-blocked")
                         else:
-                            return _problem(move, f"land units stop on entering hostile {space}", R_LAND, "only tanks may blitz through one empty hostile territory", "move.through-hostile")
+                            tags = {p for u in units for p in w.utype(u).blitz_with}
+                            partners = sorted(n for n, t in w.ruleset.units.items() if t.tags & tags)
+                            hint = ("only tanks may blitz through one empty hostile territory" if not partners else
+                                    f"these blitz only beside {article(' or '.join(partners))} in the same order, one for each "
+                                    f"(units: '1 {partners[0]}, 1 {units[0].type}'), ending where it ends")
+                            return _problem(move, f"land units stop on entering hostile {space}", R_LAND, hint, "move.through-hostile")
                 elif domain == "sea":
                     subs = all(w.utype(u).has("submarine") for u in units)
                     if subs and w.rules.movement.subs_ignore_hostile_zones:
