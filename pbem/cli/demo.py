@@ -61,8 +61,7 @@ def demo(directory: str | None, ruleset_id: str, rounds: int, fmt: str) -> None:
             if not file.is_file():
                 if report is None:
                     raise GameError(f"no example orders at {file}")
-                click.echo(f"the example has no orders for {rel}: the demo stops there, in round {state.round} "
-                           f"of the {rounds} asked", err=True)
+                click.echo(f"the example has no orders for {rel}: the demo stops there ({rounds} rounds were asked)", err=True)
                 break
             game.submit(file.read_bytes(), str(file.relative_to(folder.parent.parent)))
             _, report = game.adjudicate()

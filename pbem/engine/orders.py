@@ -142,12 +142,17 @@ class Orders:
     if_developed: Mapping[YamlPath, str] = field(default_factory=dict)
 
     def without(self, paths: frozenset[YamlPath] | set[YamlPath]) -> "Orders":
-        """These orders less the moves and rocket strikes at `paths`."""
+        """These orders less the moves and rocket strikes at `paths` (and the battle directives of the
+        attacks only those moves made)."""
         from dataclasses import replace
 
-        return replace(self, combat_moves=tuple(m for m in self.combat_moves if m.yaml_path not in paths),
+        kept = tuple(m for m in self.combat_moves if m.yaml_path not in paths)
+        # the directive of an attack only the moves left out would have made goes with them
+        gone = {m.to for m in self.combat_moves if m.yaml_path in paths} - {m.to for m in kept}
+        return replace(self, combat_moves=kept,
                        noncombat_moves=tuple(m for m in self.noncombat_moves if m.yaml_path not in paths),
                        rockets=tuple(r for r in self.rockets if r[2] not in paths),
+                       battles={space: d for space, d in self.battles.items() if space not in gone},
                        if_developed={k: v for k, v in self.if_developed.items() if k not in paths})
 
 

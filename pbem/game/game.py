@@ -237,8 +237,11 @@ class Game:
                 message = subject or f"Orders of {parsed.power} for round {state.round}"
                 base = {"Round": str(state.round), "Power": parsed.power, "Phase": "orders"}
             if self.repo.read(path, head) == (text.encode("utf-8") if isinstance(text, str) else text):
-                if self.repo.head() != head:
-                    continue  # the game moved on while it was checked: check again against the new state
+                if self.repo.head() != head:  # the game moved on while it was checked: check again against the new state
+                    if attempt + 1 == self.WRITE_ATTEMPTS:
+                        raise GameError(f"the game kept changing while {filename} was checked ({self.WRITE_ATTEMPTS} attempts); "
+                                        "nothing was written: try again in a moment")
+                    continue
                 return head, parsed, result  # the very file already submitted: no empty commit
             try:
                 sha = self.repo.commit({path: text}, message, {**base, **dict(trailers or {})}, expected_head=head,
