@@ -292,14 +292,16 @@ class MailGateway:
             slot.message_ids.add(mail.message_id)
         slot.touched = True
         hosting = hosting_of(slot.game)
+        # an identical resend commits nothing: the reply names no commit of its own
+        accepted = "are the same as those already submitted: nothing changed" if sub.unchanged else f"accepted (commit {sub.sha[:10]})"
         if sub.standing:
-            text = f"{note}Standing orders of {sub.power} accepted (commit {sub.sha[:10]}). They apply from now on.\n"
+            text = f"{note}Standing orders of {sub.power} {accepted}. They apply from now on.\n"
         else:
             later = ("The turn is adjudicated at the deadline; until then you may send new orders, and the last "
                      "valid ones count." if hosting.adjudicate == "at-deadline"
                      else "The turn will be adjudicated now and the report mailed to every player.")
             odds = preview_text(sub.preview)
-            text = (f"{note}Orders of {sub.power} for round {sub.round} accepted (commit {sub.sha[:10]}).\n"
+            text = (f"{note}Orders of {sub.power} for round {sub.round} {accepted}.\n"
                     + (f"\nBattle odds:\n{odds}\n" if odds else "\nNo battles declared.\n") + f"\n{later}\n")
         if sub.warnings:
             text += "\nWarnings (the orders are accepted; read these before the turn is played):\n" + "\n".join(sub.warnings) + "\n"

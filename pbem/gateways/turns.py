@@ -27,6 +27,7 @@ class Submission:
     round: int
     preview: tuple[Mapping[str, Any], ...]
     warnings: tuple[str, ...] = ()  # accepted, with something the player should read (file:line:col: ...), as `pbem validate` tells
+    unchanged: bool = False  # the very file already submitted: nothing was committed (`sha` is the game's head)
 
 
 @dataclass(frozen=True)
@@ -46,11 +47,12 @@ def submit_orders(game: Game, text: bytes, filename: str, trailers: Mapping[str,
     """
     from pbem.game.preview import odds_preview
 
+    before = game.repo.head()
     sha, parsed, result = game.commit_orders(text, filename, trailers, allowed_powers)
     state = game.state()  # submitting changes no state: the round is the one the orders are for
     preview = tuple(odds_preview(game, result)) if result is not None else ()
     warnings = tuple(w.format() for w in result.warnings) if result is not None else ()
-    return Submission(sha, parsed.power, isinstance(parsed, StandingOrders), state.round, preview, warnings)
+    return Submission(sha, parsed.power, isinstance(parsed, StandingOrders), state.round, preview, warnings, unchanged=sha == before)
 
 
 def ready(game: Game) -> bool:

@@ -82,6 +82,12 @@ def test_the_latest_valid_orders_before_adjudication_win_and_resends_are_not_com
     again = _poll(mailworld, tmp_path, {"demo": game_dir})
     assert [o.status for o in again.outcomes] == ["duplicate"]  # type: ignore[attr-defined]
     assert len(Game(game_dir).repo.history()) == len(game.repo.history())
+    # the same orders in a new message: accepted, nothing committed, and the reply names no commit
+    mailworld.send(SOVIET, "[pbem demo] orders Soviet Union", attachments=[("b.yaml", latin1)], message_id="<three@players.test>")
+    resent = _poll(mailworld, tmp_path, {"demo": game_dir})
+    assert [o.status for o in resent.outcomes] == ["accepted"]  # type: ignore[attr-defined]
+    assert len(Game(game_dir).repo.history()) == len(game.repo.history())
+    assert "are the same as those already submitted: nothing changed" in _body(mailworld.inbox(SOVIET)[-1])
 
 
 def test_a_message_that_cannot_be_processed_stays_marked_and_is_reported(mailworld: MailWorld, tmp_path: Path) -> None:
