@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import functools
 import json
-import re
 import sys
 from pathlib import Path
 from typing import Any, Callable, TypeVar
@@ -32,11 +31,9 @@ def user_errors(fn: F) -> F:
         except ProblemsError as err:
             for p in err.problems:
                 click.echo(p.format(), err=True)
-            n = len(err.problems)
-            for p in err.problems:  # "N more problems like these are not listed" stands for N
-                left = re.match(r"([\d,]+) more problems", p.message) if p.code == "problems.unlisted" else None
-                if left:
-                    n += int(left.group(1).replace(",", "")) - 1
+            from pbem.engine.problems import problem_count
+
+            n = problem_count(err.problems)
             click.echo(f"{n:,} problem{'s' if n != 1 else ''} found; nothing was changed.", err=True)
             sys.exit(2)
         except GameError as err:

@@ -60,3 +60,16 @@ class ProblemsError(Exception):
         self.problems = problems
         self.partial: object | None = None  # what could be read despite the problems (io.orders.PartialOrders)
         super().__init__("\n".join(p.format() for p in problems))
+
+
+def problem_count(problems: "list[Problem]") -> int:
+    """How many problems a list stands for: a closing "N more problems like these are not listed"
+    (code problems.unlisted) counts as the N it left out."""
+    import re
+
+    n = len(problems)
+    for p in problems:
+        left = re.match(r"([\d,]+) more problems", p.message) if p.code == "problems.unlisted" else None
+        if left:
+            n += int(left.group(1).replace(",", "")) - 1
+    return n

@@ -1752,7 +1752,7 @@ class Turn:
         standing = [u for u in w.units_at(territory) if (u.type == facility if facility else w.utype(u).has("factory"))]
         if not standing and not damage:
             self.problems.append(Problem("illegal", f"{territory} has no {facility or 'industrial complex'} to repair", rule=R_PURCHASE + ": repairs",
-                                         hint=f"remove {key} from repair:", path=("repair", key), code="purchase.repair-too-much"))
+                                         hint=f"remove {key} from repair:", path=("repair", key), code="purchase.repair-nothing"))
             return False
         if points > damage:
             self.problems.append(Problem("illegal", f"{what} has {damage} damage; cannot repair {points}", rule=R_PURCHASE + ": repairs",

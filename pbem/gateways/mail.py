@@ -277,8 +277,10 @@ class MailGateway:
         try:
             sub = submit_orders(slot.game, chosen.text.encode("utf-8"), chosen.filename, trailers, allowed_powers=mine)
         except ProblemsError as err:
+            from pbem.engine.problems import problem_count
+
             problems = "\n".join(p.format() for p in err.problems)
-            n = len(err.problems)
+            n = problem_count(err.problems)
             text = (f"Your orders were NOT accepted: {n} problem{'s' if n != 1 else ''} found. Nothing was changed.\n\n"
                     f"{note}{problems}\n\nLine numbers count in the orders as read:\n\n"
                     f"{_numbered(chosen.text, max((p.line or 0) for p in err.problems))}\n"
