@@ -847,6 +847,18 @@ def _battle(turn: Turn, space: str, kind: str, bombard_from: list[str] | None = 
     turn.log.battles.append(entry)
 
 
+def _bombers_first(directive: BattleDirective | None, bombers: list[Unit], escorts: list[Unit]) -> bool:
+    """The raid's air battle: "The attacking player removes his casualties (attacker's choice of
+    bombers or fighters)" (Europe, SBR step 4 D).  A directive's order of loss naming a bomber before
+    the escorts loses bombers first; the default keeps the bombers, which do the damage."""
+    if directive is None or not directive.order_of_loss:
+        return False
+    ool = list(directive.order_of_loss)
+    first_bomber = min((ool.index(u.type) for u in bombers if u.type in ool), default=None)
+    first_escort = min((ool.index(u.type) for u in escorts if u.type in ool), default=None)
+    return first_bomber is not None and (first_escort is None or first_bomber < first_escort)
+
+
 def _beyond_reach(w: World, rules: CombatRules, kind: str, attackers: list[Unit], defenders: list[Unit]) -> list[Unit]:
     """The defenders no attacking unit could ever hit: validation, which plays every attack as won
     ("you may assume that all of your attacking rolls will be hits"), leaves them standing, for a
@@ -1267,7 +1279,8 @@ def _raid_one(turn: Turn, space: str, raiders: list[Unit], target: str | None, b
                            treasury=w.treasury.get(victim, 0) if victim else 0,
                            damage_dice=None if tech is not None else raid_damage_dice(w.developments.get(w.power, frozenset())), dive_bombers=len(dive),
                            aa_immune=aa_immune, aa_hit=aa_hit, max_damage=cap, damage_bonus=bonus, based_bombers=based, best_of=best_of,
-                           interceptor_bonus=interceptor_bonus, escort_bonus=escort_bonus)
+                           interceptor_bonus=interceptor_bonus, escort_bonus=escort_bonus,
+                           lose_bombers_first=_bombers_first(turn.orders.battles.get(space), bombers, escorts))
     # AMS's bonuses, for the bombers that came through (`bombing_raid` adds them the same way): the
     # damage line names them, or its sum would not be that of its dice
     flying = len(bombers) - outcome.bombers_lost

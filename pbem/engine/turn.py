@@ -1247,6 +1247,8 @@ class Turn:
                 continue
             if space not in plan.land and space not in plan.sea and space in self.shot_down_going_to:
                 self.log.notes.append(f"No battle in {space}: the aircraft sent there were shot down on the way, and its battle directive goes unused")
+            elif space not in plan.land and space not in plan.sea and space in plan.raids:
+                pass  # a raid's air battle: the order of loss chooses bombers or escorts (battles._bombers_first)
             elif space not in plan.land and space not in plan.sea:
                 self.problems.append(Problem("illegal", f"the battles section names {space}, but no battle will be fought there",
                                              rule="Conduct Combat: directives are for the battles your combat moves start",
