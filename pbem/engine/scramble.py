@@ -59,11 +59,11 @@ def scramble(turn: Turn) -> None:
     zones = _threatened_zones(w)
     if not zones:
         return
+    sent: dict[str, int] = {}  # base -> air units risen from it: its limit is the base's, whoever owns them
     for power in sorted(p.name for p in w.ruleset.powers):
         so = turn.standing.get(power)
         if so is None or not so.scramble or not w.is_enemy(power):
             continue
-        sent: dict[str, int] = {}
         # a power whose units never leave an area rises into no zone outside it (1940: "China may not
         # scramble its fighter from an air base, because that would involve the fighter leaving Chinese
         # territory")

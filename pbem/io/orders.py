@@ -681,12 +681,14 @@ def parse_standing(doc: YamlDocument, ruleset: Ruleset) -> StandingOrders:
                 zones.append(zone)
         if base:
             scramble.append(ScrambleOrder(base, tuple(zones), int(raw.get("count", 3)), path))
+    # read before the check below, so a wrong unit name in it is told like any other
+    liberation_units = reader.units(body.get("liberation_units"), ("standing_orders", "liberation_units"))
     if reader.problems or power is None:
         raise ProblemsError(reader.all_problems())
     return StandingOrders(power, default, per_space, explicit=True, conditional_moves=tuple(enigma), choices=choices,
                           tribute_payers=tuple(payers), tribute_caps=caps, kamikaze=tuple(kamikaze), scramble=tuple(scramble),
                           tech_chart=None if body.get("tech_chart") is None else str(body["tech_chart"]),
-                          liberation_units=reader.units(body.get("liberation_units"), ("standing_orders", "liberation_units")))
+                          liberation_units=liberation_units)
 
 
 # problems about a key itself, located at the key rather than at its value

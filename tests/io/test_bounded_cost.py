@@ -92,3 +92,14 @@ def test_thousands_of_refused_moves_are_listed_to_a_bound_and_counted(tmp_path: 
     assert len(found) == LISTED_PROBLEMS + 1
     assert found[-1].code == "problems.unlisted" and "2,900 more problems" in found[-1].message
     assert all(p.code == "move.not-combat" and p.line for p in found[:-1])
+
+
+def test_a_wrong_unit_in_liberation_units_is_refused_at_its_line() -> None:
+    """AMS standing orders: it was read after the check, so a typo was silently dropped."""
+    from pbem.io.orders import read_orders_text as read
+
+    text = "game: demo\npower: France\nstanding_orders:\n  liberation_units: {xyzzy: 1, infantry: 1}\n"
+    with pytest.raises(ProblemsError) as caught:
+        read(text, "standing.yaml", load_ruleset("global-1940-ams"))
+    found = caught.value.problems
+    assert [(p.line, p.message) for p in found] == [(4, "unknown unit 'xyzzy'")]
