@@ -308,7 +308,9 @@ def submit(file: str, game_dir: str) -> None:
     from pbem.io.yamlfile import read_user_file
 
     before = game.repo.head()
-    sha, parsed, _ = game.commit_orders(read_user_file(file), file)
+    sha, parsed, result = game.commit_orders(read_user_file(file), file)
+    for w in (result.warnings if result is not None else []):  # accepted, with what `pbem validate` would warn of
+        click.echo(w.format(), err=True)
     path = standing_path(parsed.power) if isinstance(parsed, StandingOrders) else orders_path(game.state(), game.ruleset)
     what = "standing orders" if isinstance(parsed, StandingOrders) else f"orders for round {game.state().round}"
     if sha == before:

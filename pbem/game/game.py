@@ -126,6 +126,10 @@ class Game:
         state = self.state(ref)
         self._check_not_sealed(parsed, state, ref)
         if isinstance(parsed, StandingOrders):
+            written = doc.data.get("game") if isinstance(doc.data, dict) else None
+            if written is not None and str(written) != self.config.game:  # as for orders: never another game's
+                raise ProblemsError(locate([Problem("illegal", f"these standing orders are for game {str(written)!r}, this is {self.config.game!r}",
+                                                    path=("game",), hint=f"game: {self.config.game}", code="orders.wrong-game")], doc, filename))
             return parsed, self._check_standing(parsed, state, doc, filename)
         if state.winner:
             raise GameError(f"the game is over: the {state.winner} won")

@@ -263,3 +263,18 @@ def test_every_problem_of_a_hosting_file_is_told_at_its_line(tmp_path: Path) -> 
     assert [line.split(": invalid")[0].rsplit(":", 2)[-2] for line in lines] == ["2", "3", "4"]
     assert "hosting.turn_hours must be a number of hours, not -5" in lines[0]
     assert "3 problems found" in result.output and not (tmp_path / "g").exists()
+
+
+def test_standing_orders_for_another_game_are_refused_and_submit_shows_warnings(game: Path) -> None:
+    """Orders of another game were refused, standing orders were not; and `submit` kept to itself the
+    warnings `validate` gives."""
+    other = game.parent / "other.yaml"
+    other.write_text("game: another\npower: Germany\nstanding_orders: {default: {order_of_loss: [infantry]}}\n")
+    refused = run("submit", str(other), "--game", str(game))
+    assert refused.exit_code == 2 and "these standing orders are for game 'another', this is 'demo'" in refused.output
+    unread = game.parent / "unread.yaml"  # 1942 has no kamikaze: the key is read by no rule here
+    unread.write_text("game: demo\npower: Germany\nstanding_orders: {kamikaze: [{targets: [battleship]}]}\n")
+    checked = run("validate", str(unread), "--game", str(game))
+    assert checked.exit_code == 0 and "unread.yaml:3:" in checked.output and "warning" in checked.output
+    submitted = run("submit", str(unread), "--game", str(game))
+    assert submitted.exit_code == 0 and "unread.yaml:3:" in submitted.output and "warning" in submitted.output
