@@ -73,8 +73,9 @@ def scramble(turn: Turn) -> None:
             if not _base_ready(w, base, rule.base_tag) or not w.is_friendly(w.control.get(base), power):
                 continue
             by_order = 0  # an order's count is its own; the base's three are shared by every order from it
-            for zone in sorted(zones):
-                if (order.zones and zone not in order.zones) or not w.board.are_adjacent(base, zone):
+            # the zones in the order written (the first named is filled first), else by name
+            for zone in ([z for z in order.zones if z in zones] if order.zones else sorted(zones)):
+                if not w.board.are_adjacent(base, zone):
                     continue
                 if area is not None and zone not in area:
                     continue
