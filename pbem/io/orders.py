@@ -135,8 +135,16 @@ class _Reader:
                        code="name.ambiguous-space", kind="ambiguous")
         else:
             self.error(f"unknown territory or sea zone {shown(text)}", path,
-                       hint=lambda: self.names.spaces.hint(str(text)) or "sea zones are written 'SZ 15'", code="name.unknown-space")
+                       hint=lambda: self.names.spaces.hint(str(text)) or self._sea_zone_example(), code="name.unknown-space")
         return None
+
+    def _sea_zone_example(self) -> str:
+        """How this board writes a sea zone, with one of its own (Europe's are named, not numbered)."""
+        seas = sorted(n for n, sp in self.ruleset.board.spaces.items() if sp.is_sea)
+        numbered = [n for n in seas if n.startswith("SZ ")]
+        if numbered:
+            return f"sea zones are written as on the board, e.g. '{numbered[len(numbered) // 2]}'"
+        return f"sea zones are named as on the board, e.g. '{seas[0]}'" if seas else "see `pbem ruleset show` for the names"
 
     def space_key(self, text: Any, path: Path_, seen: dict[str, str], section: str) -> str | None:
         """A space that keys a mapping (`battles:`, `repair:` ...): two spellings of one space

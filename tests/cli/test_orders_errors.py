@@ -205,3 +205,19 @@ def test_a_per_country_purchase_of_a_power_of_one_economy_is_told_in_yaml_words(
         raise AssertionError("accepted")
     assert p.message == "India is {infantry: 2}, which is not a whole number"
     assert "buys per country, which only a power of several countries does" in p.hint
+
+
+def test_an_unknown_sea_zone_is_told_how_this_board_names_them() -> None:
+    """Europe's sea zones are named, not numbered: the hint showed 'SZ 15', which does not exist there."""
+    from pbem.engine.problems import ProblemsError
+    from pbem.io.orders import read_orders_text
+    from pbem.io.rulesets import load_ruleset
+
+    text = 'game: g\npower: Germany\nround: 1\ncombat_move:\n  - {units: 1 submarine, from: Baltic Sea, to: "Sea Zone Q"}\n'
+    try:
+        read_orders_text(text, "o.yaml", load_ruleset("europe-1999"))
+    except ProblemsError as err:
+        hints = [p.hint for p in err.problems]
+    else:
+        raise AssertionError("accepted")
+    assert hints == ["sea zones are named as on the board, e.g. 'Adriatic Sea'"]
