@@ -103,7 +103,7 @@ def _describe(error: Any) -> tuple[str, str]:
             return message, hint or (error.schema.get("description") or "")
         return f"{shown} has the wrong form", (error.schema.get("description") or "")
     if validator == "enum":
-        return f"{shown} is not allowed", "one of: " + ", ".join(map(str, error.validator_value))
+        return f"{shown} is not allowed", "one of: " + ", ".join(dict.fromkeys(map(str, error.validator_value)))  # 1 and "1" once
     if validator == "minimum":
         where = _where(error, "the value")
         return f"{where} is {shown}, below the least allowed, {error.validator_value}", f"write {error.validator_value} or more"
