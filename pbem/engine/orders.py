@@ -197,7 +197,7 @@ class KamikazeOrder:
 class ScrambleOrder:
     """1940, Scramble: when the mover attacks (or assaults from) one of `zones` (empty: any sea zone
     next to `base`), up to `count` fighters and tactical bombers of the base rise into them, the
-    first zone by name first; the base's limit (three) is shared by every order from it."""
+    first zone written first; the base's limit (three) is shared by every order from it, whoever's."""
 
     base: str
     zones: tuple[str, ...] = ()

@@ -45,6 +45,19 @@ def unread_standing_orders(standing: StandingOrders, ruleset: Any, rules: Any, c
         warn(("standing_orders", "kamikaze"), f"kamikaze: {power} has no kamikaze in this game", "remove kamikaze:")
     if standing.scramble and rules.scramble is None:
         warn(("standing_orders", "scramble"), f"scramble: no air unit scrambles in {ruleset.name}", "remove scramble:")
+    k = rules.kamikaze
+    if standing.kamikaze and k is not None and k.power == power:
+        for order in standing.kamikaze:
+            # the rules strike only these (never a submarine): a target of another kind is never chosen
+            never = [t for t in order.targets if not (ruleset.units[t].tags & k.target_tags) or ruleset.units[t].has("submarine")]
+            if never:
+                warn((*order.yaml_path, "targets"), f"kamikaze: {', '.join(never)} {'is' if len(never) == 1 else 'are'} never struck "
+                     "by a kamikaze: it strikes surface warships", f"remove {', '.join(never)} from targets:")
+            if order.count <= 0:
+                warn((*order.yaml_path, "count"), "kamikaze: count 0 launches none", "give a count of 1 or more, or remove the entry")
+    for order in standing.scramble if rules.scramble is not None else ():
+        if order.count <= 0:
+            warn((*order.yaml_path, "count"), "scramble: count 0 sends none up", "give a count of 1 to 3, or remove the entry")
     if standing.tribute_payers and not (rules.economy.tribute_paid_by_enemies and any(
             sp.tribute and sp.original_owner == power for sp in ruleset.board.spaces.values())):
         warn(("standing_orders", "tribute_payers"), f"tribute_payers: {power} owns no tribute space an enemy could hold in this game",

@@ -71,3 +71,13 @@ def test_ams_frances_liberation_units_are_checked_when_submitted(tmp_path: Path,
     assert [p.code for p in caught.value.problems] == ["standing.liberation-units"] and words in caught.value.problems[0].message
     _, result = game.check("power: France\nstanding_orders:\n  liberation_units: {tank: 1, infantry: 2}\n", "standing.yaml")
     assert result is not None and result.warnings == []
+
+
+def test_kamikaze_targets_the_rules_never_strike_and_counts_of_none_are_warned(tmp_path: Path) -> None:
+    """1940 Kamikaze (P16): the strikes choose "which enemy surface warships will be struck"; a
+    transport, a submarine or a land unit named there is never chosen, and a count of 0 launches none."""
+    text = ("power: Japan\nstanding_orders:\n  kamikaze:\n    - {targets: [transport, destroyer], count: 1}\n"
+            "    - {targets: [battleship], count: 0}\n")
+    warned = _warned(tmp_path, "global-1940", text)
+    assert [w.split(":")[0] for w in warned] == ["4", "5"]
+    assert "kamikaze: transport is never struck by a kamikaze" in warned[0] and "count 0 launches none" in warned[1]
