@@ -67,6 +67,17 @@ def unread_standing_orders(standing: StandingOrders, ruleset: Any, rules: Any, c
     if standing.liberation_units and "liberation_units" not in own:
         warn(("standing_orders", "liberation_units"), f"liberation_units: no rule of this game places units of {possessive(power)} choice "
              "when its capital is liberated (AMS, France)", "remove liberation_units:")
+    for space, policy in sorted(standing.per_space.items()):
+        # a policy a battle of this kind never reads: no raid over a sea zone, no submarine on land
+        sea = ruleset.board.spaces[space].is_sea if space in ruleset.board.spaces else None
+        idle = ([("intercept", policy.intercept), ("hold_territory", policy.hold_territory)] if sea
+                else [("submerge", policy.submerge), ("kaiten", policy.kaiten)] if sea is False else [])
+        why = {"intercept": "no bombing raid is flown over a sea zone", "hold_territory": "a sea zone is not held",
+               "submerge": "no submarine fights in a territory", "kaiten": "kaiten defend sea zones"}
+        for key, given in idle:
+            if given:
+                warn((*policy.yaml_path, key), f"{key}: {space} is {'a sea zone' if sea else 'a territory'}, and {why[key]}",
+                     f"remove {key}: from {space}")
     for option in standing.choices:
         if f"choices:{option}" not in own:
             offered = sorted(k.partition(":")[2] for k in own if k.startswith("choices:"))

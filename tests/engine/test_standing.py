@@ -81,3 +81,14 @@ def test_kamikaze_targets_the_rules_never_strike_and_counts_of_none_are_warned(t
     warned = _warned(tmp_path, "global-1940", text)
     assert [w.split(":")[0] for w in warned] == ["4", "5"]
     assert "kamikaze: transport is never struck by a kamikaze" in warned[0] and "count 0 launches none" in warned[1]
+
+
+def test_policies_a_battle_of_that_kind_never_reads_are_warned(tmp_path: Path) -> None:
+    """Intercepting is against bombing raids on a territory (1942 SBR optional rule); submarines
+    submerge at sea (Submarines: Submerge)."""
+    text = ("power: Germany\nstanding_orders:\n  territories:\n    SZ 5: {intercept: true, hold_territory: true}\n"
+            "    Germany: {submerge: true}\n")
+    warned = _warned(tmp_path, "1942-2e", text, {"escorts_and_interceptors": True})
+    assert [w.split(":")[0] for w in warned] == ["4", "4", "5"]
+    assert "intercept: SZ 5 is a sea zone, and no bombing raid is flown over a sea zone" in warned[0]
+    assert "submerge: Germany is a territory, and no submarine fights in a territory" in warned[2]
