@@ -101,22 +101,26 @@ def _modifiers(ruleset, rules, kind: str, attacker: str | None, defender: str | 
     powers in this round and territory, as `Battle` fields for the calculator's two sides."""
     hook = rules.hooks.battle_modifiers
     if hook is None or (attacker is None and defender is None):
-        return {}, None, frozenset()
+        return {}, None, frozenset(), {}
     mods = hook({**ruleset.option_defaults(), **options}, ruleset.units, kind="sea" if kind == "sea" else "land",
                 attacker=attacker or "", defenders=frozenset({defender} if defender else ()), attacking_units=dict(attacking),
                 original_owner=controller, controller=controller, island=False, super_submarines=frozenset(),
                 attacking_subs_moved_in=sum(n for u, n in attacking.items() if ruleset.units[u].has("submarine")),
                 round=round_, seaborne=seaborne)
-    profiles = {}
+    profiles, first_cycle = {}, {}
     for side, power in (("attacker", attacker), ("defender", defender)):
         if power and mods.profiles.get(power):
             profiles[side] = dict(mods.profiles[power])
-    return profiles, mods.aa_hit, mods.aa_immune
+        # round-1-only profiles of an amphibious assault's land combat, as the game applies them
+        # (pbem.engine.battles: Revised Atlantic Wall, Marines)
+        if power and kind != "sea" and seaborne and getattr(mods, "amphibious_first_cycle", {}).get(power):
+            first_cycle[side] = dict(mods.amphibious_first_cycle[power])
+    return profiles, mods.aa_hit, mods.aa_immune, first_cycle
 
 
 @click.command("odds")
 @click.option("--ruleset", "ruleset_id", default="1942-2e", show_default=True, help="Rule system id.")
-@click.option("--attack", required=True, help='Attacking units, e.g. "3 infantry, 1 artillery, 1 tank".')
+@click.option("--attack", default="", help='Attacking units, e.g. "3 infantry, 1 artillery, 1 tank" (with --seaborne, may be left out).')
 @click.option("--defend", required=True, help='Defending units, e.g. "4 infantry".')
 @click.option("--kind", type=click.Choice(["land", "sea", "amphibious"]), default=None, help="Inferred when omitted.")
 @click.option("--bombard", default="", help='Ships bombarding an amphibious assault, e.g. "1 battleship".')
@@ -182,12 +186,12 @@ def odds(
 
     ruleset, rules, combat_rules = _ruleset(ruleset_id)
     units = ruleset.units
-    a = parse_units(attack, units)
+    a = parse_units(attack, units) if attack else {}
     d = parse_units(defend, units)
     ships = parse_units(bombard, units) if bombard else {}
     boat = parse_units(seaborne, units) if seaborne else {}
     if not a and not boat:
-        raise click.BadParameter("no attacking units", param_hint="--attack")
+        raise click.BadParameter("no attacking units: give --attack, or --seaborne for a landing", param_hint="--attack")
     everything = [units[u] for u in (*a, *d, *boat)]
     if kind is None:
         only_sea_air = all(p.domain in ("sea", "air") for p in everything)
@@ -227,7 +231,7 @@ def odds(
     wrong = option_problem(ruleset, options)
     if wrong:
         raise click.BadParameter(wrong, param_hint="--option")
-    profiles, aa_hit, aa_immune = _modifiers(
+    profiles, aa_hit, aa_immune, first_cycle = _modifiers(
         ruleset, rules, kind, _power(ruleset, attacker_power, "--attacker-power"), _power(ruleset, defender_power, "--defender-power"),
         _power(ruleset, controller, "--controller"), round_, {**a, **boat}, bool(boat), options)
     ool_a = tuple(parse_units(attacker_ool, units)) if attacker_ool else ()
@@ -248,6 +252,7 @@ def odds(
         profiles=profiles,
         aa_hit=aa_hit,
         aa_immune=aa_immune,
+        first_cycle_profiles=first_cycle,
     )
     attacker_orders = Orders(
         order_of_loss=ool_a, hold_territory=(not ool_a) if attacker_hold is None else attacker_hold,

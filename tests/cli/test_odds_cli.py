@@ -243,3 +243,17 @@ def test_a_sampled_answer_is_worded_as_everywhere_else():
     res = run("--attack", "400 infantry, 400 tank", "--defend", "400 infantry, 400 tank")
     assert res.exit_code == 0, res.output
     assert "battle, simulated, within ±" in res.output and " points" in res.output, res.output
+
+
+def test_round_one_advantages_of_an_amphibious_assault_are_in_the_odds():
+    """Revised Marines ("attacking in an amphibious assault ... on a 2 or less") and Atlantic Wall
+    (German infantry defend on 3 against the landing's first cycle) change the first round only: the
+    odds apply them as the game's battle does (they were left out: 51.7% instead of 68.0%)."""
+    marines = run("--ruleset", "revised", "--attack", "", "--seaborne", "3 inf", "--defend", "2 inf", "--attacker-power",
+                  "United States", "--defender-power", "Japan", "--option", "marines=true", "--json")
+    assert marines.exit_code == 0, marines.output
+    assert abs(json.loads(marines.output)["attacker_win"] - 0.68) < 0.001
+    wall = run("--ruleset", "revised", "--attack", "", "--seaborne", "3 inf, 1 tank", "--defend", "3 inf", "--attacker-power",
+               "United States", "--defender-power", "Germany", "--controller", "Germany", "--option", "atlantic_wall=true", "--json")
+    assert wall.exit_code == 0, wall.output
+    assert abs(json.loads(wall.output)["attacker_win"] - 0.6125) < 0.001
