@@ -190,34 +190,26 @@ def test_a_directive_that_can_never_take_effect_gets_a_warning(game: Path, tmp_p
     assert "seaborne land units cannot retreat from an amphibious assault" in warning.message
 
 
-def test_a_per_country_purchase_of_a_power_of_one_economy_is_told_in_yaml_words() -> None:
-    """Not Python's {'infantry': 2}: what the player wrote, and what to write instead."""
+def _refused(text: str, ruleset_id: str) -> list:
+    """The problems reading these orders gives (they must be refused)."""
     from pbem.engine.problems import ProblemsError
     from pbem.io.orders import read_orders_text
     from pbem.io.rulesets import load_ruleset
 
-    text = "game: g\npower: Japan\nround: 1\npurchase: {India: {infantry: 2}}\n"
-    try:
-        read_orders_text(text, "o.yaml", load_ruleset("pacific-2001"))
-    except ProblemsError as err:
-        p = err.problems[0]
-    else:
-        raise AssertionError("accepted")
+    with pytest.raises(ProblemsError) as caught:
+        read_orders_text(text, "o.yaml", load_ruleset(ruleset_id))
+    return caught.value.problems
+
+
+def test_a_per_country_purchase_of_a_power_of_one_economy_is_told_in_yaml_words() -> None:
+    """Not Python's {'infantry': 2}: what the player wrote, and what to write instead."""
+    (p,) = _refused("game: g\npower: Japan\nround: 1\npurchase: {India: {infantry: 2}}\n", "pacific-2001")
     assert p.message == "India is {infantry: 2}, which is not a whole number"
     assert "buys per country, which only a power of several countries does" in p.hint
 
 
 def test_an_unknown_sea_zone_is_told_how_this_board_names_them() -> None:
     """Europe's sea zones are named, not numbered: the hint showed 'SZ 15', which does not exist there."""
-    from pbem.engine.problems import ProblemsError
-    from pbem.io.orders import read_orders_text
-    from pbem.io.rulesets import load_ruleset
-
-    text = 'game: g\npower: Germany\nround: 1\ncombat_move:\n  - {units: 1 submarine, from: Baltic Sea, to: "Sea Zone Q"}\n'
-    try:
-        read_orders_text(text, "o.yaml", load_ruleset("europe-1999"))
-    except ProblemsError as err:
-        hints = [p.hint for p in err.problems]
-    else:
-        raise AssertionError("accepted")
-    assert hints == ["sea zones are named as on the board, e.g. 'Adriatic Sea'"]
+    found = _refused('game: g\npower: Germany\nround: 1\ncombat_move:\n  - {units: 1 submarine, from: Baltic Sea, to: "Sea Zone Q"}\n',
+                     "europe-1999")
+    assert [p.hint for p in found] == ["sea zones are named as on the board, e.g. 'Adriatic Sea'"]
