@@ -62,6 +62,12 @@ class ProblemsError(Exception):
         super().__init__("\n".join(p.format() for p in problems))
 
 
+def unlisted(n: int, rule: str = "") -> Problem:
+    """The closing line of a list cut short: the `n` problems left out (problem_count reads it back)."""
+    return Problem("invalid", f"{n:,} more problems like these are not listed", rule=rule,
+                   hint="correct the ones above and validate again", path=(), code="problems.unlisted")
+
+
 def problem_count(problems: "list[Problem]") -> int:
     """How many problems a list stands for: a closing "N more problems like these are not listed"
     (code problems.unlisted) counts as the N it left out."""

@@ -26,7 +26,7 @@ from pbem.engine.orders import (
     ScrambleOrder,
     StandingOrders,
 )
-from pbem.engine.problems import PathItem, Problem, ProblemsError
+from pbem.engine.problems import PathItem, Problem, ProblemsError, unlisted
 from pbem.engine.ruleset import Ruleset
 from pbem.engine.words import possessive
 from pbem.io.names import NameTable, parse_unit_list, unit_table
@@ -123,8 +123,7 @@ class _Reader:
         """The problems, with one more saying how many were not listed."""
         if not self.unlisted:
             return self.problems
-        return [*self.problems, Problem("invalid", f"{self.unlisted:,} more problems like these are not listed",
-                                        hint="correct the ones above and validate again", path=(), code="problems.unlisted")]
+        return [*self.problems, unlisted(self.unlisted)]
 
     def space(self, text: Any, path: Path_) -> str | None:
         res = self.names.spaces.resolve(str(text), suggest=False)
@@ -708,9 +707,7 @@ def capped(problems: list[Problem]) -> list[Problem]:
     thousands of bad orders is answered in a screenful, and quickly."""
     if len(problems) <= LISTED_PROBLEMS:
         return problems
-    left = len(problems) - LISTED_PROBLEMS
-    return [*problems[:LISTED_PROBLEMS], Problem("invalid", f"{left:,} more problems like these are not listed",
-                                                 hint="correct the ones above and validate again", path=(), code="problems.unlisted")]
+    return [*problems[:LISTED_PROBLEMS], unlisted(len(problems) - LISTED_PROBLEMS)]
 
 
 def locate(problems: list[Problem], doc: YamlDocument | None, filename: str) -> list[Problem]:

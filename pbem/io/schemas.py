@@ -197,6 +197,7 @@ def check(name: str, data: Any) -> list[Problem]:
         message, hint = _describe(error)
         problems.append(Problem("invalid", message, rule=f"{name} file format", hint=hint, path=path, code=f"schema.{error.validator}"))
     if unlisted:
-        problems.append(Problem("invalid", f"{unlisted:,} more problems like these are not listed", rule=f"{name} file format",
-                                hint="correct the ones above and validate again", path=(), code="problems.unlisted"))
+        from pbem.engine.problems import unlisted as unlisted_problem
+
+        problems.append(unlisted_problem(unlisted, f"{name} file format"))
     return problems
