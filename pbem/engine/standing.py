@@ -41,6 +41,12 @@ def unread_standing_orders(standing: StandingOrders, ruleset: Any, rules: Any, c
         if not grants:
             warn(("standing_orders", "enigma"), f"enigma: no rule of this game lets {power} move on another power's turn "
                  "(Revised's Enigma Decoded, a British national advantage)", "remove enigma:")
+        for entry in standing.conditional_moves if grants else ():
+            never = _move_never_made(entry, ruleset, air_to_sea=any(g.air_to_sea for g in grants))
+            if never:
+                out.append(Problem("warning", f"enigma: the move from {entry.frm} to {entry.to} can never be made: {never[0]}",
+                                   rule=f"{grants[0].reason}: one move of one step into the attacked space or out of it",
+                                   hint=never[1], path=entry.yaml_path, code="standing.enigma-never"))
     if standing.kamikaze and (rules.kamikaze is None or rules.kamikaze.power != power):
         warn(("standing_orders", "kamikaze"), f"kamikaze: {power} has no kamikaze in this game", "remove kamikaze:")
     if standing.scramble and rules.scramble is None:
@@ -84,6 +90,54 @@ def unread_standing_orders(standing: StandingOrders, ruleset: Any, rules: Any, c
             warn(("standing_orders", "choices", option), f"choices: {option} is no choice this game leaves to {power}",
                  "choices here: " + ", ".join(offered) if offered else "remove choices:")
     return out
+
+
+def _move_never_made(entry: Any, ruleset: Any, *, air_to_sea: bool) -> tuple[str, str] | None:
+    """Why an out-of-turn standing move can never be made on any board position (what
+    Turn._interjection refuses whatever the units), and what would be right; None if it may be."""
+    board = ruleset.board
+    target = entry.when_attacked
+    if target not in (entry.frm, entry.to):
+        return (f"it neither enters nor leaves {target}, the space it waits for",
+                f"move from {target} or to {target}")
+    if not board.are_adjacent(entry.frm, entry.to):
+        near = sorted(n for n in board.neighbours(target) if not board.spaces[n].impassable)
+        return (f"{entry.frm} and {entry.to} are not adjacent", "spaces next to " + target + ": " + ", ".join(near))
+    ships = sorted(t for t in entry.units if ruleset.units[t].domain == "sea")
+    if ships and not (board.spaces[entry.frm].is_sea and board.spaces[entry.to].is_sea):
+        return (f"{', '.join(ships)} sail only from sea zone to sea zone", "name two sea zones for ships")
+    air = sorted(t for t in entry.units if ruleset.units[t].domain == "air")
+    if air and board.spaces[entry.to].is_sea and not air_to_sea:
+        return (f"{', '.join(air)} may not move into a sea zone by it", f"move {', '.join(air)} to a territory, or only ships")
+    return None
+
+
+def scramble_bases_now(standing: StandingOrders, ruleset: Any, rules: Any, units: Mapping[str, Mapping[str, Mapping[str, int]]]) -> list[Problem]:
+    """Warnings for `scramble:` entries naming a territory with no air base today, or one with no sea zone
+    beside it: nothing rises from there until a base is built or taken (so they stay valid)."""
+    rule = rules.scramble
+    if rule is None:
+        return []
+    out = []
+    for order in standing.scramble:
+        base = order.base
+        coast = [n for n in ruleset.board.neighbours(base) if ruleset.board.spaces[n].is_sea]
+        if not coast:
+            out.append(Problem("warning", f"scramble: {base} has no sea zone beside it: nothing scrambles from it", rule=RULE_SCRAMBLE,
+                               hint="name an air base on a coastal territory or island", path=(*order.yaml_path, "from"), code="standing.scramble-base"))
+            continue
+        has_base = any(ruleset.units[t].has(rule.base_tag) and n > 0
+                       for stack in units.get(base, {}).values() for t, n in stack.items() if t in ruleset.units)
+        if not has_base:
+            own = sorted(s for s, by in units.items() for t, n in by.get(standing.power, {}).items()
+                         if n > 0 and t in ruleset.units and ruleset.units[t].has(rule.base_tag))
+            out.append(Problem("warning", f"scramble: there is no air base in {base} now: nothing scrambles from it until one is built there",
+                               rule=RULE_SCRAMBLE, hint=f"{possessive(standing.power)} air bases: " + (", ".join(own) or "none"),
+                               path=(*order.yaml_path, "from"), code="standing.scramble-base"))
+    return out
+
+
+RULE_SCRAMBLE = "Scramble: air units on an island or coastal territory with an operative air base"
 
 
 def standing_problems(standing: StandingOrders, ruleset: Any, rules: Any, options: Mapping[str, Any]) -> list[Problem]:

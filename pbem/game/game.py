@@ -144,14 +144,17 @@ class Game:
     def _check_standing(self, parsed: StandingOrders, state: GameState, doc: Any, filename: str) -> TurnResult:
         """Standing orders: what a system's own keys hold that its rules cannot use (ProblemsError), and
         keys the game never reads (warnings)."""
-        from pbem.engine.standing import standing_problems, unread_standing_orders
+        from pbem.engine.standing import scramble_bases_now, standing_problems, unread_standing_orders
         from pbem.engine.turn import TurnLog
         from pbem.io.orders import locate
 
-        problems = standing_problems(parsed, self.ruleset, self.rules, self.config.options)
+        found = standing_problems(parsed, self.ruleset, self.rules, self.config.options)
+        problems = [p for p in found if p.kind != "warning"]
         if problems:
             raise ProblemsError(locate(problems, doc, filename))
-        warnings = unread_standing_orders(parsed, self.ruleset, self.rules, self.combat_rules, self.config.options)
+        warnings = [p for p in found if p.kind == "warning"]
+        warnings += unread_standing_orders(parsed, self.ruleset, self.rules, self.combat_rules, self.config.options)
+        warnings += scramble_bases_now(parsed, self.ruleset, self.rules, state.units)
         located = sorted(locate(warnings, doc, filename), key=lambda w: (w.line or 0, w.column or 0))
         return TurnResult(state, TurnLog(), [], located)
 

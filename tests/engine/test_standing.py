@@ -92,3 +92,42 @@ def test_policies_a_battle_of_that_kind_never_reads_are_warned(tmp_path: Path) -
     assert [w.split(":")[0] for w in warned] == ["4", "4", "5"]
     assert "intercept: SZ 5 is a sea zone, and no bombing raid is flown over a sea zone" in warned[0]
     assert "submerge: Germany is a territory, and no submarine fights in a territory" in warned[2]
+
+
+@pytest.mark.parametrize("move, words", [
+    ("{when_attacked: Karelia S.S.R., units: 1 infantry, from: Archangel, to: West Russia}", "neither enters nor leaves Karelia S.S.R."),
+    ("{when_attacked: Karelia S.S.R., units: 2 infantry, from: United Kingdom, to: Karelia S.S.R.}", "United Kingdom and Karelia S.S.R. are not adjacent"),
+    ("{when_attacked: SZ 7, units: 1 fighter, from: United Kingdom, to: SZ 7}", "fighter may not move into a sea zone"),
+    ("{when_attacked: Western Europe, units: 1 battleship, from: SZ 7, to: Western Europe}", "battleship sail only from sea zone"),
+])
+def test_enigma_moves_that_can_never_be_made_are_warned(tmp_path: Path, move: str, words: str) -> None:
+    """Revised, Appendix 3, Enigma Decoded: "You may move any number of your units from an adjacent
+    space into any one friendly space being attacked by Germany", or out of it into an adjacent one,
+    as a noncombat move; FAQ: fighters may not move into a sea zone by it.  A standing `enigma:`
+    entry no board position allows is told when the file is checked, not first on Germany's turn."""
+    text = f"power: United Kingdom\nstanding_orders:\n  enigma:\n    - {move}\n"
+    (warned,) = _warned(tmp_path, "revised", text, {"enigma_decoded": True})
+    assert warned.startswith("4:standing.enigma-never:") and words in warned, warned
+    fine = "{when_attacked: Karelia S.S.R., units: 2 infantry, from: Archangel, to: Karelia S.S.R.}"
+    assert _warned(tmp_path / "b", "revised", f"power: United Kingdom\nstanding_orders:\n  enigma: [{fine}]\n",
+                   {"enigma_decoded": True}) == []
+
+
+def test_nonaggression_choices_outside_red_territories_are_warned(tmp_path: Path) -> None:
+    """Revised, Appendix 3, Nonaggression Treaty: "The first time in the game that Japanese forces
+    attack any red territory, you may place four of your infantry for free in that territory": a
+    choice naming a territory that was never Soviet is never taken."""
+    text = "power: Soviet Union\nstanding_orders:\n  choices:\n    nonaggression_treaty: [Buryatia S.S.R., Manchuria]\n"
+    (warned,) = _warned(tmp_path, "revised", text, {"nonaggression_treaty": True})
+    assert warned.startswith("4:standing.choice-never:") and "Manchuria is no red territory" in warned and "Buryatia S.S.R." in warned
+
+
+def test_scramble_from_a_territory_without_an_air_base_is_warned(tmp_path: Path) -> None:
+    """1940 Global, Scramble (E16): "Operative air bases on a coastal territory or island permit
+    fighters and/or tactical bombers to scramble": naming a territory with no air base today, or
+    an inland one, sends nothing up (a warning: a base may be built there later)."""
+    text = "power: Germany\nstanding_orders:\n  scramble:\n    - {from: Norway}\n    - {from: Greater Southern Germany}\n    - {from: Western Germany}\n"
+    warned = _warned(tmp_path, "global-1940", text)
+    assert [w.split(":")[0] for w in warned] == ["4", "5"] and all("standing.scramble-base" in w for w in warned), warned
+    assert "no air base in Norway now" in warned[0] and "Western Germany" in warned[0]
+    assert "Greater Southern Germany has no sea zone beside it" in warned[1]

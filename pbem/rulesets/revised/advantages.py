@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from pbem.engine.model import UnitType
+from pbem.engine.problems import Problem
 from pbem.engine.rules import FreeUnits, Interjection
 
 ALLIES = frozenset({"Soviet Union", "United Kingdom", "United States"})
@@ -252,6 +253,22 @@ def standing_keys(options: Mapping[str, object], power: str) -> frozenset[str]:
     if options.get("nonaggression_treaty") is True and power == "Soviet Union":
         keys.add("choices:nonaggression_treaty")
     return frozenset(keys)
+
+
+def standing_problems(options: Mapping[str, object], standing: object, ruleset: object) -> list[Problem]:
+    """A warning for each space of the Soviet `choices: {nonaggression_treaty: [...]}` that is not a red
+    territory: the Nonaggression Treaty's infantry go only to "any red territory" Japan attacks, so
+    the entry is never chosen (Rules.hooks.standing_problems)."""
+    if getattr(standing, "power", None) != "Soviet Union" or options.get("nonaggression_treaty") is not True:
+        return []
+    spaces = ruleset.board.spaces  # type: ignore[attr-defined]
+    red = sorted(n for n, sp in spaces.items() if sp.is_land and sp.original_owner == "Soviet Union")
+    listed = getattr(standing, "choices", {}).get("nonaggression_treaty", ())
+    return [Problem("warning", f"choices: {space} is no red territory: the Nonaggression Treaty's four infantry never go there",
+                    rule="Soviet Union, Nonaggression Treaty: \"The first time in the game that Japanese forces attack any red territory\"",
+                    hint="red territories: " + ", ".join(red), path=("standing_orders", "choices", "nonaggression_treaty", i),
+                    code="standing.choice-never")
+            for i, space in enumerate(listed) if space not in red]
 
 
 def interjections(options: Mapping[str, object], power: str) -> list[Interjection]:

@@ -27,6 +27,7 @@ from pbem.rulesets.revised.advantages import (
     one_way_missions,
     setup_changes,
     standing_keys,
+    standing_problems,
     structure_move,
     u_boat_interdiction,
 )
@@ -209,6 +210,7 @@ RULES = Rules(
         one_way_missions=one_way_missions,
         interjections=interjections,
         standing_keys=standing_keys,
+        standing_problems=standing_problems,
         commands=commands,
         no_combat_declarations=no_combat_declarations,
         income_adjustment=lambda options, power, subs: u_boat_interdiction(options, power, subs.get("Germany", 0)),
