@@ -262,8 +262,8 @@ def validate(file: str, game_dir: str, as_json: bool) -> None:
         if not as_json:
             raise
         p = err.problems[0]
-        click.echo(json.dumps({"valid": False, "problems": [{"file": p.file, "line": p.line, "column": p.column, "kind": p.kind,
-                                                            "message": p.message, "rule": p.rule, "hint": p.hint, "code": p.code}]}, indent=2))
+        click.echo(json.dumps({"valid": False, "problem_count": 1, "problems": [{"file": p.file, "line": p.line, "column": p.column, "kind": p.kind,
+                                                                                "message": p.message, "rule": p.rule, "hint": p.hint, "code": p.code}]}, indent=2))
         sys.exit(EXIT_REFUSED)
     try:
         parsed, result = game.check(text, file)
@@ -272,7 +272,9 @@ def validate(file: str, game_dir: str, as_json: bool) -> None:
             raise
         problems = [{"file": p.file, "line": p.line, "column": p.column, "kind": p.kind, "message": p.message,
                      "rule": p.rule, "hint": p.hint, "code": p.code} for p in err.problems]
-        click.echo(json.dumps({"valid": False, "problems": problems}, indent=2))
+        from pbem.engine.problems import problem_count
+
+        click.echo(json.dumps({"valid": False, "problem_count": problem_count(err.problems), "problems": problems}, indent=2))
         sys.exit(EXIT_REFUSED)
     except GameError as err:
         return fail("refused", str(err), EXIT_REFUSED)
@@ -284,7 +286,7 @@ def validate(file: str, game_dir: str, as_json: bool) -> None:
         kind = "standing_orders" if isinstance(parsed, StandingOrders) else "orders"
         click.echo(json.dumps({"valid": True, "power": parsed.power, "kind": kind, "battles": preview,
                                "warnings": [{"file": w.file, "line": w.line, "column": w.column, "message": w.message,
-                                             "rule": w.rule, "code": w.code} for w in warnings]}, indent=2))
+                                             "rule": w.rule, "hint": w.hint, "code": w.code} for w in warnings]}, indent=2))
         return
     click.echo(f"{file}: valid {'standing orders' if isinstance(parsed, StandingOrders) else 'orders'} for {parsed.power}.")
     for w in warnings:

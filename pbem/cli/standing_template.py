@@ -49,7 +49,9 @@ def standing_template(game, power_name: str) -> str:  # type: ignore[no-untyped-
     if escorts == "always" or (escorts == "option" and game.config.options.get("escorts_and_interceptors")):
         lines.append("  # Fighters rise against bombing raids only when told: intercept: true (all) or a number, in a policy.")
     if rules.scramble is not None:
-        bases = [s for s, units in own.items() if any(ruleset.units[u].has("air_base") for u in units if u in ruleset.units)]
+        # only a base with a sea zone beside it sends anything up
+        bases = [s for s, units in own.items() if any(ruleset.units[u].has(rules.scramble.base_tag) for u in units if u in ruleset.units)
+                 and any(ruleset.board.spaces[z].is_sea for z in ruleset.board.neighbours(s))]
         if bases:
             zones = sorted(z for z in ruleset.board.neighbours(bases[0]) if ruleset.board.spaces[z].is_sea)
             lines += ["  # Scramble: fighters and tactical bombers of an air base rise to defend the sea zones beside it",

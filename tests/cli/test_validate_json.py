@@ -72,3 +72,22 @@ def test_without_json_the_codes_are_the_same(game: Path, tmp_path: Path) -> None
     assert result.exit_code == 4 and "cannot read" in result.stderr
     result = CliRunner().invoke(cli, ["validate", str(ORDERS), "--game", str(tmp_path / "nowhere")])
     assert result.exit_code == 3 and "not a pbem game" in result.stderr
+
+
+def test_a_list_cut_short_still_counts_every_problem(game: Path, tmp_path: Path) -> None:
+    """A file with more problems than are listed says how many it has in all, as the text output's
+    closing "N problems found" line does."""
+    f = tmp_path / "many.yaml"
+    moves = "".join(f"  - {{units: 1 infantry, from: Atlantis{i}, to: Karelia S.S.R.}}\n" for i in range(130))
+    f.write_text(f"game: demo\npower: Soviet Union\nround: 1\ncombat_move:\n{moves}")
+    code, data = run(str(f), "--game", str(game))
+    assert code == 2 and data["problem_count"] == 130 and len(data["problems"]) < 130  # type: ignore[index, arg-type]
+    assert data["problems"][-1]["code"] == "problems.unlisted"  # type: ignore[index]
+
+
+def test_warnings_carry_their_hint(game: Path, tmp_path: Path) -> None:
+    f = tmp_path / "s.yaml"
+    f.write_text("power: Germany\nstanding_orders:\n  default: {intercept: true}\n")
+    code, data = run(str(f), "--game", str(game))
+    (warning,) = data["warnings"]  # type: ignore[index]
+    assert code == 0 and warning["hint"] == "remove intercept:"
