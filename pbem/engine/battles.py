@@ -627,7 +627,11 @@ def _chosen_bombardment(turn: Turn, directive: BattleDirective, eligible: list[U
             # a destroyer of Revised bombards only with Combined Bombardment: its profile says so
             never = [u for u in others if not (w.utype(u).bombard > 0 and w.utype(u).has("bombard"))]
             development = _development_giving_bombardment(turn, utype) if never else None
+            # a ship that unloads land units gives no support shot where the rules say so (Pacific)
+            unloaded = [u for u in others if u.offloaded_to and not turn.combat_rules.unloading_ships_bombard]
             why = (f"a {utype} of {w.power} does not bombard" + (f" without {development}" if development else "") if never
+                   else f"{'it' if len(unloaded) == 1 else 'they'} unloaded land units this turn, and a ship that unloads gives no support shot"
+                   if unloaded and len(others) - len(unloaded) <= len(pool)
                    else "they fought in a sea battle this turn" if len(others) > len(pool)
                    else f"{'only ' + count_of(len(pool), utype) + ' of yours' if pool else 'none of yours'} "
                         f"{'is' if len(pool) == 1 else 'are'} in a zone its units offload from, without sea combat there")

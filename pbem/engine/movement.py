@@ -1168,7 +1168,10 @@ class Mover:
                     room, hint = self._why_no_transport(move, room, hint)
                 return [_problem(move, f"{room} in {move.to} for {rider.type}", R_TRANSPORT, hint, "move.load-capacity", key="units")]
             load = {h.id: sum(w.utype(c).transport_size for c in w.cargo_of(h)) for h in fits}
-            best = sorted(fits, key=lambda h: (h.owner != w.power, -load[h.id], h.id))[0]
+            # own ships first, then transports before ships that carry by a rule of their own (Pacific:
+            # a Japanese destroyer that unloads infantry gives no support shot, so it carries only what
+            # the transports cannot), then the fullest
+            best = sorted(fits, key=lambda h: (h.owner != w.power, not w.utype(h).has("transport"), -load[h.id], h.id))[0]
             rider.carrier = best.id
         for rider in land:
             rider.space = move.to

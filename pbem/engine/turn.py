@@ -561,16 +561,19 @@ class Turn:
                                                  hint=f"remove {key}:", path=(key,), code="purchase.no-capital"))
             return
         cost = 0
+        refused = False  # every unit that may not be bought is told, not only the first
         for utype, n in o.purchase.items():
             profile = self.ruleset.units[utype]
             cost += self.cost_of(profile) * n
             self.log.unit_prices[utype] = self.cost_of(profile)
             if self._not_for_sale(profile, w.power, ("purchase", utype), n):
-                return
-            if profile.has("factory") and not self.rules.production.new_complexes:
+                refused = True
+            elif profile.has("factory") and not self.rules.production.new_complexes:
                 self.problems.append(Problem("illegal", f"{utype}s cannot be bought in this game", rule=R_PURCHASE + ": industrial complexes may not be built",
                                              hint=f"remove {utype} from purchase:", path=("purchase", utype), code="purchase.no-complexes"))
-                return
+                refused = True
+        if refused:
+            return
         repair_cost = 0
         for space, points in o.repair.items():
             if not self._repairable(space, points):
@@ -1784,16 +1787,19 @@ class Turn:
                                              path=("purchase", country), code="purchase.no-capital"))
                 continue
             cost = 0
+            refused = False
             for utype, n in units.items():
                 profile = self.ruleset.units[utype]
                 cost += self.cost_of(profile) * n
                 self.log.unit_prices[utype] = self.cost_of(profile)
                 if self._not_for_sale(profile, country, ("purchase", country, utype), n):
-                    return
-                if profile.has("factory") and not self.rules.production.new_complexes:
+                    refused = True
+                elif profile.has("factory") and not self.rules.production.new_complexes:
                     self.problems.append(Problem("illegal", f"{utype}s cannot be bought in this game", rule=R_PURCHASE + ": industrial complexes may not be built",
                                                  hint=f"remove {utype} from purchase:", path=("purchase", country, utype), code="purchase.no-complexes"))
-                    return
+                    refused = True
+            if refused:
+                continue
             money = w.treasury.get(country, 0)
             if cost > money:
                 self.problems.append(Problem("illegal", f"{possessive(country)} purchase costs {cost} IPCs; {country} has {money}", rule=R_PURCHASE,
@@ -2145,6 +2151,15 @@ class Turn:
                                 path=path, code="place.complex-twice")]
             if len(units) == 1:
                 return []
+        # air units at sea first: whatever complex is near, these never go there
+        air = [t for t, p in profiles.items() if p.domain == "air"] if sea else []
+        if any(not profiles[t].lands_on_carriers for t in air):
+            return [Problem("illegal", "only fighters are placed at sea, aboard your own carriers", rule=R_MOBILIZE, hint="place bombers in the complex's territory", path=path, code="place.air-at-sea")]
+        fighters = sum(units[t] for t in air)
+        if fighters and self.rules.production.new_fighters_on_carriers == "never":
+            return [Problem("illegal", "new fighters are placed on land, never at sea: they may not be placed directly on aircraft carriers",
+                            rule=R_MOBILIZE + ": newly purchased fighter planes may not be placed directly on aircraft carriers",
+                            hint="place them in a territory with your industrial complex", path=path, code="place.fighter-on-carrier")]
         count = sum(n for t, n in units.items() if not profiles[t].has("factory"))
         factory_site = self._factory_for(space, {t: p for t, p in profiles.items() if not p.has("factory")}, path,
                                          count=count, used=used, named=named, country=country)
@@ -2154,14 +2169,6 @@ class Turn:
         if limits:
             return limits
         if sea:
-            air = [t for t, p in profiles.items() if p.domain == "air"]
-            if any(not profiles[t].lands_on_carriers for t in air):
-                return [Problem("illegal", "only fighters are placed at sea, aboard your own carriers", rule=R_MOBILIZE, hint="place bombers in the complex's territory", path=path, code="place.air-at-sea")]
-            fighters = sum(units[t] for t in air)
-            if fighters and self.rules.production.new_fighters_on_carriers == "never":
-                return [Problem("illegal", "new fighters may not be placed directly on aircraft carriers",
-                                rule=R_MOBILIZE + ": newly purchased fighter planes may not be placed directly on aircraft carriers",
-                                hint="place them in a territory with your industrial complex", path=path, code="place.fighter-on-carrier")]
             if fighters:
                 room = sum(w.carrier_room(h) for h in w.units_at(space)
                            if w.utype(h).has("carrier") and h.owner == w.power
@@ -2228,7 +2235,7 @@ class Turn:
                 zones = sorted({z for t, sp in w.board.spaces.items() if sp.is_land and usable(t)
                                 for z in w.board.neighbours(t) if w.is_sea(z)},
                                key=lambda z: (len(z), z))  # SZ 9 before SZ 10
-                return Problem("illegal", f"{space} is not next to an industrial complex {w.power} has held since the start of the turn",
+                return Problem("illegal", f"{space} is not next to an industrial complex {country or w.power} has held since the start of the turn",
                                rule=R_MOBILIZE + ": sea units go in a sea zone adjacent to the complex",
                                hint=("sea zones next to such a complex: " + ", ".join(zones)) if zones else "", path=path, code="place.no-complex")
             if named is not None:
