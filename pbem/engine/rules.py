@@ -371,12 +371,18 @@ class Politics:
     #   its units entered these territories (1940: "Movement of Allied units into China is a DOW
     #   against Japan"), asked after each phase of movement
     moving_in_declares: Callable[..., tuple[str, ...]] | None = None
-    # after_combat(options, power, attacked=, control_at_start=, control=, at_war=, order=) -> (territory, new holder[,
+    # after_combat(options, power, attacked=, control_at_start=, control=, at_war=, order=, facts=) -> (territory, new holder[,
     #   army's new owner]) entries: territories that change hands, with the old holder's units there
     #   (or those units alone, to the third element), once the battles are fought (1940: Mongolia's
     #   territories go to the Soviet Union when Japan attacks beside them; an attacked unfriendly
     #   neutral's army joins the other side)
     after_combat: Callable[..., tuple[tuple[str, ...], ...]] | None = None
+    # facts_after_combat(options, power, attacked=, control_at_start=, control=) -> facts of the game
+    #   (GameState.pending["facts"]) the mover's battles establish, asked before after_combat, which
+    #   reads them (`facts=`): 1940, "if the USSR attacks Korea or any Japan-controlled territory
+    #   bordering the Mongolian territories while Mongolia is still a strict neutral, then Mongolia
+    #   will remain neutral" - for the rest of the game
+    facts_after_combat: Callable[..., tuple[str, ...]] | None = None
     # territories whose capture by the other side is remembered for good, as the fact
     # "taken by <side>: <territory>", for rules that ask whether it ever happened (1940: the US and
     # the USSR may declare war once an Axis power "captures London", even if London is freed again)

@@ -733,9 +733,16 @@ class Turn:
         if politics is None or politics.after_combat is None:
             return
         attacked = frozenset(s for s in self.contested if w.space(s).is_land)
+        facts = set(w.pending.get("facts", []) or [])  # type: ignore[call-overload]
+        if politics.facts_after_combat is not None:
+            new = set(politics.facts_after_combat(self.options, w.power, attacked=attacked, control_at_start=dict(w.control_at_start),
+                                                  control=dict(w.control))) - facts
+            if new:
+                facts |= new
+                w.pending["facts"] = sorted(facts)
         for change in politics.after_combat(self.options, w.power, attacked=attacked, control_at_start=dict(w.control_at_start),
                                             control=dict(w.control), at_war=frozenset(w.wars or ()),
-                                            order=self.ruleset.turn_order):
+                                            order=self.ruleset.turn_order, facts=frozenset(facts)):
             territory, holder = change[0], change[1]
             army = self.ruleset.power_name(change[2] if len(change) > 2 else holder)
             previous = w.control.get(territory)

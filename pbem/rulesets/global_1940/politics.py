@@ -118,6 +118,11 @@ NEUTRALS = Neutrals(
 # Mongolia (P39 and the Pacific 1940 FAQ, restated by the AMS guide): the Soviet territories beside it.
 MONGOLIA = ("Olgiy", "Dzavhan", "Tsagaan Olom", "Central Mongolia", "Buyant-Uhaa", "Ulaanbaatar")
 SOVIET_BESIDE_MONGOLIA = ("Timguska", "Yenisey", "Yakut S.S.R.", "Buryatia", "Amur")
+# ... and every territory beside it, the Chinese ones Japan may hold too (P39: "if the USSR attacks Korea
+# or any Japan-controlled territory bordering the Mongolian territories while Mongolia is still a strict
+# neutral, then Mongolia will remain neutral and not ally itself with the USSR")
+BESIDE_MONGOLIA = (*SOVIET_BESIDE_MONGOLIA, "Chahar", "Jehol", "Kansu", "Manchuria", "Suiyuyan")
+MONGOLIA_STAYS_NEUTRAL = "Mongolia stays neutral: the Soviet Union attacked Japan beside it"
 
 
 def moving_in_declares(options: Mapping[str, Any], power: str, *, entered: frozenset[str],
@@ -129,9 +134,20 @@ def moving_in_declares(options: Mapping[str, Any], power: str, *, entered: froze
     return ()
 
 
+def facts_after_combat(options: Mapping[str, Any], power: str, *, attacked: frozenset[str], control_at_start: Mapping[str, str],
+                       control: Mapping[str, str]) -> tuple[str, ...]:
+    """Mongolia (P39): the USSR's attack on Korea or a Japanese territory beside Mongolia, while
+    Mongolia is still a strict neutral, keeps it neutral for good (MONGOLIA_STAYS_NEUTRAL)."""
+    targets = attacked & {"Korea", *BESIDE_MONGOLIA}
+    if (power == "Soviet Union" and any(control_at_start.get(t) == "Japan" for t in targets)
+            and any(control_at_start.get(t) == "Mongolia" for t in MONGOLIA)):
+        return (MONGOLIA_STAYS_NEUTRAL,)
+    return ()
+
+
 def after_combat(options: Mapping[str, Any], power: str, *, attacked: frozenset[str], control_at_start: Mapping[str, str],
                  control: Mapping[str, str], at_war: frozenset[frozenset[str]] = AT_WAR,
-                 order: tuple[str, ...] = ()) -> tuple[tuple[str, str], ...]:
+                 order: tuple[str, ...] = (), facts: frozenset[str] = frozenset()) -> tuple[tuple[str, str], ...]:
     """Mongolia (P39, FAQ): "If Japan attacks a Soviet territory adjacent to Mongolia, the unoccupied,
     non-pro-Axis Mongolian territories go to the USSR at the end of Japan's Conduct Combat and their
     units become Soviet"; "If Japan attacks Mongolia and, in the same turn, a Soviet territory adjacent
@@ -141,7 +157,8 @@ def after_combat(options: Mapping[str, Any], power: str, *, attacked: frozenset[
     changes: list[tuple[str, str]] = []
     mongolian = [t for t in MONGOLIA if control.get(t) == "Mongolia"]
     hit_mongolia = any(control_at_start.get(t) == "Mongolia" for t in attacked)
-    if power == "Japan" and any(control_at_start.get(t) == "Soviet Union" for t in attacked & set(SOVIET_BESIDE_MONGOLIA)):
+    if (power == "Japan" and MONGOLIA_STAYS_NEUTRAL not in facts
+            and any(control_at_start.get(t) == "Soviet Union" for t in attacked & set(SOVIET_BESIDE_MONGOLIA))):
         changes += [(t, "Soviet Union") for t in mongolian]
     elif power == "Soviet Union" and hit_mongolia:
         changes += [(t, "Pro-Axis Neutral") for t in mongolian]
@@ -167,7 +184,7 @@ def after_combat(options: Mapping[str, Any], power: str, *, attacked: frozenset[
 
 
 POLITICS = Politics(at_war=AT_WAR, may_declare_war=may_declare_war, on_declare=on_declare, neutrals=NEUTRALS,
-                    moving_in_declares=moving_in_declares, after_combat=after_combat,
+                    moving_in_declares=moving_in_declares, after_combat=after_combat, facts_after_combat=facts_after_combat,
                     remembered_captures=frozenset({"United Kingdom", *NORTH_AMERICA}))
 
 

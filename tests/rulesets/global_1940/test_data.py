@@ -43,7 +43,8 @@ def test_every_space_the_rules_name_is_on_the_map() -> None:
     never count."""
     from pbem.io.rulesets import load_ruleset
     from pbem.rulesets.global_1940.objectives import OBJECTIVES
-    from pbem.rulesets.global_1940.politics import CHINA, MONGOLIA, NORTH_AMERICA, SOVIET_BESIDE_MONGOLIA, US_MAINLAND, US_WARSHIPS_ALSO_IN
+    from pbem.rulesets.global_1940.politics import (BESIDE_MONGOLIA, CHINA, MONGOLIA, NORTH_AMERICA, SOVIET_BESIDE_MONGOLIA, US_MAINLAND,
+                                                    US_WARSHIPS_ALSO_IN)
     from pbem.rulesets.global_1940.special import BURMA_ROAD, CHINA_AREA
 
     spaces = load_ruleset("global-1940").board.spaces
@@ -170,3 +171,15 @@ def test_orders_know_the_boards_names_where_triplea_differs(ruleset_id: str) -> 
     assert {name: spaces.resolve(name, suggest=False).name for name in wanted} == wanted
     taken = {n.casefold() for n in ruleset.board.spaces}
     assert not [a for others in SPACE_NAMES.values() for a in others if a.casefold() in taken]
+
+
+def test_the_territories_beside_mongolia_are_the_boards() -> None:
+    """Mongolian Rule (P39): the Soviet territories and the Japan-held ones "bordering the Mongolian
+    territories" are read off the map, so the lists in politics.py must be the board's."""
+    from pbem.io.rulesets import load_ruleset
+    from pbem.rulesets.global_1940.politics import BESIDE_MONGOLIA, MONGOLIA, SOVIET_BESIDE_MONGOLIA
+
+    ruleset = load_ruleset("global-1940")
+    beside = {n for t in MONGOLIA for n in ruleset.board.neighbours(t)} - set(MONGOLIA)
+    assert sorted(BESIDE_MONGOLIA) == sorted(beside)
+    assert sorted(SOVIET_BESIDE_MONGOLIA) == sorted(t for t in beside if ruleset.setup.control.get(t) == "Soviet Union")
