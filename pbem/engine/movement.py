@@ -38,6 +38,11 @@ class Step:
     blitzed: str | None = None
 
 
+# what lifts a political limit on movement: war, by the mover's declaration or another's
+MOVE_RESTRICTION_HINT = ("it ends with war: a declaration of war (declare_war:) where the political rules allow one, "
+                         "or when the power it protects enters the war")
+
+
 def _problem(move: Move, message: str, rule: str, hint: str = "", code: str = "", key: str = "to") -> Problem:
     return Problem("illegal", message, rule=rule, hint=hint, path=(*move.yaml_path, key), code=code)
 
@@ -146,8 +151,7 @@ class Mover:
                             "Neutral territories: a friendly neutral is moved into in noncombat move",
                             f"move into {space} and stop there; go on from it next turn", "move.at-peace", key=key)
         return _problem(move, f"{space} is held by {holder}, with which {self.w.power} is not at war: no unit may enter or fly over it",
-                        "Political rules: powers not at war", f"declare war on {self.w.ruleset.power_name(holder or '')} first "
-                        "(declare_war:), or go around it", "move.at-peace", key=key)
+                        "Political rules: powers not at war", self._peace_hint(holder or "", otherwise="go around it"), "move.at-peace", key=key)
 
     def _neighbours(self, domain: str, here: str) -> list[str]:
         w = self.w
@@ -537,7 +541,27 @@ class Mover:
         return _problem(move, f"{space} holds units of {', '.join(peace)}, with which {w.power} is not at war: it cannot be attacked"
                         if holder not in peace else f"{space} is held by {holder}, with which {w.power} is not at war: it cannot be attacked",
                         "Political rules (P14): a power cannot attack a territory controlled by or containing units of a power it is not at war with",
-                        f"declare war on {self.w.ruleset.power_name(peace[0])} first (declare_war:), or attack elsewhere", "move.at-peace")
+                        self._peace_hint(peace[0]), "move.at-peace")
+
+    def _peace_hint(self, owner: str, otherwise: str = "attack elsewhere") -> str:
+        """What would open a territory of `owner` to the mover: a declaration of war on a power; for a
+        neutral (a bystander), what the neutral rules ask instead - no declaration names it."""
+        w = self.w
+        name = w.ruleset.power_name(owner)
+        neutrals = w.rules.politics.neutrals if w.rules.politics is not None else None
+        if name in w.ruleset.turn_order or neutrals is None:
+            return f"declare war on {name} first (declare_war:), or {otherwise}"
+        mover = w.ruleset.power_name(w.power)
+        at_war = w.at_war_with_anyone(mover, neutrals)
+        if mover in neutrals.taken_by_moving_in.get(name, ()):
+            return (f"{name} territories are friendly to {w.power}: move in during noncombat_move to take them"
+                    + ("" if at_war else f", once {w.power} is at war"))
+        patron = neutrals.at_war_with_enemies_of.get(name)
+        if patron is not None:
+            return f"attacking {name} is war on {patron}: declare war on {patron} first (declare_war:), or {otherwise}"
+        if mover in neutrals.attackable_by.get(name, ()) and not at_war:
+            return f"while at war with no one, {w.power} enters no neutral territory: declare war on an enemy first, or {otherwise}"
+        return f"{w.ruleset.side_of(mover)} powers never attack {name}: {otherwise}"
 
     def could_move(self, move: Move, units: list[Unit]) -> bool:
         """Would this move of these units be legal now?  Nothing is moved (and it takes no neutral)."""
@@ -615,7 +639,7 @@ class Mover:
             why = hook(w.options, w.power, units=[w.utype(u) for u in units], owners=frozenset(u.owner for u in units),
                        phase=phase, domain=domain, path=tuple(path), frm=move.frm, world=w)
             if why:
-                return _problem(move, why, "Political rules: powers not at war", "a declaration of war (declare_war:) lifts it, where the political rules allow one", "move.restricted")
+                return _problem(move, why, "Political rules: powers not at war", MOVE_RESTRICTION_HINT, "move.restricted")
         confined = self._confined(units)
         if confined is not None:
             outside = [s for s in path if s not in confined]
@@ -1232,7 +1256,7 @@ class Mover:
         why = hook(w.options, w.power, units=[w.utype(u) for u in land], owners=frozenset(u.owner for u in land), phase=move.phase,
                    domain="land", path=(move.to,), frm=move.frm, world=w) if hook is not None else None
         if why:
-            return [_problem(move, why, "Political rules: powers not at war", "a declaration of war (declare_war:) lifts it, where the political rules allow one", "move.restricted")]
+            return [_problem(move, why, "Political rules: powers not at war", MOVE_RESTRICTION_HINT, "move.restricted")]
         for rider in land:
             host = w.units[rider.carrier]  # type: ignore[index]
             if move.phase == "combat" and host.offloaded_to != move.to:
