@@ -73,7 +73,8 @@ VOLGOGRAD_TRIGGERS = ("Novgorod", "Ukraine")
 # India: "Major Factory (player has the option to upgrade existing facility by one level when at war
 # with Japan ...)"; the United States: Eastern, Central and Western US, "Major Factory (with option by
 # one level ...)" when at war.  Taken at once (README.md): at the power's first mobilize phase or turn
-# start at war.
+# start at war, or at the mobilize phase of the ally whose act began that war ("immediately if an allied
+# act causes" it).
 AT_WAR_UPGRADES = (
     ("United Kingdom", ("Japan",), "India", "industrial complex upgrade"),
     ("United States", tuple(AXIS), "Eastern United States", "industrial complex upgrade"),
@@ -92,10 +93,16 @@ def free_units(options: Mapping[str, object], event: str, **facts: Any) -> list[
     if event in ("start_of_turn", "mobilize"):
         w, power = facts.get("world"), facts.get("power")
         for who, enemies, where, upgrade in AT_WAR_UPGRADES:
-            if power == who and w is not None and any(w.relation(who, e) == "war" for e in enemies) and w.control.get(where) is not None \
-                    and w.ruleset.power_name(w.control[where]) == who:
+            if w is None or w.control.get(where) is None or w.ruleset.power_name(w.control[where]) != who:
+                continue
+            wars = [e for e in enemies if w.relation(who, e) == "war"]
+            # "immediately if an allied act causes" the war: a war begun on an ally's turn is that ally's
+            # act (its declaration, or its units entering China), so the upgrade is made in that turn
+            by_ally = (event == "mobilize" and power != who and power is not None and w.ruleset.side_of(power) == w.ruleset.side_of(who)
+                       and w.wars_at_start is not None and any(frozenset({who, e}) not in w.wars_at_start for e in wars))
+            if wars and (power == who or by_ally):
                 out.append(FreeUnits(owner=who, unit=upgrade, count=1, spaces=(where,),
-                                     reason=f"{who} is at war (Initial Set-Up, {where})",
+                                     reason=f"{who} is at war (Initial Set-Up, {where})" + (f", brought in by {power}" if by_ally else ""),
                                      once=f"ams:upgrade:{where}"))
     if event == "start_of_turn" and facts.get("power") == "China" and options.get("chinese_partisans") is True:
         w = facts["world"]
