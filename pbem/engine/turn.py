@@ -2188,9 +2188,14 @@ class Turn:
         count = sum(n * weights.get(t, 1) for t, n in units.items() if not profiles[t].has("factory"))
         limit = self._limit(factory_site)
         if used.get(factory_site, 0) + count > limit:
-            return [Problem("illegal", f"the complex in {factory_site} can mobilize {max(0, limit - used.get(factory_site, 0))} more units this turn, not {count}", rule=R_MOBILIZE + (": production limit is the complex's own (major 10, minor 3), less damage, sea zones included" if self.rules.production.production_limit == "facility" else ": production limit is the territory's IPC value, less damage, sea zones included"), hint="place the rest at another complex", path=path, code="place.over-limit")]
+            return [Problem("illegal", f"the complex in {factory_site} can mobilize {max(0, limit - used.get(factory_site, 0))} more units this turn, not {count}", rule=R_MOBILIZE + (f": production limit is the complex's own ({self._facility_productions()}), less damage, sea zones included" if self.rules.production.production_limit == "facility" else ": production limit is the territory's IPC value, less damage, sea zones included"), hint="place the rest at another complex", path=path, code="place.over-limit")]
         used[factory_site] = used.get(factory_site, 0) + count
         return []
+
+    def _facility_productions(self) -> str:
+        """What each kind of complex mobilizes, as the rule system's units say (AMS: a major factory 5)."""
+        made = sorted(((u.production, n) for n, u in self.ruleset.units.items() if u.has("factory") and u.production), reverse=True)
+        return ", ".join(f"{name} {production}" for production, name in made)
 
     def _check_advance_placement(self, space: str, profiles: Mapping[str, Any], path: tuple) -> list[Problem]:
         """Special Cash Advance: units go where the power already has a unit, sea units at sea, land
