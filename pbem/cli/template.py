@@ -197,10 +197,14 @@ def _given_this_turn(game, state, power: str) -> list[str]:  # type: ignore[no-u
     w = World(game.ruleset, game.rules, state)
     w.options = dict(game.config.options)
     used = set(state.pending.get("once") or ())
-    grants = [g for event, facts in (("start_of_turn", {}), ("mobilize", {"control": dict(state.control),
-                                                                           "control_at_start": dict(state.control), "board": game.ruleset.board}))
-              for g in hook(game.config.options, event, power=power, world=w, **facts)
-              if g.count > 0 and g.spaces and (g.once is None or g.once not in used)]
+    grants = []
+    for event, facts in (("start_of_turn", {}), ("mobilize", {"control": dict(state.control),
+                                                              "control_at_start": dict(state.control), "board": game.ruleset.board})):
+        for g in hook(game.config.options, event, power=power, world=w, **facts):
+            if g.count > 0 and g.spaces and (g.once is None or g.once not in used):
+                grants.append(g)
+                if g.once is not None:  # a once-a-game gift offered at both moments comes at the first
+                    used.add(g.once)
     return [f"# Given this turn by the rules: {g.count} {g.unit} in {' or '.join(g.spaces)}: {g.reason}." for g in grants]
 
 
