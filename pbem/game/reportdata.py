@@ -126,7 +126,9 @@ def battle_odds(battle: cm.Battle, att: cm.Orders, dfn: cm.Orders, low_luck: boo
     return out
 
 
-def _battle(entry: Mapping[str, Any], mover: str, low_luck: bool) -> dict[str, Any]:
+def _battle(entry: Mapping[str, Any], mover: str, low_luck: bool, held_by: Mapping[str, str]) -> dict[str, Any]:
+    """One battle of the report; `held_by`: who held each territory when the turn began (a capture is
+    from the territory's holder, not from an ally whose units defended it)."""
     battle: cm.Battle = entry["battle"]
     outcome: cm.BattleOutcome = entry["outcome"]
     defenders = sorted({f.owner for f in battle.defenders})
@@ -246,7 +248,8 @@ def _battle(entry: Mapping[str, Any], mover: str, low_luck: bool) -> dict[str, A
                 chance = min(g.group.value, 6) / 6
                 expected[ev.side] += g.group.count * (chance if g.group.best_of == 1 else 1 - (1 - chance) ** g.group.best_of)
                 actual[ev.side] += g.hits
-    capture = {"space": battle.space, "from_power": defenders[0] if defenders else "", "to_power": mover} if outcome.captured and defenders else None
+    capture = ({"space": battle.space, "from_power": held_by.get(battle.space) or defenders[0], "to_power": mover}
+               if outcome.captured and defenders else None)
     if capture is not None and _forces(outcome.defender_survivors):
         # the defender's units left standing in a captured territory (AA guns) change hands
         capture["units"] = _forces(outcome.defender_survivors)
@@ -451,7 +454,7 @@ def build_report(game: Game, before: GameState, result: TurnResult, dice_info: M
     for text in log.defaults_used:
         defaults_used.append({"power": power, "about": "air unit landing", "used": text})
     luck_rows: dict[str, dict[str, float]] = {}
-    battles = [_battle(e, power, low_luck) for e in log.battles if e.get("outcome") is not None]
+    battles = [_battle(e, power, low_luck, before.control) for e in log.battles if e.get("outcome") is not None]
     for b in battles:
         for d in b["defaults_used"]:
             defaults_used.append(d)
