@@ -126,7 +126,7 @@ def battle_odds(battle: cm.Battle, att: cm.Orders, dfn: cm.Orders, low_luck: boo
     return out
 
 
-def _battle(entry: Mapping[str, Any], mover: str, low_luck: bool, held_by: Mapping[str, str]) -> dict[str, Any]:
+def _battle(entry: Mapping[str, Any], mover: str, low_luck: bool, held_by: Mapping[str, str] | None = None) -> dict[str, Any]:
     """One battle of the report; `held_by`: who held each territory when the turn began (a capture is
     from the territory's holder, not from an ally whose units defended it)."""
     battle: cm.Battle = entry["battle"]
@@ -248,7 +248,7 @@ def _battle(entry: Mapping[str, Any], mover: str, low_luck: bool, held_by: Mappi
                 chance = min(g.group.value, 6) / 6
                 expected[ev.side] += g.group.count * (chance if g.group.best_of == 1 else 1 - (1 - chance) ** g.group.best_of)
                 actual[ev.side] += g.hits
-    capture = ({"space": battle.space, "from_power": held_by.get(battle.space) or defenders[0], "to_power": mover}
+    capture = ({"space": battle.space, "from_power": (held_by or {}).get(battle.space) or defenders[0], "to_power": mover}
                if outcome.captured and defenders else None)
     if capture is not None and _forces(outcome.defender_survivors):
         # the defender's units left standing in a captured territory (AA guns) change hands
