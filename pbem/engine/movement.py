@@ -198,8 +198,49 @@ class Mover:
         if frm == to:
             return []
         cost = self._step_cost(flying)
-        if cost is not None:
-            return self._cheapest_path(domain, frm, to, budget, may_pass, cost)
+        path = (self._cheapest_path(domain, frm, to, budget, may_pass, cost) if cost is not None
+                else self._shortest_path(domain, frm, to, budget, may_pass))
+        if path and domain == "air":
+            # of equally short ways, the one over the fewest enemy antiaircraft guns that fire at
+            # aircraft flying over (Revised): the path a player plots (Combat Move, Air Units)
+            guns = self._overflight_guns()
+            if guns and any(s in guns for s in path[:-1]):
+                path = self._path_fewest_guns(domain, frm, to, budget, may_pass, cost or (lambda a, b: 1), guns) or path
+        return path
+
+    def _overflight_guns(self) -> frozenset[str]:
+        """Hostile territories whose antiaircraft guns fire at the mover's aircraft flying over
+        (MovementRules.aa_fires_at_overflight); none where no gun fires at overflight."""
+        w = self.w
+        if w.rules.movement.aa_fires_at_overflight == "never":
+            return frozenset()
+        return frozenset(t for t, sp in w.board.spaces.items() if sp.is_land and w.is_hostile_territory(t)
+                         and any(w.utype(u).has("aa") for u in w.enemy_units_at(t)))
+
+    def _path_fewest_guns(self, domain: str, frm: str, to: str, budget: int, may_pass: Callable[[str], bool],
+                          cost: Callable[[str, str], int], guns: frozenset[str]) -> list[str] | None:
+        """A cheapest path, then the fewest gun territories passed over, then the first by name."""
+        import heapq
+
+        heap: list[tuple[int, int, tuple[str, ...]]] = [(0, 0, ())]
+        done: set[str] = set()
+        while heap:
+            spent, crossed, path = heapq.heappop(heap)
+            here = path[-1] if path else frm
+            if here == to:
+                return list(path)
+            if here in done:
+                continue
+            done.add(here)
+            if here != frm and not may_pass(here):
+                continue
+            for n in self._neighbours(domain, here):
+                d = spent + cost(here, n)
+                if d <= budget and n not in done:
+                    heapq.heappush(heap, (d, crossed + (1 if here in guns else 0), (*path, n)))
+        return None
+
+    def _shortest_path(self, domain: str, frm: str, to: str, budget: int, may_pass: Callable[[str], bool]) -> list[str] | None:
         prev: dict[str, str] = {frm: ""}
         queue = deque([(frm, 0)])
         while queue:
