@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
-from typing import Callable
+from typing import Any, Callable
 
 from pbem.engine.orders import Move
 from pbem.engine.problems import Problem
@@ -26,7 +26,7 @@ R_CANAL = "Canals"
 R_NEUTRAL = "Neutral Territories: cannot be entered or flown over"
 R_TRANSPORT = "Transports: loading and offloading"
 R_AIR = "Air units: movement and landing"
-R_AAA = "Unit Profiles: antiaircraft guns (artillery) move only in noncombat"
+R_AAA = "Unit Profiles: antiaircraft units move only in noncombat move"
 R_END_IN_COMBAT = "Combat Move: every combat move must end in combat"
 
 
@@ -584,6 +584,22 @@ class Mover:
                         "Political rules (P14): a power cannot attack a territory controlled by or containing units of a power it is not at war with",
                         self._peace_hint(peace[0]), "move.at-peace")
 
+    def _canal_closed(self, move: Move, canal: Any, a: str, b: str, key: str = "to") -> Problem:
+        """A canal or strait closed to the mover; one held by a neutral nobody may enter is closed to
+        every side for good (Europe, The Gameboard: "No naval units may pass through the neutral
+        Turkish sea zone")."""
+        name = canal.name if canal is not None else "canal"
+        name = name[0].lower() + name[1:] if name.lower().startswith("the ") else f"the {name}"
+        holders = tuple(canal.controlled_by) if canal is not None else ()
+        neutral = [t for t in holders if t in self.w.board.spaces and self.w.space(t).impassable]
+        if neutral:
+            return _problem(move, f"{name} between {a} and {b} is closed to every sea unit: {' and '.join(neutral)} "
+                            f"{'is a neutral' if len(neutral) == 1 else 'are neutrals'} nobody may enter",
+                            "Neutral territories: no naval unit passes through a neutral's sea passage",
+                            "go round by another way; air units may fly over", "move.canal", key=key)
+        return _problem(move, f"{name} between {a} and {b} is closed to your side", R_CANAL,
+                        "your side must control " + " and ".join(holders) + " at the start of your turn", "move.canal", key=key)
+
     def _peace_hint(self, owner: str, otherwise: str = "attack elsewhere") -> str:
         """What would open a territory of `owner` to the mover: a declaration of war on a power; for a
         neutral (a bystander), what the neutral rules ask instead - no declaration names it."""
@@ -969,7 +985,7 @@ class Mover:
                         return _problem(move, f"the straits are closed: no sea unit may move between {prev} and {s}", "Optional rule: Turkish straits closed", "go round by another way", "move.straits")
                     canal = w.board.canal_between(prev, s)
                     if canal and not w.canal_open(prev, s):
-                        return _problem(move, f"the {canal.name} between {prev} and {s} is closed to your side", R_CANAL, "your side must control " + " and ".join(canal.controlled_by) + " at the start of your turn", "move.canal")
+                        return self._canal_closed(move, canal, prev, s)
                     prev = s
         unrestricted = self.find_path(domain, move.frm, move.to, 99, lambda s: True, flying=domain == "air")
         if unrestricted is None:
@@ -1028,8 +1044,7 @@ class Mover:
             if domain == "sea" and w.strait_closed(prev, space):
                 return _problem(move, f"the straits are closed: no sea unit may move between {prev} and {space}", "Optional rule: Turkish straits closed", "air units may still fly over", "move.straits")
             if domain == "sea" and not w.canal_open(prev, space, subs=getattr(self, "_subs_only", False)):
-                canal = w.board.canal_between(prev, space)
-                return _problem(move, f"the {canal.name if canal else 'canal'} between {prev} and {space} is closed to your side", R_CANAL, "your side must control " + " and ".join(canal.controlled_by if canal else ()) + " at the start of your turn", "move.canal")
+                return self._canal_closed(move, w.board.canal_between(prev, space), prev, space, key="via" if move.via else "to")
             if domain == "land" and w.is_sea(space):
                 return _problem(move, f"land units cannot enter {space}", R_TRANSPORT, "land units cross the sea aboard a transport: a move into its zone loads them", "move.land-to-sea")
             if domain == "sea" and not w.is_sea(space):

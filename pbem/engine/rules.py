@@ -512,6 +512,10 @@ class RuleHooks:
     #   phase `power` may turn a unit of the friendly `owner` standing in a territory (original owner,
     #   controller now) into one of its own, fresh (e.g. Revised's Lend-Lease); orders `convert:`.
     may_convert: Callable[..., bool] | None = None
+    # conversion_rule(options, power) -> (the rule's name, what it lets `power` take over), for the
+    #   refusals of `convert:` (e.g. Europe: "The Soviet Patriotic War", British and American units in
+    #   Soviet territories); None: "units converted by a game option"
+    conversion_rule: Callable[..., tuple[str, str] | None] | None = None
     # assaults_per_turn(options, power, profile) -> int: amphibious assaults one transport may make in
     #   a combat move, moving and loading again between them, its capacity counting all it carried
     #   in the turn (1: the usual rule; e.g. Revised's Lightning Assaults: 2).

@@ -274,7 +274,8 @@ class Turn:
         """Purchase phase: friendly units the rules let this power take over (Rules.hooks.may_convert)
         leave play and the same units of its own are put in their place, free to move this turn."""
         w = self.w
-        rule = R_PURCHASE + ": units converted by a game option"
+        named = self.rules.hooks.conversion_rule(self.options, w.power) if self.rules.hooks.conversion_rule is not None else None
+        rule = named[0] if named else R_PURCHASE + ": units converted by a game option"
         if self.orders.convert and not self._converts_late() and self.skips_phase("purchase"):
             self.problems.append(Problem("illegal", f"{possessive(w.power)} capital is in enemy hands: it skips its purchase phase, "
                                          "where units are converted", rule="Capturing and Liberating Capitals",
@@ -294,7 +295,8 @@ class Turn:
                     allowed = hook is not None and any(hook(self.options, w.power, o, self.ruleset.units[utype], original_owner=sp.original_owner,
                                                              controller=w.control.get(order.space)) for o in owners)
                     why = (f"only {len(pool)} {utype} of a friendly power in {order.space} may become {possessive(w.power)}, not {n}" if allowed
-                           else f"no rule of this game lets {w.power} take over {utype} in {order.space}")
+                           else f"no rule of this game lets {w.power} take over {utype} in {order.space}"
+                           + (f": {named[1]}" if named else ""))
                     self.problems.append(Problem("illegal", why, rule=rule, hint=f"convert at most {len(pool)} {utype} in {order.space}" if allowed
                                                  else "remove the order from convert:", path=order.yaml_path, code="convert.illegal"))
                     chosen = []

@@ -12,6 +12,7 @@ from pbem.rulesets.europe_1999.special import (
     advance_placement_with_allies,
     cash_advance,
     conversion_phase,
+    conversion_rule,
     may_convert,
     placement_limit,
     shared_unit,
@@ -189,6 +190,7 @@ RULES = Rules(
         # The Soviet Patriotic War (Non-combat Movement), see special.py.
         may_convert=may_convert,
         conversion_phase=conversion_phase,
+        conversion_rule=conversion_rule,
         # Combat Units, Bombers: the cost is a game option (15 or 25).
         unit_cost=unit_cost,
         # Industrial Production Certificates, Special Cash Advance: a round 0 before the first turn.

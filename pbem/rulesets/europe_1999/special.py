@@ -20,6 +20,12 @@ def may_convert(options: Mapping[str, object], power: str, owner: str, unit: Uni
             and controller == "Soviet Union" and unit.domain != "structure")
 
 
+def conversion_rule(options: Mapping[str, object], power: str) -> tuple[str, str]:
+    """The name and reach of the Patriotic War, for refusals of `convert:`."""
+    return ("The Soviet Patriotic War",
+            "it takes over British and American units in Soviet territories (red or light purple) the Soviet Union holds")
+
+
 def conversion_phase(options: Mapping[str, object], power: str) -> str:
     """The Patriotic War is done in the Soviet non-combat movement, after the Soviet moves: "the Soviet
     player now controls these units, they may not be moved until the Soviet player's next turn"."""

@@ -359,6 +359,13 @@ def may_convert(options: Mapping[str, object], power: str, owner: str, unit: Uni
             and original_owner == "Soviet Union" and controller == "Soviet Union" and unit.domain != "structure")
 
 
+def conversion_rule(options: Mapping[str, object], power: str) -> tuple[str, str] | None:
+    """The name and reach of Lend-Lease, for refusals of `convert:`."""
+    if options.get("lend_lease") is not True:
+        return None
+    return ("Soviet Union, Lend-Lease", "it converts units of friendly powers in red territories the Soviet Union holds")
+
+
 def assaults_per_turn(options: Mapping[str, object], power: str, unit: UnitType) -> int:
     """Lightning Assaults: "Your transports may make more than one amphibious assault per turn: They
     may move, attack a coastal territory, then move again and attack a second coastal territory.

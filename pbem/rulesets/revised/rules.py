@@ -13,6 +13,7 @@ from pbem.engine.rules import CapitalRules, EconomyRules, MovementRules, Product
 from pbem.rulesets.revised.advantages import (
     assaults_per_turn,
     commands,
+    conversion_rule,
     declarations,
     extra_cargo,
     free_air_steps,
@@ -206,6 +207,7 @@ RULES = Rules(
         setup_changes=setup_changes,
         structure_move=structure_move,
         may_convert=may_convert,
+        conversion_rule=conversion_rule,
         assaults_per_turn=assaults_per_turn,
         one_way_missions=one_way_missions,
         interjections=interjections,
