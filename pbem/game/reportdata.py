@@ -90,6 +90,17 @@ def _force_counts(forces: tuple[cm.Force, ...]) -> dict[str, dict[str, int]]:
     return out
 
 
+def _with_sacrificed(battle: cm.Battle, side: str) -> dict[str, dict[str, int]]:
+    """A side's units before the battle: those on the strip and the units that strike once and are
+    lost (Revised kaiten, kamikaze aircraft; not Pacific's kamikaze tokens, which are no units)."""
+    counts = _force_counts(battle.attackers if side == "attacker" else battle.defenders)
+    for x in battle.sacrifices:
+        if x.side == side and x.unit in battle.units:
+            mine = counts.setdefault(x.owner, {})
+            mine[x.unit] = mine.get(x.unit, 0) + x.count
+    return counts
+
+
 def odds_budget(game: Any) -> int:
     """The work each battle's exact odds may take in this game (game.yaml hosting.odds_seconds)."""
     from pbem.game.config import odds_seconds
@@ -131,7 +142,10 @@ def _battle(entry: Mapping[str, Any], mover: str, low_luck: bool, held_by: Mappi
     from the territory's holder, not from an ally whose units defended it)."""
     battle: cm.Battle = entry["battle"]
     outcome: cm.BattleOutcome = entry["outcome"]
-    defenders = sorted({f.owner for f in battle.defenders})
+    # units that strike once and are lost (Revised kaiten and kamikaze aircraft) are off the battle
+    # strip, but they were there and they fought: their owners are sides of the battle
+    sacrificing = {side: sorted({x.owner for x in battle.sacrifices if x.side == side}) for side in ("attacker", "defender")}
+    defenders = sorted({f.owner for f in battle.defenders} | set(sacrificing["defender"]))
     rounds: dict[int, list[dict[str, Any]]] = {}
     casualties: dict[tuple[int, str], list[dict[str, Any]]] = {}
     guns: dict[str, int] = {}  # AA fires before round 1 only, so the guns at the start
@@ -177,7 +191,8 @@ def _battle(entry: Mapping[str, Any], mover: str, low_luck: bool, held_by: Mappi
                             "strength": sum(g.count * g.value for g in pooled), "sure_hits": ev.guaranteed_hits}
             step = ev.step if ev.step in ("aa", "bombard", "surprise-attacker", "surprise-defender", "sacrifice-attacker",
                                           "sacrifice-defender", "attacker", "defender", "parting-shot") else ev.side
-            rolling = sorted(gunners) if ev.step == "aa" and gunners else defenders  # AA: the guns' owners only
+            rolling = (sorted(gunners) if ev.step == "aa" and gunners  # AA: the guns' owners only
+                       else sacrificing["defender"] if ev.step == "sacrifice-defender" else defenders)
             if ev.side == "defender":
                 power = rolling[0] if rolling else power
             together = {"powers": rolling} if ev.side == "defender" and len(rolling) > 1 else {}
@@ -259,7 +274,7 @@ def _battle(entry: Mapping[str, Any], mover: str, low_luck: bool, held_by: Mappi
         "kind": "amphibious" if entry.get("amphibious") else battle.kind,
         "attacker": mover,
         "defenders": defenders,
-        "forces": {"attacker": _forces(_force_counts(battle.attackers)), "defender": _forces(_force_counts(battle.defenders))},
+        "forces": {side: _forces(_with_sacrificed(battle, side)) for side in ("attacker", "defender")},
         "odds": entry.get("odds"),
         "rounds": [{"number": n, "steps": steps} for n, steps in sorted(rounds.items())],
         "retreat": retreat,
@@ -381,7 +396,9 @@ def build_report(game: Game, before: GameState, result: TurnResult, dice_info: M
             **({"escorts": raid["escort_units"]} if raid.get("escort_units") else {}),
             "aa": aa,
             "shot_down": out.bombers_lost + out.dive_bombers_lost,
-            **({"air_battle": {"escorts_lost": out.escorts_lost, "interceptors_lost": out.interceptors_lost}}
+            **({"air_battle": {"escorts_lost": out.escorts_lost, "interceptors_lost": out.interceptors_lost,
+                               # Europe, Pacific: the gun fires first and its victims are counted here too
+                               **({"with_aa": True} if aa and aa["hits"] and rules.sbr_aa_before_air_battle else {})}}
                if any(r["step"] in ("escort", "interceptor") for r in rolls) else {}),
             "damage_dice": [d for r in rolls if r["step"] == "damage" for d in r["dice"]],
             "damage_bonus": raid.get("damage_bonus", rules.sbr_damage_bonus),

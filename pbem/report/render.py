@@ -135,7 +135,8 @@ def raid_roll_text(roll: Mapping[str, Any], arrow: str = "->") -> str:
 
 def air_battle_text(battle: Mapping[str, int]) -> str:
     """What the air battle of a raid cost each side: "1 escort and 0 interceptors lost in the air battle"."""
-    return f"{count_of(battle['escorts_lost'], 'escort')} and {count_of(battle['interceptors_lost'], 'interceptor')} lost in the air battle"
+    where = "to the AA fire and in the air battle" if battle.get("with_aa") else "in the air battle"
+    return f"{count_of(battle['escorts_lost'], 'escort')} and {count_of(battle['interceptors_lost'], 'interceptor')} lost {where}"
 
 
 def roll_text(roll: Mapping[str, Any], arrow: str = "->") -> str:
