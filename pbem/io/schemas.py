@@ -78,7 +78,11 @@ def _describe_type(error: Any, expected: Any = None) -> tuple[str, str]:
     if isinstance(value, dict) and "integer" in kinds and list(error.absolute_path)[:1] == ["purchase"]:
         return (f"{where} is {shown}, which is not {_type_words(expected)}",
                 f"write a number there ({where}: 2); a mapping under a name buys per country, which only a power of several countries does")
-    return f"{where} is {shown}, which is not {_type_words(expected)}", ""
+    if isinstance(value, list) and "object" in kinds and list(error.absolute_path) == ["develop"]:
+        return (f"{where} is a list; one development is researched a turn",
+                "write develop: {development: Rockets, dice: 2} - \"You can choose only one development each turn\"")
+    # what the schema says the key holds, where it says so, is the best hint there is
+    return f"{where} is {shown}, which is not {_type_words(expected)}", str(error.schema.get("description") or "")
 
 
 def _describe(error: Any) -> tuple[str, str]:

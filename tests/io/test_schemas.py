@@ -44,7 +44,13 @@ def test_a_form_with_named_keys_is_checked_as_that_form() -> None:
     unit called 'units': what it lacks is the complex."""
     assert _said({"place": {"Japan": {"units": "1 infantry"}}}) == [(("place", "Japan"), "'complex' is missing", "add it")]
     assert _said({"place": {"Japan": {"units": "1 infantry", "complex": 5}}}) == [
-        (("place", "Japan", "complex"), "complex is 5, which is not text", "")]
+        (("place", "Japan", "complex"), "complex is 5, which is not text", "The territory of the complex.")]
+
+
+def test_one_development_a_turn_is_said_when_develop_is_a_list() -> None:
+    """Revised, Develop Weapons, Step 1: "You can choose only one development each turn"."""
+    ((path, message, hint),) = _said({"develop": [{"development": "Rockets", "dice": 1}, {"development": "Jet Fighters", "dice": 1}]})
+    assert path == ("develop",) and "one development is researched a turn" in message and "only one development each turn" in hint
 
 
 def test_a_value_of_no_form_says_which_forms_there_are() -> None:
