@@ -486,6 +486,7 @@ class Mover:
         problems: list[Problem] = []
         phase = move.phase
         self._taking: str | None = None
+        self.last_path: list[str] = []  # the spaces the move entered, for the report
         if (phase == "noncombat" and not w.space(move.to).impassable and w.is_closed(move.to)
                 and w.takes_by_moving_in(move.to)):
             self._taking = move.to  # a friendly neutral: only land units enter, and take it
@@ -716,6 +717,7 @@ class Mover:
         if isinstance(checked, Problem):
             return [checked]
         path, blitzed, cost = checked
+        self.last_path = list(path)
         stowed: dict[str, int] = {}
         for u in units:
             if phase == "noncombat":
@@ -815,6 +817,7 @@ class Mover:
         if cost > reach:
             return [_problem(move, f"{move.frm} to {move.to} is {cost} spaces; paratroopers from {move.frm} reach {reach}", r,
                              "an operational air base reaches one space farther", "move.too-far")]
+        self.last_path = list(steps.path)
         for u in units:
             w.move_unit(u, steps.path, cost)
             u.moved = max(u.moved, w.utype(u).move)

@@ -691,7 +691,10 @@ class Turn:
                         self.ruleset.units[t].transport_capacity or self.ruleset.units[t].carrier_capacity for t in move.units):
                     # a ship that was to carry the units of a refused move takes their absence on with it
                     self._refused_into.add(move.to)
-                self.log.moves.append({"phase": move.phase, "power": move.owner or self.w.power, "units": dict(move.units), "from": move.frm, "to": move.to, "mission": move.mission})
+                # the spaces passed through on the way (a path given by via:, or the one found)
+                path = [x for x in getattr(self.mover, "last_path", [])[:-1]]
+                self.log.moves.append({"phase": move.phase, "power": move.owner or self.w.power, "units": dict(move.units), "from": move.frm, "to": move.to,
+                                       "mission": move.mission, **({"path": path} if path else {})})
             done.append((move, found))
         for space in self.w.pending.pop("blitzed", []) or []:  # type: ignore[union-attr]
             self.capture(space, self.w.power, blitz=True)

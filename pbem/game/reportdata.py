@@ -508,7 +508,7 @@ def build_report(game: Game, before: GameState, result: TurnResult, dice_info: M
         "power": power,
         "dice": dice,
         "purchases": purchases,
-        "moves": [{"phase": m["phase"], "power": m["power"], "units": dict(m["units"]), "from": m["from"], "to": m["to"], "path": [], "mission": m.get("mission")} for m in log.moves],
+        "moves": [{"phase": m["phase"], "power": m["power"], "units": dict(m["units"]), "from": m["from"], "to": m["to"], "path": list(m.get("path", [])), "mission": m.get("mission")} for m in log.moves],
         "battles": battles,
         "bombing": bombing,
         "captures": captures,
