@@ -102,7 +102,10 @@ class Mover:
             return _problem(move, f"no carrier in {dest} may take these units: {' and '.join(closed)} and {w.power} may not share "
                             "ships while one of them is at war with no one", "Political rules (P14): a power at war with no one "
                             "shares no ships with other powers", "land them in a friendly territory or on a carrier of your own", "air.landing")
-        return _problem(move, f"no carrier with room for {len(units)} fighter(s) in {dest}", R_AIR + ": fighters land on a carrier with room",
+        kinds: dict[str, int] = {}
+        for u in units:
+            kinds[u.type] = kinds.get(u.type, 0) + 1
+        return _problem(move, f"no carrier with room for {units_text(dict(sorted(kinds.items())))} in {dest}", R_AIR + ": fighters land on a carrier with room",
                         "move the carrier there first (moves apply in order)" + (", or buy a carrier and place it there"
                                                                                  if w.rules.movement.air_lands_for_new_carriers else
                                                                                  " (a carrier bought this turn comes too late: it is placed after the landing)"),
@@ -558,9 +561,15 @@ class Mover:
             for u, d in saved:
                 d["path"] = list(u.path)
             pending = copy.deepcopy(dict(w.pending))
-            for domain in sorted(domains):
-                sub = [u for u in units if w.utype(u).domain == domain]
-                problems += self._move_group(move, domain, sub)
+            # in noncombat move the ships go first, so air units aboard carriers of this same order ride
+            # with them (MovementRules.carrier_air_in_noncombat_move) and need no flight of their own
+            order = sorted(domains, key=lambda d: (d != "sea", d)) if move.phase == "noncombat" else sorted(domains)
+            ships = {u.id for u in units if w.utype(u).domain == "sea"}
+            for domain in order:
+                sub = [u for u in units if w.utype(u).domain == domain
+                       and not (move.phase == "noncombat" and domain == "air" and u.carrier in ships and u.space == move.to)]
+                if sub:
+                    problems += self._move_group(move, domain, sub)
             if problems:
                 for u, d in saved:
                     u.__dict__.update(d)
