@@ -688,6 +688,8 @@ class Mover:
                 longer = None if route is None or any(s not in within for s in route) else self._check_given_path(move, domain, units, route)
             if isinstance(longer, Step) and self.path_cost(move.frm, longer.path, flying=domain == "air") <= budget + extra:
                 steps, budget = longer, budget + extra
+            elif isinstance(longer, Problem) and longer.code == "move.too-far" and within is None:
+                steps = longer  # too far even with the bonus: say the movement left counting it (an air base's +1)
         if isinstance(steps, Problem):
             return steps
         path, blitzed = steps.path, steps.blitzed
