@@ -1260,7 +1260,7 @@ class Mover:
                     return [_problem(move, room, R_TRANSPORT, hint, "move.load-capacity", key="units")]
                 if not hosts:
                     room, hint = self._why_no_transport(move, room, hint)
-                return [_problem(move, f"{room} in {move.to} for {rider.type}", R_TRANSPORT, hint, "move.load-capacity", key="units")]
+                return [_problem(move, f"{room} in {move.to} for {units_text(dict(move.units)) if len(move.units) > 1 or sum(move.units.values()) > 1 else rider.type}", R_TRANSPORT, hint, "move.load-capacity", key="units")]
             load = {h.id: sum(w.utype(c).transport_size for c in w.cargo_of(h)) for h in fits}
             # own ships first, then transports before ships that carry by a rule of their own (Pacific:
             # a Japanese destroyer that unloads infantry gives no support shot, so it carries only what
