@@ -236,7 +236,9 @@ class Turn:
                     self.log.notes.append(f"{grant.reason}: {possessive(grant.power)} move of {_units_text(entry.units)} from {entry.frm} to {entry.to} cannot be made: {why}")
                     continue
                 w.pending["once"] = sorted({*used, grant.once})
-                self.log.moves.append({"phase": "noncombat", "power": grant.power, "units": dict(entry.units), "from": entry.frm, "to": entry.to, "mission": None})
+                # a noncombat move made on another power's turn: the report names the rule beside it
+                self.log.moves.append({"phase": "noncombat", "power": grant.power, "units": dict(entry.units), "from": entry.frm, "to": entry.to,
+                                       "mission": f"{grant.reason}, on {possessive(w.power)} turn"})
                 self.log.notes.append(f"{grant.reason}: {grant.power} moves {_units_text(entry.units)} from {entry.frm} to {entry.to}, {entry.when_attacked} being attacked by {w.power}")
                 break
 
