@@ -879,6 +879,27 @@ def _beyond_reach(w: World, rules: CombatRules, kind: str, attackers: list[Unit]
     return [u for u in defenders if not any(can_hit(c, w.utype(u)) for c in classes)]  # type: ignore[arg-type]
 
 
+def _interceptor_rules(turn: Turn, space: str, interceptors: list[Unit]) -> Any:
+    """The combat rules of a raid's air battle: interceptors defend at the rules' interceptor value,
+    never above the defence a rule of the turn leaves their units (Pacific, Japan's first turn:
+    "Allied units may defend only with a roll of 1" - the dogfight's fighters too)."""
+    w = turn.w
+    rules = turn.combat_rules
+    hook = w.rules.hooks.battle_modifiers
+    if hook is None or not interceptors:
+        return rules
+    mods = hook(turn.options, w.ruleset.units, kind="raid", attacker=w.power, defenders=frozenset(u.owner for u in interceptors),
+                attacking_units={}, original_owner=w.space(space).original_owner, controller=w.control.get(space),
+                island=w.space(space).island, super_submarines=frozenset(), attacking_subs_moved_in=0,
+                round=turn.state.round, seaborne=False, aa_owners=frozenset())
+    lowest = min((mods.profiles.get(u.owner, {}).get(u.type, w.utype(u)).defense for u in interceptors), default=rules.interceptor_defense)
+    if lowest >= rules.interceptor_defense:
+        return rules
+    import dataclasses
+
+    return dataclasses.replace(rules, interceptor_defense=lowest)
+
+
 def _fire_at_paratroopers(turn: Turn, space: str, attackers: list[Unit], defenders: list[Unit]) -> list[Unit]:
     """Rules.airborne: paratroopers "are vulnerable to enemy AAA as if they were being transported on one
     air unit" - the defenders' antiaircraft fire one die at each group from one base, before the battle,
@@ -1278,7 +1299,8 @@ def _raid_one(turn: Turn, space: str, raiders: list[Unit], target: str | None, b
         escort_bonus = w.rules.hooks.air_battle_bonus(w, space, side="attacker", units=escorts)
     if target is not None and not w.ruleset.units[target].built_in_aa:
         aa_immune = True  # the facility has no gun of its own (AMS pill box)
-    outcome = bombing_raid(label, w.space(space).ipc, w.damage.get(key, 0), len(bombers), turn.dice, turn.combat_rules,
+    raid_rules = _interceptor_rules(turn, space, interceptors)
+    outcome = bombing_raid(label, w.space(space).ipc, w.damage.get(key, 0), len(bombers), turn.dice, raid_rules,
                            escorts=len(escorts), interceptors=len(interceptors), aa_guns=aa_guns, facility=target,
                            treasury=w.treasury.get(victim, 0) if victim else 0,
                            damage_dice=None if tech is not None else raid_damage_dice(w.developments.get(w.power, frozenset())), dive_bombers=len(dive),

@@ -645,6 +645,18 @@ class Mover:
         w = self.w
         phase = move.phase
         budget = min(self._allowance(u, phase) for u in units)
+        stowed: dict[str, int] = {}
+        for u in units:
+            if domain == "air" and u.stowed:
+                stowed[u.type] = stowed.get(u.type, 0) + 1
+        if stowed:
+            # Europe and Pacific, Aircraft Carriers: "If the fighter doesn't take off before you move the
+            # carrier, the fighter is treated as cargo for the remainder of your turn and may not fly"
+            one = sum(stowed.values()) == 1
+            return _problem(move, f"{units_text(dict(sorted(stowed.items())))} rode {'its carrier' if one else 'their carriers'} as cargo "
+                            "this turn: cargo may not fly for the rest of the turn",
+                            "Aircraft Carriers: a fighter that did not take off before its carrier moved is cargo for the rest of the turn",
+                            "order the air units' own move before the carrier's, or with it in one order", "move.air-stowed", key="units")
         if domain == "land" and any(u.carrier is not None for u in units):
             return _problem(move, "land units aboard a transport move with the transport, or offload to a territory", R_TRANSPORT, "move the transport, or order the units from the sea zone to a coastal territory", "move.cargo")
         if domain == "land" and w.is_sea(move.to):
