@@ -108,7 +108,8 @@ class Mover:
         return _problem(move, f"no carrier with room for {units_text(dict(sorted(kinds.items())))} in {dest}", R_AIR + ": fighters land on a carrier with room",
                         "move the carrier there first (moves apply in order)" + (", or buy a carrier and place it there"
                                                                                  if w.rules.movement.air_lands_for_new_carriers else
-                                                                                 " (a carrier bought this turn comes too late: it is placed after the landing)"),
+                                                                                 " (a carrier bought this turn comes too late: it is placed after the landing)")
+                        + "; or leave this landing out: air units without a landing order are flown to the nearest legal landing",
                         "air.landing")
 
     def sea_battle_landing(self) -> bool:
