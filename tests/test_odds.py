@@ -1210,3 +1210,27 @@ for kind, attack, defend, budget, retreat in {cases!r}:
         o = battle_odds(battle, Orders(retreat=RetreatCondition("after_round", retreat)), Orders(), budget=budget)
     print(repr((o.attacker_win, o.defender_win, o.draw, o.capture, o.expected_rounds, o.exact)))
 """
+
+
+def test_a_boost_that_needs_a_pack_is_priced_round_by_round():
+    """AMS Wolf Packs: "If four or more German submarines are located in the same sea zone, then up
+    to three German submarines ... attack at +1" - a round that begins with fewer has no pack.  The
+    exact odds (fast path and walk alike) price it so, and agree with seeded fights."""
+    import importlib
+    from dataclasses import replace
+
+    from pbem.engine.combat.model import Boost
+    from pbem.io.rulesets import load_ruleset
+
+    units = dict(load_ruleset("global-1940-ams").units)
+    rules = importlib.import_module("pbem.rulesets.global_1940_ams.combat_rules").COMBAT_RULES
+    battle = Battle("SZ 106", "sea", "Germany", forces("Germany", {"submarine": 4}), forces("United Kingdom", {"destroyer": 2, "cruiser": 1}),
+                    units, rules, boosts=(Boost("attacker", "Germany", "submarine", 3, 1, "wolf pack", at_least=4),))
+    assert_fast_path_agrees(battle, Orders(), Orders(), False)
+    always = battle_odds(replace(battle, boosts=(Boost("attacker", "Germany", "submarine", 3, 1, "wolf pack"),)))
+    pack = battle_odds(battle)
+    assert pack.attacker_win < always.attacker_win  # fewer than four lose the +1
+    n = 1500
+    won = sum(fight(battle, Seeded(f"pack/{k}")).winner == "attacker" for k in range(n))
+    se = (pack.attacker_win * (1 - pack.attacker_win) / n) ** 0.5
+    assert abs(won / n - pack.attacker_win) < 4.5 * se

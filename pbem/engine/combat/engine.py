@@ -15,7 +15,7 @@ from __future__ import annotations
 import operator
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING, Iterable, Mapping, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, NamedTuple, Sequence
 
 from pbem.engine.combat.casualties import Category, LossPlan, Taken, can_hit
 from pbem.engine.combat.model import (
@@ -464,7 +464,7 @@ class Engine:
                 continue  # nothing the subs may hit: they do not roll (CombatRules.fire_without_targets)
             groups: dict[tuple[str, int], int] = {}
             notes: dict[tuple[str, int], str] = {}
-            boosts = {(b.owner, b.unit): [b.count, b.delta, b.note] for b in self.battle.boosts if b.side == side}
+            boosts = self._live_boosts([b for b in self.battle.boosts if b.side == side], own, self.cats(side))
             for n, c in zip(own, self.cats(side)):
                 if n and c.profile.has("submarine"):
                     v = self._value(side, c) if self.rules.surprise_uses_unit_values else value
@@ -532,6 +532,17 @@ class Engine:
             )
         return got
 
+    @staticmethod
+    def _live_boosts(boosts: Any, own: Any, cats: Any) -> dict[tuple[str, str], list[Any]]:
+        """The boosts in force for this volley, as [count left, delta, note] by (owner, unit): one with
+        `at_least` only while that many of its units are on the strip."""
+        out = {}
+        for b in boosts:
+            if b.at_least and sum(n for n, c in zip(own, cats) if c.owner == b.owner and c.unit == b.unit) < b.at_least:
+                continue
+            out[(b.owner, b.unit)] = [b.count, b.delta, b.note]
+        return out
+
     def _make_fire_volley(self, side: Side, state: State) -> Volley:
         own = state.a if side == "attacker" else state.d  # includes casualties behind the strip
         enemy = state.d if side == "attacker" else state.a
@@ -553,7 +564,7 @@ class Engine:
         if firing.any_paired:
             partners = [[c.profile.tags, n] for n, c in zip(own, cats) if n and not c.profile.paired_attack]
         groups: dict[tuple[str, int, str, str], int] = {}
-        boosts = {(b.owner, b.unit): [b.count, b.delta, b.note] for b in firing.boosts} if firing.boosts else None
+        boosts = self._live_boosts(firing.boosts, own, cats) if firing.boosts else None
         holding = self._holds_fire_to_submerge(side, state) if self.kind == "sea" else False
         bonus = self.rules.artillery_bonus
         for n, c, (value, is_sub, is_air, supportable, paired_attack, dice) in zip(own, cats, firing.categories):

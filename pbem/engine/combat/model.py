@@ -78,7 +78,9 @@ class Sacrifice:
 
 @dataclass(frozen=True)
 class Boost:
-    """Up to `count` of `owner`'s `unit` fire at `delta` more on `side`, every round (`note` names why)."""
+    """Up to `count` of `owner`'s `unit` fire at `delta` more on `side`, in every round that begins with
+    at least `at_least` of them on the strip (AMS wolf packs: "If four or more German submarines are
+    located in the same sea zone"); `note` names why."""
 
     side: Literal["attacker", "defender"]
     owner: str
@@ -86,6 +88,7 @@ class Boost:
     count: int
     delta: int
     note: str
+    at_least: int = 0
 
 
 @dataclass(frozen=True)
