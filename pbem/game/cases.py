@@ -461,6 +461,10 @@ def _country(case: Case, ruleset: Any, text: Any, where: tuple[Any, ...]) -> str
         for b in ruleset.bystanders:
             if str(text).casefold() in (b.name.casefold(), *(a.casefold() for a in b.aliases)):
                 return str(b.name)
+        several = [p for p in ruleset.powers if p.name.casefold() == str(text).casefold() and len(p.economies) > 1]
+        if several:  # a power of two economies keeps control and treasury by country
+            raise CaseError(f"{case.at(*where)}: {several[0].name} keeps control and treasury by country: write "
+                            + " or ".join(c.name for c in several[0].economies)) from None
         raise CaseError(f"{case.at(*where)}: unknown country {str(text)!r}; countries: {', '.join(ruleset.countries)}") from None
 
 

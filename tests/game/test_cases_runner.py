@@ -153,3 +153,13 @@ def test_orders_valid_when_submitted_but_refused_after_the_dice_say_so(tmp_path:
     monkeypatch.setattr(cases, "run_turn", refusing)
     (line,) = lines(write(tmp_path))
     assert line.startswith("FAIL") and "valid when submitted, were refused at adjudication: x.dice" in line, line
+
+
+def test_a_power_of_two_economies_named_as_a_country_says_which_to_write(tmp_path: Path) -> None:
+    """1940 Global, UK Global: "One power with two economies" - control and treasury are kept by
+    country, so a case naming the power where a country belongs is told the two names."""
+    path = tmp_path / "case.yaml"
+    path.write_text("ruleset: global-1940\ncases:\n  - name: by country\n    section: UK Global (P34)\n"
+                    "    state: {power: Germany, control: {Egypt: United Kingdom}}\n    expect: {}\n")
+    (line,) = lines(path)
+    assert line.startswith("FAIL") and "United Kingdom keeps control and treasury by country: write UK Europe or UK Pacific" in line
