@@ -361,6 +361,10 @@ def _warn_idle_directive(turn: Turn, directive: BattleDirective, battle: cm.Batt
     if directive.aa_order_of_loss and not any(w.utype(u).has("aa") for u in w.enemy_units_at(battle.space)):
         warn(f"aa_order_of_loss for {battle.space}, but no antiaircraft unit defends there", "aa_order_of_loss",
              "General Combat, Step 1: antiaircraft fire")
+    elif directive.aa_order_of_loss and rules.aa_casualty_chooser == "targeted":
+        warn(f"aa_order_of_loss for {battle.space}, but in this game each antiaircraft die is aimed at one aircraft, "
+             "and a hit destroys that one: no order of loss chooses", "aa_order_of_loss",
+             "FAQ, Combat: antiaircraft fire is targeted against specific aircraft")
     if calls_off and not amphibious:
         warn(f"call_off for {battle.space}, but no land unit offloads there from a transport", "call_off",
              "Amphibious Assaults: the attacker may call off the landing")

@@ -39,6 +39,7 @@ REASON_TEXT = {
     "rule: as many hits as possible must be assigned": "as many hits as possible must be assigned (General Combat)",
     "rule: transports chosen last": "transports are chosen last (Transports)",
     "rule: the units ranked ahead cannot be hit by these dice": "the units ranked ahead cannot be hit by these dice",
+    "rule: each die is aimed at one aircraft": "each antiaircraft die is aimed at one aircraft (FAQ: antiaircraft fire is targeted)",
     "defenceless transports": "rule: defenceless transports are destroyed (General Combat, step 5)",
     "aa alone": "rule: antiaircraft artillery alone is destroyed (General Combat, step 7)",
 }
@@ -73,6 +74,7 @@ CHOSEN_BY = {
     "rule: as many hits as possible must be assigned": "rule",
     "rule: transports chosen last": "rule",
     "rule: the units ranked ahead cannot be hit by these dice": "rule",
+    "rule: each die is aimed at one aircraft": "rule",
     "defenceless transports": "rule",
     "aa alone": "rule",
 }

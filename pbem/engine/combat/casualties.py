@@ -28,6 +28,8 @@ RULE_MAX_HITS: CasualtyReason = "rule: as many hits as possible must be assigned
 RULE_TRANSPORTS_LAST: CasualtyReason = "rule: transports chosen last"
 # a unit ranked ahead was out of these dice's reach (a submarine's hit, never on aircraft)
 RULE_OUT_OF_REACH: CasualtyReason = "rule: the units ranked ahead cannot be hit by these dice"
+# targeted antiaircraft fire (Revised FAQ): the die's aircraft is lost, whatever an order of loss says
+RULE_AIMED: CasualtyReason = "rule: each die is aimed at one aircraft"
 RULE_FREE_HIT: CasualtyReason = "default: two-hit units first"  # a hit a battleship survives costs nothing lasting
 # taken before the land unit `keep_one` holds back, by the default order of loss or the player's
 KEPT_BACK: dict[str, CasualtyReason] = {"default": "default: one land unit kept", "directive": "directive: one land unit kept"}
@@ -217,6 +219,7 @@ class LossPlan:
         taken: list[Taken] = []
         forced = False
         out_of_reach = False
+        aimed = all(k.startswith("target:") for k in live)
         assigned = 0
         for run in runs:
             if assigned >= total:
@@ -256,6 +259,8 @@ class LossPlan:
             elif (i in self._behind_transport and reason in ("default", "directive")
                   and any(remaining[t] for t in self._transport_cats)):
                 reason = RULE_TRANSPORTS_LAST
+            elif aimed and reason in ("default", "directive"):
+                reason = RULE_AIMED
             elif out_of_reach and reason in ("default", "directive"):
                 reason = RULE_OUT_OF_REACH
             taken.append(Taken(i, run.effect, k, reason))

@@ -261,6 +261,7 @@ CasualtyReason = Literal[
     "rule: as many hits as possible must be assigned",
     "rule: transports chosen last",
     "rule: the units ranked ahead cannot be hit by these dice",
+    "rule: each die is aimed at one aircraft",
     "defenceless transports",
     "aa alone",
 ]
