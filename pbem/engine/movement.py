@@ -1116,7 +1116,12 @@ class Mover:
         dest = path[-1] if path else move.frm
         if move.phase == "noncombat":
             if domain == "land" and not w.is_friendly_territory(dest) and dest != getattr(self, "_taking", None):
-                return _problem(move, f"noncombat moves must end in friendly territory; {dest} is hostile", R_NONCOMBAT, "attack it in combat_move instead", "move.noncombat-hostile")
+                holder = w.control.get(dest)
+                neutral = holder is not None and holder not in w.ruleset.turn_order and w.ruleset.power_name(holder) not in w.ruleset.turn_order
+                return _problem(move, f"noncombat moves must end in friendly territory; {dest} is hostile"
+                                + (f" ({holder}: a neutral not friendly to your side is entered only by attacking it in the combat phase)"
+                                   if neutral else ""),
+                                R_NONCOMBAT, "attack it in combat_move instead", "move.noncombat-hostile")
             if domain == "sea":
                 subs = (all(w.utype(u).has("submarine") for u in units) and w.rules.movement.subs_ignore_hostile_zones
                         and w.rules.movement.subs_end_noncombat_in_hostile_zones)
