@@ -94,10 +94,10 @@ def _force_counts(forces: tuple[cm.Force, ...]) -> dict[str, dict[str, int]]:
 
 def _with_sacrificed(battle: cm.Battle, side: str) -> dict[str, dict[str, int]]:
     """A side's units before the battle: those on the strip and the units that strike once and are
-    lost (Revised kaiten, kamikaze aircraft; not Pacific's kamikaze tokens, which are no units)."""
+    lost (Revised kaiten, kamikaze aircraft; not the kamikaze tokens of Pacific and 1940, Sacrifice.token)."""
     counts = _force_counts(battle.attackers if side == "attacker" else battle.defenders)
     for x in battle.sacrifices:
-        if x.side == side and x.unit in battle.units:
+        if x.side == side and not x.token:
             mine = counts.setdefault(x.owner, {})
             mine[x.unit] = mine.get(x.unit, 0) + x.count
     return counts

@@ -107,6 +107,7 @@ class LossPlan:
         aa_can_be_casualty: bool,
     ):
         self.categories = tuple(categories)
+        self._aircraft = {c.unit: c.profile.domain == "air" for c in self.categories}
         self._two_hit = tuple(c.two_hit for c in self.categories)
         self.keep_one = keep_one
         self.combat_value = tuple(combat_value)
@@ -219,7 +220,8 @@ class LossPlan:
         taken: list[Taken] = []
         forced = False
         out_of_reach = False
-        aimed = all(k.startswith("target:") for k in live)
+        # antiaircraft dice aimed at aircraft (not a kamikaze's at its chosen ship)
+        aimed = all(k.startswith("target:") and self._aircraft.get(k[7:], False) for k in live)
         assigned = 0
         for run in runs:
             if assigned >= total:

@@ -74,6 +74,9 @@ class Sacrifice:
     # Do the units they sink still fire in round 1?  (Pacific's kamikaze: "Any ships sunk as a result
     # still get to return fire"); False: as the rules' surprise casualties.
     fire_back: bool = False
+    # A token spent, not a unit that stood in the space (Pacific's and 1940's kamikaze strikes): not
+    # among the side's forces before the battle.
+    token: bool = False
 
 
 @dataclass(frozen=True)
