@@ -206,7 +206,7 @@ class Mover:
                 else self._shortest_path(domain, frm, to, budget, may_pass))
         if path and domain == "air":
             # of equally short ways, the one over the fewest enemy antiaircraft guns that fire at
-            # aircraft flying over (Revised): the path a player plots (Combat Move, Air Units)
+            # aircraft flying over (Revised, Europe, Pacific): the path a player plots
             guns = self._overflight_guns()
             if guns and any(s in guns for s in path[:-1]):
                 path = self._path_fewest_guns(domain, frm, to, budget, may_pass, cost or (lambda a, b: 1), guns) or path
@@ -566,11 +566,17 @@ class Mover:
             # with them (MovementRules.carrier_air_in_noncombat_move) and need no flight of their own
             order = sorted(domains, key=lambda d: (d != "sea", d)) if move.phase == "noncombat" else sorted(domains)
             ships = {u.id for u in units if w.utype(u).domain == "sea"}
+            if move.phase == "noncombat":
+                self._seat_on_ordered_carriers(units, ships)
+            paths = []
             for domain in order:
                 sub = [u for u in units if w.utype(u).domain == domain
                        and not (move.phase == "noncombat" and domain == "air" and u.carrier in ships and u.space == move.to)]
                 if sub:
                     problems += self._move_group(move, domain, sub)
+                    paths.append(self.last_path)
+            # one path for the report when every kind went the same way; none when they went apart
+            self.last_path = paths[0] if paths and all(p == paths[0] for p in paths) else []
             if problems:
                 for u, d in saved:
                     u.__dict__.update(d)
@@ -578,6 +584,24 @@ class Mover:
                 w.pending.update(pending)
             return problems
         return self._move_group(move, domains.pop(), units)
+
+    def _seat_on_ordered_carriers(self, units: list[Unit], ships: set[int]) -> None:
+        """An order of carriers and air units aboard carriers in one zone: seat the ordered air units on
+        the ordered carriers (swapping with air units not ordered), as a player who moves them together
+        means; they could as well take off and land on the other carrier."""
+        w = self.w
+        carriers = [u for u in units if u.id in ships and w.utype(u).has("carrier")]
+        air = [u for u in units if w.utype(u).domain == "air" and u.carrier is not None]
+        away = [a for a in air if a.carrier not in ships and w.units.get(a.carrier) is not None
+                and w.units[a.carrier].space == a.space and w.units[a.carrier].owner == a.owner]
+        strangers = [r for c in carriers for r in w.cargo_of(c) if w.utype(r).domain == "air" and r not in air and r.owner == c.owner]
+        for a in away:
+            seat = next((c for c in carriers if c.owner == a.owner and w.has_room(c, a.type)), None)
+            if seat is not None:
+                a.carrier = seat.id
+            elif strangers:
+                other = strangers.pop(0)
+                other.carrier, a.carrier = a.carrier, other.carrier
 
     def _at_peace_in(self, move: Move, space: str) -> Problem | None:
         """Rules.politics, P14: "A power cannot attack a territory controlled by or containing units of
@@ -1250,17 +1274,22 @@ class Mover:
                              R_TRANSPORT + ": a transport starting beside enemy ships may not load or unload in that sea zone",
                              "move the transport out to a friendly or empty zone and load there", "move.load-hostile-start")]
         hosts = [h for h in hosts if h not in held]
-        # Cargo this power loaded this turn onto transports that have not moved yet is repacked with
-        # the new units, biggest first onto the fullest transport it fits (best fit): "2 infantry"
-        # then "2 tanks" onto three transports gives two transports of a tank and an infantry each.
-        still = [h for h in hosts if h.phase is None]
-        movable = [r for h in still for r in w.cargo_of(h) if r.owner == w.power and r.loaded_phase == move.phase]
+        # Cargo this power loaded in this phase is repacked with the new units, biggest first onto the
+        # fullest transport it fits (best fit): "2 infantry" then "2 tanks" onto three transports gives
+        # two transports of a tank and an infantry each.  A rider changes only between ships that have
+        # been together since it boarded - none moved yet, or all moved alike (same start and path) -
+        # so it could have boarded the other at the time.
+        def company(h: Unit) -> tuple[object, ...]:
+            return (None,) if h.phase is None else (h.phase, h.start, tuple(h.path), h.offloaded_to)
+
+        movable = [r for h in hosts for r in w.cargo_of(h) if r.owner == w.power and r.loaded_phase == move.phase]
         before = {r.id: r.carrier for r in movable}
+        mates = {r.id: [h for h in hosts if company(h) == company(w.units[r.carrier])] for r in movable if r.carrier is not None}
         for r in movable:
             r.carrier = None
         riders = sorted([*movable, *land], key=lambda u: (-w.utype(u).transport_size, u.id))
         for rider in riders:
-            candidates = still if rider in movable else hosts
+            candidates = mates.get(rider.id, hosts) if rider in movable else hosts
             fits = [h for h in candidates if w.has_room(h, rider.type)]
             if not fits:
                 for r in riders:

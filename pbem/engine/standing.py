@@ -126,12 +126,17 @@ def scramble_bases_now(standing: StandingOrders, ruleset: Any, rules: Any, units
             out.append(Problem("warning", f"scramble: {base} has no sea zone beside it: nothing scrambles from it", rule=RULE_SCRAMBLE,
                                hint="name an air base on a coastal territory or island", path=(*order.yaml_path, "from"), code="standing.scramble-base"))
             continue
-        has_base = any(ruleset.units[t].has(rule.base_tag) and n > 0
-                       for stack in units.get(base, {}).values() for t, n in stack.items() if t in ruleset.units)
-        if not has_base:
+        side = ruleset.side_of(standing.power)
+
+        def bases_of_side(space: str) -> bool:  # an air base of the power's side there (an enemy's is no use until taken)
+            return any(ruleset.units[t].has(rule.base_tag) and n > 0 and ruleset.side_of(ruleset.power_name(owner)) == side
+                       for owner, stack in units.get(space, {}).items() for t, n in stack.items() if t in ruleset.units)
+
+        if not bases_of_side(base):
             own = sorted(s for s, by in units.items() for t, n in by.get(standing.power, {}).items()
-                         if n > 0 and t in ruleset.units and ruleset.units[t].has(rule.base_tag))
-            out.append(Problem("warning", f"scramble: there is no air base in {base} now: nothing scrambles from it until one is built there",
+                         if n > 0 and t in ruleset.units and ruleset.units[t].has(rule.base_tag)
+                         and any(ruleset.board.spaces[z].is_sea for z in ruleset.board.neighbours(s)))
+            out.append(Problem("warning", f"scramble: there is no air base of your side in {base} now: nothing scrambles from it until one is built or taken there",
                                rule=RULE_SCRAMBLE, hint=f"{possessive(standing.power)} air bases: " + (", ".join(own) or "none"),
                                path=(*order.yaml_path, "from"), code="standing.scramble-base"))
     return out

@@ -129,5 +129,8 @@ def test_scramble_from_a_territory_without_an_air_base_is_warned(tmp_path: Path)
     text = "power: Germany\nstanding_orders:\n  scramble:\n    - {from: Norway}\n    - {from: Greater Southern Germany}\n    - {from: Western Germany}\n"
     warned = _warned(tmp_path, "global-1940", text)
     assert [w.split(":")[0] for w in warned] == ["4", "5"] and all("standing.scramble-base" in w for w in warned), warned
-    assert "no air base in Norway now" in warned[0] and "Western Germany" in warned[0]
+    assert "no air base of your side in Norway now" in warned[0] and "Western Germany" in warned[0]
     assert "Greater Southern Germany has no sea zone beside it" in warned[1]
+    # an enemy's air base is of no use until taken
+    (enemy,) = _warned(tmp_path / "b", "global-1940", "power: United Kingdom\nstanding_orders:\n  scramble:\n    - {from: Western Germany}\n")
+    assert "no air base of your side in Western Germany" in enemy

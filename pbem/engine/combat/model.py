@@ -81,9 +81,10 @@ class Sacrifice:
 
 @dataclass(frozen=True)
 class Boost:
-    """Up to `count` of `owner`'s `unit` fire at `delta` more on `side`, in every round that begins with
-    at least `at_least` of them on the strip (AMS wolf packs: "If four or more German submarines are
-    located in the same sea zone"); `note` names why."""
+    """Up to `count` of `owner`'s `unit` fire at `delta` more on `side`, in every volley fired while at
+    least `at_least` of them are on the strip (AMS wolf packs: "If four or more German submarines are
+    located in the same sea zone"; a surprise strike's casualties are gone before the general fire);
+    `note` names why."""
 
     side: Literal["attacker", "defender"]
     owner: str

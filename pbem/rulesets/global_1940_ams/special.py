@@ -24,7 +24,7 @@ def battle_boosts(w: Any, space: str, *, kind: str, attackers: list[Any], defend
         # Wolf Packs: Germany attacking (DIGEST §5 AMS.16: not on defence)
         subs = [u for u in attackers if u.owner == "Germany" and w.utype(u).has("submarine")]
         if len(subs) >= WOLF_PACK:
-            # a pack while four are there: a round that begins with fewer has none
+            # a pack while four are there: a volley fired with fewer has none
             out.append(Boost("attacker", "Germany", subs[0].type, WOLF_PACK_BOOSTED, 1, "wolf pack", at_least=WOLF_PACK))
     elif seaborne:
         # Pill Boxes: against amphibious assaults only (DIGEST §5 AMS.15), an operational one
