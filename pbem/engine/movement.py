@@ -491,6 +491,7 @@ class Mover:
         phase = move.phase
         self._taking: str | None = None
         self.last_path: list[str] = []  # the spaces the move entered, for the report
+        self.last_units: list[Unit] = []
         if (phase == "noncombat" and not w.space(move.to).impassable and w.is_closed(move.to)
                 and w.takes_by_moving_in(move.to)):
             self._taking = move.to  # a friendly neutral: only land units enter, and take it
@@ -507,6 +508,8 @@ class Mover:
         units = self._select(move, phase, problems)
         if units is None:
             return problems
+        self.last_units = units  # the units the order moves: riders aboard its ships are told apart (riders())
+
         def may_bomb(u: Unit) -> bool:
             return (w.utype(u).has("bomber") or bool(w.utype(u).bombs)
                     or (w.rules.hooks.may_bomb is not None and w.rules.hooks.may_bomb(w.options, w.power, w.utype(u))))
@@ -584,6 +587,20 @@ class Mover:
                 w.pending.update(pending)
             return problems
         return self._move_group(move, domains.pop(), units)
+
+    def riders(self) -> dict[str, int]:
+        """Air units the last move took along aboard its carriers without naming them (1942, 1940: a
+        carrier's fighters ride with it in noncombat move; Europe, Pacific: those left aboard as cargo),
+        so the report shows everything that moved."""
+        w = self.w
+        moved = getattr(self, "last_units", [])
+        named = {u.id for u in moved}
+        ships = {u.id for u in moved if w.utype(u).domain == "sea"}
+        out: dict[str, int] = {}
+        for u in w.units.values():
+            if u.carrier in ships and u.id not in named and w.utype(u).domain == "air" and w.units[u.carrier].space != u.start:
+                out[u.type] = out.get(u.type, 0) + 1
+        return out
 
     def _seat_on_ordered_carriers(self, units: list[Unit], ships: set[int]) -> None:
         """An order of carriers and air units aboard carriers in one zone: seat the ordered air units on

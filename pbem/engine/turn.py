@@ -695,7 +695,11 @@ class Turn:
                     self._refused_into.add(move.to)
                 # the spaces passed through on the way (a path given by via:, or the one found)
                 path = [x for x in getattr(self.mover, "last_path", [])[:-1]]
-                self.log.moves.append({"phase": move.phase, "power": move.owner or self.w.power, "units": dict(move.units), "from": move.frm, "to": move.to,
+                moved = dict(move.units)
+                riders = self.mover.riders()  # air units that rode along aboard the ships moved
+                if riders:
+                    moved = dict(sorted({t: moved.get(t, 0) + riders.get(t, 0) for t in {*moved, *riders}}.items()))
+                self.log.moves.append({"phase": move.phase, "power": move.owner or self.w.power, "units": moved, "from": move.frm, "to": move.to,
                                        "mission": move.mission, **({"path": path} if path else {})})
             done.append((move, found))
         for space in self.w.pending.pop("blitzed", []) or []:  # type: ignore[union-attr]
