@@ -40,6 +40,7 @@ REASON_TEXT = {
     "rule: transports chosen last": "transports are chosen last (Transports)",
     "rule: the units ranked ahead cannot be hit by these dice": "the units ranked ahead cannot be hit by these dice",
     "rule: each die is aimed at one aircraft": "each antiaircraft die is aimed at one aircraft (FAQ: antiaircraft fire is targeted)",
+    "rule: each kamikaze strikes the ship chosen for it": "each kamikaze strikes the ship chosen for it (Kamikaze: a hit is applied to the chosen unit)",
     "defenceless transports": "rule: defenceless transports are destroyed (General Combat, step 5)",
     "aa alone": "rule: antiaircraft artillery alone is destroyed (General Combat, step 7)",
 }
@@ -75,6 +76,7 @@ CHOSEN_BY = {
     "rule: transports chosen last": "rule",
     "rule: the units ranked ahead cannot be hit by these dice": "rule",
     "rule: each die is aimed at one aircraft": "rule",
+    "rule: each kamikaze strikes the ship chosen for it": "rule",
     "defenceless transports": "rule",
     "aa alone": "rule",
 }

@@ -30,6 +30,8 @@ RULE_TRANSPORTS_LAST: CasualtyReason = "rule: transports chosen last"
 RULE_OUT_OF_REACH: CasualtyReason = "rule: the units ranked ahead cannot be hit by these dice"
 # targeted antiaircraft fire (Revised FAQ): the die's aircraft is lost, whatever an order of loss says
 RULE_AIMED: CasualtyReason = "rule: each die is aimed at one aircraft"
+# a kamikaze's hit "must be applied to the chosen unit" (Pacific; 1940's strikes likewise)
+RULE_CHOSEN_SHIP: CasualtyReason = "rule: each kamikaze strikes the ship chosen for it"
 RULE_FREE_HIT: CasualtyReason = "default: two-hit units first"  # a hit a battleship survives costs nothing lasting
 # taken before the land unit `keep_one` holds back, by the default order of loss or the player's
 KEPT_BACK: dict[str, CasualtyReason] = {"default": "default: one land unit kept", "directive": "directive: one land unit kept"}
@@ -222,6 +224,7 @@ class LossPlan:
         out_of_reach = False
         # antiaircraft dice aimed at aircraft (not a kamikaze's at its chosen ship)
         aimed = all(k.startswith("target:") and self._aircraft.get(k[7:], False) for k in live)
+        chosen = not aimed and all(k.startswith("target:") for k in live)
         assigned = 0
         for run in runs:
             if assigned >= total:
@@ -263,6 +266,8 @@ class LossPlan:
                 reason = RULE_TRANSPORTS_LAST
             elif aimed and reason in ("default", "directive"):
                 reason = RULE_AIMED
+            elif chosen and reason in ("default", "directive"):
+                reason = RULE_CHOSEN_SHIP
             elif out_of_reach and reason in ("default", "directive"):
                 reason = RULE_OUT_OF_REACH
             taken.append(Taken(i, run.effect, k, reason))

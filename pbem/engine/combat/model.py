@@ -266,6 +266,7 @@ CasualtyReason = Literal[
     "rule: transports chosen last",
     "rule: the units ranked ahead cannot be hit by these dice",
     "rule: each die is aimed at one aircraft",
+    "rule: each kamikaze strikes the ship chosen for it",
     "defenceless transports",
     "aa alone",
 ]
