@@ -759,16 +759,7 @@ def _battle(turn: Turn, space: str, kind: str, bombard_from: list[str] | None = 
     first_cycle: dict[str, dict[str, Any]] = {}
     sacrificed: list[tuple[Unit, int]] = []
     if w.rules.hooks.battle_modifiers is not None:
-        counts: dict[str, int] = {}
-        for u in attackers:
-            counts[u.type] = counts.get(u.type, 0) + 1
-        mods = w.rules.hooks.battle_modifiers(
-            turn.options, w.ruleset.units, kind=kind, attacker=w.power, defenders=frozenset(u.owner for u in defenders),
-            attacking_units=counts, original_owner=w.space(space).original_owner, controller=w.control.get(space),
-            island=w.space(space).island, super_submarines=frozenset(p for p, d in w.developments.items() if "super_submarines" in d),
-            attacking_subs_moved_in=sum(1 for u in attackers if w.utype(u).has("submarine") and u.phase == "combat"),
-            round=turn.state.round, seaborne=bool(kind == "land" and seaborne),
-            aa_owners=frozenset(u.owner for u in defenders if w.utype(u).has("aa")))
+        mods = _battle_modifiers(turn, space, kind, attackers, defenders, seaborne=bool(kind == "land" and seaborne))
         for owner, changed in mods.profiles.items():
             profiles[owner] = {**profiles.get(owner, {}), **changed}
         aa_hit, aa_immune = mods.aa_hit, mods.aa_immune
@@ -883,6 +874,21 @@ def _beyond_reach(w: World, rules: CombatRules, kind: str, attackers: list[Unit]
     return [u for u in defenders if not any(can_hit(c, w.utype(u)) for c in classes)]  # type: ignore[arg-type]
 
 
+def _battle_modifiers(turn: Turn, space: str, kind: str, attackers: list[Unit], defenders: list[Unit], *, seaborne: bool = False) -> Any:
+    """What the rule system's `battle_modifiers` hook changes in a battle of these units (the hook is set)."""
+    w = turn.w
+    counts: dict[str, int] = {}
+    for u in attackers:
+        counts[u.type] = counts.get(u.type, 0) + 1
+    hook = w.rules.hooks.battle_modifiers
+    assert hook is not None
+    return hook(turn.options, w.ruleset.units, kind=kind, attacker=w.power, defenders=frozenset(u.owner for u in defenders),
+                attacking_units=counts, original_owner=w.space(space).original_owner, controller=w.control.get(space),
+                island=w.space(space).island, super_submarines=frozenset(p for p, d in w.developments.items() if "super_submarines" in d),
+                attacking_subs_moved_in=sum(1 for u in attackers if w.utype(u).has("submarine") and u.phase == "combat"),
+                round=turn.state.round, seaborne=seaborne, aa_owners=frozenset(u.owner for u in defenders if w.utype(u).has("aa")))
+
+
 def _interceptor_rules(turn: Turn, space: str, interceptors: list[Unit]) -> Any:
     """The combat rules of a raid's air battle: interceptors defend at the rules' interceptor value,
     never above the defence a rule of the turn leaves their units (Pacific, Japan's first turn:
@@ -892,10 +898,7 @@ def _interceptor_rules(turn: Turn, space: str, interceptors: list[Unit]) -> Any:
     hook = w.rules.hooks.battle_modifiers
     if hook is None or not interceptors:
         return rules
-    mods = hook(turn.options, w.ruleset.units, kind="raid", attacker=w.power, defenders=frozenset(u.owner for u in interceptors),
-                attacking_units={}, original_owner=w.space(space).original_owner, controller=w.control.get(space),
-                island=w.space(space).island, super_submarines=frozenset(), attacking_subs_moved_in=0,
-                round=turn.state.round, seaborne=False, aa_owners=frozenset())
+    mods = _battle_modifiers(turn, space, "raid", [], interceptors)
     lowest = min((mods.profiles.get(u.owner, {}).get(u.type, w.utype(u)).defense for u in interceptors), default=rules.interceptor_defense)
     if lowest >= rules.interceptor_defense:
         return rules

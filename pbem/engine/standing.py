@@ -12,6 +12,7 @@ from pbem.engine.problems import Problem
 from pbem.engine.words import possessive
 
 RULE = "Standing orders: only what the game's rules read"
+RULE_SCRAMBLE = "Scramble: air units on an island or coastal territory with an operative air base"
 
 
 def unread_standing_orders(standing: StandingOrders, ruleset: Any, rules: Any, combat_rules: Any,
@@ -119,6 +120,12 @@ def scramble_bases_now(standing: StandingOrders, ruleset: Any, rules: Any, units
     if rule is None:
         return []
     out = []
+    side = ruleset.side_of(standing.power)
+
+    def bases_of_side(space: str) -> bool:  # an air base of the power's side there (an enemy's is no use until taken)
+        return any(ruleset.units[t].has(rule.base_tag) and n > 0 and ruleset.side_of(ruleset.power_name(owner)) == side
+                   for owner, stack in units.get(space, {}).items() for t, n in stack.items() if t in ruleset.units)
+
     for order in standing.scramble:
         base = order.base
         coast = [n for n in ruleset.board.neighbours(base) if ruleset.board.spaces[n].is_sea]
@@ -126,12 +133,6 @@ def scramble_bases_now(standing: StandingOrders, ruleset: Any, rules: Any, units
             out.append(Problem("warning", f"scramble: {base} has no sea zone beside it: nothing scrambles from it", rule=RULE_SCRAMBLE,
                                hint="name an air base on a coastal territory or island", path=(*order.yaml_path, "from"), code="standing.scramble-base"))
             continue
-        side = ruleset.side_of(standing.power)
-
-        def bases_of_side(space: str) -> bool:  # an air base of the power's side there (an enemy's is no use until taken)
-            return any(ruleset.units[t].has(rule.base_tag) and n > 0 and ruleset.side_of(ruleset.power_name(owner)) == side
-                       for owner, stack in units.get(space, {}).items() for t, n in stack.items() if t in ruleset.units)
-
         if not bases_of_side(base):
             own = sorted(s for s, by in units.items() for t, n in by.get(standing.power, {}).items()
                          if n > 0 and t in ruleset.units and ruleset.units[t].has(rule.base_tag)
@@ -140,9 +141,6 @@ def scramble_bases_now(standing: StandingOrders, ruleset: Any, rules: Any, units
                                rule=RULE_SCRAMBLE, hint=f"{possessive(standing.power)} air bases: " + (", ".join(own) or "none"),
                                path=(*order.yaml_path, "from"), code="standing.scramble-base"))
     return out
-
-
-RULE_SCRAMBLE = "Scramble: air units on an island or coastal territory with an operative air base"
 
 
 def standing_problems(standing: StandingOrders, ruleset: Any, rules: Any, options: Mapping[str, Any]) -> list[Problem]:
