@@ -247,11 +247,11 @@ def _development(reader: _Reader, text: Any, path: Path_) -> str | None:
     return found.name
 
 
-def _if_developed(reader: _Reader, data: Mapping[str, Any]) -> dict[Path_, str]:
+def _if_developed(reader: _Reader, data: Mapping[str, Any], skipped: frozenset[tuple[str, int]]) -> dict[Path_, str]:
     """`if_developed:` of each move and rocket strike: item path -> development id."""
     out: dict[Path_, str] = {}
     for key in ("combat_move", "noncombat_move", "rockets"):
-        for i, raw in enumerate(data.get(key) or []):
+        for i, raw in _items(data, key, skipped):
             if isinstance(raw, Mapping) and raw.get("if_developed") is not None:
                 found = _development(reader, raw["if_developed"], (key, i, "if_developed"))
                 if found:
@@ -423,12 +423,81 @@ def _check_orders(data: Any, ruleset: Ruleset) -> list[Problem]:
     return problems
 
 
+# where a schema fault is left out so that the rest of the file is still read (`_readable_part`):
+# the item of a list, the entry of a mapping, else the whole section
+_LIST_SECTIONS = frozenset({"combat_move", "noncombat_move", "rockets", "declare", "convert", "declare_war", "onto_new_carriers"})
+_ENTRY_SECTIONS = frozenset({"battles", "place", "repair", "markers", "cap_landing", "convoy_income"})
+_MOVE_SECTIONS = ("combat_move", "noncombat_move")
+_WHOLE_FILE_KEYS = frozenset({"game", "power", "round"})
+
+
+@dataclass(frozen=True)
+class _Readable:
+    """A file that breaks the schema, less the parts that break it.  Its names and rules are still
+    checked, so a player sees every problem in one run, not one kind of problem per run."""
+
+    data: dict[str, Any]
+    skipped: frozenset[tuple[str, int]]  # list items left out, by their index in the file
+    purchase_left_out: bool
+
+
+def _readable_part(data: Any, problems: list[Problem], ruleset: Ruleset) -> _Readable | None:
+    """The schema-valid rest of `data`, or None when a fault touches what the whole file hangs on
+    (its power, round or game, or its shape)."""
+    if not isinstance(data, Mapping):
+        return None
+    out = dict(data)
+    skipped: set[tuple[str, int]] = set()
+    purchase_left_out = False
+    for p in problems:
+        key = p.path[0] if p.path else None
+        if not isinstance(key, str) or key in _WHOLE_FILE_KEYS or key not in data:
+            return None
+        inner = p.path[1] if len(p.path) > 1 else None
+        if key in _LIST_SECTIONS and isinstance(data[key], list) and isinstance(inner, int):
+            skipped.add((key, inner))
+        elif key in _ENTRY_SECTIONS and isinstance(out.get(key), Mapping) and inner in out[key]:
+            out[key] = {k: v for k, v in out[key].items() if k != inner}
+        elif key in _LIST_SECTIONS and isinstance(data[key], list):
+            skipped.update((key, i) for i in range(len(data[key])))
+        else:
+            if key in _MOVE_SECTIONS:
+                skipped.add((key, 0))  # moves were ordered there, to places unknown
+            out.pop(key, None)
+            purchase_left_out = purchase_left_out or key == "purchase"
+    kept = {k: [x for i, x in enumerate(v) if (k, i) not in skipped] if k in _LIST_SECTIONS and isinstance(v, list) else v
+            for k, v in out.items()}
+    if _check_orders(kept, ruleset):
+        return None
+    return _Readable(out, frozenset(skipped), purchase_left_out)
+
+
+def _items(data: Mapping[str, Any], key: str, skipped: frozenset[tuple[str, int]]) -> list[tuple[int, Any]]:
+    """The items of a list section with their index in the file, less those left out."""
+    return [(i, raw) for i, raw in enumerate(data.get(key) or []) if (key, i) not in skipped]
+
+
+def _destinations(ruleset: Ruleset, raw: Any) -> list[str]:
+    """Where an unreadable move was going: the space, else the spaces its name may have meant, else
+    anywhere ("*")."""
+    to = raw.get("to") if isinstance(raw, Mapping) else None
+    found = names_for(ruleset).spaces.resolve(str(to)) if to is not None else None
+    guesses = [found.name] if found and found.name else list(found.suggestions) if found else []
+    return guesses or ["*"]
+
+
 def parse_orders(doc: YamlDocument, ruleset: Ruleset) -> Orders:
-    """Schema and names; raises ProblemsError (unlocated) when anything is wrong."""
+    """Schema and names; raises ProblemsError (unlocated) when anything is wrong, with the orders
+    that could be read (`PartialOrders`) when the power and round could be."""
     data = doc.data
-    problems = _check_orders(data, ruleset)
-    if problems:
-        raise ProblemsError(problems)
+    schema_problems = _check_orders(data, ruleset)
+    skipped: frozenset[tuple[str, int]] = frozenset()
+    purchase_left_out = False
+    if schema_problems:
+        readable = _readable_part(data, schema_problems, ruleset)
+        if readable is None:
+            raise ProblemsError(schema_problems)
+        data, skipped, purchase_left_out = readable.data, readable.skipped, readable.purchase_left_out
     reader = _Reader(ruleset)
     power = reader.power(data["power"], ("power",))
     purchase, purchase_by_country = _purchase(reader, ruleset, power, data.get("purchase"))
@@ -454,21 +523,22 @@ def parse_orders(doc: YamlDocument, ruleset: Ruleset) -> Orders:
                          hint=f"keep one repair entry for {key}", code="orders.duplicate-space")
         elif key:
             repair[key] = int(points)
-    purchase_named_wrong = bool(reader.problems)
-    if_developed = _if_developed(reader, data)
+    purchase_named_wrong = bool(reader.problems) or purchase_left_out
+    if_developed = _if_developed(reader, data, skipped)
     moves: dict[str, list[Move]] = {"combat": [], "noncombat": []}
     dropped_into: set[tuple[str, int, str]] = set()  # (section, index, destination or "*") of unreadable moves
+    for key, i in skipped:
+        if key in _MOVE_SECTIONS:
+            raw = doc.data[key][i] if isinstance(doc.data.get(key), list) else None
+            dropped_into.update((key, i, to) for to in _destinations(ruleset, raw))
     for phase, key in (("combat", "combat_move"), ("noncombat", "noncombat_move")):
-        for i, raw in enumerate(data.get(key) or []):
+        for i, raw in _items(data, key, skipped):
             before = len(reader.problems)
             move = _move(reader, phase, raw, (key, i))
             if move:
                 moves[phase].append(move)
             elif len(reader.problems) > before:
-                # where it was going: the space, else the spaces its name may have meant, else anywhere
-                found = names_for(ruleset).spaces.resolve(str(raw.get("to"))) if raw.get("to") is not None else None
-                guesses = [found.name] if found and found.name else list(found.suggestions) if found else []
-                dropped_into.update((key, i, to) for to in guesses or ["*"])
+                dropped_into.update((key, i, to) for to in _destinations(ruleset, raw))
     battles: dict[str, BattleDirective] = {}
     named: dict[str, str] = {}
     for text, raw in (data.get("battles") or {}).items():
@@ -476,7 +546,7 @@ def parse_orders(doc: YamlDocument, ruleset: Ruleset) -> Orders:
         if space:
             battles[space] = _directive(reader, space, raw or {}, ("battles", text))
     rockets = []
-    for i, raw in enumerate(data.get("rockets") or []):
+    for i, raw in _items(data, "rockets", skipped):
         frm = reader.space(raw["from"], ("rockets", i, "from"))
         target = reader.space(raw["target"], ("rockets", i, "target"))
         facility = raw.get("facility")
@@ -485,9 +555,9 @@ def parse_orders(doc: YamlDocument, ruleset: Ruleset) -> Orders:
         if frm and target:
             rockets.append((frm, target, ("rockets", i), facility))
     declare = tuple((str(name).strip().lower().replace(" ", "_").replace("-", "_"), ("declare", i))
-                    for i, name in enumerate(data.get("declare") or []))
+                    for i, name in _items(data, "declare", skipped))
     convert = []
-    for i, raw in enumerate(data.get("convert") or []):
+    for i, raw in _items(data, "convert", skipped):
         space = reader.space(raw["in"], ("convert", i, "in"))
         units = reader.units(raw["units"], ("convert", i, "units"))
         owner = reader.power(raw["owner"], ("convert", i, "owner")) if raw.get("owner") is not None else None
@@ -523,7 +593,7 @@ def parse_orders(doc: YamlDocument, ruleset: Ruleset) -> Orders:
         elif space and country:
             markers[space] = country
     declare_war = []
-    for i, text in enumerate(data.get("declare_war") or []):
+    for i, text in _items(data, "declare_war", skipped):
         target = reader.power(text, ("declare_war", i))
         if target:
             declare_war.append((target, ("declare_war", i)))
@@ -546,15 +616,15 @@ def parse_orders(doc: YamlDocument, ruleset: Ruleset) -> Orders:
         if space and units:
             placements.append(Placement(space, units, ("place", text), named))
     boardings = []
-    for i, raw in enumerate(data.get("onto_new_carriers") or []):
+    for i, raw in _items(data, "onto_new_carriers", skipped):
         units = reader.units(raw["units"], ("onto_new_carriers", i, "units"))
         frm = reader.space(raw["from"], ("onto_new_carriers", i, "from"))
         to = reader.space(raw["to"], ("onto_new_carriers", i, "to"))
         owner = reader.power(raw["owner"], ("onto_new_carriers", i, "owner")) if raw.get("owner") is not None else None
         if units and frm and to:
             boardings.append(Boarding(units, frm, to, owner, ("onto_new_carriers", i)))
-    if reader.problems or power is None:
-        err = ProblemsError(reader.all_problems())
+    if reader.problems or power is None or schema_problems:
+        err = ProblemsError([*schema_problems, *reader.all_problems()])
         if power is not None:
             # what could be read, so the validator can check the rest of the file in the same run
             err.partial = PartialOrders(Orders(

@@ -159,6 +159,49 @@ def test_a_move_with_a_wrong_name_does_not_make_the_moves_after_it_fail_too(game
     assert "has 1 tank in Archangel, not 9" in out  # a move of its own, checked as ever
 
 
+def test_a_format_fault_does_not_hide_the_rule_checks_of_the_rest(game: Path, tmp_path: Path) -> None:
+    """A key the file format does not know (here a misspelt `mission`) leaves out its own move
+    only: the other moves are still checked against the rules, and a move that only fails because
+    the left-out one did not bring its units is not reported (README: "every problem is reported
+    at once")."""
+    out = check(game, tmp_path, HEAD + textwrap.dedent("""\
+        combat_move:
+          - {units: 3 infantry, from: Karelia S.S.R., to: West Russia, missin: x}
+          - {units: 9 infantry, from: Caucasus, to: Ukraine S.S.R.}
+        noncombat_move:
+          - {units: 3 infantry, from: West Russia, to: Russia}
+        bogus: 1
+        """))
+    assert "orders.yaml:5:" in out and "unknown key 'missin'" in out
+    assert "orders.yaml:6:" in out and "in Caucasus, not 9" in out
+    assert "in West Russia, not 3" not in out
+    assert "orders.yaml:9:" in out and "unknown key 'bogus'" in out
+    assert "3 problems found" in out
+
+
+def test_a_purchase_format_fault_leaves_the_placements_unchecked(game: Path, tmp_path: Path) -> None:
+    """A purchase that cannot be read is not checked against the placements (they would all be
+    "not bought"), but the moves still are."""
+    out = check(game, tmp_path, HEAD + textwrap.dedent("""\
+        purchase: {infantry: -2}
+        combat_move:
+          - {units: 9 infantry, from: Caucasus, to: Ukraine S.S.R.}
+        place:
+          Russia: 2 infantry
+        """))
+    assert "orders.yaml:4:" in out and "below the least allowed" in out
+    assert "in Caucasus, not 9" in out
+    assert "orders.yaml:8:" not in out
+    assert "2 problems found" in out
+
+
+def test_a_fault_in_power_or_round_stops_the_reading(game: Path, tmp_path: Path) -> None:
+    """Without a power and round nothing else can be checked: the fault is told alone."""
+    out = check(game, tmp_path, "game: demo\npower: Soviet Union\nround: one\n"
+                "combat_move:\n  - {units: 9 infantry, from: Caucasus, to: Ukraine S.S.R.}\n")
+    assert "round" in out and "Caucasus" not in out
+
+
 def test_a_directive_that_can_never_take_effect_gets_a_warning(game: Path, tmp_path: Path) -> None:
     """Amphibious Assault (1942 Second Edition): attacking seaborne units cannot retreat. A retreat
     directive for an assault by seaborne land units alone is legal but idle: validation says so,
