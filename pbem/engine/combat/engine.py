@@ -421,7 +421,8 @@ class Engine:
                     Volley(
                         "attacker",
                         "bombard",
-                        tuple(DiceGroup(u, v, n, cls) for (u, v), n in sorted(groups.items(), key=_gkey)),
+                        tuple(DiceGroup(u, v, n, cls) for (u, v), n in sorted(
+                            groups.items(), key=lambda g: (-g[0][1], g[0][0]) if self.rules.bombard_strongest_first else _gkey(g))),
                     )
                 )
         if self.has_aa and (state.round == 1 or not self.rules.aa_first_round_only):

@@ -88,6 +88,10 @@ class CombatRules:
     # enemy land units in the territory being attacked. If there are no enemy land units present,
     # ignore this step").
     bombard_targets: Literal["any", "land"]
+    # The order of the bombardment dice: weakest first like every other roll (1942, Revised, Europe,
+    # 1940: no order is written), or strongest first (Pacific, Amphibious Assaults step 2: "The
+    # attacker rolls one die for each battleship ... The attacker then rolls one die for each destroyer").
+    bombard_strongest_first: bool
     # May the attacker call off an amphibious landing once combat has begun (its land units stay
     # aboard)?  "never" (1942, 1940: no rule allows it), "after_sea_battle" (Europe, Pacific: "After a
     # naval battle, the attacker is allowed to call off the Amphibious Assault"), or "in_combat"

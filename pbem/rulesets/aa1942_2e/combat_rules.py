@@ -66,6 +66,8 @@ COMBAT_RULES = CombatRules(
     bombard_casualties_fire_back=True,
     # Step 2: "For each hit, the defender will move a defending unit behind the casualty strip."
     bombard_targets="any",
+    # Step 2: "Roll one die for each battleship and cruiser": no order, weakest first as every roll.
+    bombard_strongest_first=False,
     # Amphibious Assault: the rulebook has no calling off; seaborne units that reach the shore land.
     amphibious_call_off="never",
     seaborne_can_retreat=False,  # step 3: "Attacking seaborne units cannot retreat"

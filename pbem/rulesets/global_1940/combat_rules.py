@@ -62,6 +62,8 @@ COMBAT_RULES = CombatRules(
     bombard_casualties_fire_back=True,
     # Bombardments (AMS guide, E18): "Casualties are moved to the casualty strip", of any defending unit.
     bombard_targets="any",
+    # Bombardment: no order is written for battleships and cruisers; weakest first as every roll.
+    bombard_strongest_first=False,
     # No calling off: neither the box rules the AMS guide cites (E14, E18) nor the guide allow it.
     amphibious_call_off="never",
     # Amphibious assault: "Seaborne units cannot retreat. Overland units and air units may".

@@ -76,6 +76,9 @@ COMBAT_RULES = CombatRules(
     bombard_casualties_fire_back=True,
     # Amphibious Assaults step 2: "The defender chooses his casualties (if any)".
     bombard_targets="any",
+    # Amphibious Assaults step 2: "The attacker rolls one die for each battleship ... The attacker
+    # then rolls one die for each destroyer".
+    bombard_strongest_first=True,
     # Amphibious Assaults, Note: "After a naval battle, the attacker is allowed to call off the
     # Amphibious Assault. He may not redirect it to another territory."
     amphibious_call_off="after_sea_battle",

@@ -86,6 +86,9 @@ COMBAT_RULES = CombatRules(
     # being attacked. If there are no enemy land units present, ignore this step" (also Amphibious
     # Assaults, Land Combat, and the Battleship profile): a defending fighter takes no bombardment hit.
     bombard_targets="land",
+    # Conduct Opening Fire: battleships, and destroyers with Combined Bombardment ("following the same
+    # rules as for battleships"): no order is written; weakest first as every roll.
+    bombard_strongest_first=False,
     # Special Combats, Amphibious Assaults: "During the conduct combat phase, that player may call off
     # the landing but cannot redirect the attack to a different territory."
     amphibious_call_off="in_combat",
