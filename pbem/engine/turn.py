@@ -1984,11 +1984,18 @@ class Turn:
                 continue
             zone = u.space
             if self.validating:
+                new = [h for h in w.units_at(zone) if h.owner == w.power and w.utype(h).has("carrier") and h.phase == "placed"]
+                if new:  # placed, but full: the new air units placed aboard took the room
+                    aboard = sum(1 for x in w.units_at(zone) if x.carrier in {h.id for h in new})
+                    carriers = "new aircraft carrier" if len(new) == 1 else f"{len(new)} new aircraft carriers"
+                    message = f"the {u.type} waiting in {zone} finds no room: the {carriers} placed there already {'holds' if len(new) == 1 else 'hold'} {count_of(aboard, 'air unit')}"
+                    hint = f"place fewer air units aboard in {zone}, another aircraft carrier there, or fly the {u.type} to another landing"
+                else:
+                    message = f"the {u.type} waiting in {zone} for a new aircraft carrier has none to land on"
+                    hint = f"place an aircraft carrier in {zone}, or fly the {u.type} to another landing"
                 self.problems.append(Problem(
-                    "illegal", f"the {u.type} waiting in {zone} for a new aircraft carrier has none to land on",
-                    rule=R_MOBILIZE + ": a fighter that ends its move at sea needs a carrier mobilized in its zone",
-                    hint=f"place an aircraft carrier in {zone}, or fly the {u.type} to another landing",
-                    path=u.order or ("place",), code="place.no-carrier-for-air"))
+                    "illegal", message, rule=R_MOBILIZE + ": a fighter that ends its move at sea needs a carrier mobilized in its zone",
+                    hint=hint, path=u.order or ("place",), code="place.no-carrier-for-air"))
             self.log.lost_air.append({"unit": u.type, "owner": u.owner, "space": zone,
                                       "reason": "no carrier was mobilized in its zone"})
             w.remove(u)

@@ -419,7 +419,10 @@ def build_report(game: Game, before: GameState, result: TurnResult, dice_info: M
         sp = ruleset.board.spaces[c["space"]]
         final = after.control.get(c["space"], c["by"])
         route = sp.convoy_route  # a convoy route carries its territory's value (Pacific)
-        captures.append({"space": c["space"], "kind": "liberation" if final != c["by"] else "capture", "by": c["by"], "from": c["from"],
+        # a liberation: the space goes to an ally, or back to its taker's own original holding (1942,
+        # p. 20: "If that power or one on its side liberates the capital")
+        freed = final != c["by"] or sp.original_owner == final
+        captures.append({"space": c["space"], "kind": "liberation" if freed else "capture", "by": c["by"], "from": c["from"],
                          "to": final, "ipc": ruleset.board.spaces[route].ipc if route else c["ipc"], "capital": bool(c.get("capital", sp.capital_of)),
                          "plunder": int(c.get("plunder", 0)), **({"convoy_route": route} if route else {})})
     economy = []
