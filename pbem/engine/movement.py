@@ -666,6 +666,11 @@ class Mover:
             return (f"{name} territories are friendly to {w.power}: move in during noncombat_move to take them"
                     + ("" if at_war else f", once {w.power} is at war"))
         patron = neutrals.at_war_with_enemies_of.get(name)
+        if patron is not None and w.ruleset.side_of(mover) == w.ruleset.side_of(patron):
+            # the patron's own side: no declaration opens it (1940: only the UK and ANZAC walk into the Dutch)
+            takers = sorted(t for t in neutrals.taken_by_moving_in.get(name, ()) if t != mover)
+            return (f"{name} is on {possessive(patron)} side, and no declaration opens it to {w.power}"
+                    + (f": only {' and '.join(takers)} move in, in noncombat_move" if takers else "") + f"; {otherwise}")
         if patron is not None:
             return f"attacking {name} is war on {patron}: declare war on {patron} first (declare_war:), or {otherwise}"
         if mover in neutrals.attackable_by.get(name, ()) and not at_war:

@@ -473,12 +473,14 @@ def build_report(game: Game, before: GameState, result: TurnResult, dice_info: M
     awaiting = None if after.winner else {"power": next_power, "player": game.config.players.get(next_power) or None,
                                           "phase": _next_phase(game, after), "deadline": None}
     defaults_used = []
-    for entry in log.battles:
-        pass
     for text in log.defaults_used:
         defaults_used.append({"power": power, "about": "air unit landing", "used": text})
     luck_rows: dict[str, dict[str, float]] = {}
     battles = [_battle(e, power, low_luck, before.control) for e in log.battles if e.get("outcome") is not None]
+    freed = {c["space"]: c["to"] for c in captures if c["kind"] == "liberation"}
+    for b in battles:
+        if b["capture"] and b["space"] in freed:  # won back for its owner: said as the captures list says it
+            b["liberation"], b["capture"] = {**b["capture"], "to_power": freed[b["space"]]}, None
     for b in battles:
         for d in b["defaults_used"]:
             defaults_used.append(d)
