@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from pbem.cli.game_commands import user_errors
+from pbem.cli.game_commands import ends_line, user_errors
 
 
 def examples_dir() -> Path:
@@ -70,7 +70,7 @@ def demo(directory: str | None, ruleset_id: str, rounds: int, fmt: str) -> None:
                 click.echo(f"round {passed['round']}: {passed['power']} has nothing to order; its turn passed", err=True)
             game = Game(target)
         if report is not None:
-            click.echo(render_report(report, fmt), nl=False)
+            click.echo(ends_line(render_report(report, fmt)), nl=False)
             if not directory:
                 click.echo("The map pictures the report names went with the temporary game; "
                            "`pbem demo DIRECTORY` keeps them.", err=True)

@@ -16,6 +16,12 @@ F = TypeVar("F", bound=Callable[..., Any])
 game_option = click.option("--game", "game_dir", default=".", show_default=True, type=click.Path(file_okay=False), help="The game repository.")
 
 
+def ends_line(text: str) -> str:
+    """Printed text ends its last line, so what is printed next (the commit line, the shell's
+    prompt) starts on a line of its own; the report's bytes in the game are left as they are."""
+    return text if not text or text.endswith("\n") else text + "\n"
+
+
 def user_errors(fn: F) -> F:
     """Turn every anticipated failure into a message and exit code 2; nothing else is printed."""
 
@@ -343,7 +349,7 @@ def adjudicate(game_dir: str, fmt: str, deadline_passed: bool) -> None:
 
         if fmt == "html":
             report = _with_inline_map(game, report, sha)
-        click.echo(render_report(report, fmt), nl=False)
+        click.echo(ends_line(render_report(report, fmt)), nl=False)
     click.echo(f"Adjudicated as commit {sha[:10]}.", err=True)
     _tell_passed(passed + game.pass_idle_turns())
 
@@ -381,7 +387,7 @@ def report(game_dir: str, round_: int | None, power: str | None, fmt: str, templ
     data = json.loads(game.repo.read(paths[-1]) or b"{}")
     if fmt == "html":
         data = _with_inline_map(game, data, None, folder=paths[-1].rsplit("/", 1)[0])
-    click.echo(render_report(data, fmt, templates_dir=Path(templates) if templates else None), nl=False)
+    click.echo(ends_line(render_report(data, fmt, templates_dir=Path(templates) if templates else None)), nl=False)
 
 
 def _with_inline_map(game: Any, report: dict[str, Any], ref: str | None, folder: str | None = None) -> dict[str, Any]:

@@ -339,6 +339,7 @@ class Mover:
     def _select(self, move: Move, phase: str, problems: list[Problem]) -> list[Unit] | None:
         w = self.w
         chosen: list[Unit] = []
+        candidates: dict[str, list[Unit]] = {}
         for utype, count in move.units.items():
             pool = [u for u in w.owned(w.power, move.frm, [utype]) if u.id not in {c.id for c in chosen}]
             offloading = w.is_sea(move.frm) and not w.is_sea(move.to)
@@ -357,6 +358,7 @@ class Mover:
                 movable.sort(key=lambda u: (not self._cargo_matches(u, move.cargo or {}), u.id))
             else:
                 movable.sort(key=lambda u: (-len(w.cargo_of(u)) if w.carries_land(u) else 0, u.moved, u.id))
+                movable = self._best_fit(move, phase, movable, count)
             if len(movable) < count:
                 have = len(pool)
                 if have < count:
@@ -381,12 +383,61 @@ class Mover:
                     problems.append(_problem(move, f"only {len(movable)} of the {count_of(have, utype)} in {move.frm} may still move in {phase} move", R_NONCOMBAT if phase == "noncombat" else R_COMBAT, hint, "move.already-moved", key="units"))
                 return None
             chosen.extend(movable[:count])
+            candidates[utype] = movable
+        if w.is_sea(move.frm) and not w.is_sea(move.to) and all(u.carrier is not None for u in chosen):
+            return self._offload_choice(move, candidates)
+        return chosen
+
+    def _best_fit(self, move: Move, phase: str, movable: list[Unit], count: int) -> list[Unit]:
+        """Aircraft alike but for the movement they have left (one flew in combat, one did not): the
+        order takes those with the least that still reach, so a later order's longer flight finds
+        the one with more, whichever order is written first."""
+        left = {u.id: self._allowance(u, phase) for u in movable}
+        if count >= len(movable) or len(set(left.values())) < 2 or any(self.w.utype(u).domain != "air" for u in movable):
+            return movable
+        way = [*move.via, move.to] if move.via else self.find_path("air", move.frm, move.to, 99, lambda s: True, flying=True)
+        if not way:
+            return movable
+        needed = self.path_cost(move.frm, way, flying=True)
+        return sorted(movable, key=lambda u: (left[u.id] < needed, left[u.id]))
+
+    def _offload_choice(self, move: Move, candidates: dict[str, list[Unit]]) -> list[Unit]:
+        """Which of the land units aboard in a sea zone offload: as few ships as possible, each
+        emptied where it can be, and none that already offloaded elsewhere.  Which ship holds which
+        rider is not written in the state, so "1 marine, 1 infantry" to Guam and "2 infantry" to
+        the Marianas from two transports is two transports' landings (Pacific, Amphibious
+        Assaults: "two different transports in the same sea zone can unload into two different
+        territories"), not one transport offloading twice."""
+        w = self.w
+        need = dict(move.units)
+        by_host: dict[str, list[Unit]] = {}
+        for utype in need:
+            for u in candidates[utype]:
+                by_host.setdefault(u.carrier or "", []).append(u)
+
+        def rank(hid: str) -> tuple[object, ...]:
+            host = w.units[hid]
+            elsewhere = bool(host.offloaded_to and host.offloaded_to != move.to and not self._may_assault_again(host, move.phase))
+            gives = sum(min(need[t], sum(1 for u in by_host[hid] if u.type == t)) for t in need)
+            left = len(w.cargo_of(host)) - gives
+            return (elsewhere, host.offloaded_to != move.to, not w.utype(host).has("transport"), -gives, left, hid)
+
+        chosen: list[Unit] = []
+        for hid in sorted(by_host, key=rank):
+            for u in sorted(by_host[hid], key=lambda u: u.id):
+                if need.get(u.type, 0) > 0:
+                    need[u.type] -= 1
+                    chosen.append(u)
         return chosen
 
     def _why_not_in_noncombat(self, pool: list[Unit], utype: str) -> str:
         """The hint for units in `pool` that may not make this noncombat move: movement spent, a
         commanded power's unit that did not attack, or having moved or fought in combat."""
         w = self.w
+        patrol = [u for u in pool if u.phase == "noncombat" and u.mission == "cap"]
+        if patrol:
+            return (f"{count_of(len(patrol), utype)} in {patrol[0].space} {'flies' if len(patrol) == 1 else 'fly'} combat air patrol there "
+                    "from this noncombat move and land in Phase 2 of your next turn: a patrol stays over its sea zone")
         spent = [u for u in pool if u.phase == "noncombat" and u.moved >= self._movement(u) and not u.fought]
         if spent:
             return f"{count_of(len(spent), utype)} there already used {'its' if len(spent) == 1 else 'their'} whole movement this turn"
@@ -457,7 +508,9 @@ class Mover:
         if u.retreated and self.w.utype(u).domain != "air":
             return False
         if self.w.utype(u).domain == "air":
-            return True  # air units that fought or raided still fly home in noncombat
+            # air units that fought or raided still fly home in noncombat; a fighter sent on combat air
+            # patrol stays over its sea zone (Pacific, Phase 6: "your CAP must land in Phase 2 of your next turn")
+            return not (u.phase == "noncombat" and u.mission == "cap")
         if u.after_battle_move > 0 and u.phase == "combat":
             return True  # a rule lets it move on after its battle (Rules.hooks.move_after_battle)
         return u.phase is None and not u.fought and u.loaded_phase != "combat"
@@ -1317,7 +1370,7 @@ class Mover:
                 for r in riders:
                     r.carrier = before.get(r.id)
                 room = "no transport" if not hosts else "not enough room aboard the transports"
-                hint = "a transport carries one land unit plus one infantry"
+                hint = cargo_rule_text(w, hosts[0] if hosts else None)
                 others = [h for h in hosts if not w.utype(h).has("transport")]
                 if hosts and len(others) == len(hosts):
                     # ships that carry by a rule of their own (Pacific's Japanese destroyers: one infantry)
@@ -1422,3 +1475,39 @@ class Mover:
         assert isinstance(taken, list)
         if self._taking not in taken:
             taken.append(self._taking)
+
+
+def cargo_rule_text(w: World, host: Unit | None) -> str:
+    """What a transport of this rule system holds, said from the cargo sizes in its data (each
+    system's Transports rule: 1942 "one land unit plus one infantry", Pacific "one tank, or two of
+    any other land unit"): "1 tank, or 2 of artillery, infantry or marine in any mix"."""
+    kinds = [t for t in w.ruleset.units.values() if t.has("transport")]
+    host_type = w.utype(host) if host is not None and w.utype(host).has("transport") else (kinds[0] if kinds else None)
+    if host_type is None:
+        return "land units travel aboard transports"
+    classes: dict[int, list[str]] = {}
+    for t in w.ruleset.units.values():
+        if t.domain == "land" and t.transport_size > 0:
+            classes.setdefault(t.transport_size, []).append(t.name)
+    sizes = sorted(classes, reverse=True)
+    loads: list[list[tuple[int, int]]] = []
+
+    def fill(i: int, left: int, combo: list[tuple[int, int]]) -> None:
+        if i == len(sizes):
+            if combo and all(left < s for s in sizes):  # full: nothing more fits
+                loads.append(combo)
+            return
+        for n in range(left // sizes[i], -1, -1):
+            fill(i + 1, left - n * sizes[i], combo + ([(sizes[i], n)] if n else []))
+
+    fill(0, host_type.transport_capacity, [])
+
+    def part(size: int, n: int) -> str:
+        names = sorted(classes[size])
+        if len(names) == 1:
+            return count_of(n, names[0])
+        either = ", ".join(names[:-1]) + " or " + names[-1]
+        return f"{n} {either}" if n == 1 else f"{n} of {either} in any mix"
+
+    return f"a {host_type.name} carries " + ", or ".join(" and ".join(part(s, n) for s, n in load) for load in loads)
+

@@ -1273,7 +1273,8 @@ class Turn:
             elif space not in plan.land and space not in plan.sea:
                 self.problems.append(Problem("illegal", f"the battles section names {space}, but no battle will be fought there",
                                              rule="Conduct Combat: directives are for the battles your combat moves start",
-                                             hint="battles: " + (", ".join(plan.land + plan.sea) or "(none this turn)"),
+                                             # the battles fought: an empty territory taken by landing is none
+                                             hint="battles: " + (", ".join(s for s in plan.land + plan.sea if self.w.enemy_units_at(s)) or "(none this turn)"),
                                              path=directive.yaml_path, code="directive.no-battle"))
         resolve_battles(self, plan)
 
@@ -2015,6 +2016,14 @@ class Turn:
             if not problems:
                 return [], pool
             first = first or problems
+        mixed = {c: {t: min(n, p.get(t, 0)) for t, n in placement.units.items() if p.get(t, 0)} for c, p in pools.items()}
+        if first is None and all(sum(m.get(t, 0) for m in mixed.values()) >= n for t, n in placement.units.items()):
+            # the units were bought, by more than one country: an entry places one country's units
+            whose = "; ".join(f"{c} bought {_units_text(m)}" for c, m in mixed.items() if m)
+            first = [Problem("illegal", f"no one country of {self.w.power} bought all of {_units_text(placement.units)} placed in {placement.space} ({whose})",
+                             rule=R_MOBILIZE, hint="each country places what it bought, at its own complexes: "
+                             + "; ".join(f"{possessive(c)} {_units_text(m)} at a complex of {c}" for c, m in mixed.items() if m),
+                             path=placement.yaml_path, code="place.not-bought")]
         if first is None:
             bought = "; ".join(f"{c}: {_units_text(p)}" for c, p in pools.items() if any(p.values())) or "nothing"
             first = [Problem("illegal", f"no country of {self.w.power} bought {_units_text(placement.units)} still to be placed (left: {bought})",

@@ -128,9 +128,18 @@ def raid_roll_text(roll: Mapping[str, Any], arrow: str = "->") -> str:
     note = f" ({roll['note']})" if roll["note"] else ""
     if roll["step"] == "damage":
         return f"Damage, {count_of(roll['count'], 'die')} for the {plural(roll['unit'])}{note}: {dice} = {roll['result']}"
-    who = {"escort": "Air battle, the raiders", "interceptor": "Air battle, the interceptors",
+    # the air battle's dice name the units that rolled them, as every other roll does
+    raiders = "the escorts" if roll["unit"] == "escort" else f"the raiders' {plural(roll['unit'])}"
+    who = {"escort": f"Air battle, {raiders}", "interceptor": f"Air battle, the interceptors' {plural(roll['unit'])}",
            "aa": f"AA fire ({roll['unit']}) at {roll['target']}"}.get(roll["step"], roll["step"])
     return f"{who}: {count_of(roll['count'], 'die')} @{roll['hit_on']}{note}: {dice} {arrow} {count_of(roll['result'], 'hit')}"
+
+
+def shot_down_text(raid: Mapping[str, Any]) -> str:
+    """The raiders the guns and interceptors downed, named: "1 bomber shot down" ("raiders" when
+    several kinds raided)."""
+    kinds = raid["bombers"]
+    return f"{count_of(raid['shot_down'], next(iter(kinds)) if len(kinds) == 1 else 'raider')} shot down"
 
 
 def air_battle_text(battle: Mapping[str, int]) -> str:
@@ -326,6 +335,7 @@ def _filters() -> dict[str, Any]:
         "dice": dice_text,
         "raid_roll": raid_roll_text,
         "air_battle": air_battle_text,
+        "shot_down": shot_down_text,
         "low_luck": low_luck_text,
         "unused_hits": unused_hits_text,
         "roll": roll_text,

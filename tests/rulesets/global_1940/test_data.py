@@ -48,7 +48,7 @@ def test_every_space_the_rules_name_is_on_the_map() -> None:
     from pbem.rulesets.global_1940.special import BURMA_ROAD, CHINA_AREA
 
     spaces = load_ruleset("global-1940").board.spaces
-    named = {*NORTH_AMERICA, *CHINA, *MONGOLIA, *SOVIET_BESIDE_MONGOLIA, *US_MAINLAND, US_WARSHIPS_ALSO_IN, *BURMA_ROAD, *CHINA_AREA}
+    named = {*NORTH_AMERICA, *CHINA, *MONGOLIA, *SOVIET_BESIDE_MONGOLIA, *BESIDE_MONGOLIA, *US_MAINLAND, US_WARSHIPS_ALSO_IN, *BURMA_ROAD, *CHINA_AREA}
     for o in OBJECTIVES:
         named |= {*o.controls, *o.not_held, *o.no_enemy_ships_in, *o.land_unit_in}
     assert sorted(n for n in named if n not in spaces) == []
