@@ -301,8 +301,9 @@ def move_restriction(options: Mapping[str, Any], power: str, *, units: list[Any]
 
 def _soviet_board_neutrality(power: str, path: tuple[str, ...], world: Any) -> str | None:
     """P36: the Soviet Union at war on one board only is still neutral on the other: there its units
-    move into no territory of a power it is not at war with, and no such power's unit into a Soviet one
-    (P14, E15: "into or through").  A border territory is on both boards and stays open."""
+    move into no territory of a power it is not at war with, nor into a neutral's, and no such power's
+    unit into a Soviet one (P14, E15: "into or through").  A border territory is on both boards and
+    stays open."""
     europe = _at_war(world, "Soviet Union", "Germany") or _at_war(world, "Soviet Union", "Italy")
     pacific = _at_war(world, "Soviet Union", "Japan")
     if europe == pacific:  # at war on both boards, or on neither (the rule for a power at war with no one)
@@ -314,6 +315,11 @@ def _soviet_board_neutrality(power: str, path: tuple[str, ...], world: Any) -> s
             continue
         holder = world.control.get(s)
         owner = world.ruleset.power_name(holder) if holder is not None else None
+        if power == "Soviet Union" and holder is not None and owner not in powers:
+            # a neutral's territory (E15: "While a power is neutral, it cannot move land or air units into
+            # or through neutral territories")
+            return (f"the Soviet Union is not at war with {enemy}: on the {board} board it is neutral, and its land and air "
+                    f"units may not move into or through a neutral territory ({s})")
         if owner not in powers or owner == power or _at_war(world, "Soviet Union", owner if power == "Soviet Union" else power):
             continue  # war between the two is fought on any board
         if power == "Soviet Union":
