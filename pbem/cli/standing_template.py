@@ -18,7 +18,7 @@ def standing_template(game, power_name: str) -> str:  # type: ignore[no-untyped-
     own = {s: dict(by[power]) for s, by in sorted(state.units.items()) if by.get(power)}
     kinds = {u for units in own.values() for u in units if u in ruleset.units and ruleset.units[u].domain in ("land", "sea", "air")
              and (game.combat_rules.aa_can_be_casualty or not ruleset.units[u].has("aa"))}  # never casualties: not listed
-    order = sorted(kinds, key=lambda u: default_rank(ruleset.units[u]))
+    order = sorted(kinds, key=lambda u: default_rank(ruleset.units[u], ruleset.units[u].defense))  # as it defends
     air_last = [u for u in order if ruleset.units[u].domain != "air"] + [u for u in order if ruleset.units[u].domain == "air"]
     capital = next((c.capital for c in ruleset.power(power).economies if c.capital), None)
     lines = [

@@ -83,12 +83,14 @@ class Taken(NamedTuple):  # a tuple: the odds ask for many thousands of casualty
     reason: CasualtyReason
 
 
-def default_rank(profile: UnitType) -> tuple[int, int, str]:
-    """A strong player's default: the cheapest units first; at equal cost air units last (ties by
-    name, so the order is stable). On land this is the club convention "air units last" (they cost
-    the most); at sea a fighter (10) goes before a cruiser, carrier or battleship, which keeps more
-    strength: in a large fleet battle "air last" cost the attacker 7 points of winning chance."""
-    return (profile.cost, 1 if profile.domain == "air" else 0, profile.name)
+def default_rank(profile: UnitType, strength: int = 0) -> tuple[int, int, int, str]:
+    """A strong player's default: the cheapest units first; at equal cost air units last, then the
+    weaker first (`strength`: the value it fires at on this side: a transport defending at 1 goes
+    before a submarine of the same price defending at 2), then by name, so the order is stable.
+    On land this is the club convention "air units last" (they cost the most); at sea a fighter
+    (10) goes before a cruiser, carrier or battleship, which keeps more strength: in a large fleet
+    battle "air last" cost the attacker 7 points of winning chance."""
+    return (profile.cost, 1 if profile.domain == "air" else 0, strength, profile.name)
 
 
 class LossPlan:
@@ -107,6 +109,7 @@ class LossPlan:
         combat_value: Sequence[bool],
         transports_last: bool,
         aa_can_be_casualty: bool,
+        strength: Sequence[int] = (),
     ):
         self.categories = tuple(categories)
         self._aircraft = {c.unit: c.profile.domain == "air" for c in self.categories}
@@ -120,7 +123,7 @@ class LossPlan:
             c = self.categories[i]
             first = (0, listed[c.unit]) if c.unit in listed else (1, 0)
             # a damaged two-hit unit sinks before an undamaged one; seaborne units go first
-            return (first, default_rank(c.profile), not c.damaged, not c.seaborne, i)
+            return (first, default_rank(c.profile, strength[i] if strength else 0), not c.damaged, not c.seaborne, i)
 
         order = sorted(range(len(self.categories)), key=rank)
         first = orders.damage_first
