@@ -249,7 +249,8 @@ def _state(case: Case, ruleset: Any, rules: Any, options: Mapping[str, Any]) -> 
         damage[_damage_key(case, ruleset, text, ("state", "damage", text))] = int(points)
     developments = dict(state.developments)
     for power, names in (spec.get("developments") or {}).items():
-        developments[_power(case, ruleset, power, ("state", "developments", power))] = tuple(sorted(str(n) for n in names))
+        developments[_power(case, ruleset, power, ("state", "developments", power))] = tuple(sorted(
+            _development(case, rules, n, ("state", "developments", power)) for n in names))
     pending = dict(state.pending)
     if spec.get("combat_air_patrol"):
         pending["cap"] = {_space(case, ruleset, z, ("state", "combat_air_patrol", z)):
@@ -476,6 +477,20 @@ def _damage_key(case: Case, ruleset: Any, text: Any, where: tuple[Any, ...]) -> 
         return space
     found = _units(case, ruleset, {facility.strip(): 1}, where)
     return f"{space}/{next(iter(found))}"
+
+
+def _development(case: Case, rules: Any, text: Any, where: tuple[Any, ...]) -> str:
+    """A development by any of its spellings ("Heavy Bombers", heavy_bombers): an unknown one would
+    silently change nothing, and the case would test something else."""
+    from pbem.engine.research import NAMES
+    from pbem.io.names import NameTable
+
+    known = {**NAMES, **(rules.technology.names if rules.technology is not None else {})}
+    table = NameTable({key: (name, key.replace("_", " ")) for key, name in known.items()}, prefixes=True)
+    found = table.resolve(str(text))
+    if found.name is None:
+        raise CaseError(f"{case.at(*where)}: unknown development {str(text)!r}; developments: {', '.join(sorted(known))}")
+    return str(found.name)
 
 
 def _power(case: Case, ruleset: Any, text: Any, where: tuple[Any, ...]) -> str:

@@ -179,7 +179,8 @@ def _battle(entry: Mapping[str, Any], mover: str, low_luck: bool, held_by: Mappi
                 if ev.low_luck and g.group.unit != cm.REMAINDER and not g.dice:
                     continue  # pooled: told in `low_luck` below
                 row = by_value.setdefault(g.group.value, {"hit_on": g.group.value, "units": {}, "dice": [], "hits": 0})
-                row["units"][g.group.unit] = row["units"].get(g.group.unit, 0) + g.group.count
+                # units, not dice: a heavy bomber rolls two (DiceGroup.dice_each)
+                row["units"][g.group.unit] = row["units"].get(g.group.unit, 0) + g.group.count // g.group.dice_each
                 row["dice"].extend(g.dice)
                 row["hits"] += g.hits
             if ev.step == "aa":  # dice per aircraft, not per gun: the row names the guns that fire
@@ -202,11 +203,19 @@ def _battle(entry: Mapping[str, Any], mover: str, low_luck: bool, held_by: Mappi
             together = {"powers": rolling} if ev.side == "defender" and len(rolling) > 1 else {}
             taken = casualties.get((ev.round, ev.step), [])
             scored = sum(r["hits"] for r in groups) + (low_luck["sure_hits"] if low_luck else 0)
+            # the units that struck are lost for it, whatever the dice (Revised, Kamikaze Attacks: "That air
+            # unit automatically becomes an opening fire casualty"); a Pacific or 1940 token is no unit
+            struck = [{"power": x.owner, "unit": x.unit, "count": x.count, "damaged": False, "chosen_by": "rule",
+                       "reason": "lost as it strikes"} for x in battle.sacrifices
+                      if ev.step == f"sacrifice-{x.side}" and not x.token]
             # hits with no unit to take them (submarines' dice when only air units are left): said,
             # or "2 hits" with no loss reads as a mistake
-            unused = {"hits_unused": scored} if scored and not taken else {}
+            # ... or more hits than units they may fall on (a fighter's die beside a cruiser's against a
+            # lone submarine): "2 hits" and one loss would read as a mistake too
+            used = sum(c["count"] for c in taken)
+            unused = {"hits_unused": scored - used} if scored > used else {}
             rounds.setdefault(ev.round, []).append({"step": step, "side": ev.side, "power": power, **together, "groups": groups,
-                                                    "casualties": taken, **unused,
+                                                    "casualties": [*struck, *taken], **unused,
                                                     **({"low_luck": low_luck} if low_luck is not None else {})})
     # Units removed by a rule with no dice (lone transports, antiaircraft guns left alone): shown
     # apart from the rounds, so "attacker won" is never the whole story of a battle without dice.
@@ -361,8 +370,10 @@ def build_report(game: Game, before: GameState, result: TurnResult, dice_info: M
         elif rules.sbr_damage_cap_per_ipc is None:  # no cap but what the owner holds (Europe)
             cap = before.treasury.get(before.control.get(raid["space"], ""), 0)
         else:
-            cap = raid["ipc"] * (raid["bombers"] + raid.get("dive_bombers", 0) if rules.sbr_cap_per_bomber
-                                 else rules.sbr_damage_cap_per_ipc)
+            # per bomber: each one left to bomb (Revised, Strategic Bombing Raid: "Any bombers that
+            # survive may attack ... each bomber can inflict a maximum IPC loss equal to the territory's income")
+            survivors = raid["bombers"] + raid.get("dive_bombers", 0) - out.bombers_lost - out.dive_bombers_lost
+            cap = raid["ipc"] * (survivors if rules.sbr_cap_per_bomber else rules.sbr_damage_cap_per_ipc)
         # Every roll of the raid in order (air battle, AA fire at each kind of raider, damage), each
         # naming the units that rolled it: a fighter's die is never shown as a bomber's.
         def fired_at(ev: cm.DiceRolled) -> str:

@@ -230,6 +230,7 @@ class DiceGroup:
     fire_class: FireClass
     note: str = ""  # e.g. "supported by artillery"
     best_of: int = 1  # dice per unit, the best kept: `count` units roll count * best_of dice, one hit each at most
+    dice_each: int = 1  # dice per unit, every one counting (Revised, Heavy Bombers: "two dice each"): `count` is dice
 
 
 @dataclass(frozen=True)

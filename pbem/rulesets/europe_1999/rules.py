@@ -185,6 +185,11 @@ RULES = Rules(
     citations={
         "General Combat, step 6": "Resolving Combat, 6 A: The attacker retreats",
         "General Combat, Step 6, Condition B": "Resolving Combat, 6 A: The attacker retreats",
+        # the phases as this rulebook's Action Sequence names them
+        "Purchase Units": "Action Sequence 1, Purchase Combat Units",
+        "Combat Move": "Action Sequence 2, Combat Movement",
+        "Noncombat Move": "Action Sequence 4, Non-Combat Movement",
+        "Mobilize New Units": "Action Sequence 5, Place New Units",
     },
     hooks=RuleHooks(
         # The Soviet Patriotic War (Non-combat Movement), see special.py.

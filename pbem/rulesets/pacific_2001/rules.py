@@ -181,6 +181,11 @@ RULES = Rules(
     citations={
         "General Combat, step 6": "Resolving Combat, 6 A: The attacker retreats",
         "General Combat, Step 6, Condition B": "Resolving Combat, 6 A: The attacker retreats",
+        # the phases as this rulebook names them
+        "Purchase Units": "Phase 1, Purchase Combat Units",
+        "Combat Move": "Phase 3, Combat Movement",
+        "Noncombat Move": "Phase 6, Non-Combat Movement",
+        "Mobilize New Units": "Phase 7, Place New Units",
     },
     hooks=RuleHooks(
         free_units=china_infantry,
