@@ -127,7 +127,8 @@ def _modifiers(ruleset, rules, kind: str, attacker: str | None, defender: str | 
 @click.option("--seaborne", default="", help='Land units offloaded from transports, fighting beside the --attack units (which they are '
               'added to; they cannot retreat), e.g. "2 infantry".')
 @click.option("--attacker-ool", default="", help="Attacker's order of loss (unit names, first lost first); unlisted "
-              "units follow the default: the cheapest first, air units last at equal cost (a fighter before a cruiser at sea).")
+              "units follow the default: the cheapest first, air units last at equal cost (a fighter before a cruiser at sea), "
+              "then the unit that fires worse.")
 @click.option("--defender-ool", default="", help="Defender's order of loss.")
 @click.option("--attacker-hold/--no-attacker-hold", default=None,
               help="Keep one attacking land unit to the last, to capture (default: yes without --attacker-ool, no with it).")
