@@ -193,17 +193,20 @@ def status(game_dir: str, as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps(data, indent=2))
         return
+    from pbem.engine.words import possessive
+
     before_first = " (before the first turn: the cash advance, buying and placing only)" if state.round == 0 else ""
     click.echo(f"{game.config.game}: {game.ruleset.name}, round {state.round}{before_first}")
     if state.winner:
         click.echo(f"The game is over: the {state.winner} won.")
     else:
+        from pbem.game.layout import orders_path
         from pbem.gateways.turns import idle
 
         awaiting = (f"dice reveals from {', '.join(missing)} (each runs `pbem ack`), then adjudication" if missing
                     else "adjudication (`pbem adjudicate`)" if submitted
                     else f"`pbem adjudicate`, which passes its turn: {power} has nothing to order" if idle(game)
-                    else f"orders from {power}")
+                    else f"orders from {power} ({orders_path(state, game.ruleset)})")
         click.echo(f"{power} to move; awaiting {awaiting}")
     click.echo(f"{'power':<16}{'side':<8}{'treasury':>9}{'income':>8}  player")
     for r in rows:
@@ -211,7 +214,9 @@ def status(game_dir: str, as_json: bool) -> None:
         for country, c in r.get("countries", {}).items():  # a power of several countries
             click.echo(f"{'  ' + country:<16}{'':<8}{c['treasury']:>9}{c['income']:>8}")
     for country, capital in data.get("capital_lost", {}).items():
-        click.echo(f"{country} collects no income while its capital, {capital}, is in enemy hands")
+        shown = next((c["income"] for r in rows for name, c in r.get("countries", {}).items() if name == country),
+                     next((r["income"] for r in rows if r["power"] == country), 0))
+        click.echo(f"{possessive(country)} income of {shown} is not collected while its capital, {capital}, is in enemy hands")
     if "victory_points" in data:
         vp = data["victory_points"]
         click.echo(f"{vp['power']}: {vp['total']} of the {vp['to_win']} victory points that win")

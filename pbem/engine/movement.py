@@ -384,7 +384,7 @@ class Mover:
                 return None
             chosen.extend(movable[:count])
             candidates[utype] = movable
-        if w.is_sea(move.frm) and not w.is_sea(move.to) and all(u.carrier is not None for u in chosen):
+        if w.is_sea(move.frm) and not w.is_sea(move.to) and all(u.carrier is not None and w.utype(u).domain == "land" for u in chosen):
             return self._offload_choice(move, candidates)
         return chosen
 

@@ -32,7 +32,7 @@ import difflib
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
 
 from pbem import __version__, dice
 from pbem.game.game import GAME_FILE, STATE_FILE, Game, GameError, adjudication_files, idle_orders, orders_path, read_config
@@ -520,30 +520,41 @@ def explain_turn(path: str | Path, index: int) -> dict[str, Any]:
 # --- luck ----------------------------------------------------------------------------------------
 
 def luck_records(path: str | Path) -> list[Any]:
-    """One LuckRecord per dice group of every battle, from the committed report JSON files, in play order."""
-    from pbem.game.luck import LuckRecord
-
+    """One LuckRecord per dice group of every battle and raid, from the committed report JSON files, in play order."""
     repo = GameRepo(Path(path))
-    records = []
     reports = [(c.sha, f) for c in repo.history() if trailers(c).get("Phase") == "adjudication"
                for f in c.files_changed if f.startswith("reports/") and f.endswith(".json")]
     with repo.batch_reads():  # a report per power-turn: one git process, not two per report
         texts = [repo.read(f, sha) for sha, f in reports]  # each as its adjudication committed it
-    for raw in texts:
-        if raw is None:
-            continue
-        report = json.loads(raw)
-        for b in report.get("battles", []):
-            name = f"round {report.get('round')} {report.get('power')}: {b['space']}"
-            for r in b.get("rounds", []):
-                for step in r.get("steps", []):
-                    for g in step.get("groups", []):
-                        values = tuple(g.get("dice") or ())
-                        if values:
-                            hit_on = max(0, min(6, int(g["hit_on"])))
-                            # allies defending together roll together: the dice are theirs jointly
-                            who = " and ".join(step["powers"]) if step.get("powers") else step["power"]
-                            records.append(LuckRecord(who, name, values, (hit_on,) * len(values)))
+    return [r for raw in texts if raw is not None for r in report_luck_records(json.loads(raw))]
+
+
+def report_luck_records(report: Mapping[str, Any]) -> list[Any]:
+    """The LuckRecords of one turn report: every battle's dice groups, then every raid's rolls (the
+    guns' and the air battle's aim at a number; the damage dice have none, hit on 0: they count in the
+    face test, not in hits).  `pbem luck` and the game site both count these."""
+    from pbem.game.luck import LuckRecord
+
+    records = []
+    for b in report.get("battles", []):
+        name = f"round {report.get('round')} {report.get('power')}: {b['space']}"
+        for r in b.get("rounds", []):
+            for step in r.get("steps", []):
+                for g in step.get("groups", []):
+                    values = tuple(g.get("dice") or ())
+                    if values:
+                        hit_on = max(0, min(6, int(g["hit_on"])))
+                        # allies defending together roll together: the dice are theirs jointly
+                        who = " and ".join(step["powers"]) if step.get("powers") else step["power"]
+                        records.append(LuckRecord(who, name, values, (hit_on,) * len(values)))
+    for raid in report.get("bombing", []):
+        name = f"round {report.get('round')} {report.get('power')}: raid on {raid['space']}"
+        for roll in raid.get("rolls", []):
+            values = tuple(roll.get("dice") or ())
+            if values:
+                who = raid["attacker"] if roll.get("side") == "attacker" else raid["defender"]
+                hit_on = 0 if roll["step"] == "damage" else max(0, min(6, int(roll["hit_on"])))
+                records.append(LuckRecord(who, name, values, (hit_on,) * len(values)))
     return records
 
 

@@ -191,7 +191,8 @@ def _battle(entry: Mapping[str, Any], mover: str, low_luck: bool, held_by: Mappi
             if ev.low_luck:
                 # Low Luck: the units' strength is pooled and makes sure hits; only remainders roll
                 pooled = [g.group for g in ev.groups if g.group.unit != cm.REMAINDER and not g.dice]
-                low_luck = {"units": [{"unit": g.unit, "count": g.count, "value": g.value}
+                low_luck = {"units": [{"unit": g.unit, "count": g.count // g.dice_each, "value": g.value,
+                                       **({"dice_each": g.dice_each} if g.dice_each > 1 else {})}
                                       for g in sorted(pooled, key=lambda g: (g.value, g.unit))],
                             "strength": sum(g.count * g.value for g in pooled), "sure_hits": ev.guaranteed_hits}
             step = ev.step if ev.step in ("aa", "bombard", "surprise-attacker", "surprise-defender", "sacrifice-attacker",
@@ -206,7 +207,7 @@ def _battle(entry: Mapping[str, Any], mover: str, low_luck: bool, held_by: Mappi
             # the units that struck are lost for it, whatever the dice (Revised, Kamikaze Attacks: "That air
             # unit automatically becomes an opening fire casualty"); a Pacific or 1940 token is no unit
             struck = [{"power": x.owner, "unit": x.unit, "count": x.count, "damaged": False, "chosen_by": "rule",
-                       "reason": "lost as it strikes"} for x in battle.sacrifices
+                       "reason": "a casualty the moment it attacks (Revised FAQ, Kamikaze and Kaiten)"} for x in battle.sacrifices
                       if ev.step == f"sacrifice-{x.side}" and not x.token]
             # hits with no unit to take them (submarines' dice when only air units are left): said,
             # or "2 hits" with no loss reads as a mistake

@@ -97,7 +97,7 @@ def install(bare: Path, allowed_signers: Path | None = None) -> list[str]:
         if repo.read(SIGNERS_FILE) != text:
             repo.commit({SIGNERS_FILE: text}, "Allowed signers: the players' SSH keys for signed pushes",
                          {"Phase": "hosting"})
-            done.append(f"committed {SIGNERS_FILE} ({len(principals)} keys)")
+            done.append(f"committed {SIGNERS_FILE} ({len(principals)} key{'s' if len(principals) != 1 else ''})")
     elif repo.read(SIGNERS_FILE) is None:
         raise GameError(f"the game has no {SIGNERS_FILE} file: pass --allowed-signers FILE, one line per key: "
                         "EMAIL namespaces=\"git\" ssh-ed25519 AAAA...")

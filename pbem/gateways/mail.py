@@ -286,7 +286,7 @@ class MailGateway:
                     f"{_numbered(chosen.text, max((p.line or 0) for p in err.problems))}\n"
                     "Correct them and send the whole orders again.\n")
             self._reply(mail, text, slot)
-            return Outcome(key, mail.message_id, mail.sender, slot.game_id, INVALID, f"{n} problems")
+            return Outcome(key, mail.message_id, mail.sender, slot.game_id, INVALID, f"{n} problem{'s' if n != 1 else ''}")
         except GameError as err:
             self._reply(mail, f"Your orders were NOT accepted: {err}. Nothing was changed.\n", slot)
             return Outcome(key, mail.message_id, mail.sender, slot.game_id, INVALID, str(err))

@@ -81,18 +81,14 @@ def _battle_summary(game: Game, battle: Mapping[str, Any]) -> dict[str, Any]:
 def _luck_of_report(report: Mapping[str, Any]) -> dict[str, tuple[float, float, int]]:
     """Per power: (expected hits, variance, actual hits) of every battle die in one report; the same
     dice and thresholds `pbem luck` counts (pbem.game.audit.luck_records)."""
+    from pbem.game.audit import report_luck_records
+    from pbem.game.luck import tally
+
     out: dict[str, tuple[float, float, int]] = {}
-    for battle in report.get("battles", []):
-        for rnd in battle.get("rounds", []):
-            for step in rnd.get("steps", []):
-                for group in step.get("groups", []):
-                    dice = group.get("dice") or []
-                    if not dice:
-                        continue
-                    p = max(0, min(6, int(group["hit_on"]))) / 6
-                    hits = sum(1 for d in dice if d <= max(0, min(6, int(group["hit_on"]))))
-                    e, v, a = out.get(step["power"], (0.0, 0.0, 0))
-                    out[step["power"]] = (e + len(dice) * p, v + len(dice) * p * (1 - p), a + hits)
+    for record in report_luck_records(report):
+        t = tally(record)
+        e, v, a = out.get(record.power, (0.0, 0.0, 0))
+        out[record.power] = (e + t.expected, v + t.variance, a + t.actual)
     return out
 
 

@@ -354,14 +354,24 @@ class PartialOrders:
     dropped_into: frozenset[tuple[str, int, str]]  # (combat_move/noncombat_move, index, destination or "*")
 
 
-def _by_country_hint(ruleset: Ruleset, countries: tuple[str, ...]) -> str:
-    """How to write a purchase for each country, naming only those that buy (Pacific's China has no IPCs)."""
+def _by_country_hint(ruleset: Ruleset, countries: tuple[str, ...], value: Any = None) -> str:
+    """How to write a purchase for each country, naming only those that buy (Pacific's China has no
+    IPCs): the player's own units under the first country, the others' under their own names."""
     from pbem.io.rulesets import rules_for
 
     idle = rules_for(ruleset)[0].economy.countries_without_income
     buyers = [c for c in countries if c not in idle] or list(countries)
-    parts = [f"{buyers[0]}: {{infantry: 2}}"] + [f"{c}: '1 fighter'" for c in buyers[1:2]]
-    return "write purchase: {" + ", ".join(parts) + "}"
+    named = {c.casefold() for c in countries}
+    if (isinstance(value, Mapping) and value and all(isinstance(v, (int, str)) and not isinstance(v, bool) for v in value.values())
+            and not any(str(k).casefold() in named for k in value)):
+        written = "{" + ", ".join(f"{k}: {v}" for k, v in value.items()) + "}"
+    elif isinstance(value, str) and value.strip():
+        written = repr(value.strip())
+    else:
+        written = "{infantry: 2}"
+    others = ", ".join(buyers[1:])
+    return (f"write purchase: {{{buyers[0]}: {written}}}" + (f", with what {others} buys{'' if len(buyers) == 2 else ' each'} under "
+                                                              f"{'its' if len(buyers) == 2 else 'their'} own name" if others else ""))
 
 
 def _purchase(reader: "_Reader", ruleset: Ruleset, power: str | None, value: Any) -> tuple[dict[str, int], dict[str, dict[str, int]]]:
@@ -374,7 +384,7 @@ def _purchase(reader: "_Reader", ruleset: Ruleset, power: str | None, value: Any
         return {}, {}
     if not isinstance(value, Mapping) or not all(isinstance(v, (Mapping, str, list)) or v is None for v in value.values()):
         reader.error(f"{power} buys for each of its countries ({', '.join(countries)})", ("purchase",),
-                     hint=_by_country_hint(ruleset, countries), code="purchase.by-country")
+                     hint=_by_country_hint(ruleset, countries, value), code="purchase.by-country")
         return {}, {}
     total: dict[str, int] = {}
     by_country: dict[str, dict[str, int]] = {}
@@ -411,7 +421,7 @@ def _check_orders(data: Any, ruleset: Ruleset) -> list[Problem]:
         problems = list(check("orders", {**data, "purchase": None}))
         power = ruleset.power_name(str(data.get("power")))
         problems.append(Problem("invalid", f"{power} buys for each of its countries ({', '.join(countries)})",
-                                path=("purchase",), hint=_by_country_hint(ruleset, countries), code="purchase.by-country"))
+                                path=("purchase",), hint=_by_country_hint(ruleset, countries, purchase), code="purchase.by-country"))
         return problems
     problems = check("orders", {**data, "purchase": None})
     for country, units in purchase.items():
@@ -672,11 +682,33 @@ def _intercept(value: Any) -> bool | int:
     return value if isinstance(value, int) and not isinstance(value, bool) else bool(value)
 
 
+def _readable_standing(data: Any, problems: list[Problem]) -> Any:
+    """Standing orders that break the schema, less the entries that break it (a territory's policy,
+    else the whole section), so the names of the rest are still checked in the same run; None when
+    a fault touches the file's power or its shape."""
+    body = data.get("standing_orders") if isinstance(data, Mapping) else None
+    if not isinstance(body, Mapping):
+        return None
+    kept = dict(body)
+    for p in problems:
+        if len(p.path) < 2 or p.path[0] != "standing_orders" or p.path[1] not in body:
+            return None
+        key, inner = p.path[1], p.path[2] if len(p.path) > 2 else None
+        if key in ("territories", "choices") and isinstance(kept.get(key), Mapping) and inner in kept[key]:
+            kept[key] = {k: v for k, v in kept[key].items() if k != inner}
+        else:
+            kept.pop(key, None)
+    out = {**data, "standing_orders": kept}
+    return None if check("standing", out) else out
+
+
 def parse_standing(doc: YamlDocument, ruleset: Ruleset) -> StandingOrders:
     data = doc.data
-    problems = check("standing", data)
-    if problems:
-        raise ProblemsError(problems)
+    schema_problems = check("standing", data)
+    if schema_problems:
+        data = _readable_standing(data, schema_problems)
+        if data is None:
+            raise ProblemsError(schema_problems)
     reader = _Reader(ruleset)
     power = reader.power(data["power"], ("power",))
     body = data["standing_orders"] or {}
@@ -760,8 +792,8 @@ def parse_standing(doc: YamlDocument, ruleset: Ruleset) -> StandingOrders:
             scramble.append(ScrambleOrder(base, tuple(zones), int(raw.get("count", 3)), path))
     # read before the check below, so a wrong unit name in it is told like any other
     liberation_units = reader.units(body.get("liberation_units"), ("standing_orders", "liberation_units"))
-    if reader.problems or power is None:
-        raise ProblemsError(reader.all_problems())
+    if reader.problems or power is None or schema_problems:
+        raise ProblemsError([*schema_problems, *reader.all_problems()])
     return StandingOrders(power, default, per_space, explicit=True, conditional_moves=tuple(enigma), choices=choices,
                           tribute_payers=tuple(payers), tribute_caps=caps, kamikaze=tuple(kamikaze), scramble=tuple(scramble),
                           tech_chart=None if body.get("tech_chart") is None else str(body["tech_chart"]),
@@ -803,6 +835,7 @@ def read_orders_text(text: str | bytes, filename: str, ruleset: Ruleset) -> tupl
             return doc, parse_standing(doc, ruleset)
         return doc, parse_orders(doc, ruleset)
     except ProblemsError as err:
-        located = ProblemsError(locate(err.problems, doc, filename))
+        # in file order: format faults and wrong names read in two passes come out together
+        located = ProblemsError(sorted(locate(err.problems, doc, filename), key=lambda p: (p.line is None, p.line or 0, p.column or 0)))
         located.partial = err.partial
         raise located from None

@@ -118,7 +118,8 @@ def unused_hits_text(hits: int) -> str:
 
 def low_luck_text(pool: Mapping[str, Any], arrow: str = "->") -> str:
     """Low Luck's pooled strength, as "Low Luck: 5 infantry @2, 1 tank @3 = strength 13 -> 2 sure hits"."""
-    units = ", ".join(f"{count_of(u['count'], u['unit'])} @{u['value']}" for u in pool["units"])
+    units = ", ".join(f"{count_of(u['count'], u['unit'])} @{u['value']}" + (f" x{u['dice_each']} dice" if u.get("dice_each") else "")
+                      for u in pool["units"])
     return f"Low Luck: {units} = strength {pool['strength']} {arrow} {count_of(pool['sure_hits'], 'sure hit')}"
 
 

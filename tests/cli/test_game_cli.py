@@ -99,6 +99,18 @@ def test_luck_names_each_battle_whole(tmp_path: Path) -> None:
     assert "-0.00" not in text
 
 
+def test_luck_counts_every_die_of_the_game_raids_included(tmp_path: Path) -> None:
+    """`pbem luck` "tests all the game's dice for fairness" (README): the bombing raid's AA and damage
+    dice of the demo's second round count too, so its face test has every die the audit lists."""
+    from pbem.game.audit import explain_turn
+
+    assert run("demo", str(tmp_path / "d"), "--rounds", "2").exit_code == 0
+    data = json.loads(run("luck", "--game", str(tmp_path / "d"), "--json").output)
+    rolled = sum(len(r["values"]) for turn in range(1, 11) for r in explain_turn(tmp_path / "d", turn)["rolls"])
+    assert sum(data["faces"]["counts"]) == rolled
+    assert any("raid on" in b["battle"] for b in data["battles"])
+
+
 def test_demo_without_a_directory_names_no_directory_it_then_deletes() -> None:
     result = run("demo")
     assert result.exit_code == 0
@@ -198,7 +210,7 @@ def test_status_says_who_collects_nothing_for_a_lost_capital(tmp_path: Path) -> 
     taken = replace(g.state(), control={**g.state().control, "Russia": "Germany"})
     g.repo.commit({"state.yaml": dump_state(taken, g.ruleset).encode()}, "Moscow taken, for the test")
     out = run("status", "--game", str(target)).output
-    assert "Soviet Union collects no income while its capital, Russia, is in enemy hands" in out
+    assert "Soviet Union's income of 16 is not collected while its capital, Russia, is in enemy hands" in out  # 24 less Russia's 8
     assert "Germany collects no income" not in out
     assert json.loads(run("status", "--game", str(target), "--json").output)["capital_lost"] == {"Soviet Union": "Russia"}
 

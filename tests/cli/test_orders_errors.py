@@ -256,3 +256,38 @@ def test_an_unknown_sea_zone_is_told_how_this_board_names_them() -> None:
     found = _refused('game: g\npower: Germany\nround: 1\ncombat_move:\n  - {units: 1 submarine, from: Baltic Sea, to: "Sea Zone Q"}\n',
                      "europe-1999")
     assert [p.hint for p in found] == ["sea zones are named as on the board, e.g. 'Adriatic Sea'"]
+
+
+def test_a_refused_combat_move_does_not_make_its_battle_directive_fail_too(game: Path, tmp_path: Path) -> None:
+    """The directive for the battle a refused move was to start is not a second problem: the move's
+    own problem says why there is no battle (README: no errors pointing at correct lines)."""
+    out = check(game, tmp_path, HEAD + textwrap.dedent("""\
+        combat_move:
+          - {units: 9 infantry, from: Karelia S.S.R., to: Belorussia}
+        battles:
+          Belorussia: {order_of_loss: [infantry]}
+          Ukraine S.S.R.: {order_of_loss: [infantry]}
+        """))
+    assert "orders.yaml:5:" in out  # the move's own refusal
+    assert "Belorussia, but no battle" not in out
+    assert "Ukraine S.S.R., but no battle will be fought there" in out  # a directive with no move of its own still is
+
+
+def test_standing_orders_with_an_unknown_key_still_have_their_names_checked(game: Path, tmp_path: Path) -> None:
+    """A misspelt key in one territory's policy leaves that policy out; the wrong names elsewhere are
+    told in the same run, in file order (README: "every problem is reported at once")."""
+    file = tmp_path / "standing.yaml"
+    file.write_text(textwrap.dedent("""\
+        game: demo
+        power: Germany
+        standing_orders:
+          default: {order_of_loss: [infantry, artilery]}
+          territories:
+            Germani: {hold_territory: true}
+            Western Europe: {order_of_los: [infantry]}
+        """))
+    result = CliRunner().invoke(cli, ["validate", str(file), "--game", str(game)])
+    assert result.exit_code == 2, result.output
+    lines = [line for line in result.output.splitlines() if "standing.yaml:" in line]
+    assert [line.split("standing.yaml:")[1].split(":")[0] for line in lines] == ["4", "6", "7"]
+    assert "unknown unit 'artilery'" in result.output and "'Germani'" in result.output and "unknown key 'order_of_los'" in result.output

@@ -139,7 +139,9 @@ def test_units_bought_straight_under_purchase_by_a_power_of_two_economies_say_ho
         read_orders_text("power: United Kingdom\nround: 1\npurchase: {infantry: 6}\n", "uk.yaml", load_ruleset("global-1940"))
     [problem] = err.value.problems
     assert problem.code == "purchase.by-country" and "buys for each of its countries (UK Europe, UK Pacific)" in problem.message
-    assert "UK Europe: {infantry: 2}" in problem.hint and (problem.line, problem.column) == (3, 11)
+    # the player's own units, under the first country: no unit the player did not order
+    assert problem.hint == "write purchase: {UK Europe: {infantry: 6}}, with what UK Pacific buys under its own name"
+    assert (problem.line, problem.column) == (3, 11)
 
 
 def test_the_split_purchase_hint_names_only_countries_that_buy_and_the_power_by_its_name() -> None:
@@ -147,7 +149,7 @@ def test_the_split_purchase_hint_names_only_countries_that_buy_and_the_power_by_
     written by an alias is named by its name."""
     with pytest.raises(ProblemsError) as err:
         read_orders_text("power: United States\nround: 1\npurchase: {fighter: 1}\n", "us.yaml", load_ruleset("pacific-2001"))
-    assert [p.hint for p in err.value.problems] == ["write purchase: {USA: {infantry: 2}}"]
+    assert [p.hint for p in err.value.problems] == ["write purchase: {USA: {fighter: 1}}"]
     with pytest.raises(ProblemsError) as err:
         read_orders_text("power: british\nround: 1\npurchase: {infantry: 6}\n", "uk.yaml", load_ruleset("global-1940"))
     assert err.value.problems[0].message.startswith("United Kingdom buys for each of its countries")

@@ -143,7 +143,7 @@ class Engine:
                 combat_value=[c.profile.attack > 0 for c in self.a_cats],
                 transports_last=self.rules.transports_chosen_last,
                 aa_can_be_casualty=self.rules.aa_can_be_casualty,
-                strength=[c.profile.attack for c in self.a_cats],
+                strength=[0 if c.profile.has("cannot_attack") else c.profile.attack for c in self.a_cats],
             )
         seaborne = sum(f.count for f in battle.attackers if f.seaborne)
         ships = list(battle.bombard) if land else []
@@ -568,7 +568,7 @@ class Engine:
         if firing.any_paired:
             partners = [[c.profile.tags, n] for n, c in zip(own, cats) if n and not c.profile.paired_attack]
         groups: dict[tuple[str, int, str, str], int] = {}
-        each: dict[str, int] = {}  # dice per unit where not one (its dice are the group's count)
+        each: dict[tuple[str, int, str, str], int] = {}  # dice per unit where not one (its dice are the group's count)
         boosts = self._live_boosts(firing.boosts, own, cats) if firing.boosts else None
         holding = self._holds_fire_to_submerge(side, state) if self.kind == "sea" else False
         bonus = self.rules.artillery_bonus
@@ -618,16 +618,17 @@ class Engine:
                 n -= boosted
                 if not n:
                     continue
+            key = (c.unit, value, cls, "")
             if dice != 1:
                 n *= dice
                 if not n:
                     continue  # units that only take hits (e.g. Europe's allied ships against a submarine)
-                each[c.unit] = dice
-            key = (c.unit, value, cls, "")
+                key = (c.unit, value, cls, f"{dice} dice each")  # a group of its own: another owner's may roll one
+                each[key] = dice
             groups[key] = groups.get(key, 0) + n
         ordered = sorted(groups.items(), key=lambda kv: (kv[0][1], kv[0][0], kv[0][3], kv[0][2]))
         best = self.battle.best_of.get(self.battle.attacker, {}) if side == "attacker" else {}  # an attack only
-        return Volley(side, side, tuple(DiceGroup(u, v, n, cls, note, best.get(u, 1), each.get(u, 1) if not note else 1)
+        return Volley(side, side, tuple(DiceGroup(u, v, n, cls, note, best.get(u, 1), each.get((u, v, cls, note), 1))
                                         for (u, v, cls, note), n in ordered))
 
     # ------------------------------------------------------------------ apply
