@@ -122,6 +122,11 @@ class CombatRules:
     # Do the bombers fire in the air battle with their escorts?  (1942, p. 14: "bombers and escorts
     # fire with an attack value of 1"; 1940: "strategic and tactical bombers attack at 0")
     bombers_fire_in_air_battle: bool
+    # Do interceptors the escorts hit still fire in that round of the air battle?  No in 1942 (p. 14:
+    # "For each 1 rolled, a defending interceptor is immediately removed as a casualty. The surviving
+    # defending interceptors then fire"); yes in 1940, whose air battle is a round of combat ("Fighters
+    # attack and defend at 1", E17) where "hit defending units can still fire back" (the AMS guide).
+    interceptors_fire_back: bool
     # AMS, Bombing Raids: "strategic bombers may add +1 to their roll for each of the following: (i) if
     # the strategic bomber departed from an operational air base; and (ii) if the strategic bomber did
     # not encounter any enemy interceptors" - over sbr_damage_bonus, for raiders without a bonus of

@@ -1,6 +1,7 @@
 """Strategic bombing raids and rocket strikes, apart from general combat.
 
-Raid order: optional air battle (escorts and bombers fire first, then surviving interceptors), then
+Raid order: optional air battle (escorts and bombers fire first, then the interceptors: in 1942 only those
+that survived, in 1940 all of them, CombatRules.interceptors_fire_back), then
 antiaircraft fire at each bomber (1942: the complex's built-in AA; Revised: the territory's
 antiaircraft gun, if there is one), then each surviving bomber rolls damage.  The loss is capped
 (1942: twice the territory's IPC value in total, as damage markers; Revised: the territory's income
@@ -146,15 +147,20 @@ def bombing_raid(
             firing = (bombers - bombers_lost if rules.bombers_fire_in_air_battle else 0) + escorts - escorts_lost + dive_bombers - dive_lost
             if not live or bombers - bombers_lost + escorts - escorts_lost + dive_bombers - dive_lost == 0:
                 break
+            downed = 0
             if firing:  # 1940: bombers alone do not fire in the air battle
                 hits, ev = _roll_split(dice, f"raid/{space}/escort", "escort", "attacker", "bomber+escort" if rules.bombers_fire_in_air_battle else "escort",
                                        rules.escort_attack, firing, min(escort_bonus[0], escorts - escorts_lost), escort_bonus[1])
                 events.append(ev)
-                interceptors_lost += min(hits, live)
+                downed = min(hits, live)
+            if not rules.interceptors_fire_back:
+                interceptors_lost += downed  # removed before they fire (CombatRules.interceptors_fire_back)
             live = interceptors - interceptors_lost
             hits, ev = _roll_split(dice, f"raid/{space}/interceptor", "interceptor", "defender", "fighter", rules.interceptor_defense, live,
                                    interceptor_bonus[0], interceptor_bonus[1])
             events.append(ev)
+            if rules.interceptors_fire_back:
+                interceptors_lost += downed  # they fired first, then fall
             for _ in range(hits):
                 if lose_bombers_first and bombers_lost < bombers:
                     bombers_lost += 1

@@ -90,4 +90,7 @@ COMBAT_RULES = CombatRules(
     sbr_aa_before_air_battle=False,
     sbr_aa_casualties_at_once=False,  # no dogfight after the AA fire in this game
     bombers_fire_in_air_battle=True,  # p. 14: "bombers and escorts fire with an attack value of 1"
+    # p. 14: "For each 1 rolled, a defending interceptor is immediately removed as a casualty. 2. The
+    # surviving defending interceptors then fire".
+    interceptors_fire_back=False,
 )

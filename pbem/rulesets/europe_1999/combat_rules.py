@@ -109,4 +109,6 @@ COMBAT_RULES = CombatRules(
     # Pacific's same procedure ("that number of units are immediately removed"), say otherwise.
     sbr_aa_casualties_at_once=True,
     bombers_fire_in_air_battle=False,  # the escorts fight the interceptors (sbr_aa_before_air_battle)
+    # Strategic Bombing Raids step 4: the defending fighters fire (B) before the escorts (C): none is hit yet.
+    interceptors_fire_back=False,
 )

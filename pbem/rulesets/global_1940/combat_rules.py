@@ -90,4 +90,7 @@ COMBAT_RULES = CombatRules(
     sbr_aa_casualties_at_once=False,
     # "strategic and tactical bombers attack at 0 (unmodified)" in the air battle (E16/E17).
     bombers_fire_in_air_battle=False,
+    # E17: one round of combat, "Fighters attack and defend at 1": the interceptors hit fire back, as
+    # "hit defending units can still fire back before being eliminated" in every battle (the guide's E/P).
+    interceptors_fire_back=True,
 )

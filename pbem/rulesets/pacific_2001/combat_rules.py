@@ -109,4 +109,6 @@ COMBAT_RULES = CombatRules(
     # dogfight (step 5) is fought by the survivors.
     sbr_aa_casualties_at_once=True,
     bombers_fire_in_air_battle=False,  # the escorts fight the interceptors (sbr_aa_before_air_battle)
+    # Strategic Bombing Raids: the defending fighters fire before the escorts: none is hit yet.
+    interceptors_fire_back=False,
 )

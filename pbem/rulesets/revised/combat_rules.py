@@ -117,4 +117,6 @@ COMBAT_RULES = CombatRules(
     sbr_aa_before_air_battle=False,
     sbr_aa_casualties_at_once=False,  # no dogfight after the AA fire in this game
     bombers_fire_in_air_battle=False,  # no air battle (escorts="never")
+    # No air battle in this game (air_battle_rounds 0).
+    interceptors_fire_back=False,
 )
