@@ -791,6 +791,7 @@ class Mover:
         self._subs_only = domain == "sea" and all(w.utype(u).has("submarine") for u in units)
         steps = self._path_for(move, domain, units, budget)
         extra, within = self._bonus(move, units)
+        lent = False  # the bonus is in `budget` already
         if extra and (isinstance(steps, Problem) or len(steps.path) > budget):
             # A rule lends extra movement, perhaps only along certain spaces (Rules.hooks.movement_bonus).
             if within is None:
@@ -799,7 +800,7 @@ class Mover:
                 route = [*move.via, move.to] if move.via is not None else self.find_path(domain, move.frm, move.to, budget + extra, lambda s: s in within)
                 longer = None if route is None or any(s not in within for s in route) else self._check_given_path(move, domain, units, route)
             if isinstance(longer, Step) and self.path_cost(move.frm, longer.path, flying=domain == "air") <= budget + extra:
-                steps, budget = longer, budget + extra
+                steps, budget, lent = longer, budget + extra, True
             elif isinstance(longer, Problem) and longer.code == "move.too-far" and within is None:
                 steps = longer  # too far even with the bonus: say the movement left counting it (an air base's +1)
         if isinstance(steps, Problem):
@@ -807,7 +808,9 @@ class Mover:
         path, blitzed = steps.path, steps.blitzed
         cost = self.path_cost(move.frm, path, flying=domain == "air")
         if cost > budget:
-            return _problem(move, f"{move.frm} to {move.to} takes {cost} moves; these units have {budget} left", "Movement allowance", "give a shorter path with via:, or split the move", "move.too-far")
+            # the movement left as the player counts it: with a bonus lent everywhere (an air base's +1)
+            shown = budget + extra if extra and within is None and not lent else budget
+            return _problem(move, f"{move.frm} to {move.to} takes {cost} moves; these units have {shown} left", "Movement allowance", "give a shorter path with via:, or split the move", "move.too-far")
         if phase == "combat" and domain != "sea":
             # its territories are closed (`_passable`); so is any other a land unit enters or an attack
             # ends in while such units stand there

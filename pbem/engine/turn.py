@@ -2076,18 +2076,18 @@ class Turn:
                                     rule=rule + ": upgrades", hint=f"buy a {profile.upgrade_from} there first, or place the {name} where one stands", path=path, code="place.upgrade-nothing")]
                 barred = upgrade_restriction(self.ruleset, self.rules, w.power, space, profile)
                 if barred:
-                    return [Problem("illegal", f"{space} does not meet the build restrictions of a {profile.upgrade_to}: {barred}",
+                    return [Problem("illegal", f"{space} does not meet the build restrictions of {article(profile.upgrade_to)}: {barred}",
                                     rule=rule + ": upgrades must meet the higher facility's build restrictions", hint="upgrade a facility in a territory that meets them", path=path, code="place.upgrade-restricted")]
                 continue
             if profile.needs_facility and not any(w.utype(u).domain == "structure" and not w.utype(u).needs_facility for u in here):
-                return [Problem("illegal", f"a {name} is placed only where another facility stands; {space} has none",
+                return [Problem("illegal", f"{article(name)} is placed only where another facility stands; {space} has none",
                                 rule=rule, hint="place it beside one of your facilities", path=path, code="place.facility-needs-facility")]
             if profile.max_per_territory is not None:
                 kinds = profile.tags & {"air_base", "naval_base", "pill_box", "radar", "factory"}
                 standing = sum(1 for u in here if w.utype(u).tags & kinds and not w.utype(u).has("upgrade"))
                 if standing + n > profile.max_per_territory:
-                    return [Problem("illegal", f"{space} may hold {profile.max_per_territory} {name}{'' if profile.max_per_territory == 1 else 's'} at most"
-                                    f" (of its kind: {', '.join(sorted(kinds))}); it has {standing}", rule=rule + ": facilities per territory",
+                    return [Problem("illegal", f"{space} may hold {count_of(profile.max_per_territory, name)} at most; it has {standing} "
+                                    f"and {n} {'is' if n == 1 else 'are'} placed", rule=rule + ": facilities per territory",
                                     hint="place it in another territory", path=path, code="place.facility-limit")]
             if profile.has("naval_base") and self.validating and not any(w.is_sea(z) for z in w.board.neighbours(space)):
                 # no seed bars it, but it is money spent on nothing: say so before the turn is played
