@@ -808,7 +808,9 @@ def _battle(turn: Turn, space: str, kind: str, bombard_from: list[str] | None = 
         _warn_idle_directive(turn, directive, battle, attackers, kind, bool(seaborne))
     defaults = []
     if directive is None:
-        defaults.append(DEFAULT_ATTACK if kind == "land" else DEFAULT_SEA_ATTACK)
+        # no land unit kept to capture where none attacks (aircraft alone): the sea default's words
+        keeps = kind == "land" and any(w.utype(u).domain == "land" for u in attackers)
+        defaults.append(DEFAULT_ATTACK if keeps else DEFAULT_SEA_ATTACK)
     if def_default:
         defaults.append(DEFAULT_DEFENCE)
     entry: dict[str, Any] = {"battle": battle, "attacker_orders": att_orders, "defender_orders": def_orders,

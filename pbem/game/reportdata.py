@@ -282,7 +282,10 @@ def _battle(entry: Mapping[str, Any], mover: str, low_luck: bool, held_by: Mappi
     if capture is not None and _forces(outcome.defender_survivors):
         # the defender's units left standing in a captured territory (AA guns) change hands
         capture["units"] = _forces(outcome.defender_survivors)
-    defaults = [{"power": mover if "directive" in d else (defenders[0] if defenders else mover), "about": f"battle in {battle.space}", "used": d} for d in entry.get("defaults", [])]
+    # the defender's default order of loss is told only where it chose a loss
+    defender_lost = any(c["power"] in defenders for rows in casualties.values() for c in rows)
+    defaults = [{"power": mover if "directive" in d else (defenders[0] if defenders else mover), "about": f"battle in {battle.space}", "used": d}
+                for d in entry.get("defaults", []) if d != DEFAULT_DEFENCE or defender_lost]
     return {
         "space": battle.space,
         "kind": "amphibious" if entry.get("amphibious") else battle.kind,
