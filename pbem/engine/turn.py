@@ -324,7 +324,7 @@ class Turn:
         if self.orders.round != self.state.round:
             self.problems.append(Problem("illegal", f"these orders are for round {self.orders.round}; the game is in round {self.state.round}", rule=R_ORDER, hint=f"round: {self.state.round}", path=("round",), code="turn.wrong-round"))
         if self.problems:
-            return TurnResult(self.state, self.log, self._cited(), self._cited(self.warnings))
+            return self._result(self.state)
         if self.state.round == 0:
             return self.run_cash_advance()
         self.start_of_turn()
@@ -378,7 +378,7 @@ class Turn:
         if self.validating:
             self.warn_unused_markers()
         new_state = self.advance()
-        return TurnResult(new_state, self.log, self._cited(), self._cited(self.warnings))
+        return self._result(new_state)
 
     def starting_treasury(self, power: str) -> int:
         printed = self.ruleset.power(power).starting_treasury
@@ -398,16 +398,16 @@ class Turn:
                 self.problems.append(Problem("illegal", f"{key} is not part of the cash advance", rule=rule,
                                              hint="write only purchase: and place: for round 0", path=(key,), code="turn.cash-advance"))
         if self.problems and not self.validating:
-            return TurnResult(self.state, self.log, self._cited(), self._cited(self.warnings))
+            return self._result(self.state)
         self.purchase()  # validating: the purchase and placements are checked too, so every problem shows at once
         self.mobilize()
         if self.validating and self.problems:
-            return TurnResult(self.state, self.log, self._cited(), self._cited(self.warnings))
+            return self._result(self.state)
         starting = self.starting_treasury(w.power)
         w.treasury[w.power] = w.treasury.get(w.power, 0) + starting
         self.log.income[w.power] = starting
         self.log.notes.append(f"{w.power} receives its starting income of {count_of(starting, 'IPC')}")
-        return TurnResult(self.advance(), self.log, self._cited(), self._cited(self.warnings))
+        return self._result(self.advance())
 
     def _unread_before_all(self) -> set[str]:
         """Destinations of the combat moves the orders reader could not read ("*" stands for any space)."""
@@ -440,7 +440,11 @@ class Turn:
         except Exception:  # noqa: BLE001 -- a position the refused orders left half-built: report what is known
             pass
         self.problems = list(dict.fromkeys(self.problems))  # once each, in order (linear: a file may hold thousands)
-        return TurnResult(self.state, self.log, self._cited(), self._cited(self.warnings))
+        return self._result(self.state)
+
+    def _result(self, state: GameState) -> TurnResult:
+        """The turn's outcome: its state and log, its problems and warnings in this rulebook's words."""
+        return TurnResult(state, self.log, self._cited(), self._cited(self.warnings))
 
     def _cited(self, problems: list[Problem] | None = None) -> list[Problem]:
         """The problems (or warnings) with this rulebook's page numbers added to the sections they
@@ -1276,7 +1280,7 @@ class Turn:
             elif space not in plan.land and space not in plan.sea and space in plan.raids:
                 pass  # a raid's air battle: the order of loss chooses bombers or escorts (battles._bombers_first)
             elif space not in plan.land and space not in plan.sea and (
-                    space in self._refused_into or "*" in self._unread_before_all() or space in self._unread_before_all()):
+                    space in self._refused_into or {"*", space} & self._unread_before_all()):
                 pass  # the battle a refused (or unreadable) move was to start: that move's problem says it all
             elif space not in plan.land and space not in plan.sea:
                 self.problems.append(Problem("illegal", f"the battles section names {space}, but no battle will be fought there",
