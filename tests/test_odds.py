@@ -1234,3 +1234,31 @@ def test_a_boost_that_needs_a_pack_is_priced_round_by_round():
     won = sum(fight(battle, Seeded(f"pack/{k}")).winner == "attacker" for k in range(n))
     se = (pack.attacker_win * (1 - pack.attacker_win) / n) ** 0.5
     assert abs(won / n - pack.attacker_win) < 4.5 * se
+
+
+def test_a_kamikaze_that_sinks_the_destroyer_lets_the_submarine_strike_first():
+    """1940 Global, Turn Sequence (E12), Conduct Combat: "i. ... all kamikaze attacks occur before
+    general combat", "ii. If sea combat involving subs and no enemy destroyers, then subs perform
+    surprise strikes" (each round). A cruiser (3) and a destroyer (2) attack a submarine (1); one
+    kamikaze (2) strikes the destroyer.  Sunk (1/3): cruiser against submarine, the sub striking
+    first every round: P = (5/6)(1/2) / (1 - (5/6)(1/2)) = 5/7.  Afloat (2/3): both fire at once,
+    the destroyer lost first; from there P = [2/3 + (1/18)(5/7)] / (1 - 5/18) = 89/91.  In all
+    (1/3)(5/7) + (2/3)(89/91) = 81/91; the walk and seeded fights agree."""
+    import importlib
+
+    from pbem.engine.combat.model import Sacrifice
+    from pbem.io.rulesets import load_ruleset
+
+    units = dict(load_ruleset("global-1940").units)
+    rules = importlib.import_module("pbem.rulesets.global_1940.combat_rules").COMBAT_RULES
+    battle = Battle("SZ 6", "sea", "United States", forces("United States", {"cruiser": 1, "destroyer": 1}),
+                    forces("Japan", {"submarine": 1}), units, rules,
+                    sacrifices=(Sacrifice("defender", "Japan", "kamikaze", 1, 2, target="destroyer", token=True,
+                                          before_surprise_strike=True),))
+    o = battle_odds(battle)
+    assert close(o.attacker_win, Fraction(81, 91)) and close(o.defender_win, Fraction(10, 91))
+    assert_fast_path_agrees(battle, Orders(), Orders(), False)
+    n = 1500
+    won = sum(fight(battle, Seeded(f"kamikaze first/{k}")).winner == "attacker" for k in range(n))
+    se = (o.attacker_win * (1 - o.attacker_win) / n) ** 0.5
+    assert abs(won / n - o.attacker_win) < 4.5 * se

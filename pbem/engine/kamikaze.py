@@ -101,7 +101,8 @@ def sacrifices(turn: Turn, picks: list[Unit]) -> tuple[Sacrifice, ...]:
     by_type: dict[str, int] = {}
     for u in picks:
         by_type[u.type] = by_type.get(u.type, 0) + 1
-    return tuple(Sacrifice("defender", k.power, k.unit, n, k.hit, target=t, fire_back=k.victims_fire_back, token=True) for t, n in sorted(by_type.items()))
+    return tuple(Sacrifice("defender", k.power, k.unit, n, k.hit, target=t, fire_back=k.victims_fire_back, token=True,
+                                 before_surprise_strike=k.before_surprise_strike) for t, n in sorted(by_type.items()))
 
 
 def strike_without_battle(turn: Turn, zone: str, picks: list[Unit]) -> None:

@@ -413,6 +413,12 @@ class Kamikaze:
     # assault from such a zone"; TripleA "Kamikaze Suicide Attacks Only Where Battles Are"), at the
     # attacker's surface warships there; False: wherever enemy ships move in (Pacific)
     only_where_attacked: bool
+    # do they strike before the submarines' surprise strikes, so that a destroyer they sink no longer
+    # stops them?  (1940, E12 Conduct Combat: "i. ... all kamikaze attacks occur before general
+    # combat", then "ii. If sea combat involving subs and no enemy destroyers, then subs perform
+    # surprise strikes"); False: in the same step (Pacific: "during the first round of combat", and
+    # the ships they sink still fire, so the order changes nothing)
+    before_surprise_strike: bool
 
 
 @dataclass(frozen=True)

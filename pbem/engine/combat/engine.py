@@ -193,7 +193,8 @@ class Engine:
         Tests hold `apply` to this."""
         bombard = bool(self.bombard_ships) and round_ == 1
         aa = self.has_aa and (round_ == 1 or not self.rules.aa_first_round_only)
-        return frozenset() if bombard or aa or self._d_aside else frozenset({"opening"})
+        strikes = round_ == 1 and any(s.before_surprise_strike for s in self.sacrifices)
+        return frozenset() if bombard or aa or strikes or self._d_aside else frozenset({"opening"})
 
     def _first_cycle_differs(self) -> bool:
         """Does a unit here fire with a first-cycle profile (its value, or artillery support, differs)?"""
@@ -413,6 +414,8 @@ class Engine:
 
     def _opening_volleys(self, state: State) -> tuple[Volley, ...]:
         out: list[Volley] = []
+        if state.round == 1 and self.sacrifices:
+            out.extend(self._sacrifice_volleys(None, before_surprise_strike=True))
         if state.round == 1 or not self.rules.bombard_first_round_only:
             if self.bombard_ships and state.round == 1:
                 groups: dict[tuple[str, int], int] = {}
@@ -484,23 +487,29 @@ class Engine:
             if groups:
                 ordered = sorted(groups.items(), key=_gkey)
                 out.append(Volley(side, step, tuple(DiceGroup(u, v, n, cls, notes.get((u, v), "")) for (u, v), n in ordered)))
-        if state.round == 1 and self.sacrifices:
-            # Units that fire in opening fire and are lost for it (Battle.sacrifices): enemy sea
-            # units only; they are off the strip, so no hit can be assigned to them.
-            for side in ("attacker", "defender"):
-                if only not in (None, side):
-                    continue
-                sgroups: dict[tuple[str, int, str], int] = {}
-                for s in self.sacrifices:
-                    if s.side == side:
-                        cls = f"target:{s.target}" if s.target else "not_air"
-                        sgroups[(s.unit, s.value, cls)] = sgroups.get((s.unit, s.value, cls), 0) + s.count
-                if sgroups:
-                    ordered = sorted(sgroups.items(), key=lambda g: (g[0][1], g[0][0], g[0][2]))
-                    out.append(
-                        Volley(side, f"sacrifice-{side}", tuple(DiceGroup(u, v, n, cls) for (u, v, cls), n in ordered))  # type: ignore[arg-type]
-                    )
+        if state.round == 1:
+            out.extend(self._sacrifice_volleys(only, before_surprise_strike=False))
         return tuple(out)
+
+    def _sacrifice_volleys(self, only: Side | None, before_surprise_strike: bool) -> list[Volley]:
+        """Units that fire in round 1 and are lost for it (Battle.sacrifices), in step 2 or, where
+        they strike before the submarines (Sacrifice.before_surprise_strike), in opening fire: enemy
+        sea units only; they are off the strip, so no hit can be assigned to them."""
+        out: list[Volley] = []
+        for side in ("attacker", "defender"):
+            if only not in (None, side):
+                continue
+            sgroups: dict[tuple[str, int, str], int] = {}
+            for s in self.sacrifices:
+                if s.side == side and s.before_surprise_strike == before_surprise_strike:
+                    cls = f"target:{s.target}" if s.target else "not_air"
+                    sgroups[(s.unit, s.value, cls)] = sgroups.get((s.unit, s.value, cls), 0) + s.count
+            if sgroups:
+                ordered = sorted(sgroups.items(), key=lambda g: (g[0][1], g[0][0], g[0][2]))
+                out.append(
+                    Volley(side, f"sacrifice-{side}", tuple(DiceGroup(u, v, n, cls) for (u, v, cls), n in ordered))  # type: ignore[arg-type]
+                )
+        return out
 
     def _fire_volley(self, side: Side, state: State) -> Volley:
         key = (side, state.round, state.a, state.d)  # all the volley depends on
@@ -730,16 +739,23 @@ class Engine:
         return counts, pending
 
     def _apply_opening(self, state: State, hits: Sequence[Mapping[FireClass, int]], log: list[Event] | None) -> State:
-        aa_fired = bombarded = False
+        aa_fired = bombarded = struck = False
         for volley, h in zip(self._opening_volleys(state), hits):
-            if volley.step == "bombard":
+            if volley.step.startswith("sacrifice-"):
+                # Sacrifice.before_surprise_strike: what they sink is gone before step 2, unless it fires back
+                target: Side = "defender" if volley.side == "attacker" else "attacker"
+                pending = self._sacrifice_victims_fire_back(volley.side)
+                struck = struck or not pending
+                state = self._take(target, state, h, volley.step, pending, log)
+            elif volley.step == "bombard":
                 pending = self.rules.bombard_casualties_fire_back
                 bombarded = bombarded or not pending
                 state = self._take("defender", state, h, "bombard", pending, log)
             else:
                 aa_fired = True
                 state = self._take("attacker", state, h, "aa", False, log)
-        if self._d_aside or (aa_fired and not any(state.a)) or (bombarded and not self._d_on(state.d)):
+        if (self._d_aside or (aa_fired and not any(state.a)) or (bombarded and not self._d_on(state.d))
+                or (struck and not (any(state.a) and any(state.d)))):
             # AA went back to the board, or it destroyed every attacker, or a bombardment whose
             # casualties do not fire back destroyed every defender: anything left to fight?
             # (1942 Second Edition, Antiaircraft Artillery: with every attacking air unit gone

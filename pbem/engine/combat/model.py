@@ -77,6 +77,9 @@ class Sacrifice:
     # A token spent, not a unit that stood in the space (Pacific's and 1940's kamikaze strikes): not
     # among the side's forces before the battle.
     token: bool = False
+    # Do they strike in opening fire, before the submarines' surprise strikes, their victims gone
+    # when step 2 asks for a destroyer?  (1940's kamikaze: Kamikaze.before_surprise_strike)
+    before_surprise_strike: bool = False
 
 
 @dataclass(frozen=True)

@@ -155,7 +155,9 @@ RULES = Rules(
     kamikaze=Kamikaze(power="Japan", tokens=6, hit=2, unit="kamikaze", target_tags=frozenset({"surface_warship"}),
                       victims_fire_back=False,
                       # "triggered when an Ally attacks Japanese units there, or declares an amphibious assault from such a zone"
-                      only_where_attacked=True),
+                      only_where_attacked=True,
+                      # E12 3.b.i (kamikaze) comes before 3.b.ii (the subs' surprise strikes)
+                      before_surprise_strike=True),
     politics=POLITICS,
     objectives=OBJECTIVES,
     # Scramble (E16): "the defender may scramble up to 3 fighters and/or tac bombers from each operative

@@ -174,7 +174,7 @@ RULES = Rules(
     # against submarines" (transports are surface ships: DIGEST §5 PAC.7).
     kamikaze=Kamikaze(power="Japan", tokens=6, hit=2, unit="kamikaze", target_tags=frozenset({"surface_warship", "transport"}),
                       # "used during the first round of combat. Any ships sunk as a result still get to return fire"
-                      victims_fire_back=True, only_where_attacked=False),
+                      victims_fire_back=True, only_where_attacked=False, before_surprise_strike=False),
     # Japan and the Allies are at war from the first turn.
     politics=None,
     # the engine's generic sections, in this rulebook's words
