@@ -1209,18 +1209,112 @@ def _raid(turn: Turn, space: str, raiders: list[Unit]) -> None:
     if not keys:
         _raid_one(turn, space, escorts, None, None, space, fights_air_battle=True)
         return
-    labels: set[str] = set()
-    for i, key in enumerate(keys):
-        _, target, bonus = key
+    labels: list[str] = []
+    for key in keys:
+        target = key[1]
         label = space if not target or w.ruleset.units[target].has("factory") else f"{space}/{target}"
         while label in labels:
             label += "/2"
-        labels.add(label)
-        _raid_one(turn, space, groups[key] + (escorts if i == 0 else []), target or None, bonus, label, fights_air_battle=i == 0)
+        labels.append(label)
+    shares = _shared_air_battle(turn, space, [groups[k] for k in keys], escorts, labels[0],
+                                [k[1] or _complex_name(w, space) for k in keys])
+    for i, key in enumerate(keys):
+        _, target, bonus = key
+        _raid_one(turn, space, groups[key] + (escorts if i == 0 else []), target or None, bonus, labels[i], fights_air_battle=i == 0,
+                  shared=None if shares is None else shares[i])
+
+
+@dataclass(frozen=True)
+class _AirBattleShare:
+    """One raid's part in the air battle its territory's raids fight together (`_shared_air_battle`)."""
+
+    fought: Any  # sbr.AirBattle: this raid's losses; the first raid's holds the battle's dice
+    interceptors: list[Unit]  # every interceptor (the first raid reports them and removes those lost)
+    first: bool
+    with_raids: tuple[str, ...]  # the first raid: the facilities the other raiders struck; the others: the first raid's
+
+
+def _complex_name(w: World, space: str) -> str:
+    """The raided complex's unit name in `space` (a raid with no facility named strikes it)."""
+    return next((u.type for u in w.units_at(space) if w.utype(u).has("factory")), "industrial complex")
+
+
+def _bomber_like(w: World, u: Unit) -> bool:
+    return w.utype(u).has("bomber") or bool(w.utype(u).bombs)
+
+
+def _interceptors(turn: Turn, space: str) -> list[Unit]:
+    """"The number of defending fighters that will intercept is decided by the owning player(s)"
+    (1942, SBR optional rule): each power's standing orders send up its own fighters there - all of
+    them (true), or as many as they say: some may stay to defend."""
+    w = turn.w
+    interceptors: list[Unit] = []
+    by_power: dict[str, list[Unit]] = {}
+    for u in sorted((u for u in w.enemy_units_at(space) if w.utype(u).has("fighter")), key=lambda u: u.id):
+        by_power.setdefault(w.ruleset.power_name(u.owner), []).append(u)
+    for power, fighters in sorted(by_power.items()):
+        so = turn.standing.get(power)
+        wanted = so.policy_for(space).intercept if so is not None else False
+        if wanted:
+            interceptors += fighters if wanted is True else fighters[:int(wanted)]
+    interceptors.sort(key=lambda u: u.id)
+    return interceptors
+
+
+def _escorts_allowed(turn: Turn) -> bool:
+    rule = turn.combat_rules.escorts
+    return rule == "always" or (rule == "option" and bool(turn.options.get("escorts_and_interceptors", False)))
+
+
+def _shared_air_battle(turn: Turn, space: str, groups: list[list[Unit]], escorts: list[Unit], label: str,
+                       facilities: list[str]) -> list[_AirBattleShare] | None:
+    """Raids on several facilities of one territory fight one air battle, every raider in it (1940,
+    E17: "there is only one air battle per territory regardless of the number of facilities being
+    bombed. ... The only units that participate in the air battle are the bombers performing the
+    raid, escorts, and interceptors"): fought here, with the first raid's label, its bombers lost
+    cheapest first across the raids (a strong player's choice).  None where the raids do not share
+    one (a single raid fights its own, as does validation, which rolls no dice)."""
+    w = turn.w
+    rules = turn.combat_rules
+    if len(groups) < 2 or turn.validating or not rules.air_battle_rounds or rules.sbr_aa_before_air_battle or not _escorts_allowed(turn):
+        return None
+    interceptors = _interceptors(turn, space)
+    if not interceptors:
+        return None
+    from pbem.engine.combat.sbr import AirBattle, air_battle
+
+    bombers = [[u for u in g if _bomber_like(w, u)] for g in groups]
+    dive = [[u for u in g if not _bomber_like(w, u)] for g in groups]  # Unit.mission "strategic_bombing" (groups hold no escort)
+    every = [u for g in bombers for u in g]
+    interceptor_bonus, escort_bonus = (0, ""), (0, "")
+    if w.rules.hooks.air_battle_bonus is not None:
+        interceptor_bonus = w.rules.hooks.air_battle_bonus(w, space, side="defender", units=interceptors)
+        if escorts:
+            escort_bonus = w.rules.hooks.air_battle_bonus(w, space, side="attacker", units=escorts)
+    battle = air_battle(label, turn.dice, _interceptor_rules(turn, space, interceptors), bombers=len(every), escorts=len(escorts),
+                        interceptors=len(interceptors), dive_bombers=sum(map(len, dive)),
+                        lose_bombers_first=_bombers_first(turn.orders.battles.get(space), every, escorts),
+                        interceptor_bonus=interceptor_bonus, escort_bonus=escort_bonus)
+    ranked = sorted(((w.utype(u).cost, i, u.id) for i, g in enumerate(bombers) for u in g))[:battle.bombers_lost]
+    lost = [sum(1 for _, i, _ in ranked if i == k) for k in range(len(groups))]
+    dive_lost, left = [], battle.dive_lost
+    for g in dive:
+        dive_lost.append(min(left, len(g)))
+        left -= dive_lost[-1]
+    shares = []
+    for k in range(len(groups)):
+        if k == 0:
+            fought = AirBattle(lost[0], battle.escorts_lost, battle.interceptors_lost, dive_lost[0], battle.events)
+            with_raids = tuple(facilities[1:])
+        else:
+            fought = AirBattle(lost[k], 0, 0, dive_lost[k], ())
+            with_raids = (facilities[0],)
+        shares.append(_AirBattleShare(fought, interceptors, k == 0, with_raids))
+    return shares
 
 
 def _raid_one(turn: Turn, space: str, raiders: list[Unit], target: str | None, bonus: int | None, label: str, *,
-              fights_air_battle: bool) -> None:
+              fights_air_battle: bool, shared: _AirBattleShare | None = None) -> None:
     """Strategic bombing raid on one facility in `space` (Conduct Combat, step 1): the complex, or the
     `target` facility (1940), with the escort and interceptor air battle where this raid fights it."""
     w = turn.w
@@ -1230,7 +1324,7 @@ def _raid_one(turn: Turn, space: str, raiders: list[Unit], target: str | None, b
     cap = w.facility_max_damage(space) if key == space else w.ruleset.units[target].max_damage  # type: ignore[index]
 
     def bomber_like(u: Unit) -> bool:
-        return w.utype(u).has("bomber") or bool(w.utype(u).bombs)
+        return _bomber_like(w, u)
 
     bombers = [u for u in raiders if bomber_like(u)]
     # Units that are no bombers but were let fly the raid itself (movement: Rules.hooks.may_bomb; Revised
@@ -1240,7 +1334,7 @@ def _raid_one(turn: Turn, space: str, raiders: list[Unit], target: str | None, b
     for u in raiders:
         u.fought = True
     rule = turn.combat_rules.escorts
-    option = rule == "always" or (rule == "option" and bool(turn.options.get("escorts_and_interceptors", False)))
+    option = _escorts_allowed(turn)
     if escorts and not option:
         turn.problems.append(Problem("illegal", "fighters escort bombing raids only with the optional rule escorts_and_interceptors"
                                      if rule == "option" else "only bombers fly strategic bombing raids in this game",
@@ -1248,19 +1342,11 @@ def _raid_one(turn: Turn, space: str, raiders: list[Unit], target: str | None, b
                                      path=escorts[0].order or ("combat_move",), code="raid.escort-option"))
         return
     interceptors: list[Unit] = []
-    if option and fights_air_battle:
-        # "The number of defending fighters that will intercept is decided by the owning player(s)"
-        # (1942, SBR optional rule): each power's standing orders send up its own fighters there -
-        # all of them (true), or as many as they say: some may stay to defend
-        by_power: dict[str, list[Unit]] = {}
-        for u in sorted((u for u in w.enemy_units_at(space) if w.utype(u).has("fighter")), key=lambda u: u.id):
-            by_power.setdefault(w.ruleset.power_name(u.owner), []).append(u)
-        for power, fighters in sorted(by_power.items()):
-            so = turn.standing.get(power)
-            wanted = so.policy_for(space).intercept if so is not None else False
-            if wanted:
-                interceptors += fighters if wanted is True else fighters[:int(wanted)]
-        interceptors.sort(key=lambda u: u.id)
+    if shared is not None:
+        interceptors = shared.interceptors if shared.first else []
+    elif option and fights_air_battle:
+        interceptors = _interceptors(turn, space)
+    met = len(shared.interceptors) if shared is not None else len(interceptors)  # the interceptors these raiders met
     entry: dict[str, Any] = {"space": space, "bombers": len(bombers), "escorts": len(escorts), "interceptors": len(interceptors),
                              "ipc": w.space(space).ipc, "damage_before": w.damage.get(key, 0), "max_damage": cap}
     if target is not None:
@@ -1272,6 +1358,9 @@ def _raid_one(turn: Turn, space: str, raiders: list[Unit], target: str | None, b
     # the units as the report names them: every unit that flew the raid, and the escorts apart
     entry["raiders"] = _type_counts(w, bombers + dive)
     entry["escort_units"] = _type_counts(w, escorts)
+    if shared is not None:  # one air battle for the territory's raids, told with the first
+        entry["air_battle_with"] = list(shared.with_raids)
+        entry["air_battle_first"] = shared.first
     if turn.validating or not (bombers or dive):
         entry["outcome"] = None
         turn.log.bombing.append(entry)
@@ -1310,19 +1399,20 @@ def _raid_one(turn: Turn, space: str, raiders: list[Unit], target: str | None, b
         aa_immune = True  # the facility has no gun of its own (AMS pill box)
     raid_rules = _interceptor_rules(turn, space, interceptors)
     outcome = bombing_raid(label, w.space(space).ipc, w.damage.get(key, 0), len(bombers), turn.dice, raid_rules,
-                           escorts=len(escorts), interceptors=len(interceptors), aa_guns=aa_guns, facility=target,
+                           escorts=len(escorts), interceptors=met, aa_guns=aa_guns, facility=target,
                            treasury=w.treasury.get(victim, 0) if victim else 0,
                            damage_dice=None if tech is not None else raid_damage_dice(w.developments.get(w.power, frozenset())), dive_bombers=len(dive),
                            aa_immune=aa_immune, aa_hit=aa_hit, max_damage=cap, damage_bonus=bonus, based_bombers=based, best_of=best_of,
                            interceptor_bonus=interceptor_bonus, escort_bonus=escort_bonus,
-                           lose_bombers_first=_bombers_first(turn.orders.battles.get(space), bombers, escorts))
+                           lose_bombers_first=_bombers_first(turn.orders.battles.get(space), bombers, escorts),
+                           fought=None if shared is None else shared.fought)
     # AMS's bonuses, for the bombers that came through (`bombing_raid` adds them the same way): the
     # damage line names them, or its sum would not be that of its dice
     flying = len(bombers) - outcome.bombers_lost
     extras = []
     if based and rules.sbr_air_base_bonus and flying:
         extras.append(f"+{rules.sbr_air_base_bonus} for {count_of(min(based, flying), 'bomber')} from an operational {rules.sbr_air_base}")
-    if not interceptors and rules.sbr_unintercepted_bonus and bonus is None and flying:
+    if not met and rules.sbr_unintercepted_bonus and bonus is None and flying:
         extras.append(f"+{rules.sbr_unintercepted_bonus} for each bomber, no interceptors met")
     if extras:
         entry["damage_extras"] = extras

@@ -417,8 +417,12 @@ def build_report(game: Game, before: GameState, result: TurnResult, dice_info: M
             "shot_down": out.bombers_lost + out.dive_bombers_lost,
             **({"air_battle": {"escorts_lost": out.escorts_lost, "interceptors_lost": out.interceptors_lost,
                                # Europe, Pacific: the gun fires first and its victims are counted here too
-                               **({"with_aa": True} if aa and aa["hits"] and rules.sbr_aa_before_air_battle else {})}}
+                               **({"with_aa": True} if aa and aa["hits"] and rules.sbr_aa_before_air_battle else {}),
+                               # 1940: the territory's raids fight one air battle, told with the first
+                               **({"with_raids": raid["air_battle_with"]} if raid.get("air_battle_first") else {})}}
                if any(r["step"] in ("escort", "interceptor") for r in rolls) else {}),
+            **({"air_battle": {"escorts_lost": 0, "interceptors_lost": 0, "told_with": raid["air_battle_with"][0]}}
+               if raid.get("air_battle_with") and not raid.get("air_battle_first") else {}),
             "damage_dice": [d for r in rolls if r["step"] == "damage" for d in r["dice"]],
             "damage_bonus": raid.get("damage_bonus", rules.sbr_damage_bonus),
             **({"facility": raid["facility"]} if raid.get("facility") else {}),

@@ -145,8 +145,11 @@ def shot_down_text(raid: Mapping[str, Any]) -> str:
 
 def air_battle_text(battle: Mapping[str, int]) -> str:
     """What the air battle of a raid cost each side: "1 escort and 0 interceptors lost in the air battle"."""
+    if battle.get("told_with"):  # 1940: one air battle for the territory's raids
+        return f"its raiders fought in the air battle told above, with the raid on the {battle['told_with']}"
     where = "to the AA fire and in the air battle" if battle.get("with_aa") else "in the air battle"
-    return f"{count_of(battle['escorts_lost'], 'escort')} and {count_of(battle['interceptors_lost'], 'interceptor')} lost {where}"
+    beside = f" (the raiders of the {' and the '.join(battle['with_raids'])} fought in it too)" if battle.get("with_raids") else ""
+    return f"{count_of(battle['escorts_lost'], 'escort')} and {count_of(battle['interceptors_lost'], 'interceptor')} lost {where}{beside}"
 
 
 def roll_text(roll: Mapping[str, Any], arrow: str = "->") -> str:

@@ -54,6 +54,59 @@ def _roll_split(dice: DiceSource, label: str, step: str, side: str, unit: str, v
     return hits, DiceRolled(1, step, side, label, tuple(groups), hits)  # type: ignore[arg-type]
 
 
+@dataclass(frozen=True)
+class AirBattle:
+    """What a raid's air battle cost: the raiders, escorts and interceptors lost, and its dice."""
+
+    bombers_lost: int
+    escorts_lost: int
+    interceptors_lost: int
+    dive_lost: int
+    events: tuple[DiceRolled, ...]
+
+
+def air_battle(
+    space: str, dice: DiceSource, rules: CombatRules, *, bombers: int, escorts: int, interceptors: int, dive_bombers: int = 0,
+    lose_bombers_first: bool = False, interceptor_bonus: tuple[int, str] = (0, ""), escort_bonus: tuple[int, str] = (0, ""),
+) -> AirBattle:
+    """The air battle before the bombing (1942, 1940: escorts, and in 1942 the bombers, fire first;
+    then the interceptors), `rules.air_battle_rounds` rounds.  Interceptor hits are the attacker's
+    casualties: escorts first unless `lose_bombers_first`, dive bombers after escorts, bombers last."""
+    events: list[DiceRolled] = []
+    escorts_lost = interceptors_lost = bombers_lost = dive_lost = 0
+    for _ in range(rules.air_battle_rounds):
+        live = interceptors - interceptors_lost
+        firing = (bombers - bombers_lost if rules.bombers_fire_in_air_battle else 0) + escorts - escorts_lost + dive_bombers - dive_lost
+        if not live or bombers - bombers_lost + escorts - escorts_lost + dive_bombers - dive_lost == 0:
+            break
+        downed = 0
+        if firing:  # 1940: bombers alone do not fire in the air battle
+            hits, ev = _roll_split(dice, f"raid/{space}/escort", "escort", "attacker", "bomber+escort" if rules.bombers_fire_in_air_battle else "escort",
+                                   rules.escort_attack, firing, min(escort_bonus[0], escorts - escorts_lost), escort_bonus[1])
+            events.append(ev)
+            downed = min(hits, live)
+        if not rules.interceptors_fire_back:
+            interceptors_lost += downed  # removed before they fire (CombatRules.interceptors_fire_back)
+        live = interceptors - interceptors_lost
+        hits, ev = _roll_split(dice, f"raid/{space}/interceptor", "interceptor", "defender", "fighter", rules.interceptor_defense, live,
+                               interceptor_bonus[0], interceptor_bonus[1])
+        events.append(ev)
+        if rules.interceptors_fire_back:
+            interceptors_lost += downed  # they fired first, then fall
+        for _ in range(hits):
+            if lose_bombers_first and bombers_lost < bombers:
+                bombers_lost += 1
+            elif escorts_lost < escorts and not (lose_bombers_first and dive_lost < dive_bombers):
+                escorts_lost += 1
+            elif dive_lost < dive_bombers:
+                dive_lost += 1
+            elif bombers_lost < bombers:
+                bombers_lost += 1
+            elif escorts_lost < escorts:
+                escorts_lost += 1
+    return AirBattle(bombers_lost, escorts_lost, interceptors_lost, dive_lost, tuple(events))
+
+
 def bombing_raid(
     space: str,
     ipc: int,
@@ -78,6 +131,7 @@ def bombing_raid(
     best_of: int = 1,
     interceptor_bonus: tuple[int, str] = (0, ""),
     escort_bonus: tuple[int, str] = (0, ""),
+    fought: AirBattle | None = None,
 ) -> RaidOutcome:
     """Resolve one raid on the industrial complex in `space` (territory IPC value `ipc`).
 
@@ -100,7 +154,9 @@ def bombing_raid(
     operational air base (AMS: CombatRules.sbr_air_base_bonus each; the bombers lost are the others
     first, the attacker's choice); `best_of`: dice each bomber rolls for damage, keeping the best (AMS
     Heavy Bombers: 2); `interceptor_bonus`, `escort_bonus`: how many of them hit one higher in the air
-    battle, and why (AMS: radar towers, Jet Fighters).
+    battle, and why (AMS: radar towers, Jet Fighters).  `fought`: this raid's share of an air battle
+    fought with the raids on the territory's other facilities (1940, E17: "there is only one air
+    battle per territory regardless of the number of facilities being bombed"), instead of its own.
     """
     if min(ipc, existing_damage, bombers, escorts, interceptors, dive_bombers) < 0:
         raise ValueError("raid counts must not be negative")
@@ -141,37 +197,14 @@ def bombing_raid(
                 interceptors_lost = min(h, interceptors)
         lose(hits)
         aa_immune = True  # the gun has fired
-    if interceptors and rules.air_battle_rounds and not rules.sbr_aa_before_air_battle:
-        for _ in range(rules.air_battle_rounds):
-            live = interceptors - interceptors_lost
-            firing = (bombers - bombers_lost if rules.bombers_fire_in_air_battle else 0) + escorts - escorts_lost + dive_bombers - dive_lost
-            if not live or bombers - bombers_lost + escorts - escorts_lost + dive_bombers - dive_lost == 0:
-                break
-            downed = 0
-            if firing:  # 1940: bombers alone do not fire in the air battle
-                hits, ev = _roll_split(dice, f"raid/{space}/escort", "escort", "attacker", "bomber+escort" if rules.bombers_fire_in_air_battle else "escort",
-                                       rules.escort_attack, firing, min(escort_bonus[0], escorts - escorts_lost), escort_bonus[1])
-                events.append(ev)
-                downed = min(hits, live)
-            if not rules.interceptors_fire_back:
-                interceptors_lost += downed  # removed before they fire (CombatRules.interceptors_fire_back)
-            live = interceptors - interceptors_lost
-            hits, ev = _roll_split(dice, f"raid/{space}/interceptor", "interceptor", "defender", "fighter", rules.interceptor_defense, live,
-                                   interceptor_bonus[0], interceptor_bonus[1])
-            events.append(ev)
-            if rules.interceptors_fire_back:
-                interceptors_lost += downed  # they fired first, then fall
-            for _ in range(hits):
-                if lose_bombers_first and bombers_lost < bombers:
-                    bombers_lost += 1
-                elif escorts_lost < escorts and not (lose_bombers_first and dive_lost < dive_bombers):
-                    escorts_lost += 1
-                elif dive_lost < dive_bombers:
-                    dive_lost += 1
-                elif bombers_lost < bombers:
-                    bombers_lost += 1
-                elif escorts_lost < escorts:
-                    escorts_lost += 1
+    if fought is not None:
+        bombers_lost, escorts_lost, interceptors_lost, dive_lost = fought.bombers_lost, fought.escorts_lost, fought.interceptors_lost, fought.dive_lost
+        events.extend(fought.events)
+    elif interceptors and rules.air_battle_rounds and not rules.sbr_aa_before_air_battle:
+        battle = air_battle(space, dice, rules, bombers=bombers, escorts=escorts, interceptors=interceptors, dive_bombers=dive_bombers,
+                            lose_bombers_first=lose_bombers_first, interceptor_bonus=interceptor_bonus, escort_bonus=escort_bonus)
+        bombers_lost, escorts_lost, interceptors_lost, dive_lost = battle.bombers_lost, battle.escorts_lost, battle.interceptors_lost, battle.dive_lost
+        events.extend(battle.events)
     diving = dive_bombers - dive_lost
     if diving and not aa_immune and (rules.sbr_model != "aa_gun_rolls_per_bomber" or aa_guns > 0):
         value = rules.sbr_aa_hit if aa_hit is None else aa_hit
