@@ -233,7 +233,11 @@ class World:
 
     def grounded_air(self, zone: str) -> frozenset[int]:
         """Air units in `zone` that sit on a damaged carrier (Rules.movement.damaged_carriers_hold_no_air):
-        those beyond what the zone's undamaged friendly carriers hold, lowest ids on the sound decks."""
+        those beyond what the zone's undamaged friendly carriers hold, lowest ids on the sound decks.
+        Aircraft that flew this turn under their own power are in the air, aboard no carrier: they land
+        in noncombat move ("you can move air units that moved during the Combat Move Phase and must use
+        their remaining movement points to find a friendly landing spot"); only those carried as cargo
+        (Unit.stowed) sit on a deck."""
         if not self.rules.movement.damaged_carriers_hold_no_air or not self.is_sea(zone):
             return frozenset()
         here = self.units_at(zone)
@@ -244,8 +248,8 @@ class World:
         for side_of in sorted({self.ruleset.side_of(c.owner) for c in carriers if c.damaged}):
             mine = [c for c in carriers if self.ruleset.side_of(c.owner) == side_of]
             sound = sum(self.utype(c).carrier_capacity for c in mine if not c.damaged)
-            air = sorted((u for u in here if self.utype(u).lands_on_carriers and self.ruleset.side_of(u.owner) == side_of),
-                         key=lambda u: u.id)
+            air = sorted((u for u in here if self.utype(u).lands_on_carriers and self.ruleset.side_of(u.owner) == side_of
+                          and (u.phase is None or u.stowed)), key=lambda u: u.id)
             out |= {u.id for u in air[sound:]}
         return frozenset(out)
 
