@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 from pbem.engine.orders import Move
 from pbem.engine.problems import Problem
@@ -410,6 +410,7 @@ class Mover:
         territories"), not one transport offloading twice."""
         w = self.w
         need = dict(move.units)
+        self._repack(move.frm, need)
         by_host: dict[str, list[Unit]] = {}
         for utype in need:
             for u in candidates[utype]:
@@ -429,6 +430,49 @@ class Mover:
                     need[u.type] -= 1
                     chosen.append(u)
         return chosen
+
+    def _repack(self, zone: str, need: Mapping[str, int]) -> None:
+        """Cargo that was aboard before this turn rides no ship the state names (it keeps counts per
+        zone, not per transport), so any packing of it onto the transports that sailed together is
+        the true one: the riders an offload asks for are packed onto as few of them as they fit,
+        the rest after, so each ship can empty where the player sends its riders (Pacific: "two
+        different transports in the same sea zone can unload into two different territories").
+        The ships: those of the mover's side in `zone` that started the turn together, offloaded
+        nothing and took no one aboard this turn.  Kept as it was if the riders would not fit."""
+        w = self.w
+        side = w.ruleset.side_of(w.power)
+        ships = [h for h in w.units_at(zone) if w.carries_land(h) and w.ruleset.side_of(h.owner) == side
+                 and not h.offloaded_to and not h.unloaded]
+        groups: dict[str, list[Unit]] = {}
+        for h in ships:
+            cargo = w.cargo_of(h)
+            if all(r.loaded_phase is None and w.utype(r).domain == "land" for r in cargo):
+                groups.setdefault(h.start, []).append(h)
+        for hosts in groups.values():
+            riders = [r for h in hosts for r in w.cargo_of(h) if w.utype(r).domain == "land"]
+            if len(hosts) < 2 or not riders:
+                continue
+            wanted = dict(need)
+            first, rest = [], []
+            for r in sorted(riders, key=lambda r: r.id):
+                if r.owner == w.power and wanted.get(r.type, 0) > 0:
+                    wanted[r.type] -= 1
+                    first.append(r)
+                else:
+                    rest.append(r)
+            was = {r.id: r.carrier for r in riders}
+            for r in riders:
+                r.carrier = None
+            for batch in (first, rest):
+                for r in sorted(batch, key=lambda r: (-w.utype(r).transport_size, r.id)):
+                    fits = [h for h in hosts if w.ruleset.side_of(h.owner) == w.ruleset.side_of(r.owner) and w.has_room(h, r.type)]
+                    if not fits:
+                        break
+                    load = {h.id: sum(w.utype(c).transport_size for c in w.cargo_of(h)) for h in fits}
+                    r.carrier = sorted(fits, key=lambda h: (h.owner != r.owner, not w.utype(h).has("transport"), -load[h.id], h.id))[0].id
+            if any(r.carrier is None for r in riders):
+                for r in riders:
+                    r.carrier = was[r.id]
 
     def _why_not_in_noncombat(self, pool: list[Unit], utype: str) -> str:
         """The hint for units in `pool` that may not make this noncombat move: movement spent, a
