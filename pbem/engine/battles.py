@@ -717,8 +717,9 @@ def _battle(turn: Turn, space: str, kind: str, bombard_from: list[str] | None = 
         return
     if kind == "sea" and not defenders:
         return
+    aa_shots_spent = 0
     if kind == "land" and w.rules.airborne is not None:
-        attackers = _fire_at_paratroopers(turn, space, attackers, defenders)
+        attackers, aa_shots_spent = _fire_at_paratroopers(turn, space, attackers, defenders)
     directive = turn.orders.battles.get(space)
     att_orders = attacker_orders(directive, _attacker_keeps_carriers_fit(turn, space, attackers) if kind == "sea" else True)
     def_orders, def_default = defender_orders(w, space, defenders, turn.standing)
@@ -799,7 +800,7 @@ def _battle(turn: Turn, space: str, kind: str, bombard_from: list[str] | None = 
         # air units retreat where they are and land in the noncombat move, so an attack with air
         # units can always retreat, even by air units alone (Step 6, Condition B)
         can_retreat=bool(retreat_to) or any(w.utype(u).domain == "air" for u in attackers), retreat_to=retreat_to,
-        profiles=profiles, attack_dice=dice_per_unit, aa_hit=aa_hit, aa_immune=aa_immune,
+        profiles=profiles, attack_dice=dice_per_unit, aa_hit=aa_hit, aa_immune=aa_immune, aa_shots_spent=aa_shots_spent,
         first_cycle_profiles=first_cycle,
         sacrifices=(*(cm.Sacrifice(side, o, t, n, v) for (side, o, t, v), n in sorted(sacrifices.items())),  # type: ignore[arg-type]
                     *(kamikaze_sacrifices(turn, turn.kamikaze_strikes[space]) if kind == "sea" and space in turn.kamikaze_strikes else ())),
@@ -909,10 +910,14 @@ def _interceptor_rules(turn: Turn, space: str, interceptors: list[Unit]) -> Any:
     return dataclasses.replace(rules, interceptor_defense=lowest)
 
 
-def _fire_at_paratroopers(turn: Turn, space: str, attackers: list[Unit], defenders: list[Unit]) -> list[Unit]:
+def _fire_at_paratroopers(turn: Turn, space: str, attackers: list[Unit], defenders: list[Unit]) -> tuple[list[Unit], int]:
     """Rules.airborne: paratroopers "are vulnerable to enemy AAA as if they were being transported on one
     air unit" - the defenders' antiaircraft fire one die at each group from one base, before the battle,
-    hitting as at an aircraft; a hit group is lost whole (DIGEST §5 AMS.14).  The attackers left."""
+    hitting as at an aircraft; a hit group is lost whole (DIGEST §5 AMS.14).  Each group is one of the
+    aircraft the guns' shots are counted against ("Each AAA unit in the territory may fire up to 3
+    shots, but each airplane can only be shot at once", E29): the groups are fired at first, and the
+    shots they take are not fired again at the aircraft in the battle.  The attackers left, and the
+    shots spent (Battle.aa_shots_spent)."""
     w = turn.w
     groups: dict[str, list[Unit]] = {}
     for u in attackers:
@@ -920,12 +925,15 @@ def _fire_at_paratroopers(turn: Turn, space: str, attackers: list[Unit], defende
             groups.setdefault(u.start, []).append(u)
     guns = [u for u in defenders if w.utype(u).has("aa")]
     if not groups or not guns or turn.validating:
-        return attackers
+        return attackers, 0
     value = turn.combat_rules.aa_hit
     tech = w.rules.technology
     if tech is not None and tech.aa_bonus is not None and any(tech.aa_bonus in w.developments.get(g.owner, frozenset()) for g in guns):
         value += 1
     bases = sorted(groups)
+    per_gun = turn.combat_rules.aa_shots_per_unit
+    if per_gun is not None:
+        bases = bases[:len(guns) * per_gun]  # the shots the guns have (one gun's dice per aircraft where None)
     faces = turn.dice.roll(f"battle/{space}/aa-paratroopers", len(bases))
     lost: set[int] = set()
     for base, face in zip(bases, faces):
@@ -937,7 +945,7 @@ def _fire_at_paratroopers(turn: Turn, space: str, attackers: list[Unit], defende
             for u in groups[base]:
                 lost.add(u.id)
                 w.remove(u)
-    return [u for u in attackers if u.id not in lost]
+    return [u for u in attackers if u.id not in lost], len(bases)
 
 
 def _sacrifices(turn: Turn, space: str, attackers: list[Unit], defenders: list[Unit], mods: Any) -> list[tuple[Unit, int]]:

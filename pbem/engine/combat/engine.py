@@ -440,7 +440,7 @@ class Engine:
             planes = sum(targets.values())
             hit = self.rules.aa_hit if self.battle.aa_hit is None else self.battle.aa_hit
             per_gun = self.rules.aa_shots_per_unit
-            shots = planes if per_gun is None else guns * per_gun  # None: one gun, a die per aircraft
+            shots = planes if per_gun is None else max(0, guns * per_gun - self.battle.aa_shots_spent)  # None: one gun, a die per aircraft
             if self.rules.aa_one_shot_per_air_unit:
                 shots = min(shots, planes)
             if guns and planes and shots:

@@ -125,6 +125,9 @@ class Battle:
     attack_dice: Counts = field(default_factory=dict)
     aa_immune: frozenset[str] = frozenset()
     aa_hit: int | None = None
+    # shots the guns fired before the battle, out of CombatRules.aa_shots_per_unit each (AMS: at
+    # paratroopers, "as if they were being transported on one air unit"): fewer left for the aircraft
+    aa_shots_spent: int = 0
     # owner -> unit -> profile for round 1 only (Revised Atlantic Wall, Marines); over `profiles`
     first_cycle_profiles: Mapping[str, Mapping[str, UnitType]] = field(default_factory=dict)
     sacrifices: tuple[Sacrifice, ...] = ()  # Revised Kamikaze Attacks, Kaiten Torpedoes
