@@ -1,8 +1,8 @@
 """A power's income from what it controls, as every command counts it (turn, report, status, site).
 
 Territories count their IPC value for their controller.  Two kinds of space count otherwise, by
-the ruleset's `EconomyRules`: a convoy centre (map `convoy: true`) counts for its original owner
-only, unless the captor collects it; a tribute space (map `tribute: true`, Europe's Middle East)
+the ruleset's `EconomyRules`: a convoy centre (map `convoy: true`) counts for its original owner or
+an ally holding it, an enemy only where the captor collects it; a tribute space (map `tribute: true`, Europe's Middle East)
 never counts as income, and an enemy holding it is paid its value by the original owner's side.
 """
 
@@ -34,7 +34,7 @@ def income(ruleset: Ruleset, economy: EconomyRules, control: Mapping[str, str], 
         space = board.spaces[name]
         if space.tribute and economy.tribute_paid_by_enemies:
             continue
-        if space.convoy and not economy.convoy_income_to_captor and space.original_owner != country:
+        if space.convoy and not _collects_convoy(ruleset, economy, space.original_owner, country):
             continue
         if any(control.get(zone) is not None and ruleset.side_of(control[zone]) != side for zone in routes.get(name, ())):
             continue
@@ -47,7 +47,18 @@ def convoy_centre_income(ruleset: Ruleset, economy: EconomyRules, control: Mappi
     if country in economy.countries_without_income:
         return 0
     return sum(ruleset.board.spaces[n].ipc for n, holder in control.items() if holder == country and ruleset.board.spaces[n].convoy
-               and (economy.convoy_income_to_captor or ruleset.board.spaces[n].original_owner == country))
+               and _collects_convoy(ruleset, economy, ruleset.board.spaces[n].original_owner, country))
+
+
+def _collects_convoy(ruleset: Ruleset, economy: EconomyRules, original_owner: str | None, country: str) -> bool:
+    """Does `country`, holding a convoy centre first held by `original_owner`, collect its value?
+    Its own, or an ally's it took while the ally's capital was in enemy hands (Europe, Liberating a
+    Former Allied Territory, Exception: "the National Production Chart is adjusted for the player
+    who actually captured the territory"); an enemy's only where the captor collects
+    (EconomyRules.convoy_income_to_captor)."""
+    if economy.convoy_income_to_captor or original_owner == country:
+        return True
+    return original_owner is not None and ruleset.side_of(original_owner) == ruleset.side_of(country)
 
 
 def convoy_routes(board: Board) -> dict[str, tuple[str, ...]]:

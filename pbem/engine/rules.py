@@ -249,7 +249,8 @@ class EconomyRules:
 
     # Does a power that captures an enemy's convoy centre collect its value?  False (Europe, Battle
     # of the Atlantic): "Germany, however, does not receive that income because the convoy is now
-    # considered sunk"; the centre counts only for its original owner, while that owner's side holds it.
+    # considered sunk"; the centre counts for its original owner, or for an ally that took it while
+    # that owner's capital was in enemy hands (the Exception to Liberating a Former Allied Territory).
     convoy_income_to_captor: bool
     # Ships that take a convoy centre: those with an attack value that enter or pass through it in
     # combat move while no enemy unit is there, or win a battle there and keep a warship.
