@@ -825,6 +825,11 @@ class Engine:
             if volley.step.startswith("sacrifice-") and not keep and self._sacrifice_victims_fire_back(volley.side):
                 later.append((target, volley, h))
                 continue
+            if volley.step.startswith("sacrifice-") and not keep and not self._sacrificed_submarines(volley.side):
+                # Revised, Step 3: a destroyer keeps only the submarines' casualties on the board
+                # ("The submarines' casualties can fire back"): a kamikaze's victims leave at once
+                state = self._take(target, state, h, volley.step, False, log)
+                continue
             state = self.surprise_casualties(state, volley, h, log)
         return self.after_surprise(state, later, log)
 
@@ -884,6 +889,11 @@ class Engine:
 
     def _sacrifice_victims_fire_back(self, side: Side) -> bool:
         return any(s.fire_back for s in self.sacrifices if s.side == side)
+
+    def _sacrificed_submarines(self, side: Side) -> bool:
+        """Are this side's sacrifices submarines (Revised Kaiten Torpedoes), whose casualties a
+        destroyer may keep firing, as every submarine's?"""
+        return any(self.battle.profile(s.owner, s.unit).has("submarine") for s in self.sacrifices if s.side == side)
 
     def _apply_fire(self, state: State, hits: Sequence[Mapping[FireClass, int]], log: list[Event] | None) -> State:
         volleys = [v for v in (self._fire_volley("attacker", state), self._fire_volley("defender", state)) if v.groups]
