@@ -139,10 +139,13 @@ RULES = Rules(
     economy=EconomyRules(convoy_income_to_captor=False, convoy_captured_in_passing=False, convoy_taken_in_stalemate_by_submarines=False, convoy_open_in_noncombat=True,
                          subs_take_convoy_in_place=False, tribute_paid_by_enemies=False,
                          countries_without_income=frozenset(),
-                         # Convoy Disruption (E24): a convoy zone beside a territory you control with an
-                         # enemy warship in it; the dice are summed (TripleA "Convoy Blockades Roll Dice
-                         # For Cost"); AMS counts only dice of 3 or less (README.md).
-                         convoy_disruption=ConvoyDisruption(counted="face")),
+                         # Convoy Disruption (E24, as the guide restates it with the errata E40): a convoy
+                         # zone beside a territory you control with an enemy warship in it; "Any roll of
+                         # "3" or less is counted as a convoy disruption and each roll of "4" or more is
+                         # ignored" ("the sub can cost up to 6 IPC"). The rulebook wins over TripleA's
+                         # data, whose "Convoy Blockades Roll Dice For Cost" counts every die's face
+                         # (README.md; cases/convoys.yaml).
+                         convoy_disruption=ConvoyDisruption(counted="three_or_less")),
     # ruleset.yaml victory: city groups, held "for a complete round of play" (TripleA's notes: "To win
     # with the following victory conditions, a side must maintain it for a complete round of play"; the
     # XML leaves it a TODO): checked at the end of every turn.

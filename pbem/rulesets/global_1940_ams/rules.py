@@ -8,7 +8,7 @@ technology charts in `technology.py`, wolf packs and pill boxes in `special.py`,
 
 from dataclasses import replace
 
-from pbem.engine.rules import Airborne, ConvoyDisruption, VictoryCheck
+from pbem.engine.rules import Airborne, VictoryCheck
 from pbem.rulesets.global_1940.rules import RULES as BOX
 from pbem.rulesets.global_1940_ams.objectives import OBJECTIVES, TOKENS
 from pbem.rulesets.global_1940_ams.politics import move_restriction
@@ -26,12 +26,10 @@ RULES = replace(
         # new capitol of UK Europe for the remainder of the game" (Ottawa: the map's city in Ontario).
         exile={"UK Europe": "Ontario"},
     ),
-    # Convoy Disruption: "Any roll of "3" or less is counted as a convoy disruption and each roll of "4"
-    # or more is ignored" (DIGEST §5 AMS.2); the dice per unit are units.yaml's convoy_dice.
+    # Convoy Disruption: the box's (dice of 3 or less count); the dice per unit are units.yaml's convoy_dice.
     # Production Facilities: "A player liberating his/her own territory may choose whether to downgrade
     # facilities there": it keeps their level (README.md).
     production=replace(BOX.production, own_recapture_downgrades=False),
-    economy=replace(BOX.economy, convoy_disruption=ConvoyDisruption(counted="three_or_less")),
     # Victory by tokens, "at end of any player's turn" (Ω3.1: "timing of check for victory").
     victory=VictoryCheck(kind="tokens", checked_after=None, capitals_not_won=frozenset(), points=None, held_for_a_round=False),
     objectives=OBJECTIVES,
