@@ -229,6 +229,7 @@ class LossPlan:
         aimed = all(k.startswith("target:") and self._aircraft.get(k[7:], False) for k in live)
         chosen = not aimed and all(k.startswith("target:") for k in live)
         assigned = 0
+        displaced: dict[int, CasualtyReason] = {}  # taken index -> its reason but for the transports' rule
         for run in runs:
             if assigned >= total:
                 break
@@ -266,6 +267,7 @@ class LossPlan:
                 reason = RULE_MAX_HITS
             elif (i in self._behind_transport and reason in ("default", "directive")
                   and any(remaining[t] for t in self._transport_cats)):
+                displaced[len(taken)] = reason
                 reason = RULE_TRANSPORTS_LAST
             elif aimed and reason in ("default", "directive"):
                 reason = RULE_AIMED
@@ -274,7 +276,31 @@ class LossPlan:
             elif out_of_reach and reason in ("default", "directive"):
                 reason = RULE_OUT_OF_REACH
             taken.append(Taken(i, run.effect, k, reason))
+        if displaced:
+            taken = self._displaced_by_transports(taken, displaced, sum(remaining[t] for t in self._transport_cats))
         return tuple(taken)
+
+    @staticmethod
+    def _displaced_by_transports(taken: list[Taken], displaced: Mapping[int, CasualtyReason], spared: int) -> list[Taken]:
+        """Each transport spared by the rule sends its hit to one unit ranked behind it: the last
+        hits taken, one per transport spared, are the rule's; the others keep their own reason (a
+        destroyer the cheapest-first order takes anyway is not lost "because transports are chosen
+        last")."""
+        out: list[Taken] = []
+        for n in range(len(taken) - 1, -1, -1):
+            t = taken[n]
+            if n not in displaced:
+                out.append(t)
+            elif spared >= t.count:
+                out.append(t)
+                spared -= t.count
+            elif spared > 0:
+                out.append(t._replace(count=spared))
+                out.append(t._replace(count=t.count - spared, reason=displaced[n]))
+                spared = 0
+            else:
+                out.append(t._replace(reason=displaced[n]))
+        return out[::-1]
 
     def _hall(self, classes: tuple[FireClass, ...]) -> tuple[list[int], list[frozenset[FireClass]], list[list[int]]]:
         """For the fire classes present: each category's signature (an index, -1 if no class may
