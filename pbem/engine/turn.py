@@ -1598,6 +1598,8 @@ class Turn:
                 continue
             if u.mission == "cap" and u.phase == "noncombat":
                 continue  # on combat air patrol: in the air until the owner's next turn
+            if u.phase == "placed":
+                continue  # placed this turn by a rule (AMS: France's liberation units): it never flew, it lands nowhere
             here = u.space
             if w.space(here).is_land and self.mover.lands_in_territory(u.owner, here):
                 continue
