@@ -820,7 +820,7 @@ class Turn:
                 u.owner = w.power
                 u.fought = True  # the army joins this turn and moves from the next
                 army[u.type] = army.get(u.type, 0) + 1
-        self.log.captures.append({"space": space, "by": country, "from": previous, "ipc": w.space(space).ipc, "blitz": False})
+        self.log.captures.append({"space": space, "by": country, "from": previous, "ipc": w.space(space).ipc, "blitz": False, "capital": False})
         self.log.notes.append(f"{w.power} takes the friendly neutral {space}" + (f" and its army, {_units_text(army)}" if army else ""))
 
     def check_combat_moves(self, done: list[tuple[Move, list[Problem]]]) -> None:
@@ -1359,8 +1359,7 @@ class Turn:
             # antiaircraft artillery units that may be in them" (no battle reports them)
             self.log.notes.append(f"{possessive(owner)} {count_of(n, utype)} in {space} {'is' if n == 1 else 'are'} destroyed with its capture")
         loser = w.capital_of_space(space)
-        if loser:
-            entry["capital"] = True
+        entry["capital"] = bool(loser)  # a capital now: London is none once UK Europe's has gone into exile (AMS)
         if loser and w.is_enemy(loser, by) and self.rules.capitals.capital_plunder:
             loot = w.treasury.get(loser, 0)
             facts = set(w.pending.get("facts", []) or [])  # type: ignore[call-overload]
