@@ -1218,7 +1218,7 @@ class Turn:
         launchers = {name: (reach, dice) for name, reach, dice in tech.rocket_launchers}
         fired: set[str] = set()
         for frm, target, path, facility in self.orders.rockets:
-            problem = None
+            problem, hint = None, "remove this strike from rockets:"
             here = [u for u in w.units_at(frm) if u.type in launchers and w.is_friendly(u.owner) and w.controller(frm, at_start=True) == w.power
                     and w.damage.get(f"{frm}/{u.type}", 0) < (w.utype(u).inoperable_at or 10**6)]
             here.sort(key=lambda u: -launchers[u.type][0])
@@ -1232,6 +1232,9 @@ class Turn:
                 problem = f"a facility launches one rocket a turn; {possessive(frm)} has fired"
             elif not struck:
                 problem = f"{target} holds no enemy {facility or 'production facility'}"
+                others = sorted({u.type for u in w.units_at(target) if w.utype(u).domain == "structure" and w.is_enemy(u.owner)})
+                if others:  # without `facility:` a rocket strikes the complex
+                    hint = f"name the facility to strike there: {' or '.join(f'facility: {t}' for t in others)}"
             elif self.mover.find_path("air", frm, target, launchers[here[0].type][0], lambda s: not self.mover.neutral_below(s)) is None:
                 reach = launchers[here[0].type][0]
                 problem = (f"every way from {frm} to {target} within {reach} spaces crosses a neutral territory: "
@@ -1239,7 +1242,7 @@ class Turn:
                            if self.mover.find_path("air", frm, target, reach, lambda s: True) is not None
                            else f"{target} is more than {reach} spaces from {frm}")
             if problem:
-                self.problems.append(Problem("illegal", problem, rule=rule, hint="remove this strike from rockets:", path=path, code="rocket.illegal"))
+                self.problems.append(Problem("illegal", problem, rule=rule, hint=hint, path=path, code="rocket.illegal"))
                 continue
             fired.add(frm)
             if self.validating:
@@ -2228,7 +2231,7 @@ class Turn:
         count = sum(n * weights.get(t, 1) for t, n in units.items() if not profiles[t].has("factory"))
         limit = self._limit(factory_site)
         if used.get(factory_site, 0) + count > limit:
-            return [Problem("illegal", f"the complex in {factory_site} can mobilize {max(0, limit - used.get(factory_site, 0))} more units this turn, not {count}", rule=R_MOBILIZE + (f": production limit is the complex's own ({self._facility_productions()}), less damage, sea zones included" if self.rules.production.production_limit == "facility" else ": production limit is the territory's IPC value, less damage, sea zones included"), hint="place the rest at another complex", path=path, code="place.over-limit")]
+            return [Problem("illegal", f"the complex in {factory_site} can mobilize {count_of(max(0, limit - used.get(factory_site, 0)), 'more unit')} this turn, not {count}", rule=R_MOBILIZE + (f": production limit is the complex's own ({self._facility_productions()}), less damage, sea zones included" if self.rules.production.production_limit == "facility" else ": production limit is the territory's IPC value, less damage, sea zones included"), hint="place the rest at another complex", path=path, code="place.over-limit")]
         used[factory_site] = used.get(factory_site, 0) + count
         return []
 
