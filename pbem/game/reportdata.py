@@ -82,8 +82,16 @@ CHOSEN_BY = {
 }
 
 
-def _forces(counts: Mapping[str, Mapping[str, int]]) -> list[dict[str, Any]]:
-    return [{"power": owner, "units": dict(sorted(units.items()))} for owner, units in sorted(counts.items()) if units]
+def _forces(counts: Mapping[str, Mapping[str, int]], damaged: Mapping[str, Mapping[str, int]] | None = None) -> list[dict[str, Any]]:
+    """Units per owner; `damaged`: two-hit units among them that carry a hit (1940: from an earlier
+    battle; every system: at the end of one that does not repair them), so one more hit sinks them."""
+    out = []
+    for owner, units in sorted(counts.items()):
+        if not units:
+            continue
+        hurt = {u: min(n, units.get(u, 0)) for u, n in sorted((damaged or {}).get(owner, {}).items()) if n and units.get(u, 0)}
+        out.append({"power": owner, "units": dict(sorted(units.items())), **({"damaged": hurt} if hurt else {})})
+    return out
 
 
 def _force_counts(forces: tuple[cm.Force, ...]) -> dict[str, dict[str, int]]:
@@ -291,7 +299,8 @@ def _battle(entry: Mapping[str, Any], mover: str, low_luck: bool, held_by: Mappi
         "kind": "amphibious" if entry.get("amphibious") else battle.kind,
         "attacker": mover,
         "defenders": defenders,
-        "forces": {side: _forces(_with_sacrificed(battle, side)) for side in ("attacker", "defender")},
+        "forces": {side: _forces(_with_sacrificed(battle, side), battle.attacker_damaged if side == "attacker" else battle.damaged)
+                   for side in ("attacker", "defender")},
         "odds": entry.get("odds"),
         "rounds": [{"number": n, "steps": steps} for n, steps in sorted(rounds.items())],
         "retreat": retreat,
@@ -302,7 +311,8 @@ def _battle(entry: Mapping[str, Any], mover: str, low_luck: bool, held_by: Mappi
         # casualty list has them, yet the player must read that they are gone
         **({"lost_aboard": [{"power": o, "unit": u, "count": len(hosts), "aboard": h, "ships": len(set(hosts))}
                             for (o, u, h), hosts in sorted(entry["lost_aboard"].items())]} if entry.get("lost_aboard") else {}),
-        "survivors": {"attacker": _forces(outcome.attacker_survivors), "defender": _forces(outcome.defender_survivors)},
+        "survivors": {side: _forces(survivors, None if outcome.repaired else outcome.damaged)
+                      for side, survivors in (("attacker", outcome.attacker_survivors), ("defender", outcome.defender_survivors))},
         "capture": capture,
         "liberation": None,
         "defaults_used": defaults,
