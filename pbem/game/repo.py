@@ -610,7 +610,15 @@ class GameRepo:
         leaves index and files exactly as an earlier commit of the branch had them. Read as local
         changes, they would be the reversal of the turns since; committing them (the usual advice)
         would undo those turns. So when the index is exactly an earlier commit's tree and no file
-        differs from the index, the checkout is moved forward to the tip instead."""
+        differs from the index, the checkout is moved forward to the tip instead. A process killed
+        while git wrote the checkout may also have left the tip's new files on disk, untracked:
+        where each such file is byte for byte the tip's, it is taken as the tip's.  A git lock left
+        by a killed git is named, with what to do."""
+        lock = self.git_dir / "index.lock"
+        if lock.exists():
+            raise WorkTreeConflict(
+                f"git's lock file {lock} is left over from an interrupted git command; nothing was "
+                "written: if no git or pbem process is running on this game, delete that file and run the command again")
         self._refresh_index()
         index_tree = self._git(["write-tree"], work_tree=True, check=False)
         if index_tree.returncode != 0:
@@ -624,8 +632,32 @@ class GameRepo:
                                "-n", "50", head], check=False).stdout.decode().split()
         for commit, commit_tree in zip(ancestors[0::2], ancestors[1::2]):
             if commit_tree == tree:
-                self._git(["read-tree", "-m", "-u", commit, head], work_tree=True, check=False)
+                moved = self._git(["read-tree", "-m", "-u", commit, head], work_tree=True, check=False)
+                if moved.returncode != 0:
+                    in_the_way = self._files_in_the_way(commit, head)
+                    if in_the_way:
+                        raise WorkTreeConflict(
+                            f"the checkout in {self.path} is behind the game after an interrupted run, and "
+                            f"{', '.join(in_the_way[:5])} {'is' if len(in_the_way) == 1 else 'are'} in the way with other "
+                            "content; nothing was written: move them away and run the command again")
+                    self._git(["read-tree", "--reset", "-u", head], work_tree=True, check=False)
                 return
+
+    def _files_in_the_way(self, commit: str, head: str) -> list[str]:
+        """The files the move from `commit` to `head` would write that are on disk with bytes neither
+        `commit` nor the tip has (the tip's: written by the run that was killed)."""
+        out = []
+        paths = self._git(["diff", "--name-only", "-z", "--no-renames", commit, head], check=False).stdout.decode(
+            "utf-8", "surrogateescape").split("\0")
+        for path in filter(None, paths):
+            if not (Path(self.path) / path).exists():
+                continue
+            mine = self._git(["hash-object", "--no-filters", "--", path], work_tree=True, check=False).stdout.decode().strip()
+            known = {self._git(["rev-parse", "-q", "--verify", f"{rev}:{path}"], check=False).stdout.decode().strip()
+                     for rev in (commit, head)}
+            if mine not in known - {""}:
+                out.append(path)
+        return out
 
     def _check_work_tree(self, old: str, new: str) -> None:
         result = self._git(["read-tree", "-m", "-u", "-n", old, new], work_tree=True, check=False)

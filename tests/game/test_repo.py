@@ -511,6 +511,38 @@ def test_checkout_left_behind_by_a_crash_is_brought_forward_not_reversed(tmp_pat
     assert git(repo.path, "status", "--porcelain") == ""
 
 
+def test_checkout_killed_while_git_wrote_it_is_brought_forward(tmp_path: Path) -> None:
+    """Killed while git was writing the checkout: the branch is at the new turn, the index and
+    state still the turn before, and the new turn's report already on disk, untracked.  The next
+    commit brings the checkout to the tip (the file in the way is byte for byte the tip's); a file
+    in the way with other bytes is the player's and stops it."""
+    repo = new_game(tmp_path / "game")
+    repo.commit({"state/round-0.yaml": b"round: 1\n", "report.md": b"r"}, "Adjudicate")
+    git(repo.path, "read-tree", "HEAD~1")
+    git(repo.path, "checkout-index", "-f", "state/round-0.yaml")
+    assert (repo.path / "state/round-0.yaml").read_bytes() == b"round: 0\n"
+    assert "?? report.md" in git(repo.path, "status", "--porcelain")
+    repo.commit({"orders/germany.yaml": b"x\n"}, "Next orders")
+    assert (repo.path / "state/round-0.yaml").read_bytes() == b"round: 1\n"
+    assert git(repo.path, "status", "--porcelain") == ""
+
+    git(repo.path, "read-tree", "HEAD~2")
+    git(repo.path, "checkout-index", "-f", "state/round-0.yaml")
+    (repo.path / "report.md").write_bytes(b"my own notes\n")
+    with pytest.raises(WorkTreeConflict):
+        repo.commit({"orders/japan.yaml": b"y\n"}, "Would clobber the player's file")
+    assert (repo.path / "report.md").read_bytes() == b"my own notes\n"
+
+
+def test_a_lock_left_by_a_killed_git_is_named_with_what_to_do(tmp_path: Path) -> None:
+    repo = new_game(tmp_path / "game")
+    (repo.git_dir / "index.lock").write_bytes(b"")
+    with pytest.raises(WorkTreeConflict, match="index.lock is left over from an interrupted git command.*delete that file"):
+        repo.commit({"orders/germany.yaml": b"x\n"}, "Next orders")
+    (repo.git_dir / "index.lock").unlink()
+    repo.commit({"orders/germany.yaml": b"x\n"}, "Next orders")
+
+
 def test_hand_edits_are_still_refused_not_taken_for_a_crash(tmp_path: Path) -> None:
     repo = new_game(tmp_path / "game")
     repo.commit({"state/round-0.yaml": b"round: 1\n"}, "Adjudicate")
