@@ -137,6 +137,12 @@ def new(directory: str, ruleset_id: str, players: tuple[str, ...], game_id: str 
     game = new_game(directory, ruleset_id, parsed_players, game_id=game_id, options=parsed_options, dice_mode=dice_mode,
                     local_seed=seed, key_dir=Path(key_dir) if key_dir else None, reveal=reveal, hosting=hosting)
     click.echo(f"Created game {game.config.game} ({game.ruleset.name}) in {directory}.")
+    if dice_mode == "committed":
+        from pbem.game.dicekeys import secret_from_env
+
+        given = secret_from_env(game.config.game)
+        if given is not None:
+            click.echo(f"Dice secret: taken from ${given[1]}, as it is set here (a copy is in the key file too).")
     if dice_mode == "local" and seed is None:
         click.echo(f"Local dice: the seed is the game id, {game.config.dice.get('local_seed', game.config.game)!r} "
                    "(anyone who knows it can foresee the dice; --seed TEXT chooses another).")

@@ -146,6 +146,16 @@ def save_secret(
     return path
 
 
+def secret_from_env(game_id: str, env: Mapping[str, str] = os.environ) -> tuple[bytes, str] | None:
+    """The secret `PBEM_DICE_SECRET_<GAME_ID>` or `PBEM_DICE_SECRET` holds, and the variable's name:
+    a game created where one is set (a CI runner with the forge's secret store) takes it, for
+    the runner's key file is gone with the runner."""
+    for name in (env_var_for(game_id), ENV_SECRET):
+        if env.get(name):
+            return _parse(env[name], f"${name}"), name
+    return None
+
+
 def _parse(text: str, source: str) -> bytes:
     lines = [line.strip() for line in text.splitlines()]
     body = "".join(line for line in lines if line and not line.startswith("#"))
@@ -199,8 +209,15 @@ def load_secret(
         if chain_length is None:
             raise ValueError("checking a secret against the anchor needs the chain length too")
         if not verify_secret(secret, anchor, chain_length):
+            if source.startswith("$") and path.is_file():
+                # a variable set for another game, or stale: the game's own key file may be right
+                from_file = _parse(path.read_text(encoding="ascii", errors="replace"), str(path))
+                if verify_secret(from_file, anchor, chain_length):
+                    return from_file
             raise WrongDiceSecret(
                 f"the dice secret from {source} does not produce game {game_id!r}'s published anchor: "
-                "it belongs to another game or was replaced; find the right key file"
+                "it belongs to another game or was replaced; "
+                + (f"unset {source[1:]} for this game, or set it to this game's secret" if source.startswith("$")
+                   else "find the right key file")
             )
     return secret

@@ -503,7 +503,10 @@ def new_game(path: str | Path, ruleset_id: str, players: Mapping[str, str], *, g
         raise GameError(f"unknown reveal mode {reveal!r}: holder or opponents")
     secret = None
     if dice_mode == "committed":
-        secret = dice.new_secret()
+        from pbem.game.dicekeys import secret_from_env
+
+        given = secret_from_env(game_id)
+        secret = given[0] if given is not None else dice.new_secret()
         dice_cfg["chain_length"] = dice.DEFAULT_CHAIN_LENGTH
         dice_cfg["anchor"] = dice.anchor(secret, dice.DEFAULT_CHAIN_LENGTH)
     elif dice_mode == "local":

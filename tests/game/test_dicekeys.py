@@ -154,3 +154,33 @@ def test_a_key_written_before_keys_had_the_anchor_is_still_found(tmp_path: Path)
     anchor = dice.anchor(SECRET, 10)
     save_secret("g1", SECRET, tmp_path)  # the old name, g1.key
     assert load_secret("g1", tmp_path, env={}, anchor=anchor, chain_length=10) == SECRET
+
+
+def test_a_game_created_where_a_secret_is_set_takes_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/dice.md: the secret may live in `PBEM_DICE_SECRET_<GAME_ID>` or `PBEM_DICE_SECRET`
+    for CI.  A game created where one is set takes that secret (a runner's key file dies with the
+    runner), so the adjudications there find the anchor it published."""
+    from pbem import dice
+    from pbem.game.game import Game, new_game
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.delenv("PBEM_DICE_SECRET", raising=False)
+    monkeypatch.setenv("PBEM_DICE_SECRET_CI_GAME", SECRET.hex())
+    game = new_game(tmp_path / "ci-game", "1942-2e", {}, game_id="ci-game")
+    assert game.config.dice["anchor"] == dice.anchor(SECRET, game.config.dice["chain_length"])
+    orders = (Path(__file__).resolve().parents[2] / "examples" / "1942-2e" / "round-01" / "1-soviet-union.yaml").read_bytes()
+    game.submit(orders.replace(b"game: demo", b"game: ci-game"), "orders.yaml")
+    Game(game.path).adjudicate()
+
+
+def test_a_variable_set_for_another_game_gives_way_to_this_games_key_file(tmp_path: Path) -> None:
+    """A stale or other game's `PBEM_DICE_SECRET` does not stop a game whose own key file is the
+    right one; with no right key it is named, with what to do."""
+    from pbem import dice
+
+    other = bytes(range(32, 64))
+    anchor = dice.anchor(SECRET, 10)
+    save_secret("g1", SECRET, tmp_path, anchor=anchor)
+    assert load_secret("g1", tmp_path, env={"PBEM_DICE_SECRET": other.hex()}, anchor=anchor, chain_length=10) == SECRET
+    with pytest.raises(WrongDiceSecret, match=r"unset PBEM_DICE_SECRET for this game"):
+        load_secret("g2", tmp_path, env={"PBEM_DICE_SECRET": other.hex()}, anchor=anchor, chain_length=10)
