@@ -32,6 +32,9 @@ def resolve_unit(text: str, units: Mapping[str, UnitType]) -> str:
 
 
 _ITEM = re.compile(r"^\s*(?:(\d+)\s*(?:x\s+)?)?(.+?)\s*$")
+# The most units a side may hold here: far above any stack of the boards, below what would take
+# the exact walk's grid out of memory (10,000 infantry a side need more than a gigabyte)
+MOST_UNITS = 5000
 
 
 def parse_units(text: str, units: Mapping[str, UnitType]) -> dict[str, int]:
@@ -43,6 +46,8 @@ def parse_units(text: str, units: Mapping[str, UnitType]) -> dict[str, int]:
             continue
         if re.match(r"\s*-\s*\d", item):
             raise click.BadParameter(f"cannot read {item.strip()!r}: a count is 0 or more, like '3 infantry'")
+        if re.match(r"\s*\d*[.,]\d", item):
+            raise click.BadParameter(f"cannot read {item.strip()!r}: a count is a whole number, like '3 infantry'")
         match = _ITEM.match(item)
         if not match or not match.group(2):
             raise click.BadParameter(f"cannot read {item.strip()!r}: write it like '3 infantry'")
@@ -50,6 +55,9 @@ def parse_units(text: str, units: Mapping[str, UnitType]) -> dict[str, int]:
         unit = resolve_unit(match.group(2), units)
         if count:
             out[unit] = out.get(unit, 0) + count
+    if sum(out.values()) > MOST_UNITS:
+        raise click.BadParameter(f"{sum(out.values())} units on one side: pbem odds computes battles of at most "
+                                 f"{MOST_UNITS} units a side, far more than any board holds")
     return out
 
 

@@ -101,6 +101,15 @@ def test_a_negative_count_is_named_as_such():
     assert res.exit_code == 2 and "a count is 0 or more" in res.output
 
 
+def test_a_fraction_and_an_army_beyond_any_board_are_refused_before_any_work():
+    """A count is a whole number; more than 5,000 units a side would take the exact walk out of
+    memory (10,000 infantry a side need more than a gigabyte), so it is refused at once."""
+    res = run("--attack", "1.5 infantry", "--defend", "1 infantry")
+    assert res.exit_code == 2 and "a count is a whole number" in res.output
+    res = run("--attack", "99999999999999999999999 infantry", "--defend", "1 infantry")
+    assert res.exit_code == 2 and "at most 5000 units a side" in res.output
+
+
 def test_the_readme_lists_every_json_field() -> None:
     """README's `pbem odds --json` field list is the real one (issue: a player's view)."""
     import json
