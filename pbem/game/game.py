@@ -46,19 +46,34 @@ class Game:
         if raw is None:
             raise GameError(f"{self.path} has no {GAME_FILE}: not a pbem game (create one with `pbem new`)")
         self.config = read_config(raw)
+        from pbem.engine.problems import Problem, ProblemsError
         from pbem.io.rulesets import load_ruleset
 
-        self.ruleset = load_ruleset(self.config.ruleset)
+        def located(message: str, path: tuple[str, ...], code: str, hint: str = "") -> ProblemsError:
+            """A hand edit of game.yaml, at its line: the file is `pbem new`'s, and git revert undoes the edit."""
+            from pbem.io.yamlfile import load_yaml
+
+            doc = load_yaml(raw, str(self.path / GAME_FILE), expect_mapping=True)
+            return ProblemsError([doc.problem(Problem("invalid", message, path=path, code=code,
+                                                      hint=hint or "game.yaml is written by `pbem new`; undo the hand edit with git revert"))])
+
+        try:
+            self.ruleset = load_ruleset(self.config.ruleset)
+        except ProblemsError as err:
+            raise located(err.problems[0].message, ("ruleset",), "game.ruleset", err.problems[0].hint or "") from None
         if self.ruleset.data_hash != self.config.ruleset_hash:
             raise GameError(
                 f"the {self.ruleset.id} ruleset data changed since this game began (hash {self.ruleset.data_hash[:12]} "
                 f"is not {self.config.ruleset_hash[:12]} recorded in game.yaml); use the pbem version the game was started with ({self.config.engine})"
             )
-        wrong = option_problem(self.ruleset, self.config.options) or next(
-            (f"unknown power {p!r} among the players; powers of {self.ruleset.id}: {', '.join(self.ruleset.turn_order)}"
-             for p in self.config.players if p not in self.ruleset.turn_order), None)
+        wrong = option_problem(self.ruleset, self.config.options)
         if wrong:
-            raise GameError(f"{GAME_FILE}: {wrong} (game.yaml is written by `pbem new`; undo the hand edit with git revert)")
+            name = next((o for o in self.config.options if option_problem(self.ruleset, {o: self.config.options[o]})), None)
+            raise located(wrong, ("options", name) if name else ("options",), "game.option")
+        stranger = next((p for p in self.config.players if p not in self.ruleset.turn_order), None)
+        if stranger is not None:
+            raise located(f"unknown power {stranger!r} among the players; powers of {self.ruleset.id}: {', '.join(self.ruleset.turn_order)}",
+                          ("players", stranger), "game.player")
         self.rules, self.combat_rules = rules_for(self.ruleset)
 
     # --- reading --------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from pbem.game.audit import audit_game
+from pbem.engine.problems import ProblemsError
 from pbem.game.game import Game, GameError, new_game
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "1942-2e" / "round-01"
@@ -114,9 +115,12 @@ def test_a_game_file_edited_by_hand_with_an_option_its_ruleset_lacks_is_refused(
     text = game.repo.read("game.yaml").decode()
     assert edit[0] in text, text
     game.repo.commit({"game.yaml": text.replace(edit[0], edit[1]).encode()}, "hand edit")
-    with pytest.raises(GameError) as err:
+    with pytest.raises(ProblemsError) as err:
         Game(game.path)
-    assert message in str(err.value) and "git revert" in str(err.value)
+    problem = err.value.problems[0]
+    line = next(n for n, row in enumerate(text.replace(edit[0], edit[1]).splitlines(), 1) if edit[1] in row)
+    assert message in problem.message and "git revert" in (problem.hint or "")
+    assert problem.line == line and problem.file.endswith("game.yaml")  # at the edited line
 
 
 @pytest.mark.parametrize("ruleset_id,options,message", [
