@@ -231,10 +231,14 @@ def _system_orders(game, state, power: str) -> list[str]:  # type: ignore[no-unt
                 "#   repair: {" + ", ".join(f"{t}: {d}" for t, d in damaged.items()) + "}"]
     rules = game.rules
     if rules.hooks.declarations:
-        names = sorted(rules.hooks.declarations(game.config.options, power))
+        used = set(state.pending.get("once", []) or [])  # type: ignore[call-overload]
+        every = sorted(rules.hooks.declarations(game.config.options, power))
+        names = [n for n in every if n not in used]
         if names:
             out += [f"# Declarations open to {power} in this game (once per game): {', '.join(names)}.",
                     f"#   declare: [{names[0]}]"]
+        if len(names) < len(every):
+            out += [f"# Declared already (once per game): {', '.join(n for n in every if n in used)}."]
     if rules.politics is not None:
         out += _declarations_of_war(game, state, power)
     if rules.airborne is not None:
