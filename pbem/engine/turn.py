@@ -2231,7 +2231,8 @@ class Turn:
         count = sum(n * weights.get(t, 1) for t, n in units.items() if not profiles[t].has("factory"))
         limit = self._limit(factory_site)
         if used.get(factory_site, 0) + count > limit:
-            return [Problem("illegal", f"the complex in {factory_site} can mobilize {count_of(max(0, limit - used.get(factory_site, 0)), 'more unit')} this turn, not {count}", rule=R_MOBILIZE + (f": production limit is the complex's own ({self._facility_productions()}), less damage, sea zones included" if self.rules.production.production_limit == "facility" else ": production limit is the territory's IPC value, less damage, sea zones included"), hint="place the rest at another complex", path=path, code="place.over-limit")]
+            return [Problem("illegal", f"the complex in {factory_site} can mobilize {count_of(max(0, limit - used.get(factory_site, 0)), 'more unit')} this turn, not {count}", rule=R_MOBILIZE + (f": production limit is the complex's own ({self._facility_productions()}), less damage, sea zones included" if self.rules.production.production_limit == "facility" else ": production limit is the territory's IPC value" + ("" if self.combat_rules.sbr_loss == "treasury" else ", less damage")
+                  + ", sea zones included"), hint="place the rest at another complex", path=path, code="place.over-limit")]
         used[factory_site] = used.get(factory_site, 0) + count
         return []
 

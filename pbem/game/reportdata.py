@@ -521,7 +521,7 @@ def build_report(game: Game, before: GameState, result: TurnResult, dice_info: M
             row["actual_hits"] += b["luck"][side]["actual_hits"]
     notes = list(log.notes)
     for s in log.skipped:
-        notes.append(f"Skipped {s['phase']} order ({', '.join(f'{n} {u}' for u, n in s['units'].items())} to {s['to']}): {s['reason']}")
+        notes.append(f"Skipped {s['phase']} order ({', '.join(count_of(n, u) for u, n in s['units'].items())} to {s['to']}): {s['reason']}")
     for a in log.lost_air:
         notes.append(f"{a['unit']} of {a['owner']} in {a['space']} was lost: {a['reason']}")
     if after.winner:
