@@ -2439,6 +2439,18 @@ class Turn:
                     "illegal", f"{country} collects no income: no convoy income can go to it", rule="Collect Income",
                     hint=("countries that collect: " + ", ".join(earning)) if len(earning) > 1 else "remove convoy_income:",
                     path=("convoy_income", country), code="orders.convoy-income"))
+        asked = sum(n for c, n in self.orders.convoy_income.items() if c in earning)
+        if self.validating and self.orders.convoy_income and len(earning) > 1:
+            # the centres the power holds as its turn begins; the turn's battles may change that
+            held = sum(self._convoys_to_divide(self.ruleset.countries_of(self.w.power)).values())
+            if asked > held:
+                first = next(iter(self.orders.convoy_income))
+                self.warnings.append(Problem(
+                    "warning", f"convoy_income divides {count_of(asked, 'IPC')}, but {possessive(self.w.power)} convoy centres "
+                    f"bring {count_of(held, 'IPC')} as the turn begins: the first named get theirs first",
+                    rule="Collect Income: the British convoy income is divided between India and Australia",
+                    hint=f"divide {held} (convoy centres taken or lost in this turn change it)",
+                    path=("convoy_income", first), code="orders.convoy-income-over"))
 
     def divide_convoy_income(self, countries: tuple[str, ...], parts: Mapping[str, int]) -> None:
         """Pacific, Phase 9: the British convoy income "must immediately be given to India or
