@@ -390,6 +390,14 @@ class Politics:
     remembered_captures: frozenset[str] = frozenset()
 
 
+class PurchaseLimits(dict[str, int]):
+    """A country's purchase limits this turn (RuleHooks.purchase_limits) and why, for the refusal."""
+
+    def __init__(self, limits: Mapping[str, int], reason: str = "") -> None:
+        super().__init__(limits)
+        self.reason = reason
+
+
 @dataclass(frozen=True)
 class Kamikaze:
     """Suicide attacks on enemy ships, a fixed number per game (Pacific, Kamikaze: "Japan is allowed
@@ -593,7 +601,7 @@ class RuleHooks:
     confined_to: Callable[..., frozenset[str] | None] | None = None
     # purchase_limits(options, country, control=) -> {unit: most} or None: the only units a country may
     #   buy this turn and how many (1940: China "builds only infantry, plus 1 artillery per turn while
-    #   the Burma Road is open"); None: no limit but the treasury.
+    #   the Burma Road is open"); None: no limit but the treasury.  A PurchaseLimits says why too.
     purchase_limits: Callable[..., Mapping[str, int] | None] | None = None
     # placement_without_complex(options, country, control=, control_at_start=) -> territories where the
     #   country places land and air units with no complex and no limit (1940: China, in the Chinese

@@ -1762,7 +1762,9 @@ class Turn:
         limits = hook(self.options, country, control=dict(self.w.control)) if hook is not None else None
         if limits is not None and count > limits.get(profile.name, 0):
             allowed = ", ".join(count_of(n, u) if n < 10**6 else u for u, n in sorted(limits.items()) if n) or "nothing"
-            self.problems.append(Problem("illegal", f"{country} cannot buy {count_of(count, profile.name)} this turn: it may buy {allowed}",
+            why = getattr(limits, "reason", "")
+            self.problems.append(Problem("illegal", f"{country} cannot buy {count_of(count, profile.name)} this turn: it may buy {allowed}"
+                                         + (f"; {why}" if why else ""),
                                          rule=R_PURCHASE, hint="buy only what it may", path=path, code="purchase.not-for-sale"))
             return True
         if profile.bought_by is None or country in profile.bought_by:

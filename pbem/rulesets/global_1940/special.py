@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from pbem.engine.model import UnitType
-from pbem.engine.rules import FreeUnits
+from pbem.engine.rules import FreeUnits, PurchaseLimits
 
 
 def _friendly_base(world: Any, territory: str, tag: str) -> bool:
@@ -68,7 +68,11 @@ def china_purchases(options: Mapping[str, object], country: str, *, control: Map
     """China "builds only infantry, plus 1 artillery per turn while the Burma Road is open" (P10)."""
     if country != "China":
         return None
-    return {"infantry": 10**6, "artillery": 1 if burma_road_open(control) else 0}
+    if burma_road_open(control):
+        return PurchaseLimits({"infantry": 10**6, "artillery": 1}, "China buys infantry, and one artillery a turn while the Burma Road is open (P10)")
+    held = [t for t in BURMA_ROAD if control.get(t) in AXIS]
+    return PurchaseLimits({"infantry": 10**6, "artillery": 0},
+                          f"China buys artillery only while the Burma Road is open (P10), and the Axis hold {', '.join(held)}")
 
 
 def china_placement(options: Mapping[str, object], country: str, *, control: Mapping[str, str],
