@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import click
 
 from pbem.cli.game_commands import _open, game_option, user_errors
@@ -201,6 +203,10 @@ def _given_this_turn(game, state, power: str) -> list[str]:  # type: ignore[no-u
     for event, facts in (("start_of_turn", {}), ("mobilize", {"control": dict(state.control),
                                                               "control_at_start": dict(state.control), "board": game.ruleset.board})):
         for g in hook(game.config.options, event, power=power, world=w, **facts):
+            profile = game.ruleset.units.get(g.unit)
+            if profile is not None and profile.has("upgrade"):  # only where there is a facility to raise
+                spaces = tuple(s for s in g.spaces if any(by.get(profile.upgrade_from, 0) for by in state.units.get(s, {}).values()))
+                g = replace(g, spaces=spaces)
             if g.count > 0 and g.spaces and (g.once is None or g.once not in used):
                 grants.append(g)
                 if g.once is not None:  # a once-a-game gift offered at both moments comes at the first
