@@ -87,23 +87,29 @@ def describe_ruleset(ruleset_id: str) -> dict[str, object]:
 def _text(data: dict[str, object], sections: tuple[str, ...]) -> str:
     """The description as a reader scans it: one line per power, space, unit and option."""
     out = [f"{data['name']} ({data['id']})"]
+    # a capital no one can enter stands for none (1940's China: "China does not have a capitol")
+    sealed = {s["name"] for s in data["spaces"] if s["impassable"]}  # type: ignore[attr-defined]
+
+    def capital(name: str) -> str:
+        return "no capital" if name in sealed else f"capital {name}"
+
     if "powers" in sections:
         out += ["", "Powers, in turn order:"]
         for p in data["powers"]:  # type: ignore[attr-defined]
             if p.get("countries"):  # a power of several countries: each its own capital and treasury
                 out.append(f"  {p['name']:<16} {p['side']:<7} countries " + ", ".join(c["name"] for c in p["countries"])
                            + (f"; also {', '.join(p['aliases'])}" if p["aliases"] else ""))
-                out += [f"    {c['name']:<14} {'':<7} capital {c['capital']}, starts with {c['starting_treasury']} IPCs"
+                out += [f"    {c['name']:<14} {'':<7} {capital(c['capital'])}, starts with {c['starting_treasury']} IPCs"
                         + (f"; also {', '.join(c['aliases'])}" if c["aliases"] else "") for c in p["countries"]]
             else:
-                out.append(f"  {p['name']:<16} {p['side']:<7} capital {p['capital']}, starts with {p['starting_treasury']} IPCs"
+                out.append(f"  {p['name']:<16} {p['side']:<7} {capital(p['capital'])}, starts with {p['starting_treasury']} IPCs"
                            + (f"; also {', '.join(p['aliases'])}" if p["aliases"] else ""))
     if "spaces" in sections:
         out += ["", "Territories and sea zones (name, value, owner at the start, neighbours):"]
         for s in data["spaces"]:  # type: ignore[attr-defined]
             notes = [f"{s['ipc']} IPC" if s["kind"] == "land" else "sea",
                      *(["owner " + s["owner"]] if s["owner"] else (["neutral"] if s["kind"] == "land" else [])),
-                     *([f"capital of {s['capital_of']}"] if s["capital_of"] else []),
+                     *([f"capital of {s['capital_of']}"] if s["capital_of"] and not s["impassable"] else []),
                      *([f"victory city {s['victory_city']}"] if s["victory_city"] else []),
                      *(["island"] if s["island"] else []), *(["impassable"] if s["impassable"] else [])]
             out.append(f"  {s['name']} ({', '.join(notes)})")
