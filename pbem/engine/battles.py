@@ -438,6 +438,12 @@ def resolve_battles(turn: Turn, plan: BattlePlan) -> None:
         _battle(turn, territory, "land", bombard_from=sorted(beside(territory) - fought_at_sea) or None)
     for space in sorted(plan.raids):
         _rehome_interceptors(turn, space)
+    # Fighters whose carrier sank land now, after every battle: "This movement occurs during the
+    # Noncombat Move phase, before the acting player makes any noncombat movements" (1942, Fighters);
+    # no battle still to fight meets them where they land
+    for zone, aboard in turn.stranded:
+        _land_stranded(turn, zone, aboard=aboard)
+    turn.stranded = []
     if w.rules.scramble is not None:
         from pbem.engine.scramble import fly_home
 
@@ -1133,7 +1139,7 @@ def _apply(turn: Turn, space: str, attackers: list[Unit], defenders: list[Unit],
                                      original_owner=w.space(space).original_owner):
             turn.give(grant, space)
     if w.is_sea(space):
-        _land_stranded(turn, space, aboard=grounded & w.grounded_air(space))
+        turn.stranded.append((space, grounded & w.grounded_air(space)))  # they land after all combat
     return aboard
 
 

@@ -124,6 +124,9 @@ class Turn:
         self.bought: dict[str, int] = {}
         self.bought_by_country: dict[str, dict[str, int]] = {}  # a power of several countries (Power.countries)
         self.kamikaze_strikes: dict[str, list[Any]] = {}  # Rules.kamikaze: battle zone -> ships struck there
+        # sea zones whose defending aircraft lost their carrier, with those that stay aboard a damaged
+        # one: they land after every battle, before the noncombat move (battles._land_stranded)
+        self.stranded: list[tuple[str, frozenset[int]]] = []
         self._late_declarations: list[tuple[str, tuple]] = []  # declarations made at Collect Income (declare_wars)
         self.contested: set[str] = set()  # spaces with a battle this turn (set when the battles start)
         self.shot_down_going_to: set[str] = set()  # where aircraft shot down on their combat move were flying (overflight)
