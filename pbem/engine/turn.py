@@ -1938,6 +1938,12 @@ class Turn:
                 w.treasury[country] = w.treasury.get(country, 0) + sum(self.cost_of(self.ruleset.units[t]) * n for t, n in pool.items() if n > 0)
             self.log.refunds = refund
             self.log.refund_ipcs = ipcs
+            if self.validating and not any(p.code.startswith("place.") for p in self.problems):
+                self.warnings.append(Problem("warning", f"{_units_text(refund)} bought {'is' if sum(refund.values()) == 1 else 'are'} placed nowhere: "
+                                             f"{count_of(ipcs, 'IPC')} will be refunded at the end of the turn",
+                                             rule=R_MOBILIZE + ": units bought and not mobilized are refunded",
+                                             hint="place them under place:, or buy fewer",
+                                             path=("place",) if self.orders.placements else ("purchase",), code="place.unplaced-refunded"))
         elif refund and self.validating:
             if not any(p.code.startswith("place.") for p in self.problems):
                 # the Revised FAQ: in a friendly game, tell the player he is making a mistake
