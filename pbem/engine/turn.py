@@ -2363,10 +2363,11 @@ class Turn:
             if not u.damaged or u.owner != w.power or not w.is_sea(u.space):
                 continue
             # whose bases it may use: not a power's at war with no one, nor theirs (1940, P14)
-            if any(w.space(t).is_land and w.shares_with(w.control_at_start.get(t)) and w.facility_operative(t, "naval_base")
-                   for t in sorted(w.board.neighbours(u.space))):
+            base = next((t for t in sorted(w.board.neighbours(u.space)) if w.space(t).is_land and w.shares_with(w.control_at_start.get(t))
+                         and w.facility_operative(t, "naval_base")), None)
+            if base is not None:
                 u.damaged = False
-                self.log.notes.append(f"The damaged {u.type} in {u.space} is repaired at the naval base beside it")
+                self.log.notes.append(f"The damaged {u.type} in {u.space} is repaired at the naval base in {base}")
 
     def end_of_turn(self) -> None:
         """Liberations are decided now, when it is known whether the ally's capital is free (A42)."""
