@@ -2363,7 +2363,8 @@ class Turn:
             if not u.damaged or u.owner != w.power or not w.is_sea(u.space):
                 continue
             # whose bases it may use: not a power's at war with no one, nor theirs (1940, P14)
-            base = next((t for t in sorted(w.board.neighbours(u.space)) if w.space(t).is_land and w.shares_with(w.control_at_start.get(t))
+            own = set(self.ruleset.countries_of(w.power))  # its own power's base named first, then an ally's
+            base = next((t for t in sorted(w.board.neighbours(u.space), key=lambda t: (w.control_at_start.get(t) not in own, t)) if w.space(t).is_land and w.shares_with(w.control_at_start.get(t))
                          and w.facility_operative(t, "naval_base")), None)
             if base is not None:
                 u.damaged = False
