@@ -543,7 +543,7 @@ def new_game(path: str | Path, ruleset_id: str, players: Mapping[str, str], *, g
         "README.md": _players_readme(config, ruleset).encode(),
     }
     GameRepo.init(path, initial_files=files, message=f"New {ruleset.name} game {game_id}",
-                  trailers={"Round": "1", "Phase": "new"}, identity=ident)
+                  trailers={"Round": str(state.round), "Phase": "new"}, identity=ident)
     if secret is not None and key_dir is not None:
         import subprocess
 
