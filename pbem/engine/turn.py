@@ -1342,6 +1342,7 @@ class Turn:
         # Enemy structures and antiaircraft units left in the territory change hands, or the AA is
         # destroyed where the rules say so (1942: General Combat, step 7; Revised: AA guns are captured).
         removed: dict[tuple[str, str], int] = {}
+        taken_over: dict[tuple[str, str], int] = {}  # antiaircraft units that change hands
         for u in list(w.units_at(space)):
             if w.is_enemy(u.owner, by):
                 on_capture = w.utype(u).on_capture
@@ -1351,6 +1352,8 @@ class Turn:
                     self.log.notes.append(f"The {u.type} in {space} is destroyed with its capture")
                     w.remove(u)
                 elif w.utype(u).domain == "structure" or (w.utype(u).has("aa") and not self.combat_rules.aa_destroyed_when_alone):
+                    if w.utype(u).domain != "structure":
+                        taken_over[(u.owner, u.type)] = taken_over.get((u.owner, u.type), 0) + 1
                     u.owner = by
                     u.fought = True  # a captured gun cannot move this turn (Revised FAQ)
                     u.captured = True
@@ -1364,6 +1367,8 @@ class Turn:
             # 1942, General Combat: territories holding only AAA are taken with no combat: "remove any
             # antiaircraft artillery units that may be in them" (no battle reports them)
             self.log.notes.append(f"{possessive(owner)} {count_of(n, utype)} in {space} {'is' if n == 1 else 'are'} destroyed with its capture")
+        if taken_over:  # the report tells them where no battle report does (a territory taken with no battle)
+            entry["taken_over"] = {f"{possessive(owner)} {count_of(n, utype)}": n for (owner, utype), n in sorted(taken_over.items())}
         loser = w.capital_of_space(space)
         entry["capital"] = bool(loser)  # a capital now: London is none once UK Europe's has gone into exile (AMS)
         if loser and w.is_enemy(loser, by) and self.rules.capitals.capital_plunder:

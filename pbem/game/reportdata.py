@@ -445,6 +445,9 @@ def build_report(game: Game, before: GameState, result: TurnResult, dice_info: M
             log.notes.append(f"The bombing of {raid['space']} costs {before.control.get(raid['space'], '')} {count_of(applied, 'IPC')}")
     captures = []
     for c in log.captures:
+        if c.get("taken_over") and not any(e.get("outcome") is not None and e["battle"].space == c["space"] for e in log.battles):
+            # taken with no battle (only antiaircraft guns there): no battle report names the guns' new owner
+            log.notes.append(f"{c['by']} takes over {', '.join(c['taken_over'])} in {c['space']} with it")
         sp = ruleset.board.spaces[c["space"]]
         final = after.control.get(c["space"], c["by"])
         route = sp.convoy_route  # a convoy route carries its territory's value (Pacific)
