@@ -76,6 +76,7 @@ class TurnLog:
     defaults_used: list[str] = field(default_factory=list)
     income: dict[str, int] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    declarations: list[str] = field(default_factory=list)  # wars declared this turn (Rules.politics), told first
     # dice rolled outside battles and raids (research, rockets): every die the audit shows is reported
     rolls: list[dict[str, Any]] = field(default_factory=list)
     winner: str | None = None
@@ -1506,11 +1507,11 @@ class Turn:
                 if new_facts:
                     w.pending["facts"] = sorted({*facts, *new_facts})
             w.declare_war(w.power, target)
-            self.log.notes.append(f"{w.power} declares war on {target}" + (" at its Collect Income phase" if phase == "collect_income" else ""))
+            self.log.declarations.append(f"{w.power} declares war on {target}" + (" at its Collect Income phase" if phase == "collect_income" else ""))
             for a, b in others:
                 if w.relation(a, b) == "peace":
                     w.declare_war(a, b)
-                    self.log.notes.append(f"{a} and {b} are at war too, brought in by the declaration on {target}")
+                    self.log.declarations.append(f"{a} and {b} are at war too, brought in by the declaration on {target}")
 
     def land_combat_air_patrol(self) -> None:
         """Pacific, Phase 2: "Fighters on CAP may land on any friendly land territory that is adjacent

@@ -564,6 +564,7 @@ def build_report(game: Game, before: GameState, result: TurnResult, dice_info: M
         "luck": [{"power": p, "expected_hits": round(r["expected_hits"], 3), "actual_hits": int(r["actual_hits"])} for p, r in luck_rows.items()],
         "rolls": [dict(r) for r in log.rolls],
         "notes": notes,
+        **({"declarations": list(log.declarations)} if log.declarations else {}),
     }
 
 

@@ -34,10 +34,11 @@ def test_two_full_rounds_of_nine_powers(reports: list[dict]) -> None:
 def test_the_1940_rules_show_in_the_reports(reports: list[dict]) -> None:
     notes = [n for r in reports for n in r["notes"]]
     # declarations of war, and the United States' early entry after Japan's unprovoked one
-    assert "Germany declares war on Soviet Union" in notes
-    assert "Japan declares war on United Kingdom" in notes
-    assert any(n.startswith("Japan and ANZAC are at war too") for n in notes)
-    assert "United States declares war on Japan" in notes
+    declared = [d for r in reports for d in r.get("declarations", [])]  # told first, apart from the notes
+    assert "Germany declares war on Soviet Union" in declared
+    assert "Japan declares war on United Kingdom" in declared
+    assert any(d.startswith("Japan and ANZAC are at war too") for d in declared)
+    assert "United States declares war on Japan" in declared
     # a scramble, and a bombing raid on a facility
     assert any("scrambles" in n and "into SZ 111" in n for n in notes)
     raids = [b for r in reports for b in r["bombing"]]

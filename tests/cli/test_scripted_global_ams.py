@@ -40,7 +40,7 @@ def test_a_declaration_a_token_and_a_technology_roll(reports: list[dict]) -> Non
     Axis claim a token at the end of the American turn and Japan rolls on chart 2; a destroyer comes
     back in round 2 and the token is lost (AMS, Victory Objectives, Victory Tokens, and R&D)."""
     japan, america, america_2 = reports[2], reports[3], reports[12]
-    assert "Japan declares war on United States" in japan["notes"]
+    assert "Japan declares war on United States" in japan["declarations"]
     assert f"The Axis claim the victory token: {TOKEN}" in america["notes"]
     rolls = [r for r in america["rolls"] if r["step"] == "technology"]
     assert len(rolls) == 1 and rolls[0]["power"] == "Japan" and "chart 2" in rolls[0]["what"]
