@@ -147,12 +147,13 @@ def save_secret(
 
 
 def secret_from_env(game_id: str, env: Mapping[str, str] = os.environ) -> tuple[bytes, str] | None:
-    """The secret `PBEM_DICE_SECRET_<GAME_ID>` or `PBEM_DICE_SECRET` holds, and the variable's name:
-    a game created where one is set (a CI runner with the forge's secret store) takes it, for
-    the runner's key file is gone with the runner."""
-    for name in (env_var_for(game_id), ENV_SECRET):
-        if env.get(name):
-            return _parse(env[name], f"${name}"), name
+    """The secret `PBEM_DICE_SECRET_<GAME_ID>` holds, and the variable's name: a game created where
+    it is set (a CI runner with the forge's secret store) takes it, for the runner's key file is
+    gone with the runner.  Never the generic `PBEM_DICE_SECRET`: set for one game, it would give
+    every new game the same chain, and one game's revealed links would foretell another's dice."""
+    name = env_var_for(game_id)
+    if env.get(name):
+        return _parse(env[name], f"${name}"), name
     return None
 
 

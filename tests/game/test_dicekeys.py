@@ -173,6 +173,18 @@ def test_a_game_created_where_a_secret_is_set_takes_it(tmp_path: Path, monkeypat
     Game(game.path).adjudicate()
 
 
+def test_the_generic_variable_never_seeds_a_new_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`PBEM_DICE_SECRET`, set for one game, must not become every new game's secret: two games on
+    one chain would let one game's revealed links foretell the other's dice."""
+    from pbem.game.game import new_game
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.setenv("PBEM_DICE_SECRET", SECRET.hex())
+    a = new_game(tmp_path / "a", "1942-2e", {}, game_id="game-a")
+    b = new_game(tmp_path / "b", "1942-2e", {}, game_id="game-b")
+    assert a.config.dice["anchor"] != b.config.dice["anchor"]
+
+
 def test_a_variable_set_for_another_game_gives_way_to_this_games_key_file(tmp_path: Path) -> None:
     """A stale or other game's `PBEM_DICE_SECRET` does not stop a game whose own key file is the
     right one; with no right key it is named, with what to do."""
