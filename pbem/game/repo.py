@@ -634,30 +634,30 @@ class GameRepo:
             if commit_tree == tree:
                 moved = self._git(["read-tree", "-m", "-u", commit, head], work_tree=True, check=False)
                 if moved.returncode != 0:
-                    in_the_way = self._files_in_the_way(commit, head)
-                    if in_the_way:
-                        raise WorkTreeConflict(
-                            f"the checkout in {self.path} is behind the game after an interrupted run, and "
-                            f"{', '.join(in_the_way[:5])} {'is' if len(in_the_way) == 1 else 'are'} in the way with other "
-                            "content; nothing was written: move them away and run the command again")
-                    self._git(["read-tree", "--reset", "-u", head], work_tree=True, check=False)
+                    # the killed run's files, untracked, bar the way: remove those that are the tip's
+                    # byte for byte and move again; anything else stays, and git keeps refusing
+                    self._remove_tip_files(commit, head)
+                    moved = self._git(["read-tree", "-m", "-u", commit, head], work_tree=True, check=False)
+                if moved.returncode != 0:
+                    said = moved.stderr.decode("utf-8", "replace").strip()
+                    raise WorkTreeConflict(
+                        f"the checkout in {self.path} is behind the game after an interrupted run, and files of yours "
+                        f"are in the way; nothing was written: move them away and run the command again\n{said}")
                 return
 
-    def _files_in_the_way(self, commit: str, head: str) -> list[str]:
-        """The files the move from `commit` to `head` would write that are on disk with bytes neither
-        `commit` nor the tip has (the tip's: written by the run that was killed)."""
-        out = []
-        paths = self._git(["diff", "--name-only", "-z", "--no-renames", commit, head], check=False).stdout.decode(
+    def _remove_tip_files(self, commit: str, head: str) -> None:
+        """Delete the files the tip adds that sit on disk untracked with exactly the tip's bytes (the
+        run that was killed wrote them); a file with other bytes is the player's and is kept."""
+        paths = self._git(["diff", "--name-only", "-z", "--no-renames", "--diff-filter=A", commit, head], check=False).stdout.decode(
             "utf-8", "surrogateescape").split("\0")
         for path in filter(None, paths):
-            if not (Path(self.path) / path).exists():
+            on_disk = Path(self.path) / path
+            if not on_disk.is_file() or on_disk.is_symlink():
                 continue
             mine = self._git(["hash-object", "--no-filters", "--", path], work_tree=True, check=False).stdout.decode().strip()
-            known = {self._git(["rev-parse", "-q", "--verify", f"{rev}:{path}"], check=False).stdout.decode().strip()
-                     for rev in (commit, head)}
-            if mine not in known - {""}:
-                out.append(path)
-        return out
+            theirs = self._git(["rev-parse", "-q", "--verify", f"{head}:{path}"], check=False).stdout.decode().strip()
+            if mine and mine == theirs:
+                on_disk.unlink()
 
     def _check_work_tree(self, old: str, new: str) -> None:
         result = self._git(["read-tree", "-m", "-u", "-n", old, new], work_tree=True, check=False)

@@ -534,6 +534,22 @@ def test_checkout_killed_while_git_wrote_it_is_brought_forward(tmp_path: Path) -
     assert (repo.path / "report.md").read_bytes() == b"my own notes\n"
 
 
+def test_a_players_file_where_the_tip_puts_a_directory_is_kept(tmp_path: Path) -> None:
+    """The tip adds notes/r1.md; the player has a file of his own named notes.  Bringing the stale
+    checkout forward must not replace his file by the directory: it is refused, the file kept."""
+    repo = new_game(tmp_path / "game")
+    repo.commit({"state/round-0.yaml": b"round: 1\n", "notes/r1.md": b"r"}, "Adjudicate")
+    git(repo.path, "read-tree", "HEAD~1")
+    git(repo.path, "checkout-index", "-f", "state/round-0.yaml")
+    for leftover in (repo.path / "notes").glob("*"):
+        leftover.unlink()
+    (repo.path / "notes").rmdir()
+    (repo.path / "notes").write_bytes(b"MY OWN NOTES\n")
+    with pytest.raises(WorkTreeConflict, match="files of yours are in the way"):
+        repo.commit({"orders/germany.yaml": b"x\n"}, "Next orders")
+    assert (repo.path / "notes").read_bytes() == b"MY OWN NOTES\n"
+
+
 def test_a_lock_left_by_a_killed_git_is_named_with_what_to_do(tmp_path: Path) -> None:
     repo = new_game(tmp_path / "game")
     (repo.git_dir / "index.lock").write_bytes(b"")
