@@ -418,10 +418,12 @@ class Mover:
 
         def rank(hid: str) -> tuple[object, ...]:
             host = w.units[hid]
+            # a ship that may not offload in this phase at all (it fought or retreated) comes last
+            barred = bool(hid) and (host.retreated or (move.phase == "noncombat" and not self._may_work_after_combat(host, "offload")))
             elsewhere = bool(host.offloaded_to and host.offloaded_to != move.to and not self._may_assault_again(host, move.phase))
             gives = sum(min(need[t], sum(1 for u in by_host[hid] if u.type == t)) for t in need)
             left = len(w.cargo_of(host)) - gives
-            return (elsewhere, host.offloaded_to != move.to, not w.utype(host).has("transport"), -gives, left, hid)
+            return (barred, elsewhere, host.offloaded_to != move.to, not w.utype(host).has("transport"), -gives, left, hid)
 
         chosen: list[Unit] = []
         for hid in sorted(by_host, key=rank):
@@ -437,8 +439,10 @@ class Mover:
         the true one: the riders an offload asks for are packed onto as few of them as they fit,
         the rest after, so each ship can empty where the player sends its riders (Pacific: "two
         different transports in the same sea zone can unload into two different territories").
-        The ships: those of the mover's side in `zone` that started the turn together, offloaded
-        nothing and took no one aboard this turn.  Kept as it was if the riders would not fit."""
+        The ships: those of the mover's side in `zone` that started the turn together and sailed
+        together (the same moves in the same phase: ships that parted carry what they carried when
+        they parted), offloaded nothing and took no one aboard this turn.  Kept as it was if the
+        riders would not fit."""
         w = self.w
         side = w.ruleset.side_of(w.power)
         ships = [h for h in w.units_at(zone) if w.carries_land(h) and w.ruleset.side_of(h.owner) == side
@@ -447,7 +451,7 @@ class Mover:
         for h in ships:
             cargo = w.cargo_of(h)
             if all(r.loaded_phase is None and w.utype(r).domain == "land" for r in cargo):
-                groups.setdefault(h.start, []).append(h)
+                groups.setdefault(f"{h.start}|{h.phase}|{'/'.join(h.path)}|{h.retreated}", []).append(h)
         for hosts in groups.values():
             riders = [r for h in hosts for r in w.cargo_of(h) if w.utype(r).domain == "land"]
             if len(hosts) < 2 or not riders:
