@@ -1286,7 +1286,7 @@ def _shared_air_battle(turn: Turn, space: str, groups: list[list[Unit]], escorts
     E17: "there is only one air battle per territory regardless of the number of facilities being
     bombed. ... The only units that participate in the air battle are the bombers performing the
     raid, escorts, and interceptors"): fought here, with the first raid's label, its bombers lost
-    cheapest first across the raids (a strong player's choice).  None where the raids do not share
+    in the directive's order of loss, else cheapest first across the raids (a strong player's choice).  None where the raids do not share
     one (a single raid fights its own, as does validation, which rolls no dice)."""
     w = turn.w
     rules = turn.combat_rules
@@ -1309,8 +1309,12 @@ def _shared_air_battle(turn: Turn, space: str, groups: list[list[Unit]], escorts
                         interceptors=len(interceptors), dive_bombers=sum(map(len, dive)),
                         lose_bombers_first=_bombers_first(turn.orders.battles.get(space), every, escorts),
                         interceptor_bonus=interceptor_bonus, escort_bonus=escort_bonus)
-    ranked = sorted(((w.utype(u).cost, i, u.id) for i, g in enumerate(bombers) for u in g))[:battle.bombers_lost]
-    lost = [sum(1 for _, i, _ in ranked if i == k) for k in range(len(groups))]
+    # the bombers lost: in the order of loss of the territory's battle directive, else cheapest first
+    directive = turn.orders.battles.get(space)
+    ool = list(directive.order_of_loss) if directive is not None and directive.order_of_loss else []
+    ranked = sorted(((ool.index(u.type) if u.type in ool else len(ool), w.utype(u).cost, i, u.id)
+                     for i, g in enumerate(bombers) for u in g))[:battle.bombers_lost]
+    lost = [sum(1 for *_, i, _ in ranked if i == k) for k in range(len(groups))]
     dive_lost, left = [], battle.dive_lost
     for g in dive:
         dive_lost.append(min(left, len(g)))
