@@ -278,8 +278,9 @@ def _free_hits_but_carriers(w: World, units: list[Unit]) -> tuple[str, ...]:
 def _attacker_keeps_carriers_fit(turn: Any, space: str, attackers: list[Unit]) -> bool | tuple[str, ...]:
     """The attacker's default for two-hit units' free first hits, as the defender's: all of them first,
     but where a damaged carrier lands no aircraft (1940) and an attacking fighter or tactical bomber of
-    this sea battle can reach no friendly territory with the move it has left, carriers take their hits
-    where the order of loss ranks them - a damaged carrier would strand the aircraft it was to carry."""
+    this sea battle - or one fighting elsewhere whose noncombat order lands it here - can reach no
+    friendly territory with the move it has left, carriers take their hits where the order of loss
+    ranks them - a damaged carrier would strand the aircraft it was to carry."""
     w = turn.w
     if not (w.is_sea(space) and w.rules.movement.damaged_carriers_hold_no_air) or not any(w.utype(u).has("carrier") for u in attackers):
         return True
@@ -287,8 +288,13 @@ def _attacker_keeps_carriers_fit(turn: Any, space: str, attackers: list[Unit]) -
 
     def land(s: str) -> bool:
         return w.space(s).is_land and w.is_friendly_territory(s, at_start=True) and s not in attacked
-    air = [u for u in attackers if w.utype(u).domain == "air" and w.utype(u).lands_on_carriers]
-    if all(turn.mover.air_distance(space, land, turn._air_left(u), flying=True) is not None for u in air):
+    air = [(u, space) for u in attackers if w.utype(u).domain == "air" and w.utype(u).lands_on_carriers]
+    # aircraft launched to fight beside the fleet, ordered back onto its carriers (a strike from the sea)
+    coming = {(m.frm, t) for m in turn.orders.noncombat_moves if m.to == space for t in m.units}
+    here = {u.id for u, _ in air}
+    air += [(u, u.space) for u in w.units.values() if w.commands(u) and u.id not in here and w.utype(u).lands_on_carriers
+            and u.phase == "combat" and (u.space, u.type) in coming]
+    if all(turn.mover.air_distance(at, land, turn._air_left(u), flying=True) is not None for u, at in air):
         return True
     return _free_hits_but_carriers(w, attackers)
 
