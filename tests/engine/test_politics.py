@@ -81,7 +81,7 @@ def test_a_declaration_of_war_opens_the_territory_to_attack_and_is_kept() -> Non
     assert not result.problems, result.problems
     assert result.state.control["Western Canada"] == "Japan"
     assert ["Japan", "United States"] in result.state.pending["war"]
-    assert "Japan declares war on United States" in result.log.notes
+    assert "Japan declares war on United States" in result.log.declarations
 
 
 def test_the_war_declared_lasts_into_later_turns() -> None:
