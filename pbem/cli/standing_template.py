@@ -11,6 +11,8 @@ def standing_template(game, power_name: str) -> str:  # type: ignore[no-untyped-
     from pbem.game.game import GameError
 
     ruleset, rules, state = game.ruleset, game.rules, game.state()
+    if state.winner:
+        raise GameError(f"the game is over: the {state.winner} won; there are no more standing orders to write")
     try:
         power = ruleset.power(power_name).name
     except KeyError:

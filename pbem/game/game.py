@@ -139,6 +139,8 @@ class Game:
             self._check_the_rest(err, text, filename, ref)
             raise
         state = self.state(ref)
+        if state.winner:  # standing orders too: nothing is fought any more (the mail gateway says the same)
+            raise GameError(f"the game is over: the {state.winner} won")
         self._check_not_sealed(parsed, state, ref)
         if isinstance(parsed, StandingOrders):
             written = doc.data.get("game") if isinstance(doc.data, dict) else None
@@ -146,8 +148,6 @@ class Game:
                 raise ProblemsError(locate([Problem("illegal", f"these standing orders are for game {str(written)!r}, this is {self.config.game!r}",
                                                     path=("game",), hint=f"game: {self.config.game}", code="orders.wrong-game")], doc, filename))
             return parsed, self._check_standing(parsed, state, doc, filename)
-        if state.winner:
-            raise GameError(f"the game is over: the {state.winner} won")
         if parsed.game and parsed.game != self.config.game:
             raise ProblemsError(locate([Problem("illegal", f"these orders are for game {parsed.game!r}, this is {self.config.game!r}", path=("game",), hint=f"game: {self.config.game}", code="orders.wrong-game")], doc, filename))
         result = run_turn(self.ruleset, self.rules, self.combat_rules, state, parsed, self.standing_orders(ref), self.config.options, None)

@@ -565,6 +565,7 @@ def build_report(game: Game, before: GameState, result: TurnResult, dice_info: M
         "rolls": [dict(r) for r in log.rolls],
         "notes": notes,
         **({"declarations": list(log.declarations)} if log.declarations else {}),
+        **({"winner": after.winner} if after.winner else {}),  # the side that won with this turn (the notes say how)
     }
 
 

@@ -127,6 +127,14 @@ def test_a_finished_game_has_no_template(tmp_path: Path) -> None:
     subprocess.run(["git", "-C", str(game_dir), "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qam", "won"], check=True)
     result = CliRunner().invoke(cli, ["orders", "template", "--game", str(game_dir)])
     assert result.exit_code != 0 and "the game is over: the Axis won" in result.output
+    # standing orders too: nothing is fought any more (the mail gateway refuses them the same way)
+    result = CliRunner().invoke(cli, ["orders", "template", "--standing", "Germany", "--game", str(game_dir)])
+    assert result.exit_code != 0 and "the game is over: the Axis won" in result.output
+    standing = tmp_path / "standing.yaml"
+    standing.write_text("game: demo\npower: Germany\nstanding_orders:\n  default: {order_of_loss: [infantry]}\n")
+    for command in ("validate", "submit"):
+        result = CliRunner().invoke(cli, [command, str(standing), "--game", str(game_dir)])
+        assert result.exit_code != 0 and "the game is over: the Axis won" in result.output, (command, result.output)
 
 
 def test_the_unit_example_names_two_different_units() -> None:

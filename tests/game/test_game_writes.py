@@ -134,3 +134,25 @@ def test_an_option_value_of_another_type_is_refused(tmp_path: Path, ruleset_id: 
     with pytest.raises(GameError, match=message.replace("(", r"\(").replace(".", r"\.")):
         new_game(tmp_path / "g", ruleset_id, {}, game_id="demo", dice_mode="local", options=options)
     assert not (tmp_path / "g").exists()
+
+
+def test_the_report_data_of_the_winning_turn_names_the_winner(tmp_path: Path) -> None:
+    """Pacific, Object of the Game: the Allies win when Japan scores no victory point on its turn.
+    The JSON report of that turn says who won (`winner`), as `pbem status --json` does, not only in
+    its English notes; a report of a game that goes on has no `winner`."""
+    import dataclasses
+    import json
+
+    from pbem.io.state import dump_state
+
+    g = new_game(tmp_path / "p", "pacific-2001", {}, game_id="pac", dice_mode="local")
+    state = g.state()
+    control = {**state.control, "French Indo-China": "India", "Manchuria": "China", "Korea": "China", "Formosa": "USA", "Shantung": "China"}
+    units = {s: by for s, by in state.units.items() if s not in ("French Indo-China", "Manchuria", "Korea", "Formosa", "Shantung")}
+    g.repo.commit({"state.yaml": dump_state(dataclasses.replace(state, control=control, units=units), g.ruleset).encode()}, "hand edit")
+    g = Game(g.path)
+    g.submit(b"game: pac\npower: Japan\nround: 1\n", "japan.yaml")
+    g.adjudicate()
+    assert g.state().winner == "Allies"
+    report = json.loads(next((g.path / "reports").rglob("*.json")).read_text())
+    assert report["winner"] == "Allies" and report["awaiting"] is None
