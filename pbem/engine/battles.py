@@ -1292,8 +1292,9 @@ def _shared_air_battle(turn: Turn, space: str, groups: list[list[Unit]], escorts
     E17: "there is only one air battle per territory regardless of the number of facilities being
     bombed. ... The only units that participate in the air battle are the bombers performing the
     raid, escorts, and interceptors"): fought here, with the first raid's label, its bombers lost
-    in the directive's order of loss, else cheapest first across the raids (a strong player's choice).  None where the raids do not share
-    one (a single raid fights its own, as does validation, which rolls no dice)."""
+    in the directive's order of loss, else cheapest first across the raids (a strong player's
+    choice).  None where the raids do not share one (a single raid fights its own, as does
+    validation, which rolls no dice)."""
     w = turn.w
     rules = turn.combat_rules
     if len(groups) < 2 or turn.validating or not rules.air_battle_rounds or rules.sbr_aa_before_air_battle or not _escorts_allowed(turn):

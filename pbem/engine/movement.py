@@ -419,7 +419,7 @@ class Mover:
         def rank(hid: str) -> tuple[object, ...]:
             host = w.units[hid]
             # a ship that may not offload in this phase at all (it fought or retreated) comes last
-            barred = bool(hid) and (host.retreated or (move.phase == "noncombat" and not self._may_work_after_combat(host, "offload")))
+            barred = host.retreated or (move.phase == "noncombat" and not self._may_work_after_combat(host, "offload"))
             elsewhere = bool(host.offloaded_to and host.offloaded_to != move.to and not self._may_assault_again(host, move.phase))
             gives = sum(min(need[t], sum(1 for u in by_host[hid] if u.type == t)) for t in need)
             left = len(w.cargo_of(host)) - gives

@@ -2370,7 +2370,8 @@ class Turn:
                 continue
             # whose bases it may use: not a power's at war with no one, nor theirs (1940, P14)
             own = set(self.ruleset.countries_of(w.power))  # its own power's base named first, then an ally's
-            base = next((t for t in sorted(w.board.neighbours(u.space), key=lambda t: (w.control_at_start.get(t) not in own, t)) if w.space(t).is_land and w.shares_with(w.control_at_start.get(t))
+            beside = sorted(w.board.neighbours(u.space), key=lambda t: (w.control_at_start.get(t) not in own, t))
+            base = next((t for t in beside if w.space(t).is_land and w.shares_with(w.control_at_start.get(t))
                          and w.facility_operative(t, "naval_base")), None)
             if base is not None:
                 u.damaged = False
@@ -2467,7 +2468,7 @@ class Turn:
                 self.warnings.append(Problem(
                     "warning", f"convoy_income divides {count_of(asked, 'IPC')}, but {possessive(self.w.power)} convoy centres "
                     f"bring {count_of(held, 'IPC')} as the turn begins: the first named get theirs first",
-                    rule="Collect Income: the British convoy income is divided between India and Australia",
+                    rule="Collect Income: the convoy centres' income divided among the power's countries (Pacific: India and Australia)",
                     hint=f"divide {held} (convoy centres taken or lost in this turn change it)",
                     path=("convoy_income", first), code="orders.convoy-income-over"))
 
