@@ -178,6 +178,9 @@ def status(game_dir: str, as_json: bool) -> None:
                                           **({"from": missing} if missing else {})}
     data = {"game": game.config.game, "ruleset": game.ruleset.id, "round": state.round, "turn": power, "winner": state.winner,
             "awaiting": awaiting, "powers": rows}
+    if state.winner:  # the turn that won: "round" and "turn" name the next, which is never played
+        last = (state.turn_index - 1) % len(game.ruleset.powers)
+        data["ended"] = {"round": state.round if state.turn_index > 0 else state.round - 1, "after": game.ruleset.powers[last].name}
     points = game.rules.victory.points
     if points is not None:  # a game won by victory points too (Pacific's Japan)
         data["victory_points"] = {"power": points.power, "to_win": points.to_win,
@@ -202,10 +205,12 @@ def status(game_dir: str, as_json: bool) -> None:
     from pbem.engine.words import possessive
 
     before_first = " (before the first turn: the cash advance, buying and placing only)" if state.round == 0 else ""
-    click.echo(f"{game.config.game}: {game.ruleset.name}, round {state.round}{before_first}")
     if state.winner:
+        ended = data["ended"]
+        click.echo(f"{game.config.game}: {game.ruleset.name}, ended in round {ended['round']} with {possessive(ended['after'])} turn")
         click.echo(f"The game is over: the {state.winner} won.")
     else:
+        click.echo(f"{game.config.game}: {game.ruleset.name}, round {state.round}{before_first}")
         from pbem.game.layout import orders_path
         from pbem.gateways.turns import idle
 

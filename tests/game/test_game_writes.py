@@ -156,3 +156,12 @@ def test_the_report_data_of_the_winning_turn_names_the_winner(tmp_path: Path) ->
     assert g.state().winner == "Allies"
     report = json.loads(next((g.path / "reports").rglob("*.json")).read_text())
     assert report["winner"] == "Allies" and report["awaiting"] is None
+    # and `pbem status` names the turn the game ended with, not a next turn that is never played
+    from click.testing import CliRunner
+
+    from pbem.cli import cli
+
+    shown = CliRunner().invoke(cli, ["status", "--game", str(g.path)])
+    assert "ended in round 1 with Japan's turn" in shown.output and "The game is over: the Allies won." in shown.output
+    data = json.loads(CliRunner().invoke(cli, ["status", "--game", str(g.path), "--json"]).output)
+    assert data["ended"] == {"round": 1, "after": "Japan"}
