@@ -228,15 +228,20 @@ def attacker_orders(directive: BattleDirective | None, damage_first: bool | tupl
     )
 
 
+def _defence_governor(defenders: list[Unit]) -> str | None:
+    """The defending power whose standing orders choose the losses: the one with the most units there."""
+    counts: dict[str, int] = {}
+    for u in defenders:
+        counts[u.owner] = counts.get(u.owner, 0) + 1
+    return sorted(counts, key=lambda o: (-counts[o], o))[0] if counts else None
+
+
 def defender_orders(w: World, space: str, defenders: list[Unit], standing: Mapping[str, StandingOrders]) -> tuple[cm.Orders, bool]:
     """The standing orders of the defending power with the most units there (allies defend together:
     one order of loss for all), but a submarine submerges by its own power's orders ("both defender
     and attacker have the option to submerge any submarine"): the subs dive when every power owning
     one there says so."""
-    counts: dict[str, int] = {}
-    for u in defenders:
-        counts[u.owner] = counts.get(u.owner, 0) + 1
-    owner = sorted(counts, key=lambda o: (-counts[o], o))[0] if counts else None
+    owner = _defence_governor(defenders)
     so = standing.get(owner) if owner else None
     subs = sorted({u.owner for u in defenders if w.utype(u).has("submarine")})
 
@@ -828,6 +833,11 @@ def _battle(turn: Turn, space: str, kind: str, bombard_from: list[str] | None = 
         defaults.append(DEFAULT_DEFENCE)
     entry: dict[str, Any] = {"battle": battle, "attacker_orders": att_orders, "defender_orders": def_orders,
                              "defaults": defaults, "amphibious": bool(seaborne), "bombard": [s.type for s in ships]}
+    if not def_default:  # whose standing orders chose the defence's losses, and which of their entries
+        governor = _defence_governor(defenders)
+        orders_of = turn.standing.get(governor) if governor else None
+        if governor and orders_of is not None:
+            entry["defence_orders"] = {"power": governor, "space": space if space in orders_of.per_space else None}
     for s in ships:
         s.fought = True
     for u, _ in sacrificed:  # lost the moment they fire (Revised FAQ, Kamikaze and Kaiten)

@@ -11,7 +11,7 @@ from pbem.engine.combat.rules import CombatRules
 from pbem.engine.economy import income
 from pbem.engine.model import GameState
 from pbem.engine.rules import Rules
-from pbem.engine.words import count_of
+from pbem.engine.words import count_of, possessive
 from pbem.engine.ruleset import Ruleset
 from pbem.engine.turn import TurnResult
 from pbem.game.layout import GameError
@@ -167,6 +167,15 @@ def _battle(entry: Mapping[str, Any], mover: str, low_luck: bool, held_by: Mappi
             guns[f.unit] = guns.get(f.unit, 0) + f.count
             gunners.add(f.owner)
     unwritten = DEFAULT_DEFENCE in entry.get("defaults", [])  # the defender wrote no standing orders at all
+    # whose standing orders chose, where allies defend together or a territory's entry replaced the default
+    governed = entry.get("defence_orders")
+    mixed = len({f.owner for f in battle.defenders}) > 1
+    whose = ""
+    if governed and (mixed or governed["space"]):
+        whose = (f"{possessive(governed['power'])} standing orders"
+                 + (f" for {governed['space']} (in place of their default)" if governed["space"] else "")
+                 + (", which choose for every defender here" if mixed else ""))
+    governed_text = {"directive": f"the order of loss in {whose}", "default": f"cheapest first: not in the order of loss of {whose}"}
     for ev in outcome.events:
         if isinstance(ev, cm.CasualtiesChosen):
             merged: dict[tuple[str, str, bool, str], int] = {}
@@ -175,7 +184,8 @@ def _battle(entry: Mapping[str, Any], mover: str, low_luck: bool, held_by: Mappi
                 merged[key] = merged.get(key, 0) + 1
             casualties.setdefault((ev.round, ev.step), []).extend(
                 {"power": o, "unit": u, "count": n, "damaged": d, "chosen_by": CHOSEN_BY.get(r, "rule"),
-                 "reason": NO_STANDING_ORDERS if (r, ev.side) == ("default", "defender") and unwritten else _reason(r, ev.side)}
+                 "reason": NO_STANDING_ORDERS if (r, ev.side) == ("default", "defender") and unwritten
+                 else governed_text[r] if whose and ev.side == "defender" and r in governed_text else _reason(r, ev.side)}
                 for (o, u, d, r), n in merged.items()
             )
     for ev in outcome.events:
