@@ -581,7 +581,6 @@ class Turn:
         refused = False  # every unit that may not be bought is told, not only the first
         for utype, n in o.purchase.items():
             profile = self.ruleset.units[utype]
-            cost += self.cost_of(profile) * n
             self.log.unit_prices[utype] = self.cost_of(profile)
             if self._not_for_sale(profile, w.power, ("purchase", utype), n):
                 refused = True
@@ -589,7 +588,13 @@ class Turn:
                 self.problems.append(Problem("illegal", f"{utype}s cannot be bought in this game", rule=R_PURCHASE + ": industrial complexes may not be built",
                                              hint=f"remove {utype} from purchase:", path=("purchase", utype), code="purchase.no-complexes"))
                 refused = True
+            else:
+                cost += self.cost_of(profile) * n
         if refused:
+            money = w.treasury.get(w.power, 0)
+            if cost > money:  # told at once: the player fixes both in one go
+                self.problems.append(Problem("illegal", f"even without the units it may not buy, the purchase costs {cost} IPCs; {w.power} has {money}",
+                                             rule=R_PURCHASE, hint=f"buy at most {money} IPCs worth", path=("purchase",), code="purchase.too-expensive"))
             return
         repair_cost = 0
         for space, points in o.repair.items():
@@ -1836,7 +1841,6 @@ class Turn:
             refused = False
             for utype, n in units.items():
                 profile = self.ruleset.units[utype]
-                cost += self.cost_of(profile) * n
                 self.log.unit_prices[utype] = self.cost_of(profile)
                 if self._not_for_sale(profile, country, ("purchase", country, utype), n):
                     refused = True
@@ -1844,9 +1848,15 @@ class Turn:
                     self.problems.append(Problem("illegal", f"{utype}s cannot be bought in this game", rule=R_PURCHASE + ": industrial complexes may not be built",
                                                  hint=f"remove {utype} from purchase:", path=("purchase", country, utype), code="purchase.no-complexes"))
                     refused = True
-            if refused:
-                continue
+                else:
+                    cost += self.cost_of(profile) * n
             money = w.treasury.get(country, 0)
+            if refused:
+                if cost > money:  # told at once: the player fixes both in one go
+                    self.problems.append(Problem("illegal", f"even without the units it may not buy, {possessive(country)} purchase costs {cost} IPCs; "
+                                                 f"{country} has {money}", rule=R_PURCHASE, hint=f"buy at most {money} IPCs worth for {country}",
+                                                 path=("purchase", country), code="purchase.too-expensive"))
+                continue
             if cost > money:
                 self.problems.append(Problem("illegal", f"{possessive(country)} purchase costs {cost} IPCs; {country} has {money}", rule=R_PURCHASE,
                                              hint=f"buy at most {money} IPCs worth for {country}", path=("purchase", country), code="purchase.too-expensive"))
