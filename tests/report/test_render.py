@@ -184,7 +184,7 @@ def test_every_kind_of_event_is_shown_in_every_format() -> None:
         "AA fire", "Bombardment", "Submarines fire first (attacker)", "submerged 1 submarine",
         "Retreat", "Baltic States", "captures United Kingdom", "strategic bombing",
         "Damage 3 → 10", "plunder", "Japan", "Placements", "Refunds", "Economy", "Treasury",
-        "Victory conditions", "7 of 9 needed", "Defaults used", "cheapest units first", "Luck",
+        "Victory conditions", "7 held, 9 needed", "Defaults used", "cheapest units first", "Luck",
         "41.2%", "1 2 6 4 3 5", "NOT", "pbem audit games/g-1942-07 --round 3", "Next",
         "Friday 18:00 UTC", "maps/round-03.svg", "directive", "only choice", "rule",
     ]
