@@ -411,7 +411,13 @@ def template(game_dir: str, standing_power: str | None) -> None:
     from pbem.cli.standing_template import standing_template
 
     game = _open(game_dir)
-    click.echo(standing_template(game, standing_power) if standing_power else orders_template(game), nl=False)
+    text = standing_template(game, standing_power) if standing_power else orders_template(game)
+    if game_dir != ".":  # the commands the file's comments name work from where the player stands
+        import shlex
+
+        for command in ("validate", "submit"):
+            text = text.replace(f"`pbem {command} FILE`", f"`pbem {command} FILE --game {shlex.quote(game_dir)}`")
+    click.echo(text, nl=False)
 
 
 @orders.command("sign")

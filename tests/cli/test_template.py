@@ -576,3 +576,13 @@ def test_ams_rockets_are_told_as_air_bases_fire_them(tmp_path: Path) -> None:
     text = orders_template(g)
     line = next(l for l in text.splitlines() if l.startswith("# Rocket strikes"))
     assert "never over a neutral" in line and "an air base 4 spaces (2 dice, the best), an air strip 3 spaces (1 die)" in line and "AA GUN" not in text, line
+
+
+def test_the_commands_the_template_names_carry_the_game_it_was_made_for(tmp_path: Path) -> None:
+    """`pbem orders template --game DIR > my-orders.yaml`, then the file's own advice, `pbem validate
+    FILE`, run where the player stands: it names `--game DIR`, or it would fail outside the game."""
+    game_dir = new(tmp_path, "1942-2e")
+    text = CliRunner().invoke(cli, ["orders", "template", "--game", str(game_dir)]).output
+    assert f"`pbem validate FILE --game {game_dir}`" in text and f"`pbem submit FILE --game {game_dir}`" in text
+    text = CliRunner().invoke(cli, ["orders", "template", "--standing", "Germany", "--game", str(game_dir)]).output
+    assert f"`pbem validate FILE --game {game_dir}`" in text
