@@ -140,9 +140,14 @@ def new(directory: str, ruleset_id: str, players: tuple[str, ...], game_id: str 
     if dice_mode == "committed":
         from pbem.game.dicekeys import secret_from_env
 
+        from pbem.game.dicekeys import key_path
+
+        kept = key_path(game.config.game, Path(key_dir) if key_dir else None, anchor=game.config.dice.get("anchor"))
         given = secret_from_env(game.config.game)
         if given is not None:
-            click.echo(f"Dice secret: taken from ${given[1]}, as it is set here (a copy is in the key file too).")
+            click.echo(f"Dice secret: taken from ${given[1]}, as it is set here (a copy is in {kept} too).")
+        else:
+            click.echo(f"Dice secret: kept in {kept}, outside the game: back it up, the game cannot go on without it.")
     if dice_mode == "local" and seed is None:
         click.echo(f"Local dice: the seed is the game id, {game.config.dice.get('local_seed', game.config.game)!r} "
                    "(anyone who knows it can foresee the dice; --seed TEXT chooses another).")
