@@ -1358,14 +1358,11 @@ def _raid_one(turn: Turn, space: str, raiders: list[Unit], target: str | None, b
     key = space if target is None or w.ruleset.units[target].has("factory") else f"{space}/{target}"
     cap = w.facility_max_damage(space) if key == space else w.ruleset.units[target].max_damage  # type: ignore[index]
 
-    def bomber_like(u: Unit) -> bool:
-        return _bomber_like(w, u)
-
-    bombers = [u for u in raiders if bomber_like(u)]
+    bombers = [u for u in raiders if _bomber_like(w, u)]
     # Units that are no bombers but were let fly the raid itself (movement: Rules.hooks.may_bomb; Revised
     # Luftwaffe Dive-Bombers) bomb with halved dice; the other fighters escort.
-    dive = [u for u in raiders if not bomber_like(u) and u.mission == "strategic_bombing"]
-    escorts = [u for u in raiders if not bomber_like(u) and u.mission != "strategic_bombing"]
+    dive = [u for u in raiders if not _bomber_like(w, u) and u.mission == "strategic_bombing"]
+    escorts = [u for u in raiders if not _bomber_like(w, u) and u.mission != "strategic_bombing"]
     for u in raiders:
         u.fought = True
     rule = turn.combat_rules.escorts
